@@ -1,0 +1,275 @@
+import { sql } from "drizzle-orm";
+import {
+  bigint,
+  bigserial,
+  boolean,
+  check,
+  customType,
+  date,
+  doublePrecision,
+  index,
+  integer,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
+
+/** Binary file content (images). Both drivers hand back a Uint8Array. */
+export const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({
+  dataType: () => "bytea",
+});
+
+const timestamps = {
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+};
+
+export const ORDER_STATUSES = ["pending", "confirmed", "delivered", "cancelled"] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+export const products = pgTable(
+  "products",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    name: text("name").notNull(),
+    description: text("description").notNull().default(""),
+    category: text("category").notNull(),
+    strain: text("strain"),
+    thcPercentage: doublePrecision("thc_percentage"),
+    thcMg: doublePrecision("thc_mg"),
+    isFeatured: boolean("is_featured").notNull().default(false),
+    isDeal: boolean("is_deal").notNull().default(false),
+    /** A pasted external URL, or the storefront path of an uploaded image. */
+    imageUrl: text("image_url").notNull().default(""),
+    /** Set when the image was uploaded: the key of its WebP variants in `media_files`. */
+    imageKey: text("image_key"),
+    /** Hidden from the shop instead of erased when past orders refer to it (decision 15). */
+    archivedAt: timestamp("archived_at", { withTimezone: true }),
+    ...timestamps,
+  },
+  (table) => [
+    index("products_created_at_idx").on(table.createdAt.desc()),
+    index("products_category_created_at_idx").on(table.category, table.createdAt.desc()),
+    index("products_strain_created_at_idx").on(table.strain, table.createdAt.desc()),
+    index("products_featured_created_at_idx")
+      .on(table.createdAt.desc())
+      .where(sql`${table.isFeatured}`),
+    index("products_deal_created_at_idx").on(table.createdAt.desc()).where(sql`${table.isDeal}`),
+    check("products_thc_percentage_range", sql`${table.thcPercentage} IS NULL OR (${table.thcPercentage} >= 0 AND ${table.thcPercentage} <= 100)`),
+    check("products_thc_mg_non_negative", sql`${table.thcMg} IS NULL OR ${table.thcMg} >= 0`),
+  ],
+);
+
+export const productSizes = pgTable(
+  "product_sizes",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    productId: uuid("product_id")
+      .notNull()
+      .references(() => products.id, { onDelete: "cascade" }),
+    size: text("size").notNull(),
+    priceCents: integer("price_cents").notNull(),
+    salePriceCents: integer("sale_price_cents"),
+    inventoryCount: integer("inventory_count").notNull().default(0),
+    position: integer("position").notNull().default(0),
+  },
+  (table) => [
+    index("product_sizes_product_id_idx").on(table.productId, table.position),
+    check("product_sizes_price_non_negative", sql`${table.priceCents} >= 0`),
+    check(
+      "product_sizes_sale_price_non_negative",
+      sql`${table.salePriceCents} IS NULL OR ${table.salePriceCents} >= 0`,
+    ),
+    check("product_sizes_inventory_non_negative", sql`${table.inventoryCount} >= 0`),
+  ],
+);
+
+export const mediaFiles = pgTable(
+  "media_files",
+  {
+    /** `<image key>-<width>.webp`: content-addressed, so the URL can be cached for a year. */
+    path: text("path").primaryKey(),
+    imageKey: text("image_key").notNull(),
+    width: integer("width").notNull(),
+    height: integer("height").notNull(),
+    contentType: text("content_type").notNull(),
+    bytes: bytea("bytes").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("media_files_image_key_idx").on(table.imageKey)],
+);
+
+export const orders = pgTable(
+  "orders",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    /** Unguessable token for the thank-you and confirmation pages (decision 11). */
+    publicToken: text("public_token").notNull(),
+    /** One order per checkout submit (decision 10). */
+    idempotencyKey: text("idempotency_key").notNull(),
+    status: text("status").$type<OrderStatus>().notNull().default("pending"),
+    statusChangedAt: timestamp("status_changed_at", { withTimezone: true }).notNull().defaultNow(),
+    userEmail: text("user_email").notNull(),
+    customerName: text("customer_name").notNull(),
+    phone: text("phone").notNull(),
+    street: text("street").notNull(),
+    city: text("city").notNull(),
+    state: text("state").notNull(),
+    zipCode: text("zip_code").notNull(),
+    deliveryAddress: text("delivery_address").notNull(),
+    deliveryDate: date("delivery_date", { mode: "string" }).notNull(),
+    deliveryTime: text("delivery_time").notNull(),
+    totalAmountCents: integer("total_amount_cents").notNull(),
+    notes: text("notes"),
+    idPhotoId: uuid("id_photo_id"),
+    /** The first cart item's product, as the spec's single-product order cards expect. */
+    productId: uuid("product_id").references(() => products.id, { onDelete: "set null" }),
+    quantity: integer("quantity").notNull(),
+    ...timestamps,
+  },
+  (table) => [
+    uniqueIndex("orders_public_token_idx").on(table.publicToken),
+    uniqueIndex("orders_idempotency_key_idx").on(table.idempotencyKey),
+    index("orders_created_at_idx").on(table.createdAt.desc(), table.id.desc()),
+    index("orders_status_created_at_idx").on(table.status, table.createdAt.desc(), table.id.desc()),
+    index("orders_retention_idx").on(table.status, table.statusChangedAt).where(sql`${table.idPhotoId} IS NOT NULL`),
+    check("orders_status_valid", sql`${table.status} IN ('pending', 'confirmed', 'delivered', 'cancelled')`),
+    check("orders_state_valid", sql`${table.state} IN ('DC', 'VA')`),
+    check("orders_total_non_negative", sql`${table.totalAmountCents} >= 0`),
+    check("orders_quantity_positive", sql`${table.quantity} >= 1`),
+  ],
+);
+
+export const orderItems = pgTable(
+  "order_items",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    orderId: uuid("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    productId: uuid("product_id").references(() => products.id, { onDelete: "set null" }),
+    productSizeId: uuid("product_size_id").references(() => productSizes.id, {
+      onDelete: "set null",
+    }),
+    productName: text("product_name").notNull(),
+    sizeLabel: text("size_label").notNull(),
+    imageUrl: text("image_url").notNull().default(""),
+    quantity: integer("quantity").notNull(),
+    unitPriceCents: integer("unit_price_cents").notNull(),
+    totalPriceCents: integer("total_price_cents").notNull(),
+  },
+  (table) => [
+    index("order_items_order_id_idx").on(table.orderId),
+    index("order_items_product_id_idx").on(table.productId),
+    index("order_items_product_size_id_idx").on(table.productSizeId),
+    check("order_items_quantity_positive", sql`${table.quantity} >= 1`),
+    check("order_items_unit_price_non_negative", sql`${table.unitPriceCents} >= 0`),
+    check("order_items_total_price_non_negative", sql`${table.totalPriceCents} >= 0`),
+  ],
+);
+
+/** Customer ID photos: private, never under a public URL (decision 6). */
+export const idPhotos = pgTable("id_photos", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  contentType: text("content_type").notNull(),
+  bytes: bytea("bytes").notNull(),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Running totals kept in the order transaction so the dashboard never scans every order. */
+export const orderDailyStats = pgTable("order_daily_stats", {
+  day: date("day", { mode: "string" }).primaryKey(),
+  ordersCount: integer("orders_count").notNull().default(0),
+  revenueCents: bigint("revenue_cents", { mode: "number" }).notNull().default(0),
+});
+
+export const orderStatusCounts = pgTable("order_status_counts", {
+  status: text("status").$type<OrderStatus>().primaryKey(),
+  ordersCount: integer("orders_count").notNull().default(0),
+});
+
+export const adminUsers = pgTable(
+  "admin_users",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    email: text("email").notNull(),
+    passwordHash: text("password_hash").notNull(),
+    ...timestamps,
+  },
+  (table) => [uniqueIndex("admin_users_email_idx").on(sql`lower(${table.email})`)],
+);
+
+export const adminSessions = pgTable(
+  "admin_sessions",
+  {
+    /** SHA-256 of the cookie token: a leaked table does not hand out sessions. */
+    tokenHash: text("token_hash").primaryKey(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => adminUsers.id, { onDelete: "cascade" }),
+    csrfToken: text("csrf_token").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    lastSeenAt: timestamp("last_seen_at", { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  },
+  (table) => [
+    index("admin_sessions_user_id_idx").on(table.userId),
+    index("admin_sessions_expires_at_idx").on(table.expiresAt),
+  ],
+);
+
+export const loginAttempts = pgTable(
+  "login_attempts",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    email: text("email").notNull(),
+    ipAddress: text("ip_address").notNull(),
+    succeeded: boolean("succeeded").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index("login_attempts_email_idx").on(table.email, table.createdAt),
+    index("login_attempts_ip_idx").on(table.ipAddress, table.createdAt),
+  ],
+);
+
+export const EMAIL_STATUSES = ["queued", "sending", "sent", "failed"] as const;
+export type EmailStatus = (typeof EMAIL_STATUSES)[number];
+
+export const emailOutbox = pgTable(
+  "email_outbox",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    orderId: uuid("order_id").references(() => orders.id, { onDelete: "set null" }),
+    kind: text("kind").notNull(),
+    toAddress: text("to_address").notNull(),
+    subject: text("subject").notNull(),
+    textBody: text("text_body").notNull(),
+    htmlBody: text("html_body").notNull(),
+    status: text("status").$type<EmailStatus>().notNull().default("queued"),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }).notNull().defaultNow(),
+    lockedUntil: timestamp("locked_until", { withTimezone: true }),
+    lastError: text("last_error"),
+    sentAt: timestamp("sent_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index("email_outbox_due_idx").on(table.status, table.nextAttemptAt),
+    index("email_outbox_created_at_idx").on(table.createdAt.desc()),
+    check("email_outbox_status_valid", sql`${table.status} IN ('queued', 'sending', 'sent', 'failed')`),
+  ],
+);
+
+/**
+ * One row: bumped whenever anything a catalogue page shows changes, so every app instance
+ * sharing the database can tell its cached pages are stale.
+ */
+export const catalogState = pgTable("catalog_state", {
+  id: integer("id").primaryKey().default(1),
+  version: bigint("version", { mode: "number" }).notNull().default(1),
+  changedAt: timestamp("changed_at", { withTimezone: true }).notNull().defaultNow(),
+});
+

@@ -1,0 +1,54 @@
+/** Catalogue vocabulary shared by the storefront, the admin and the server (spec §3, §9). */
+
+export const CATEGORIES = [
+  "Flower",
+  "Edibles",
+  "Pre Rolls",
+  "Cartridges",
+  "Concentrates",
+  "Mushrooms",
+] as const;
+export type Category = (typeof CATEGORIES)[number];
+
+export const STRAINS = ["Sativa", "Indica", "Hybrid"] as const;
+export type Strain = (typeof STRAINS)[number];
+
+/** URL slug of each category page; /deals lists the products flagged as deals (decision 14). */
+export const CATEGORY_SLUGS: Record<Category, string> = {
+  Flower: "flower",
+  Edibles: "edibles",
+  "Pre Rolls": "pre-rolls",
+  Cartridges: "cartridges",
+  Concentrates: "concentrates",
+  Mushrooms: "mushrooms",
+};
+
+export function isKnownCategory(value: string): value is Category {
+  return (CATEGORIES as readonly string[]).includes(value);
+}
+
+/** The known category that matches ignoring case, for the admin's 'Fix Case'. */
+export function canonicalCategory(value: string): Category | undefined {
+  return CATEGORIES.find((category) => category.toLowerCase() === value.trim().toLowerCase());
+}
+
+export function isKnownStrain(value: string | null | undefined): value is Strain {
+  return (STRAINS as readonly string[]).includes(value ?? "");
+}
+
+/** Flower shows THC %, everything else THC mg (spec §3). */
+export function showsThcPercentage(category: string) {
+  return category === "Flower";
+}
+
+export type PricedSize = { priceCents: number; salePriceCents: number | null };
+
+/** A size is on sale only when the sale price is set and lower than the price (spec §3). */
+export function isOnSale(size: PricedSize) {
+  return size.salePriceCents !== null && size.salePriceCents < size.priceCents;
+}
+
+/** What the shopper pays for one unit of a size. */
+export function unitPriceCents(size: PricedSize) {
+  return isOnSale(size) ? (size.salePriceCents as number) : size.priceCents;
+}

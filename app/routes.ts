@@ -1,0 +1,41 @@
+import { type RouteConfig, index, layout, prefix, route } from "@react-router/dev/routes";
+
+const categoryPages = ["flower", "edibles", "pre-rolls", "cartridges", "concentrates", "mushrooms", "deals"];
+const effectPages = ["uplifted", "relaxed", "energetic", "calm", "balanced"];
+
+export default [
+  layout("routes/_store/layout.tsx", [
+    index("routes/_store/home.tsx"),
+    route("shop", "routes/_store/shop.tsx"),
+    ...categoryPages.map((slug) => route(slug, "routes/_store/category.tsx", { id: `category-${slug}` })),
+    ...effectPages.map((slug) => route(slug, "routes/_store/effect.tsx", { id: `effect-${slug}` })),
+    route("product/:id", "routes/_store/product.tsx"),
+    route("checkout", "routes/_store/checkout.tsx"),
+    route("thank-you", "routes/_store/thank-you.tsx"),
+    route("order-confirmation", "routes/_store/order-confirmation.tsx"),
+    route("washington-dc-weed-delivery", "routes/_store/landing-dc.tsx"),
+    route("privacy", "routes/_store/privacy.tsx"),
+    route("terms", "routes/_store/terms.tsx"),
+    route("age-verification", "routes/_store/age-verification.tsx"),
+    route("*", "routes/_store/not-found.tsx"),
+  ]),
+  ...prefix("admin", [
+    route("login", "routes/admin/login.tsx"),
+    layout("routes/admin/layout.tsx", [
+      index("routes/admin/index.tsx"),
+      route("dashboard", "routes/admin/dashboard.tsx"),
+      route("products", "routes/admin/products/list.tsx"),
+      route("products/new", "routes/admin/products/new.tsx"),
+      route("products/edit/:id", "routes/admin/products/edit.tsx"),
+      route("orders", "routes/admin/orders/incoming.tsx"),
+      route("completed-orders", "routes/admin/orders/completed.tsx"),
+      route("outbox", "routes/admin/outbox.tsx"),
+      route("logout", "routes/admin/logout.tsx"),
+      route("id-photos/:id", "routes/admin/id-photo.ts"),
+    ]),
+  ]),
+  route("healthz", "routes/resources/healthz.ts"),
+  route("sitemap.xml", "routes/resources/sitemap.ts"),
+  route("robots.txt", "routes/resources/robots.ts"),
+  route("media/:file", "routes/resources/media.ts"),
+] satisfies RouteConfig;

@@ -1,0 +1,120 @@
+import path from "node:path";
+import { z } from "zod";
+
+const booleanFromString = z
+  .enum(["true", "false", "1", "0", "yes", "no"])
+  .transform((value) => value === "true" || value === "1" || value === "yes");
+
+const emptyAsUndefined = (value: unknown) => (value === "" ? undefined : value);
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
+  PORT: z.coerce
+    .number({ error: "must be a whole number from 1 to 65535" })
+    .int("must be a whole number from 1 to 65535")
+    .min(1, "must be a whole number from 1 to 65535")
+    .max(65535, "must be a whole number from 1 to 65535")
+    .default(3000),
+  HOST: z.string().min(1).default("0.0.0.0"),
+  DATA_DIR: z.string().min(1).default("./data"),
+  DATABASE_URL: z.preprocess(
+    emptyAsUndefined,
+    z
+      .url({
+        protocol: /^postgres(ql)?$/,
+        error: "must be a postgres:// or postgresql:// URL",
+      })
+      .optional(),
+  ),
+  ADMIN_EMAIL: z.preprocess(emptyAsUndefined, z.email("must be an e-mail address").optional()),
+  ADMIN_PASSWORD: z.preprocess(
+    emptyAsUndefined,
+    z.string().min(10, "must be at least 10 characters").optional(),
+  ),
+  SMTP_URL: z.preprocess(
+    emptyAsUndefined,
+    z.url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL" }).optional(),
+  ),
+  PUBLIC_URL: z.preprocess(
+    emptyAsUndefined,
+    z.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" }).optional(),
+  ),
+  STORE_NAME: z.string().min(1).default("Capital Grown"),
+  STORE_PHONE: z.string().min(1).default("(202) 555-0142"),
+  STORE_EMAIL: z.email("must be an e-mail address").default("orders@capitalgrown.example"),
+  STORE_ADDRESS: z.string().min(1).default("Washington, DC"),
+  STORE_ORDERS_EMAIL: z.preprocess(emptyAsUndefined, z.email("must be an e-mail address").optional()),
+  AGENCY_NAME: z.string().min(1).default("Capital Web Studio"),
+  AGENCY_URL: z.preprocess(emptyAsUndefined, z.url().optional()),
+  SEED_DEMO: booleanFromString.default(true),
+  ID_RETENTION_DAYS: z.coerce
+    .number({ error: "must be a whole number of days" })
+    .int("must be a whole number of days")
+    .min(1, "must be at least 1")
+    .default(30),
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+  PAGE_CACHE: booleanFromString.default(true),
+});
+
+type ParsedEnv = z.infer<typeof envSchema>;
+
+export type Config = ParsedEnv & {
+  dataDir: string;
+  publicUrl: string;
+  secureCookies: boolean;
+  ordersEmail: string;
+};
+
+export class ConfigError extends Error {}
+
+function describeIssues(error: z.ZodError, source: Record<string, string | undefined>) {
+  return error.issues
+    .map((issue) => {
+      const key = String(issue.path[0] ?? "environment");
+      const given = source[key];
+      const shown = key.includes("PASSWORD") || key.includes("URL") ? "" : ` (got "${given}")`;
+      return `${key} ${issue.message}${given === undefined ? "" : shown}`;
+    })
+    .join("; ");
+}
+
+export function parseConfig(source: Record<string, string | undefined> = process.env): Config {
+  const result = envSchema.safeParse(source);
+  if (!result.success) {
+    throw new ConfigError(`Invalid configuration: ${describeIssues(result.error, source)}`);
+  }
+  const env = result.data;
+  const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, "");
+  return {
+    ...env,
+    dataDir: path.resolve(env.DATA_DIR),
+    publicUrl,
+    secureCookies: publicUrl.startsWith("https://"),
+    ordersEmail: env.STORE_ORDERS_EMAIL ?? env.STORE_EMAIL,
+  };
+}
+
+let cached: Config | undefined;
+
+/** The configuration of this process, parsed once. */
+export function config(): Config {
+  cached ??= parseConfig();
+  return cached;
+}
+
+/** Values the browser may see: nothing secret goes in here. */
+export function publicStoreInfo() {
+  const { STORE_NAME, STORE_PHONE, STORE_EMAIL, STORE_ADDRESS, AGENCY_NAME, AGENCY_URL, publicUrl } =
+    config();
+  return {
+    name: STORE_NAME,
+    phone: STORE_PHONE,
+    email: STORE_EMAIL,
+    address: STORE_ADDRESS,
+    agencyName: AGENCY_NAME,
+    agencyUrl: AGENCY_URL ?? null,
+    publicUrl,
+  };
+}
+
+export type StoreInfo = ReturnType<typeof publicStoreInfo>;
