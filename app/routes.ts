@@ -1,4 +1,4 @@
-import { type RouteConfig, index, layout, prefix, route } from "@react-router/dev/routes";
+import { index, layout, prefix, type RouteConfig, route } from "@react-router/dev/routes";
 
 const categoryPages = ["flower", "edibles", "pre-rolls", "cartridges", "concentrates", "mushrooms", "deals"];
 const effectPages = ["uplifted", "relaxed", "energetic", "calm", "balanced"];

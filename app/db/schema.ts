@@ -53,11 +53,12 @@ export const products = pgTable(
     index("products_created_at_idx").on(table.createdAt.desc()),
     index("products_category_created_at_idx").on(table.category, table.createdAt.desc()),
     index("products_strain_created_at_idx").on(table.strain, table.createdAt.desc()),
-    index("products_featured_created_at_idx")
-      .on(table.createdAt.desc())
-      .where(sql`${table.isFeatured}`),
+    index("products_featured_created_at_idx").on(table.createdAt.desc()).where(sql`${table.isFeatured}`),
     index("products_deal_created_at_idx").on(table.createdAt.desc()).where(sql`${table.isDeal}`),
-    check("products_thc_percentage_range", sql`${table.thcPercentage} IS NULL OR (${table.thcPercentage} >= 0 AND ${table.thcPercentage} <= 100)`),
+    check(
+      "products_thc_percentage_range",
+      sql`${table.thcPercentage} IS NULL OR (${table.thcPercentage} >= 0 AND ${table.thcPercentage} <= 100)`,
+    ),
     check("products_thc_mg_non_negative", sql`${table.thcMg} IS NULL OR ${table.thcMg} >= 0`),
   ],
 );
@@ -134,7 +135,9 @@ export const orders = pgTable(
     uniqueIndex("orders_idempotency_key_idx").on(table.idempotencyKey),
     index("orders_created_at_idx").on(table.createdAt.desc(), table.id.desc()),
     index("orders_status_created_at_idx").on(table.status, table.createdAt.desc(), table.id.desc()),
-    index("orders_retention_idx").on(table.status, table.statusChangedAt).where(sql`${table.idPhotoId} IS NOT NULL`),
+    index("orders_retention_idx")
+      .on(table.status, table.statusChangedAt)
+      .where(sql`${table.idPhotoId} IS NOT NULL`),
     check("orders_status_valid", sql`${table.status} IN ('pending', 'confirmed', 'delivered', 'cancelled')`),
     check("orders_state_valid", sql`${table.state} IN ('DC', 'VA')`),
     check("orders_total_non_negative", sql`${table.totalAmountCents} >= 0`),
@@ -272,4 +275,3 @@ export const catalogState = pgTable("catalog_state", {
   version: bigint("version", { mode: "number" }).notNull().default(1),
   changedAt: timestamp("changed_at", { withTimezone: true }).notNull().defaultNow(),
 });
-

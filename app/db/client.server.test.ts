@@ -1,0 +1,57 @@
+import { sql } from "drizzle-orm";
+import { expect, it } from "vitest";
+import { describeEachDatabase } from "#tests/db.ts";
+import { catalogState, productSizes, products } from "./schema.ts";
+
+describeEachDatabase("database schema", (database) => {
+  it("applies every migration and answers a ping", async () => {
+    expect(await database().ping()).toBe(true);
+    const [state] = await database().db.select().from(catalogState);
+    expect(state?.version).toBeGreaterThanOrEqual(1);
+  });
+
+  it("refuses a negative price, a negative stock and an unknown order status", async () => {
+    const { db } = database();
+    const [product] = await db
+      .insert(products)
+      .values({ name: "Check", category: "Flower" })
+      .returning({ id: products.id });
+    const productId = product?.id as string;
+    await expect(
+      db.insert(productSizes).values({ productId, size: "1g", priceCents: -1, inventoryCount: 1 }),
+    ).rejects.toThrow();
+    await expect(
+      db.insert(productSizes).values({ productId, size: "1g", priceCents: 100, inventoryCount: -1 }),
+    ).rejects.toThrow();
+    await expect(
+      db.execute(sql`UPDATE orders SET status = 'lost' WHERE id = gen_random_uuid()`),
+    ).resolves.toBeDefined();
+    await expect(
+      db.execute(
+        sql`INSERT INTO orders (public_token, idempotency_key, status, user_email, customer_name, phone, street, city, state, zip_code, delivery_address, delivery_date, delivery_time, total_amount_cents, quantity)
+            VALUES ('t', 'k', 'lost', 'a@b.co', 'A', '1', 's', 'c', 'DC', '20001', 'x', '2026-01-01', 'slot', 100, 1)`,
+      ),
+    ).rejects.toThrow();
+  });
+
+  it("bumps the catalogue version when a price changes but not when stock stays above zero", async () => {
+    const { db } = database();
+    const version = async () => (await db.select().from(catalogState))[0]?.version ?? 0;
+    const [product] = await db
+      .insert(products)
+      .values({ name: "Versioned", category: "Edibles" })
+      .returning({ id: products.id });
+    const [size] = await db
+      .insert(productSizes)
+      .values({ productId: product?.id as string, size: "10 pack", priceCents: 2000, inventoryCount: 5 })
+      .returning({ id: productSizes.id });
+    const sizeId = size?.id as string;
+    const before = await version();
+    await db.execute(sql`UPDATE product_sizes SET inventory_count = 4 WHERE id = ${sizeId}`);
+    expect(await version()).toBe(before);
+    await db.execute(sql`UPDATE product_sizes SET inventory_count = 0 WHERE id = ${sizeId}`);
+    expect(await version()).toBe(before + 1);
+    await db.execute(sql`UPDATE product_sizes SET price_cents = 2100 WHERE id = ${sizeId}`);
+    expect(await version()).toBe(before + 2);
+  });
+});

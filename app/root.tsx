@@ -1,0 +1,66 @@
+import { data, isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration } from "react-router";
+import { Toaster } from "#app/components/toaster.tsx";
+import { readToast } from "#app/utils/toast.server.ts";
+import type { Route } from "./+types/root";
+import "./app.css";
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const { toast, headers } = await readToast(request);
+  return data({ toast }, { headers });
+}
+
+export const links: Route.LinksFunction = () => [
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#143a2b" />
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        {children}
+        <ScrollRestoration />
+        <Scripts />
+      </body>
+    </html>
+  );
+}
+
+export default function App({ loaderData }: Route.ComponentProps) {
+  return (
+    <>
+      <Outlet />
+      <Toaster pending={loaderData.toast} />
+    </>
+  );
+}
+
+/** Last line of defence: a calm page, never a stack trace (spec §8: 'Unexpected Application Error!'). */
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  return (
+    <main className="mx-auto flex min-h-dvh max-w-xl flex-col items-center justify-center gap-4 px-6 text-center">
+      <title>{notFound ? "Page not found" : "Something went wrong"}</title>
+      <h1 className="font-display text-3xl text-primary">
+        {notFound ? "Oops! Page not found" : "Unexpected Application Error!"}
+      </h1>
+      <p className="text-muted-foreground">
+        {notFound
+          ? "The page you are looking for does not exist."
+          : "Sorry, something went wrong on our side. Please try again in a moment."}
+      </p>
+      <a
+        href="/"
+        className="inline-flex min-h-11 items-center rounded-md bg-primary px-5 font-semibold text-primary-foreground"
+      >
+        Return to Home
+      </a>
+    </main>
+  );
+}

@@ -1,0 +1,5 @@
+import { redirect } from "react-router";
+
+export function action() {
+  return redirect("/admin/login");
+}

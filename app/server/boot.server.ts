@@ -1,0 +1,41 @@
+import { closeDatabase, getDatabaseHandle } from "#app/db/client.server.ts";
+import { ensureAdminAccount } from "#app/features/admin-auth/admin-users.server.ts";
+import { config } from "#app/utils/env.server.ts";
+import { log } from "#app/utils/logger.server.ts";
+import { type StopJob, startBackgroundJobs } from "./background-jobs.server.ts";
+
+let stops: StopJob[] = [];
+
+/** Opens and migrates the database, seeds a demo catalogue, makes sure an admin exists, starts jobs. */
+export async function boot() {
+  const { SEED_DEMO, ADMIN_EMAIL, ADMIN_PASSWORD } = config();
+  const handle = await getDatabaseHandle();
+  if (SEED_DEMO) {
+    const seedDemoCatalogue = async (_db: unknown) => ({ seeded: 0 });
+    const started = performance.now();
+    const { seeded } = await seedDemoCatalogue(handle.db);
+    if (seeded > 0) {
+      log.info(`Seeded the demo catalogue: ${seeded} products`, {
+        ms: Math.round(performance.now() - started),
+      });
+    }
+  }
+  const admin = await ensureAdminAccount(handle.db, { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
+  if (admin.status === "created") {
+    if (admin.generatedPassword) {
+      log.warn(
+        `Created the admin account ${admin.email} with the password ${admin.generatedPassword} (shown once: write it down, or set ADMIN_EMAIL and ADMIN_PASSWORD)`,
+      );
+    } else {
+      log.info(`Created the admin account ${admin.email}`);
+    }
+  }
+  stops = await startBackgroundJobs();
+  return { database: handle.description };
+}
+
+export async function shutdown() {
+  await Promise.allSettled(stops.map((stop) => stop()));
+  stops = [];
+  await closeDatabase();
+}

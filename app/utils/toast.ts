@@ -1,0 +1,12 @@
+import { z } from "zod";
+
+/** A notification shown once after a redirect (spec §8 toasts), carried in a short-lived cookie. */
+export const toastSchema = z.object({
+  id: z.string().default(() => Math.random().toString(36).slice(2)),
+  type: z.enum(["success", "error", "info"]).default("success"),
+  title: z.string(),
+  description: z.string().optional(),
+});
+
+export type Toast = z.infer<typeof toastSchema>;
+export type ToastInput = z.input<typeof toastSchema>;

@@ -1,0 +1,147 @@
+/**
+ * The production web server: security headers, compression, request logs, static files and the
+ * React Router request handler, with a graceful shutdown. Run it through `npm start`.
+ */
+import { randomUUID } from "node:crypto";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { createRequestHandler } from "@react-router/express";
+import compression from "compression";
+import express from "express";
+import { RouterContextProvider, type ServerBuild } from "react-router";
+import { ConfigError, parseConfig } from "./app/utils/env.server.ts";
+import { log, rootCauseMessage } from "./app/utils/logger.server.ts";
+
+type AppEntry = {
+  boot(): Promise<{ database: string }>;
+  shutdown(): Promise<void>;
+  requestInfoContext: Parameters<RouterContextProvider["set"]>[0];
+};
+
+function fail(message: string): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(1);
+}
+
+let settings: ReturnType<typeof parseConfig>;
+try {
+  settings = parseConfig();
+} catch (error) {
+  if (error instanceof ConfigError) fail(error.message);
+  throw error;
+}
+
+const buildDir = path.resolve(process.env.BUILD_DIR ?? "build");
+const build = (await import(pathToFileURL(path.join(buildDir, "server/index.js")).href)) as ServerBuild;
+const entry = build.entry.module as unknown as AppEntry;
+
+let database: string;
+try {
+  ({ database } = await entry.boot());
+} catch (error) {
+  const detail = rootCauseMessage(error);
+  fail(
+    settings.DATABASE_URL
+      ? `Could not start: the database at DATABASE_URL is not usable (${detail})`
+      : `Could not start: ${detail}`,
+  );
+}
+
+const REQUEST_ID = /^[\w-]{1,64}$/;
+
+const app = express();
+app.disable("x-powered-by");
+app.set("trust proxy", "loopback, linklocal, uniquelocal");
+
+app.use((req, res, next) => {
+  const incoming = req.get("x-request-id");
+  const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+  res.locals.requestId = requestId;
+  res.setHeader("X-Request-Id", requestId);
+  const started = process.hrtime.bigint();
+  res.on("finish", () => {
+    const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    log.info(`${req.method} ${req.originalUrl} ${res.statusCode}`, { ms: ms.toFixed(1), requestId });
+  });
+  next();
+});
+
+app.use((_req, res, next) => {
+  res.setHeader("X-Content-Type-Options", "nosniff");
+  res.setHeader("X-Frame-Options", "DENY");
+  res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
+  res.setHeader("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=()");
+  res.setHeader("Cross-Origin-Opener-Policy", "same-origin");
+  res.setHeader(
+    "Content-Security-Policy",
+    [
+      "default-src 'self'",
+      "img-src 'self' data: blob: https:",
+      "script-src 'self' 'unsafe-inline'",
+      "style-src 'self' 'unsafe-inline'",
+      "font-src 'self'",
+      "connect-src 'self'",
+      "object-src 'none'",
+      "base-uri 'self'",
+      "form-action 'self'",
+      "frame-ancestors 'none'",
+    ].join("; "),
+  );
+  if (settings.secureCookies) {
+    res.setHeader("Strict-Transport-Security", "max-age=63072000; includeSubDomains");
+  }
+  next();
+});
+
+app.use(compression());
+
+// Fingerprinted build output never changes under its name: cache it for a year.
+app.use(
+  "/assets",
+  express.static(path.join(buildDir, "client/assets"), { immutable: true, maxAge: "1y", index: false }),
+);
+app.use(express.static(path.join(buildDir, "client"), { maxAge: "1h", index: false }));
+
+app.all(
+  "/{*path}",
+  createRequestHandler({
+    build,
+    mode: "production",
+    getLoadContext(req, res) {
+      const context = new RouterContextProvider();
+      context.set(entry.requestInfoContext, {
+        requestId: res.locals.requestId as string,
+        clientAddress: req.ip ?? "unknown",
+      });
+      return context;
+    },
+  }),
+);
+
+const server = app.listen(settings.PORT, settings.HOST, () => {
+  const shown = settings.HOST === "0.0.0.0" || settings.HOST === "::" ? "localhost" : settings.HOST;
+  log.info(`${settings.STORE_NAME} is serving http://${shown}:${settings.PORT} on ${database}`);
+});
+server.on("error", (error: NodeJS.ErrnoException) => {
+  fail(
+    error.code === "EADDRINUSE"
+      ? `Could not start: port ${settings.PORT} is already in use (set PORT to another one)`
+      : `Could not start the web server: ${error.message}`,
+  );
+});
+
+let stopping = false;
+async function stop(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  log.info(`${signal} received: finishing in-flight requests`);
+  const forceClose = setTimeout(() => server.closeAllConnections(), 5_000);
+  forceClose.unref();
+  server.closeIdleConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await entry.shutdown();
+  log.info("Stopped");
+  process.exit(0);
+}
+process.on("SIGTERM", () => void stop("SIGTERM"));
+process.on("SIGINT", () => void stop("SIGINT"));

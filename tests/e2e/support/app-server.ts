@@ -1,0 +1,97 @@
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+const ROOT = path.resolve(import.meta.dirname, "../../..");
+const NODE = path.join(ROOT, "node_modules/.bin/node");
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject()));
+    });
+  });
+}
+
+/** Builds the production bundle into a folder of its own (parallel runs never share `build/`). */
+export function buildApp(buildDir: string) {
+  const result = spawnSync(path.join(ROOT, "node_modules/.bin/react-router"), ["build"], {
+    cwd: ROOT,
+    env: { ...process.env, BUILD_DIR: buildDir, NODE_ENV: "production" },
+    encoding: "utf8",
+  });
+  if (result.status !== 0) throw new Error(`Build failed:\n${result.stdout}\n${result.stderr}`);
+}
+
+export type RunningApp = {
+  url: string;
+  dataDir: string;
+  process: ChildProcess;
+  stop(): Promise<void>;
+  logs(): string;
+};
+
+/** Starts the built server on a free loopback port with a fresh data folder, in its own process group. */
+export async function startApp(options: {
+  buildDir: string;
+  env?: Record<string, string | undefined>;
+  dataDir?: string;
+}): Promise<RunningApp> {
+  const port = await freePort();
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), "cg-e2e-data-"));
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    DATABASE_URL: undefined,
+    NODE_ENV: "production",
+    BUILD_DIR: options.buildDir,
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    DATA_DIR: dataDir,
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    LOG_LEVEL: "warn",
+    ...options.env,
+  };
+  let output = "";
+  const child = spawn(NODE, [path.join(ROOT, "server.ts")], {
+    cwd: ROOT,
+    env: env as NodeJS.ProcessEnv,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout?.on("data", (chunk) => {
+    output += chunk;
+  });
+  child.stderr?.on("data", (chunk) => {
+    output += chunk;
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 90_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`The app exited during start:\n${output}`);
+    try {
+      const response = await fetch(`${url}/healthz`);
+      if (response.ok) break;
+    } catch {}
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return {
+    url,
+    dataDir,
+    process: child,
+    logs: () => output,
+    async stop() {
+      if (child.exitCode !== null || !child.pid) return;
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      process.kill(-child.pid, "SIGTERM");
+      const timer = setTimeout(() => {
+        if (child.pid && child.exitCode === null) process.kill(-child.pid, "SIGKILL");
+      }, 10_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}

@@ -1,0 +1,29 @@
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { buildApp, startApp } from "./app-server.ts";
+
+export const E2E_ADMIN = { email: "e2e-admin@capitalgrown.test", password: "e2e-password-123" };
+
+/** One production build and one server with a fresh, seeded data folder for the whole e2e run. */
+export default async function globalSetup() {
+  const workDir = mkdtempSync(path.join(tmpdir(), "cg-e2e-"));
+  // The server bundle imports its dependencies from node_modules: it must be built inside the project.
+  const buildRoot = path.resolve(import.meta.dirname, "../../../node_modules/.cache/capital-grown");
+  mkdirSync(buildRoot, { recursive: true });
+  const buildDir = mkdtempSync(path.join(buildRoot, "e2e-build-"));
+  buildApp(buildDir);
+  const app = await startApp({
+    buildDir,
+    dataDir: path.join(workDir, "data"),
+    env: { ADMIN_EMAIL: E2E_ADMIN.email, ADMIN_PASSWORD: E2E_ADMIN.password, SEED_DEMO: "true" },
+  });
+  process.env.E2E_BASE_URL = app.url;
+  process.env.E2E_BUILD_DIR = buildDir;
+  process.env.E2E_DATA_DIR = app.dataDir;
+  return async () => {
+    await app.stop();
+    rmSync(workDir, { recursive: true, force: true });
+    rmSync(buildDir, { recursive: true, force: true });
+  };
+}
