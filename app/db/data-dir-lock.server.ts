@@ -56,7 +56,7 @@ export function acquireDataDirLock(dataDir: string, owner: string): () => void {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
     }
     const holder = readHolder(lockPath);
-    if (holder && holder.pid !== process.pid && isAlive(holder.pid)) {
+    if (holder && isAlive(holder.pid)) {
       throw new DataDirLockedError(
         `The data folder ${dataDir} is in use by ${holder.owner} (pid ${holder.pid}); stop it first or use another DATA_DIR.`,
       );
@@ -69,7 +69,7 @@ export function acquireDataDirLock(dataDir: string, owner: string): () => void {
     }
     try {
       const stale = readHolder(lockPath);
-      if (!stale || stale.pid === holder?.pid) rmSync(lockPath, { force: true });
+      if (!stale || (stale.pid === holder?.pid && !isAlive(stale.pid))) rmSync(lockPath, { force: true });
     } finally {
       rmSync(takeoverPath, { force: true });
     }

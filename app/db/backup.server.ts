@@ -1,0 +1,120 @@
+import { once } from "node:events";
+import { createReadStream, createWriteStream } from "node:fs";
+import { createInterface } from "node:readline";
+import { createGunzip, createGzip } from "node:zlib";
+import { sql } from "drizzle-orm";
+import type { Database } from "./client.server.ts";
+
+/**
+ * Logical backups: every table as JSON rows, read in one REPEATABLE READ transaction (a consistent
+ * snapshot), written as gzipped NDJSON. The same file restores into PGlite or PostgreSQL, so a shop
+ * can also move from the embedded database to a server with it.
+ */
+export const BACKUP_FORMAT = "capital-grown-backup";
+
+/** Parents before children, so a restore satisfies every foreign key as it goes. */
+export const BACKUP_TABLES = [
+  "catalog_state",
+  "products",
+  "product_sizes",
+  "media_files",
+  "admin_users",
+  "admin_sessions",
+  "login_attempts",
+  "id_photos",
+  "orders",
+  "order_items",
+  "email_outbox",
+  "order_daily_stats",
+  "order_status_counts",
+] as const;
+
+const CHUNK_ROWS = 200;
+
+type Header = { format: string; version: 1; createdAt: string; tables: Record<string, number> };
+
+function rowsOf(result: unknown): Record<string, unknown>[] {
+  return (result as { rows: Record<string, unknown>[] }).rows;
+}
+
+export async function backupDatabase(db: Database, file: string) {
+  const out = createGzip();
+  const sink = createWriteStream(file, { mode: 0o600 });
+  out.pipe(sink);
+  const write = async (value: unknown) => {
+    if (!out.write(`${JSON.stringify(value)}\n`)) await once(out, "drain");
+  };
+  const counts: Record<string, number> = {};
+  await db.transaction(
+    async (tx) => {
+      for (const table of BACKUP_TABLES) {
+        const total = Number(
+          rowsOf(await tx.execute(sql`SELECT count(*)::int AS n FROM ${sql.identifier(table)}`))[0]?.n ?? 0,
+        );
+        counts[table] = total;
+      }
+      await write({ format: BACKUP_FORMAT, version: 1, createdAt: new Date().toISOString(), tables: counts });
+      for (const table of BACKUP_TABLES) {
+        for (let offset = 0; offset < (counts[table] ?? 0); offset += CHUNK_ROWS) {
+          const rows = rowsOf(
+            await tx.execute(
+              sql`SELECT row_to_json(t) AS row FROM (SELECT * FROM ${sql.identifier(table)} ORDER BY 1 LIMIT ${CHUNK_ROWS} OFFSET ${offset}) t`,
+            ),
+          ).map((entry) => (typeof entry.row === "string" ? JSON.parse(entry.row) : entry.row));
+          await write({ table, rows });
+        }
+      }
+    },
+    { isolationLevel: "repeatable read", accessMode: "read only" },
+  );
+  out.end();
+  await once(sink, "finish");
+  return counts;
+}
+
+export class BackupFormatError extends Error {}
+
+/** Replaces every row of the shop's tables with the backup's, in one transaction. */
+export async function restoreDatabase(db: Database, file: string) {
+  const restored: Record<string, number> = {};
+  let header: Header | undefined;
+  await db.transaction(async (tx) => {
+    // Created here, right before reading: readline drops lines emitted before iteration starts.
+    const lines = createInterface({
+      input: createReadStream(file).pipe(createGunzip()),
+      crlfDelay: Infinity,
+    });
+    for await (const line of lines) {
+      if (!line.trim()) continue;
+      const entry = JSON.parse(line);
+      if (!header) {
+        if (entry.format !== BACKUP_FORMAT || entry.version !== 1) {
+          throw new BackupFormatError(`${file} is not a Capital Grown backup`);
+        }
+        header = entry as Header;
+        await tx.execute(
+          sql.raw(
+            `TRUNCATE ${BACKUP_TABLES.map((table) => `"${table}"`).join(", ")} RESTART IDENTITY CASCADE`,
+          ),
+        );
+        continue;
+      }
+      const table = entry.table as string;
+      if (!(BACKUP_TABLES as readonly string[]).includes(table)) {
+        throw new BackupFormatError(`Unknown table ${table} in ${file}`);
+      }
+      await tx.execute(
+        sql`INSERT INTO ${sql.identifier(table)} SELECT * FROM json_populate_recordset(NULL::${sql.identifier(table)}, ${JSON.stringify(entry.rows)}::json)`,
+      );
+      restored[table] = (restored[table] ?? 0) + (entry.rows as unknown[]).length;
+    }
+    if (!header) throw new BackupFormatError(`${file} is empty`);
+    await tx.execute(
+      sql`SELECT setval(pg_get_serial_sequence('login_attempts', 'id'), GREATEST((SELECT max(id) FROM login_attempts), 1))`,
+    );
+    // Cached catalogue pages everywhere must be thrown away.
+    await tx.execute(sql`UPDATE catalog_state SET version = version + 1, changed_at = now() WHERE id = 1`);
+    await tx.execute(sql`SELECT pg_notify('catalog_changed', 'restore')`);
+  });
+  return restored;
+}

@@ -1,0 +1,34 @@
+/** `npm run admin:create -- --email you@example.com --password '…'`: creates an admin or resets its password. */
+import { parseArgs } from "node:util";
+import { z } from "zod";
+import { openConfiguredDatabase } from "../app/db/client.server.ts";
+import { upsertAdminUser } from "../app/features/admin-auth/admin-users.server.ts";
+import { ConfigError } from "../app/utils/env.server.ts";
+import { rootCauseMessage } from "../app/utils/logger.server.ts";
+
+const argsSchema = z.object({
+  email: z.email("--email must be an e-mail address"),
+  password: z.string().min(10, "--password must be at least 10 characters"),
+});
+
+const { values } = parseArgs({ options: { email: { type: "string" }, password: { type: "string" } } });
+const parsed = argsSchema.safeParse(values);
+if (!parsed.success) {
+  console.error(`${parsed.error.issues.map((issue) => issue.message).join("; ")}`);
+  console.error("Usage: npm run admin:create -- --email you@example.com --password 'at least 10 characters'");
+  process.exit(1);
+}
+try {
+  const handle = await openConfiguredDatabase("npm run admin:create");
+  try {
+    const { created } = await upsertAdminUser(handle.db, parsed.data.email, parsed.data.password);
+    console.log(`${created ? "Created" : "Updated the password of"} the admin account ${parsed.data.email}`);
+  } finally {
+    await handle.close();
+  }
+} catch (error) {
+  console.error(
+    error instanceof ConfigError ? error.message : `Could not create the admin: ${rootCauseMessage(error)}`,
+  );
+  process.exit(1);
+}

@@ -1,0 +1,26 @@
+/** `npm run db:backup -- [file]`: a consistent backup of the configured database (PGlite or PostgreSQL). */
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { backupDatabase } from "../app/db/backup.server.ts";
+import { openConfiguredDatabase } from "../app/db/client.server.ts";
+import { ConfigError, config } from "../app/utils/env.server.ts";
+import { rootCauseMessage } from "../app/utils/logger.server.ts";
+
+try {
+  const stamp = new Date().toISOString().replace(/[:.]/g, "-");
+  const file = path.resolve(
+    process.argv[2] ?? path.join(config().dataDir, "backups", `capital-grown-${stamp}.ndjson.gz`),
+  );
+  mkdirSync(path.dirname(file), { recursive: true });
+  const handle = await openConfiguredDatabase("npm run db:backup");
+  try {
+    const counts = await backupDatabase(handle.db, file);
+    const rows = Object.values(counts).reduce((sum, count) => sum + count, 0);
+    console.log(`Backed up ${rows} rows of ${handle.description} to ${file}`);
+  } finally {
+    await handle.close();
+  }
+} catch (error) {
+  console.error(error instanceof ConfigError ? error.message : `Backup failed: ${rootCauseMessage(error)}`);
+  process.exit(1);
+}

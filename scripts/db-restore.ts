@@ -1,0 +1,26 @@
+/** `npm run db:restore -- <file>`: replaces the configured database's data with a backup's. */
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { restoreDatabase } from "../app/db/backup.server.ts";
+import { openConfiguredDatabase } from "../app/db/client.server.ts";
+import { ConfigError } from "../app/utils/env.server.ts";
+import { rootCauseMessage } from "../app/utils/logger.server.ts";
+
+const given = process.argv[2];
+if (!given || !existsSync(given)) {
+  console.error("Usage: npm run db:restore -- <backup file> (the file must exist)");
+  process.exit(1);
+}
+try {
+  const handle = await openConfiguredDatabase("npm run db:restore");
+  try {
+    const restored = await restoreDatabase(handle.db, path.resolve(given));
+    const rows = Object.values(restored).reduce((sum, count) => sum + count, 0);
+    console.log(`Restored ${rows} rows into ${handle.description} from ${given}`);
+  } finally {
+    await handle.close();
+  }
+} catch (error) {
+  console.error(error instanceof ConfigError ? error.message : `Restore failed: ${rootCauseMessage(error)}`);
+  process.exit(1);
+}
