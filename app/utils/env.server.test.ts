@@ -1,0 +1,43 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, parseConfig } from "./env.server.ts";
+
+describe("configuration", () => {
+  it("has working defaults for a fresh clone", () => {
+    const config = parseConfig({});
+    expect(config.PORT).toBe(3000);
+    expect(config.DATABASE_URL).toBeUndefined();
+    expect(config.STORE_NAME).toBe("Capital Grown");
+    expect(config.SEED_DEMO).toBe(true);
+    expect(config.ID_RETENTION_DAYS).toBe(30);
+    expect(config.publicUrl).toBe("http://localhost:3000");
+    expect(config.secureCookies).toBe(false);
+  });
+
+  it.each([
+    [{ PORT: "abc" }, /^Invalid configuration: PORT must be a whole number from 1 to 65535 \(got "abc"\)$/],
+    [{ PORT: "70000" }, /PORT must be a whole number/],
+    [
+      { DATABASE_URL: "mysql://localhost/shop" },
+      /DATABASE_URL must be a postgres:\/\/ or postgresql:\/\/ URL$/,
+    ],
+    [{ SMTP_URL: "http://mail" }, /SMTP_URL must be an smtp/],
+    [{ SEED_DEMO: "maybe" }, /SEED_DEMO/],
+    [{ ID_RETENTION_DAYS: "0" }, /ID_RETENTION_DAYS must be at least 1/],
+  ])("names the bad variable in one line: %o", (env, message) => {
+    expect(() => parseConfig(env)).toThrow(ConfigError);
+    expect(() => parseConfig(env)).toThrow(message);
+  });
+
+  it("never echoes a password or a database URL back", () => {
+    expect(() => parseConfig({ ADMIN_PASSWORD: "short" })).toThrow(
+      /^Invalid configuration: ADMIN_PASSWORD must be at least 10 characters$/,
+    );
+  });
+
+  it("uses secure cookies when the public URL is https", () => {
+    const config = parseConfig({ PUBLIC_URL: "https://shop.example/", SEED_DEMO: "false" });
+    expect(config.publicUrl).toBe("https://shop.example");
+    expect(config.secureCookies).toBe(true);
+    expect(config.SEED_DEMO).toBe(false);
+  });
+});
