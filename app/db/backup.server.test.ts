@@ -28,16 +28,14 @@ describeEachDatabase("backup and restore", (database) => {
       },
       { productId: product?.id as string, size: "7g", priceCents: 8000, inventoryCount: 0 },
     ]);
-    await db
-      .insert(mediaFiles)
-      .values({
-        path: "abc-160.webp",
-        imageKey: "abc",
-        width: 160,
-        height: 160,
-        contentType: "image/webp",
-        bytes,
-      });
+    await db.insert(mediaFiles).values({
+      path: "abc-160.webp",
+      imageKey: "abc",
+      width: 160,
+      height: 160,
+      contentType: "image/webp",
+      bytes,
+    });
     await db.insert(adminUsers).values({ email: "owner@capitalgrown.test", passwordHash: "$argon2id$x" });
 
     const file = path.join(folder, `${crypto.randomUUID()}.ndjson.gz`);
