@@ -35,6 +35,7 @@ export default [
     ]),
   ]),
   route("healthz", "routes/resources/healthz.ts"),
+  route("api/cart-prices", "routes/resources/cart-prices.ts"),
   route("sitemap.xml", "routes/resources/sitemap.ts"),
   route("robots.txt", "routes/resources/robots.ts"),
   route("media/:file", "routes/resources/media.ts"),

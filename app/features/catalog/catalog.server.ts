@@ -1,6 +1,9 @@
-import { asc, desc, inArray, isNull } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNull } from "drizzle-orm";
 import { db } from "#app/db/client.server.ts";
 import { productSizes, products } from "#app/db/schema.ts";
+import type { CurrentSizePrice } from "#app/features/cart/cart.ts";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export type ProductSizeView = {
   id: string;
@@ -71,4 +74,27 @@ export async function listProducts(): Promise<ProductView[]> {
     createdAt: row.createdAt.toISOString(),
     sizes: sizesByProduct.get(row.id) ?? [],
   }));
+}
+
+/** Current facts for the given size ids, for reconciling a stored cart (decision 20). */
+export async function currentSizePrices(sizeIds: readonly string[]): Promise<CurrentSizePrice[]> {
+  const ids = [...new Set(sizeIds)].filter((id) => UUID.test(id)).slice(0, 200);
+  if (ids.length === 0) return [];
+  const database = await db();
+  const rows = await database
+    .select({
+      productId: products.id,
+      productName: products.name,
+      imageUrl: products.imageUrl,
+      category: products.category,
+      sizeId: productSizes.id,
+      sizeLabel: productSizes.size,
+      priceCents: productSizes.priceCents,
+      salePriceCents: productSizes.salePriceCents,
+      inventoryCount: productSizes.inventoryCount,
+    })
+    .from(productSizes)
+    .innerJoin(products, eq(products.id, productSizes.productId))
+    .where(and(inArray(productSizes.id, ids), isNull(products.archivedAt)));
+  return rows.map(({ inventoryCount, ...row }) => ({ ...row, inStock: inventoryCount > 0 }));
 }
