@@ -1,0 +1,179 @@
+/**
+ * The checkout input, validated by the same schema in the browser and on the server (decision 7).
+ * Field names follow spec §3 'Checkout form'; toasts use the words of spec §5 and §8.
+ */
+import { z } from "zod";
+import { formatCents } from "#app/utils/money.ts";
+import { DELIVERY_SLOT_LABELS } from "./delivery-slots.ts";
+import { ID_IMAGE_HINT, MAX_LINE_QUANTITY, MAX_UPLOAD_BYTES, MIN_ORDER_CENTS } from "./limits.ts";
+
+export const US_STATES = ["DC", "VA"] as const;
+export type DeliveryState = (typeof US_STATES)[number];
+
+const required = (message: string) => z.string({ error: message }).trim().min(1, message);
+
+export const cartLineInputSchema = z.object({
+  productId: z.uuid("Unknown product"),
+  sizeId: z.uuid("Unknown size"),
+  quantity: z.coerce
+    .number("Quantity must be a whole number")
+    .int("Quantity must be a whole number")
+    .min(1, "Quantity must be at least 1")
+    .max(MAX_LINE_QUANTITY, `Quantity can be at most ${MAX_LINE_QUANTITY}`),
+});
+export type CartLineInput = z.infer<typeof cartLineInputSchema>;
+
+/** The cart lines travel as one JSON field; prices are never part of it (decision 7). */
+const itemsField = z
+  .string()
+  .max(50_000)
+  .transform((value, context) => {
+    try {
+      return JSON.parse(value) as unknown;
+    } catch {
+      context.addIssue({ code: "custom", message: "The cart could not be read" });
+      return z.NEVER;
+    }
+  })
+  .pipe(z.array(cartLineInputSchema).max(100, "Too many items in the cart"));
+
+export const checkoutSchema = z.object({
+  name: required("Full name is required").pipe(z.string().max(120, "Name is too long")),
+  email: required("Email is required").pipe(
+    z.email("Enter a valid email address").max(254, "Email is too long"),
+  ),
+  phone: required("Phone is required").pipe(
+    z
+      .string()
+      .max(30, "Phone number is too long")
+      .refine(
+        (value) => value.replace(/\D/g, "").length >= 10,
+        "Enter a phone number with at least 10 digits",
+      ),
+  ),
+  address: required("Street address is required").pipe(z.string().max(200, "Address is too long")),
+  city: required("City is required").pipe(z.string().max(100, "City is too long")),
+  state: z.enum(US_STATES, "We deliver in DC and VA only"),
+  zipCode: required("ZIP code is required").pipe(
+    z.string().regex(/^\d{5}(-\d{4})?$/, "Enter a 5-digit ZIP code"),
+  ),
+  notes: z
+    .string()
+    .trim()
+    .max(1000, "Instructions are too long")
+    .optional()
+    .transform((value) => (value ? value : null)),
+  deliveryDate: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "Choose a delivery date"),
+  timeSlot: z.enum(DELIVERY_SLOT_LABELS as [string, ...string[]], "Choose a delivery time slot"),
+  ageConfirmed: z.literal(["on", "true"], "You must be 21 or older to purchase cannabis products."),
+  idempotencyKey: z.string().regex(/^[\w-]{16,80}$/, "Please reload the page and try again"),
+  items: itemsField,
+});
+
+export type CheckoutInput = z.infer<typeof checkoutSchema>;
+export type CheckoutField = keyof CheckoutInput | "idFront";
+export type FieldErrors = Partial<Record<CheckoutField, string>>;
+
+/** Reads a FormData (or a plain record) into the schema's input shape. */
+export function checkoutValues(form: FormData | Record<string, unknown>) {
+  const get = (key: string) => {
+    const value = form instanceof FormData ? form.get(key) : form[key];
+    return typeof value === "string" ? value : undefined;
+  };
+  return {
+    name: get("name"),
+    email: get("email"),
+    phone: get("phone"),
+    address: get("address"),
+    city: get("city"),
+    state: get("state") ?? "DC",
+    zipCode: get("zipCode"),
+    notes: get("notes"),
+    deliveryDate: get("deliveryDate"),
+    timeSlot: get("timeSlot"),
+    ageConfirmed: get("ageConfirmed"),
+    idempotencyKey: get("idempotencyKey"),
+    items: get("items") ?? "[]",
+  };
+}
+
+/** The first message per field, ready to show beside each input. */
+export function fieldErrorsOf(error: z.ZodError): FieldErrors {
+  const errors: FieldErrors = {};
+  for (const issue of error.issues) {
+    const key = String(issue.path[0] ?? "") as CheckoutField;
+    if (key && !errors[key]) errors[key] = issue.message;
+  }
+  return errors;
+}
+
+export const ID_IMAGE_MESSAGES = {
+  required: "Upload a photo of the front of your ID",
+  type: `Please select an image file (${ID_IMAGE_HINT})`,
+  tooLarge: "File too large: please select an image smaller than 10MB.",
+  unreadable: "This file is not a readable image. Please upload a PNG, JPG or GIF photo of your ID.",
+} as const;
+
+/** What the browser can check about the chosen ID file before sending it. */
+export function idFileProblem(file: { size: number; type: string } | null | undefined): string | null {
+  if (!file || file.size === 0) return ID_IMAGE_MESSAGES.required;
+  if (!file.type.startsWith("image/")) return ID_IMAGE_MESSAGES.type;
+  if (file.size > MAX_UPLOAD_BYTES) return ID_IMAGE_MESSAGES.tooLarge;
+  return null;
+}
+
+export type ToastMessage = { type: "success" | "error" | "info"; title: string; description: string };
+
+/** Spec §5 and §8, word for word. */
+export const CHECKOUT_TOASTS = {
+  age: {
+    type: "error",
+    title: "Age Verification Required",
+    description: "You must be 21 or older to purchase cannabis products.",
+  },
+  cartEmpty: {
+    type: "error",
+    title: "Cart Empty",
+    description: "Please add items to your cart before checkout.",
+  },
+  orderError: {
+    type: "error",
+    title: "Error",
+    description: "There was an error placing your order. Please try again.",
+  },
+  uploadError: {
+    type: "error",
+    title: "Upload Error",
+    description: "Failed to upload ID image. Order will continue without image.",
+  },
+  success: {
+    type: "success",
+    title: "Order Placed Successfully!",
+    description: "Thank you for your order. You'll receive a confirmation email shortly.",
+  },
+} as const satisfies Record<string, ToastMessage>;
+
+export function minimumOrderToast(totalCents: number): ToastMessage {
+  return {
+    type: "error",
+    title: "Minimum Order Required",
+    description: `Your order total must be at least ${formatCents(MIN_ORDER_CENTS)}. Current total: ${formatCents(totalCents)}`,
+  };
+}
+
+export function outOfStockToast(itemName: string): ToastMessage {
+  return {
+    type: "error",
+    title: "Out of Stock",
+    description: `Sorry, ${itemName} sold out while you were checking out. Please update your cart.`,
+  };
+}
+
+/** The shortfall lines of the order summary (spec §2 Checkout, §5). */
+export function minimumOrderLines(totalCents: number) {
+  if (totalCents >= MIN_ORDER_CENTS) return null;
+  return {
+    required: `Minimum order required: ${formatCents(MIN_ORDER_CENTS)}`,
+    missing: `Add ${formatCents(MIN_ORDER_CENTS - totalCents)} more to reach minimum order`,
+  };
+}

@@ -1,0 +1,199 @@
+/**
+ * The checkout submit, from raw request to placed order (spec §4 'Order sequence on submit',
+ * §5, §8). The route calls this and only turns the result into a response. Every post is checked
+ * here the same way, whether it came from the page, a plain HTML form or a crafted request.
+ */
+
+import { db } from "#app/db/client.server.ts";
+import {
+  deleteIdPhotos,
+  ID_PHOTO_FIELD,
+  type ProcessedIdPhoto,
+  parseCheckoutForm,
+  processIdPhoto,
+  storeIdPhoto,
+  UploadRefused,
+} from "#app/features/media/id-photos.server.ts";
+import { getOrderByIdempotencyKey } from "#app/features/orders/orders.server.ts";
+import { type PlaceOrderRefusal, placeOrder } from "#app/features/orders/place-order.server.ts";
+import { errorMessage, log } from "#app/utils/logger.server.ts";
+import {
+  CHECKOUT_TOASTS,
+  checkoutSchema,
+  checkoutValues,
+  type FieldErrors,
+  fieldErrorsOf,
+  ID_IMAGE_MESSAGES,
+  minimumOrderToast,
+  outOfStockToast,
+  type ToastMessage,
+} from "./checkout.schema.ts";
+
+export type CheckoutClient = "js" | "html";
+
+export type CheckoutSuccess = {
+  ok: true;
+  client: CheckoutClient;
+  token: string;
+  /** The ID photo could not be stored: the order went ahead without it (spec §8 'Upload Error'). */
+  uploadFailed: boolean;
+  replayed: boolean;
+};
+
+export type CheckoutFailure = {
+  ok: false;
+  client: CheckoutClient;
+  status: 400 | 409 | 413 | 500;
+  fieldErrors: FieldErrors;
+  toast: ToastMessage | null;
+};
+
+export type CheckoutResult = CheckoutSuccess | CheckoutFailure;
+
+export type CheckoutDependencies = {
+  now?: Date;
+  /** Where the re-encoded photo goes; the default stores it in `id_photos`. */
+  storePhoto?: (photo: ProcessedIdPhoto) => Promise<string>;
+};
+
+const CHECK_DETAILS_TOAST: ToastMessage = {
+  type: "error",
+  title: "Please check your details",
+  description: "Some fields need your attention.",
+};
+
+function failure(
+  client: CheckoutClient,
+  status: CheckoutFailure["status"],
+  fieldErrors: FieldErrors,
+  toast: ToastMessage | null,
+): CheckoutFailure {
+  return { ok: false, client, status, fieldErrors, toast };
+}
+
+function refusalToFailure(client: CheckoutClient, refusal: PlaceOrderRefusal): CheckoutFailure {
+  switch (refusal.reason) {
+    case "empty-cart":
+      return failure(client, 400, {}, CHECKOUT_TOASTS.cartEmpty);
+    case "minimum":
+      return failure(client, 400, {}, minimumOrderToast(refusal.totalCents));
+    case "out-of-stock":
+      return failure(client, 409, {}, outOfStockToast(refusal.itemName));
+    case "unavailable":
+      return failure(
+        client,
+        409,
+        {},
+        {
+          type: "error",
+          title: "Item unavailable",
+          description: `${refusal.itemName ?? "An item in your cart"} is no longer available. Please update your cart.`,
+        },
+      );
+    case "delivery":
+      return failure(
+        client,
+        400,
+        { [refusal.field]: refusal.message },
+        {
+          type: "error",
+          title: "Delivery time unavailable",
+          description: refusal.message,
+        },
+      );
+  }
+}
+
+export async function submitCheckout(
+  request: Request,
+  dependencies: CheckoutDependencies = {},
+): Promise<CheckoutResult> {
+  const now = dependencies.now ?? new Date();
+  let form: FormData;
+  let idFront: File | null;
+  try {
+    ({ form, idFront } = await parseCheckoutForm(request));
+  } catch (error) {
+    if (error instanceof UploadRefused) {
+      return failure(
+        "js",
+        error.status,
+        { idFront: error.message },
+        {
+          type: "error",
+          title: error.status === 413 ? "File too large" : "Invalid file type",
+          description: error.message,
+        },
+      );
+    }
+    throw error;
+  }
+  const client: CheckoutClient = form.get("_client") === "js" ? "js" : "html";
+
+  // Spec §5 order: the age box, then the cart, then the fields.
+  const parsed = checkoutSchema.safeParse(checkoutValues(form));
+  const fieldErrors: FieldErrors = parsed.success ? {} : fieldErrorsOf(parsed.error);
+  if (!idFront) fieldErrors.idFront = ID_IMAGE_MESSAGES.required;
+  if (fieldErrors.ageConfirmed) return failure(client, 400, fieldErrors, CHECKOUT_TOASTS.age);
+  if (parsed.success && parsed.data.items.length === 0) {
+    return failure(client, 400, fieldErrors, CHECKOUT_TOASTS.cartEmpty);
+  }
+  if (!parsed.success || !idFront) return failure(client, 400, fieldErrors, CHECK_DETAILS_TOAST);
+  const input = parsed.data;
+
+  // A retry or a double submit of an order already placed: hand back that order, store nothing.
+  const database = await db();
+  const first = await getOrderByIdempotencyKey(database, input.idempotencyKey);
+  if (first) return { ok: true, client, token: first.publicToken, uploadFailed: false, replayed: true };
+
+  let photo: ProcessedIdPhoto;
+  try {
+    photo = await processIdPhoto(new Uint8Array(await idFront.arrayBuffer()));
+  } catch (error) {
+    if (error instanceof UploadRefused) {
+      return failure(
+        client,
+        error.status,
+        { [ID_PHOTO_FIELD]: error.message },
+        {
+          type: "error",
+          title: error.status === 413 ? "File too large" : "Invalid file type",
+          description: error.message,
+        },
+      );
+    }
+    throw error;
+  }
+
+  // Step 1 of spec §4: a storage failure does not stop the order.
+  let idPhotoId: string | null = null;
+  try {
+    idPhotoId = await (dependencies.storePhoto ?? ((value) => storeIdPhoto(value)))(photo);
+  } catch (error) {
+    log.error("Could not store an ID photo; the order continues without it", { error: errorMessage(error) });
+  }
+
+  const forget = async () => {
+    if (idPhotoId) await deleteIdPhotos([idPhotoId]).catch(() => {});
+  };
+
+  try {
+    const result = await placeOrder({ ...input, idPhotoId }, { now });
+    if (!result.ok) {
+      await forget();
+      return refusalToFailure(client, result);
+    }
+    if (result.replayed) await forget();
+    return {
+      ok: true,
+      client,
+      token: result.order.publicToken,
+      uploadFailed: idPhotoId === null,
+      replayed: result.replayed,
+    };
+  } catch (error) {
+    await forget();
+    log.error("Could not place an order", { error: errorMessage(error) });
+    return failure(client, 500, {}, CHECKOUT_TOASTS.orderError);
+  }
+}

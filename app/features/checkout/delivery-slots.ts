@@ -1,0 +1,125 @@
+/**
+ * Delivery dates and two-hour slots (spec §5, decisions 4 and 13). Pure: "now" is passed in, and
+ * every calendar question is answered in America/New_York whatever the server's zone.
+ */
+
+export const STORE_TIME_ZONE = "America/New_York";
+
+export const DELIVERY_SLOTS = [
+  { label: "10:00 AM-12:00 PM", startHour: 10, endHour: 12 },
+  { label: "12:00 PM-2:00 PM", startHour: 12, endHour: 14 },
+  { label: "2:00 PM-4:00 PM", startHour: 14, endHour: 16 },
+  { label: "4:00 PM-6:00 PM", startHour: 16, endHour: 18 },
+  { label: "6:00 PM-8:00 PM", startHour: 18, endHour: 20 },
+] as const;
+
+export type DeliverySlotLabel = (typeof DELIVERY_SLOTS)[number]["label"];
+export const DELIVERY_SLOT_LABELS = DELIVERY_SLOTS.map((slot) => slot.label) as DeliverySlotLabel[];
+
+/** Sundays open 11am–6pm: the first and the last slot are not offered (decision 13). */
+const SUNDAY_EXCLUDED: readonly string[] = ["10:00 AM-12:00 PM", "6:00 PM-8:00 PM"];
+
+export const DELIVERY_DATE_HINT = "You can schedule delivery for today or tomorrow only.";
+
+const partsFormatter = new Intl.DateTimeFormat("en-US", {
+  timeZone: STORE_TIME_ZONE,
+  year: "numeric",
+  month: "2-digit",
+  day: "2-digit",
+  hour: "2-digit",
+  minute: "2-digit",
+  hourCycle: "h23",
+});
+
+/** The wall-clock date (yyyy-MM-dd) and minutes since midnight in New York at `now`. */
+export function storeClock(now: Date) {
+  const parts = Object.fromEntries(partsFormatter.formatToParts(now).map((part) => [part.type, part.value]));
+  const date = `${parts.year}-${parts.month}-${parts.day}`;
+  const minutes = Number(parts.hour) * 60 + Number(parts.minute);
+  return { date, minutes };
+}
+
+/** yyyy-MM-dd of the calendar day after `date`. */
+export function nextDate(date: string) {
+  const [year, month, day] = date.split("-").map(Number) as [number, number, number];
+  return new Date(Date.UTC(year, month - 1, day + 1)).toISOString().slice(0, 10);
+}
+
+/** 0 = Sunday … 6 = Saturday for a yyyy-MM-dd calendar date. */
+export function weekday(date: string) {
+  const [year, month, day] = date.split("-").map(Number) as [number, number, number];
+  return new Date(Date.UTC(year, month - 1, day)).getUTCDay();
+}
+
+/** The store day (yyyy-MM-dd in New York) an instant falls on: dashboard totals use it. */
+export function storeDay(instant: Date) {
+  return storeClock(instant).date;
+}
+
+/** Slots offered on `date` as seen at `now`: ended slots of today and the Sunday exceptions removed. */
+export function availableSlots(date: string, now: Date): DeliverySlotLabel[] {
+  const clock = storeClock(now);
+  const sunday = weekday(date) === 0;
+  return DELIVERY_SLOTS.filter((slot) => {
+    if (sunday && SUNDAY_EXCLUDED.includes(slot.label)) return false;
+    if (date === clock.date && clock.minutes >= slot.endHour * 60) return false;
+    return true;
+  }).map((slot) => slot.label);
+}
+
+export type DeliveryDay = {
+  date: string;
+  /** "Today" or "Tomorrow". */
+  relative: "Today" | "Tomorrow";
+  /** e.g. "Sun, Nov 22". */
+  label: string;
+  slots: DeliverySlotLabel[];
+};
+
+const dayLabelFormatter = new Intl.DateTimeFormat("en-US", {
+  timeZone: "UTC",
+  weekday: "short",
+  month: "short",
+  day: "numeric",
+});
+
+export function formatDeliveryDate(date: string) {
+  const [year, month, day] = date.split("-").map(Number) as [number, number, number];
+  return dayLabelFormatter.format(new Date(Date.UTC(year, month - 1, day)));
+}
+
+/** Today and tomorrow (the only selectable dates) with their open slots, and the default date. */
+export function deliveryOptions(now: Date): { days: DeliveryDay[]; defaultDate: string } {
+  const today = storeClock(now).date;
+  const tomorrow = nextDate(today);
+  const days: DeliveryDay[] = [
+    { date: today, relative: "Today", label: formatDeliveryDate(today), slots: availableSlots(today, now) },
+    {
+      date: tomorrow,
+      relative: "Tomorrow",
+      label: formatDeliveryDate(tomorrow),
+      slots: availableSlots(tomorrow, now),
+    },
+  ];
+  const defaultDate = (days[0] as DeliveryDay).slots.length > 0 ? today : tomorrow;
+  return { days, defaultDate };
+}
+
+/** Why a (date, slot) pair cannot be booked at `now`, or null when it can. */
+export function deliveryChoiceProblem(
+  date: string,
+  slot: string,
+  now: Date,
+): { field: "deliveryDate" | "timeSlot"; message: string } | null {
+  const today = storeClock(now).date;
+  if (date !== today && date !== nextDate(today)) {
+    return { field: "deliveryDate", message: DELIVERY_DATE_HINT };
+  }
+  if (!(availableSlots(date, now) as string[]).includes(slot)) {
+    return {
+      field: "timeSlot",
+      message: "This delivery time is no longer available. Please choose another time slot.",
+    };
+  }
+  return null;
+}

@@ -1,0 +1,16 @@
+/** Named limits shared by the checkout form, the schema and the server (spec §5, §9; decision 6). */
+
+/** The cart total must be at least $80.00 (decision 16). */
+export const MIN_ORDER_CENTS = 8000;
+
+/** An ID photo may be at most 10 MB; the server cuts a bigger upload off while streaming. */
+export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+
+/** Image types the ID upload accepts (checked again by content on the server). */
+export const ID_IMAGE_ACCEPT = "image/png,image/jpeg,image/gif,image/webp";
+
+/** Hint under the ID upload (spec §5). */
+export const ID_IMAGE_HINT = "PNG, JPG, GIF up to 10MB";
+
+/** A sane upper bound per cart line: stock is the real limit, this only stops absurd input. */
+export const MAX_LINE_QUANTITY = 999;

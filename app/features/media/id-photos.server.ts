@@ -1,0 +1,170 @@
+/**
+ * Customer ID photos (decision 6): the checkout upload is read from the request stream with a
+ * hard byte limit, checked by content (magic bytes and a real decode), re-encoded to JPEG without
+ * any metadata (EXIF/GPS gone) and stored privately in `id_photos`. Only an admin route serves them.
+ */
+import {
+  FormDataParseError,
+  MaxFileSizeExceededError,
+  MaxFilesExceededError,
+  MaxHeaderSizeExceededError,
+  MaxPartsExceededError,
+  MaxTotalSizeExceededError,
+  MultipartParseError,
+  parseFormData,
+} from "@remix-run/form-data-parser";
+import { eq, inArray } from "drizzle-orm";
+import sharp from "sharp";
+import { db, type Executor } from "#app/db/client.server.ts";
+import { idPhotos } from "#app/db/schema.ts";
+import { ID_IMAGE_MESSAGES } from "#app/features/checkout/checkout.schema.ts";
+import { MAX_UPLOAD_BYTES } from "#app/features/checkout/limits.ts";
+
+/** Room for the text fields of the checkout form beside the photo. */
+const FORM_FIELDS_BYTES = 256 * 1024;
+export const MAX_CHECKOUT_BODY_BYTES = MAX_UPLOAD_BYTES + FORM_FIELDS_BYTES;
+/** Refuse pixel bombs: a real ID photo is well under 50 megapixels. */
+const MAX_INPUT_PIXELS = 50_000_000;
+/** Stored photos are at most this wide or high: enough to read an ID, small to keep. */
+const STORED_MAX_SIDE = 2400;
+
+export const ID_PHOTO_FIELD = "idFront";
+
+/** An upload the server will not take; `status` is 413 for size, 400 otherwise. Never a 5xx. */
+export class UploadRefused extends Error {
+  readonly status: 400 | 413;
+  constructor(status: 400 | 413, message: string) {
+    super(message);
+    this.status = status;
+  }
+}
+
+export const FORM_UNREADABLE_MESSAGE = "The form could not be read. Please check your details and try again.";
+
+/**
+ * Reads a checkout post (multipart or urlencoded) without ever holding more than the limit:
+ * a declared length over it is refused before reading, and a streamed body is cut off as soon
+ * as the photo passes MAX_UPLOAD_BYTES.
+ */
+export async function parseCheckoutForm(request: Request): Promise<{ form: FormData; idFront: File | null }> {
+  const declared = Number(request.headers.get("Content-Length") ?? "");
+  if (Number.isFinite(declared) && declared > MAX_CHECKOUT_BODY_BYTES) {
+    throw new UploadRefused(413, ID_IMAGE_MESSAGES.tooLarge);
+  }
+  let idFront: File | null = null;
+  try {
+    const form = await parseFormData(
+      request,
+      {
+        maxFiles: 2,
+        maxFileSize: MAX_UPLOAD_BYTES,
+        maxParts: 100,
+        maxTotalSize: MAX_CHECKOUT_BODY_BYTES,
+        maxHeaderSize: 8 * 1024,
+      },
+      async (file) => {
+        if (file.fieldName === ID_PHOTO_FIELD && file.size > 0 && !idFront) idFront = file;
+        return null;
+      },
+    );
+    return { form, idFront };
+  } catch (error) {
+    if (error instanceof MaxFileSizeExceededError || error instanceof MaxTotalSizeExceededError) {
+      throw new UploadRefused(413, ID_IMAGE_MESSAGES.tooLarge);
+    }
+    if (
+      error instanceof MaxFilesExceededError ||
+      error instanceof MaxPartsExceededError ||
+      error instanceof MaxHeaderSizeExceededError ||
+      error instanceof MultipartParseError ||
+      error instanceof FormDataParseError
+    ) {
+      throw new UploadRefused(400, FORM_UNREADABLE_MESSAGE);
+    }
+    throw error;
+  }
+}
+
+export type SniffedImage = "jpeg" | "png" | "gif" | "webp";
+
+/** The image type by its first bytes, whatever the file is called or claims to be. */
+export function sniffImageType(bytes: Uint8Array): SniffedImage | null {
+  const starts = (...signature: number[]) => signature.every((byte, index) => bytes[index] === byte);
+  if (starts(0xff, 0xd8, 0xff)) return "jpeg";
+  if (starts(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a)) return "png";
+  if (starts(0x47, 0x49, 0x46, 0x38) && (bytes[4] === 0x37 || bytes[4] === 0x39) && bytes[5] === 0x61)
+    return "gif";
+  if (
+    starts(0x52, 0x49, 0x46, 0x46) &&
+    bytes[8] === 0x57 &&
+    bytes[9] === 0x45 &&
+    bytes[10] === 0x42 &&
+    bytes[11] === 0x50
+  ) {
+    return "webp";
+  }
+  return null;
+}
+
+export type ProcessedIdPhoto = {
+  contentType: "image/jpeg";
+  bytes: Uint8Array;
+  width: number;
+  height: number;
+};
+
+/**
+ * Checks the bytes are a real image and re-encodes them: oriented upright, scaled down to a
+ * readable size, JPEG, with no EXIF/GPS/ICC metadata. Throws UploadRefused(400) otherwise.
+ */
+export async function processIdPhoto(input: Uint8Array): Promise<ProcessedIdPhoto> {
+  if (input.byteLength > MAX_UPLOAD_BYTES) throw new UploadRefused(413, ID_IMAGE_MESSAGES.tooLarge);
+  if (!sniffImageType(input)) throw new UploadRefused(400, ID_IMAGE_MESSAGES.type);
+  try {
+    const { data, info } = await sharp(input, {
+      limitInputPixels: MAX_INPUT_PIXELS,
+      failOn: "error",
+      animated: false,
+    })
+      .rotate()
+      .resize({ width: STORED_MAX_SIDE, height: STORED_MAX_SIDE, fit: "inside", withoutEnlargement: true })
+      .flatten({ background: "#ffffff" })
+      .jpeg({ quality: 85, mozjpeg: true })
+      .toBuffer({ resolveWithObject: true });
+    return { contentType: "image/jpeg", bytes: new Uint8Array(data), width: info.width, height: info.height };
+  } catch {
+    throw new UploadRefused(400, ID_IMAGE_MESSAGES.unreadable);
+  }
+}
+
+export async function storeIdPhoto(photo: ProcessedIdPhoto, executor?: Executor): Promise<string> {
+  const database = executor ?? (await db());
+  const [row] = await database
+    .insert(idPhotos)
+    .values({ contentType: photo.contentType, bytes: photo.bytes })
+    .returning({ id: idPhotos.id });
+  if (!row) throw new Error("The ID photo was not stored");
+  return row.id;
+}
+
+/** The stored photo for the admin ID-photo route (which must check the admin session first). */
+export async function getIdPhoto(id: string): Promise<{ contentType: string; bytes: Uint8Array } | null> {
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return null;
+  const database = await db();
+  const [row] = await database
+    .select({ contentType: idPhotos.contentType, bytes: idPhotos.bytes })
+    .from(idPhotos)
+    .where(eq(idPhotos.id, id))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function deleteIdPhotos(ids: string[], executor?: Executor) {
+  if (ids.length === 0) return 0;
+  const database = executor ?? (await db());
+  const deleted = await database
+    .delete(idPhotos)
+    .where(inArray(idPhotos.id, ids))
+    .returning({ id: idPhotos.id });
+  return deleted.length;
+}

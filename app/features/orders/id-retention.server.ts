@@ -1,0 +1,89 @@
+/**
+ * ID photos are deleted ID_RETENTION_DAYS after their order is delivered or cancelled
+ * (decision 6). `orders.status_changed_at` says when that happened; the admin's status change
+ * must set it. A photo no order refers to (a checkout that failed half-way) goes after a day.
+ */
+import { and, inArray, isNotNull, lt, sql } from "drizzle-orm";
+import { db } from "#app/db/client.server.ts";
+import { idPhotos, orders } from "#app/db/schema.ts";
+import { config } from "#app/utils/env.server.ts";
+import { errorMessage, log } from "#app/utils/logger.server.ts";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Deletes the photos whose retention is over at `now`; returns how many went. */
+export async function deleteExpiredIdPhotos(options: { now?: Date; retentionDays?: number } = {}) {
+  const now = options.now ?? new Date();
+  const retentionDays = options.retentionDays ?? config().ID_RETENTION_DAYS;
+  const cutoff = new Date(now.getTime() - retentionDays * DAY_MS);
+  const database = await db();
+  return database.transaction(async (tx) => {
+    const expired = await tx
+      .select({ id: orders.id, photoId: orders.idPhotoId })
+      .from(orders)
+      .where(
+        and(
+          isNotNull(orders.idPhotoId),
+          inArray(orders.status, ["delivered", "cancelled"]),
+          lt(orders.statusChangedAt, cutoff),
+        ),
+      )
+      .for("update");
+    let deleted = 0;
+    if (expired.length > 0) {
+      await tx
+        .update(orders)
+        .set({ idPhotoId: null })
+        .where(
+          inArray(
+            orders.id,
+            expired.map((row) => row.id),
+          ),
+        );
+      const gone = await tx
+        .delete(idPhotos)
+        .where(
+          inArray(
+            idPhotos.id,
+            expired.map((row) => row.photoId as string),
+          ),
+        )
+        .returning({ id: idPhotos.id });
+      deleted += gone.length;
+    }
+    const orphans = await tx
+      .delete(idPhotos)
+      .where(
+        and(
+          lt(idPhotos.createdAt, new Date(now.getTime() - DAY_MS)),
+          sql`NOT EXISTS (SELECT 1 FROM ${orders} WHERE ${orders.idPhotoId} = ${idPhotos.id})`,
+        ),
+      )
+      .returning({ id: idPhotos.id });
+    return deleted + orphans.length;
+  });
+}
+
+/** Runs the clean-up at start and then every `intervalMs` (default hourly). */
+export function startIdRetentionJob(options: { intervalMs?: number } = {}) {
+  const run = async () => {
+    try {
+      const deleted = await deleteExpiredIdPhotos();
+      if (deleted > 0) log.info(`Deleted ${deleted} ID photo(s) past their retention`);
+    } catch (error) {
+      log.error("The ID photo retention job failed", { error: errorMessage(error) });
+    }
+  };
+  let running = run();
+  const timer = setInterval(
+    () => {
+      running = running.then(run);
+    },
+    options.intervalMs ?? 60 * 60 * 1000,
+  );
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
+}

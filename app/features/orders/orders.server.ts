@@ -1,0 +1,108 @@
+/**
+ * Reading orders. The storefront sees an order only through its unguessable public token
+ * (decision 11); the admin side reads by id behind its guard.
+ */
+import { asc, eq } from "drizzle-orm";
+import { db, type Executor } from "#app/db/client.server.ts";
+import { type OrderStatus, orderItems, orders } from "#app/db/schema.ts";
+
+export type OrderItemView = {
+  id: string;
+  productId: string | null;
+  productSizeId: string | null;
+  productName: string;
+  sizeLabel: string;
+  imageUrl: string;
+  quantity: number;
+  unitPriceCents: number;
+  totalPriceCents: number;
+};
+
+export type OrderView = {
+  id: string;
+  publicToken: string;
+  status: OrderStatus;
+  customerName: string;
+  userEmail: string;
+  phone: string;
+  street: string;
+  city: string;
+  state: string;
+  zipCode: string;
+  deliveryAddress: string;
+  deliveryDate: string;
+  deliveryTime: string;
+  totalAmountCents: number;
+  notes: string | null;
+  quantity: number;
+  hasIdPhoto: boolean;
+  createdAt: string;
+  items: OrderItemView[];
+};
+
+/** Tokens are 32 base64url characters; anything else cannot be one, so it is not even looked up. */
+export const ORDER_TOKEN_PATTERN = /^[A-Za-z0-9_-]{32}$/;
+
+async function orderWithItems(executor: Executor, row: typeof orders.$inferSelect): Promise<OrderView> {
+  const items = await executor
+    .select()
+    .from(orderItems)
+    .where(eq(orderItems.orderId, row.id))
+    .orderBy(asc(orderItems.productName), asc(orderItems.id));
+  return {
+    id: row.id,
+    publicToken: row.publicToken,
+    status: row.status,
+    customerName: row.customerName,
+    userEmail: row.userEmail,
+    phone: row.phone,
+    street: row.street,
+    city: row.city,
+    state: row.state,
+    zipCode: row.zipCode,
+    deliveryAddress: row.deliveryAddress,
+    deliveryDate: row.deliveryDate,
+    deliveryTime: row.deliveryTime,
+    totalAmountCents: row.totalAmountCents,
+    notes: row.notes,
+    quantity: row.quantity,
+    hasIdPhoto: row.idPhotoId !== null,
+    createdAt: row.createdAt.toISOString(),
+    items: items.map((item) => ({
+      id: item.id,
+      productId: item.productId,
+      productSizeId: item.productSizeId,
+      productName: item.productName,
+      sizeLabel: item.sizeLabel,
+      imageUrl: item.imageUrl,
+      quantity: item.quantity,
+      unitPriceCents: item.unitPriceCents,
+      totalPriceCents: item.totalPriceCents,
+    })),
+  };
+}
+
+/** The order behind a thank-you link, or null for a missing or unknown token. */
+export async function getOrderByToken(token: string | null | undefined): Promise<OrderView | null> {
+  if (!token || !ORDER_TOKEN_PATTERN.test(token)) return null;
+  const database = await db();
+  const [row] = await database.select().from(orders).where(eq(orders.publicToken, token)).limit(1);
+  return row ? orderWithItems(database, row) : null;
+}
+
+/** An order by id with its items (admin side; the caller must be an admin). */
+export async function getOrderById(id: string, executor?: Executor): Promise<OrderView | null> {
+  if (!/^[0-9a-f-]{36}$/i.test(id)) return null;
+  const database = executor ?? (await db());
+  const [row] = await database.select().from(orders).where(eq(orders.id, id)).limit(1);
+  return row ? orderWithItems(database, row) : null;
+}
+
+export async function getOrderByIdempotencyKey(executor: Executor, key: string) {
+  const [row] = await executor
+    .select({ id: orders.id, publicToken: orders.publicToken })
+    .from(orders)
+    .where(eq(orders.idempotencyKey, key))
+    .limit(1);
+  return row ?? null;
+}
