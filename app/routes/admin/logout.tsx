@@ -1,5 +1,21 @@
 import { redirect } from "react-router";
+import { db } from "#app/db/client.server.ts";
+import { requireAdmin } from "#app/features/admin-auth/guard.server.ts";
+import { clearedSessionCookie, deleteSession, readSessionToken } from "#app/features/admin-auth/sessions.server.ts";
+import { errorMessage, log } from "#app/utils/logger.server.ts";
+import type { Route } from "./+types/logout";
 
-export function action() {
-  return redirect("/admin/login");
+export function loader() {
+  return redirect("/admin/dashboard");
+}
+
+/** 'Sign Out': ends the session in the database and clears the cookie (spec §2, decision 5). */
+export async function action({ request, context }: Route.ActionArgs) {
+  requireAdmin(context);
+  try {
+    await deleteSession(await db(), readSessionToken(request));
+  } catch (error) {
+    log.error("Sign-out failed", { error: errorMessage(error) });
+  }
+  return redirect("/admin/login", { headers: { "Set-Cookie": clearedSessionCookie() } });
 }

@@ -1,0 +1,119 @@
+/**
+ * The one admin guard (decision 5). `adminGuard` is middleware on app/routes/admin/layout.tsx, so
+ * it runs on the server before every loader and action of every route under that layout (pages,
+ * `.data` requests and resource routes such as the ID photos); a new admin route placed under the
+ * layout cannot forget it. It:
+ *   - signs the request in from the session cookie, or answers signed-out visitors with a redirect
+ *     to /admin/login (documents and data requests) or 401 (files and other resources);
+ *   - refuses every mutation (non-GET) that comes from another site or lacks the session's CSRF
+ *     token (hidden form field `csrf` or header `X-CSRF-Token`) with 403;
+ *   - marks every answer `Cache-Control: private, no-store`.
+ * Loaders and actions read the admin with `requireAdmin(context)`.
+ */
+import { createContext, type MiddlewareFunction, type RouterContextProvider, redirect } from "react-router";
+import { db } from "#app/db/client.server.ts";
+import { config } from "#app/utils/env.server.ts";
+import { log } from "#app/utils/logger.server.ts";
+import { requestInfoContext } from "#app/utils/request-context.ts";
+import { type AdminSession, clearedSessionCookie, findSession, readSessionToken } from "./sessions.server.ts";
+
+export const CSRF_FIELD = "csrf";
+export const CSRF_HEADER = "X-CSRF-Token";
+export const NO_STORE = "private, no-store";
+
+export const adminSessionContext = createContext<AdminSession | null>(null);
+
+/** The signed-in admin; only callable below the guarded layout (throws if the guard did not run). */
+export function requireAdmin(context: Readonly<RouterContextProvider>): AdminSession {
+  const session = context.get(adminSessionContext);
+  if (!session) throw new Response("Unauthorized", { status: 401, headers: { "Cache-Control": NO_STORE } });
+  return session;
+}
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/** Pages and their `.data` requests get a redirect; images, uploads and other resources a 401. */
+function wantsPage(request: Request) {
+  const url = new URL(request.url);
+  if (url.pathname.endsWith(".data")) return true;
+  return (request.headers.get("Accept") ?? "").includes("text/html");
+}
+
+/** A request from this shop's own pages: the Origin (or Sec-Fetch-Site) says so. */
+export function isSameOrigin(request: Request) {
+  const origin = request.headers.get("Origin");
+  if (origin) {
+    const allowed = new Set([new URL(request.url).origin, config().publicUrl]);
+    return allowed.has(origin);
+  }
+  const site = request.headers.get("Sec-Fetch-Site");
+  if (site) return site === "same-origin" || site === "none";
+  // Neither header: not a browser form post from another site (browsers send Origin on POST).
+  return true;
+}
+
+async function submittedCsrfToken(request: Request) {
+  const header = request.headers.get(CSRF_HEADER);
+  if (header) return header;
+  const type = request.headers.get("Content-Type") ?? "";
+  if (!type.includes("application/x-www-form-urlencoded") && !type.includes("multipart/form-data")) return null;
+  try {
+    const value = (await request.clone().formData()).get(CSRF_FIELD);
+    return typeof value === "string" ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+function timingSafeEqualText(a: string, b: string) {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return diff === 0;
+}
+
+function forbidden(message: string) {
+  return new Response(message, {
+    status: 403,
+    headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": NO_STORE },
+  });
+}
+
+export const adminGuard: MiddlewareFunction<Response> = async ({ request, context }, next) => {
+  const database = await db();
+  const token = readSessionToken(request);
+  const session = await findSession(database, token);
+  if (!session) {
+    const headers = new Headers({ "Cache-Control": NO_STORE });
+    if (token) headers.append("Set-Cookie", clearedSessionCookie());
+    if (wantsPage(request)) {
+      const url = new URL(request.url);
+      const path = url.pathname.replace(/\.data$/, "");
+      const to = SAFE_METHODS.has(request.method) && path !== "/admin/logout" ? `?redirectTo=${encodeURIComponent(path)}` : "";
+      throw redirect(`/admin/login${to}`, { headers });
+    }
+    throw new Response("Unauthorized", { status: 401, headers });
+  }
+
+  if (!SAFE_METHODS.has(request.method)) {
+    const { requestId } = context.get(requestInfoContext);
+    if (!isSameOrigin(request)) {
+      log.warn("Refused a cross-site admin request", { requestId, origin: request.headers.get("Origin") ?? "" });
+      throw forbidden("Cross-site request refused");
+    }
+    const submitted = await submittedCsrfToken(request);
+    if (!submitted || !timingSafeEqualText(submitted, session.csrfToken)) {
+      log.warn("Refused an admin request without a valid CSRF token", { requestId });
+      throw forbidden("Your session has changed. Please reload the page and try again.");
+    }
+  }
+
+  context.set(adminSessionContext, session);
+  const response = await next();
+  try {
+    response.headers.set("Cache-Control", NO_STORE);
+  } catch {
+    // Immutable headers (a Response.redirect): nothing is cached on a redirect anyway.
+  }
+  return response;
+};

@@ -1,0 +1,17 @@
+import { z } from "zod";
+
+/** Spec §5: admin login requires e-mail and password. */
+export const loginSchema = z.object({
+  email: z.string().trim().min(1, "Email is required").max(320).email("Please enter a valid email address"),
+  password: z.string().min(1, "Password is required").max(1024),
+  redirectTo: z.string().optional(),
+});
+
+/** Only a path inside the back office; anything else goes to the dashboard. */
+export function safeAdminRedirect(value: string | null | undefined) {
+  if (!value || !value.startsWith("/admin/") || value.startsWith("//") || value.includes("\\")) {
+    return "/admin/dashboard";
+  }
+  if (value.startsWith("/admin/login") || value.startsWith("/admin/logout")) return "/admin/dashboard";
+  return value;
+}

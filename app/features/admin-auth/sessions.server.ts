@@ -1,0 +1,127 @@
+/**
+ * Admin sessions (decision 5): an opaque random token in an HttpOnly, SameSite=Lax cookie; the
+ * database keeps only its SHA-256, with a CSRF token, an idle and an absolute time-out.
+ */
+import { createHash, randomBytes } from "node:crypto";
+import { and, eq, lt, or } from "drizzle-orm";
+import type { Executor } from "#app/db/client.server.ts";
+import { adminSessions, adminUsers } from "#app/db/schema.ts";
+import { config } from "#app/utils/env.server.ts";
+
+export const SESSION_COOKIE = "cg_admin_session";
+/** Signed out after 2 hours without a request… */
+export const SESSION_IDLE_MS = 2 * 60 * 60_000;
+/** …and after 12 hours whatever happens. */
+export const SESSION_ABSOLUTE_MS = 12 * 60 * 60_000;
+/** lastSeenAt is written at most once a minute, not on every request. */
+const TOUCH_AFTER_MS = 60_000;
+
+export type AdminSession = {
+  userId: string;
+  email: string;
+  csrfToken: string;
+  tokenHash: string;
+};
+
+export function hashToken(token: string) {
+  return createHash("sha256").update(token).digest("hex");
+}
+
+export function readSessionToken(request: Request): string | undefined {
+  const header = request.headers.get("Cookie");
+  if (!header) return undefined;
+  for (const part of header.split(";")) {
+    const [name, ...rest] = part.trim().split("=");
+    if (name === SESSION_COOKIE) {
+      const value = rest.join("=");
+      return /^[A-Za-z0-9_-]{43}$/.test(value) ? value : undefined;
+    }
+  }
+  return undefined;
+}
+
+function cookieAttributes(maxAgeSeconds: number) {
+  const parts = [`Path=/admin`, "HttpOnly", "SameSite=Lax", `Max-Age=${maxAgeSeconds}`];
+  if (config().secureCookies) parts.push("Secure");
+  return parts.join("; ");
+}
+
+export function sessionCookie(token: string) {
+  return `${SESSION_COOKIE}=${token}; ${cookieAttributes(Math.floor(SESSION_ABSOLUTE_MS / 1000))}`;
+}
+
+export function clearedSessionCookie() {
+  return `${SESSION_COOKIE}=; ${cookieAttributes(0)}`;
+}
+
+/** Starts a new session (a fresh token every sign-in) and ends the one the browser had, if any. */
+export async function createSession(
+  executor: Executor,
+  userId: string,
+  options: { previousToken?: string; now?: Date } = {},
+) {
+  const now = options.now ?? new Date();
+  const token = randomBytes(32).toString("base64url");
+  const csrfToken = randomBytes(32).toString("base64url");
+  if (options.previousToken) {
+    await executor.delete(adminSessions).where(eq(adminSessions.tokenHash, hashToken(options.previousToken)));
+  }
+  // Housekeeping: this user's sessions that can no longer be used.
+  await executor
+    .delete(adminSessions)
+    .where(
+      and(
+        eq(adminSessions.userId, userId),
+        or(
+          lt(adminSessions.expiresAt, now),
+          lt(adminSessions.lastSeenAt, new Date(now.getTime() - SESSION_IDLE_MS)),
+        ),
+      ),
+    );
+  await executor.insert(adminSessions).values({
+    tokenHash: hashToken(token),
+    userId,
+    csrfToken,
+    createdAt: now,
+    lastSeenAt: now,
+    expiresAt: new Date(now.getTime() + SESSION_ABSOLUTE_MS),
+  });
+  return { token, csrfToken };
+}
+
+/** The signed-in admin behind a cookie token, or null when it is unknown, idle too long or expired. */
+export async function findSession(
+  executor: Executor,
+  token: string | undefined,
+  now = new Date(),
+): Promise<AdminSession | null> {
+  if (!token) return null;
+  const tokenHash = hashToken(token);
+  const [row] = await executor
+    .select({
+      userId: adminSessions.userId,
+      csrfToken: adminSessions.csrfToken,
+      lastSeenAt: adminSessions.lastSeenAt,
+      expiresAt: adminSessions.expiresAt,
+      email: adminUsers.email,
+    })
+    .from(adminSessions)
+    .innerJoin(adminUsers, eq(adminUsers.id, adminSessions.userId))
+    .where(eq(adminSessions.tokenHash, tokenHash))
+    .limit(1);
+  if (!row) return null;
+  const idleFor = now.getTime() - row.lastSeenAt.getTime();
+  if (row.expiresAt.getTime() <= now.getTime() || idleFor > SESSION_IDLE_MS) {
+    await executor.delete(adminSessions).where(eq(adminSessions.tokenHash, tokenHash));
+    return null;
+  }
+  if (idleFor > TOUCH_AFTER_MS) {
+    await executor.update(adminSessions).set({ lastSeenAt: now }).where(eq(adminSessions.tokenHash, tokenHash));
+  }
+  return { userId: row.userId, email: row.email, csrfToken: row.csrfToken, tokenHash };
+}
+
+export async function deleteSession(executor: Executor, token: string | undefined) {
+  if (!token) return;
+  await executor.delete(adminSessions).where(eq(adminSessions.tokenHash, hashToken(token)));
+}
