@@ -1,7 +1,111 @@
+import { ShoppingBagIcon } from "lucide-react";
+import { useCallback } from "react";
+import { data, Link } from "react-router";
+import { buttonVariants } from "#app/components/ui/button.tsx";
+import { useCart } from "#app/features/cart/cart-context.tsx";
+import { CHECKOUT_TOASTS } from "#app/features/checkout/checkout.schema.ts";
+import { submitCheckout } from "#app/features/checkout/checkout.server.ts";
+import { CheckoutForm } from "#app/features/checkout/checkout-form.tsx";
+import { deliveryOptions } from "#app/features/checkout/delivery-slots.ts";
+import { redirectWithToast } from "#app/utils/toast.server.ts";
+import type { Route } from "./+types/checkout";
+
 export function meta() {
-  return [{ title: "Checkout" }];
+  return [{ title: "Checkout | Capital Grown" }, { name: "robots", content: "noindex" }];
 }
 
-export default function Page() {
-  return <h1 className="p-8 font-display text-3xl">Checkout</h1>;
+export function headers() {
+  return { "Cache-Control": "private, no-store" };
+}
+
+export function loader() {
+  // A fresh key per page view: a double submit, a retry or a resubmitted post of this page
+  // carries the same key and gets the first order back (decision 10).
+  return { delivery: deliveryOptions(new Date()), idempotencyKey: crypto.randomUUID() };
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  const result = await submitCheckout(request);
+  if (result.ok) {
+    if (result.client === "html") {
+      return redirectWithToast(
+        `/thank-you?order=${encodeURIComponent(result.token)}`,
+        result.uploadFailed ? CHECKOUT_TOASTS.uploadError : CHECKOUT_TOASTS.success,
+      );
+    }
+    return data({ ok: true as const, token: result.token, uploadFailed: result.uploadFailed });
+  }
+  return data(
+    { ok: false as const, fieldErrors: result.fieldErrors, toast: result.toast },
+    { status: result.status },
+  );
+}
+
+export default function CheckoutPage({ loaderData, actionData }: Route.ComponentProps) {
+  const cart = useCart();
+  const { clearCart } = cart;
+  const onPlaced = useCallback(() => clearCart(), [clearCart]);
+
+  return (
+    <div className="mx-auto w-full max-w-6xl px-4 pt-6 pb-28 sm:pt-10">
+      <h1 className="font-display text-3xl font-semibold text-primary sm:text-4xl">Checkout</h1>
+      {actionData && !actionData.ok && actionData.toast ? (
+        <div role="alert" className="mt-4 rounded-md border border-destructive/40 bg-card px-4 py-3 text-sm">
+          <p className="font-semibold text-destructive">{actionData.toast.title}</p>
+          <p>{actionData.toast.description}</p>
+        </div>
+      ) : null}
+      {!cart.hydrated ? (
+        <CheckoutSkeleton />
+      ) : cart.items.length === 0 ? (
+        <EmptyCart />
+      ) : (
+        <div className="mt-6">
+          <CheckoutForm
+            items={cart.items}
+            totalCents={cart.totalCents}
+            days={loaderData.delivery.days}
+            defaultDate={loaderData.delivery.defaultDate}
+            idempotencyKey={loaderData.idempotencyKey}
+            onPlaced={onPlaced}
+          />
+        </div>
+      )}
+    </div>
+  );
+}
+
+function EmptyCart() {
+  return (
+    <div className="mx-auto mt-10 flex max-w-md flex-col items-center rounded-lg border border-border bg-card px-6 py-12 text-center shadow-card">
+      <span className="flex size-14 items-center justify-center rounded-full bg-secondary text-primary">
+        <ShoppingBagIcon className="size-6" aria-hidden="true" />
+      </span>
+      <h2 className="mt-4 font-display text-2xl font-semibold">Your cart is empty</h2>
+      <p className="mt-2 text-muted-foreground">Add some items to your cart before checkout.</p>
+      <Link to="/shop" className={buttonVariants({ size: "lg", className: "mt-6" })}>
+        Continue Shopping
+      </Link>
+    </div>
+  );
+}
+
+function CheckoutSkeleton() {
+  return (
+    <div className="mt-6" aria-busy="true">
+      <noscript>
+        <EmptyCart />
+      </noscript>
+      <p className="sr-only" role="status">
+        Loading your cart…
+      </p>
+      <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_380px]" aria-hidden="true">
+        <div className="space-y-6">
+          <div className="h-56 animate-pulse rounded-lg bg-muted" />
+          <div className="h-72 animate-pulse rounded-lg bg-muted" />
+        </div>
+        <div className="h-64 animate-pulse rounded-lg bg-muted" />
+      </div>
+    </div>
+  );
 }

@@ -1,7 +1,82 @@
+import { CheckCircle2Icon } from "lucide-react";
+import { Link } from "react-router";
+import { Badge } from "#app/components/ui/badge.tsx";
+import { buttonVariants } from "#app/components/ui/button.tsx";
+import { Card } from "#app/components/ui/card.tsx";
+import type { OrderStatus } from "#app/db/schema.ts";
+import { getOrderByToken } from "#app/features/orders/orders.server.ts";
+import { formatCents } from "#app/utils/money.ts";
+import type { Route } from "./+types/order-confirmation";
+
 export function meta() {
-  return [{ title: "Order confirmation" }];
+  return [{ title: "Order confirmation | Capital Grown" }, { name: "robots", content: "noindex" }];
 }
 
-export default function Page() {
-  return <h1 className="p-8 font-display text-3xl">Order confirmation</h1>;
+export function headers() {
+  return { "Cache-Control": "private, no-store" };
+}
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const token = new URL(request.url).searchParams.get("order");
+  const order = await getOrderByToken(token);
+  if (!order) return { order: null };
+  return {
+    order: {
+      id: order.id,
+      status: order.status,
+      totalAmountCents: order.totalAmountCents,
+      customerEmail: order.userEmail,
+    },
+  };
+}
+
+const STATUS_LABEL: Record<OrderStatus, string> = {
+  pending: "Pending",
+  confirmed: "Confirmed",
+  delivered: "Delivered",
+  cancelled: "Cancelled",
+};
+
+export default function OrderConfirmationPage({ loaderData }: Route.ComponentProps) {
+  const { order } = loaderData;
+  if (!order) {
+    return (
+      <div className="mx-auto flex max-w-md flex-col items-center px-4 pt-16 pb-28 text-center">
+        <h1 className="font-display text-3xl font-semibold text-primary">Order not found</h1>
+        <Link to="/" className={buttonVariants({ size: "lg", className: "mt-6" })}>
+          Return Home
+        </Link>
+      </div>
+    );
+  }
+  return (
+    <div className="mx-auto w-full max-w-lg px-4 pt-10 pb-28 sm:pt-14">
+      <Card className="p-6 text-center sm:p-8">
+        <CheckCircle2Icon className="mx-auto size-14 text-success" aria-hidden="true" />
+        <h1 className="mt-4 font-display text-3xl font-semibold text-primary">Order Confirmed!</h1>
+        <dl className="mt-6 space-y-3 text-left">
+          <Row label="Order ID">
+            <span className="font-mono text-sm break-all">{order.id}</span>
+          </Row>
+          <Row label="Total">{formatCents(order.totalAmountCents)}</Row>
+          <Row label="Status">
+            <Badge variant={order.status}>{STATUS_LABEL[order.status] ?? order.status}</Badge>
+          </Row>
+          <Row label="Email">{order.customerEmail}</Row>
+        </dl>
+        <Link to="/" className={buttonVariants({ size: "lg", className: "mt-8 w-full" })}>
+          Return Home
+        </Link>
+      </Card>
+    </div>
+  );
+}
+
+function Row({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <div className="flex items-center justify-between gap-4 border-b border-border pb-3 last:border-0">
+      <dt className="text-sm text-muted-foreground">{label}</dt>
+      <dd className="text-right font-medium">{children}</dd>
+    </div>
+  );
 }

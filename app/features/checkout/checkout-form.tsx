@@ -1,0 +1,663 @@
+/**
+ * The checkout form (spec §2 Checkout, §4 Checkout, §5). It posts as a plain multipart form and,
+ * with JavaScript, through a fetcher so the page shows 'Processing', keeps what was typed on an
+ * error and clears the cart on success. The server checks everything again.
+ */
+import {
+  BanknoteIcon,
+  CalendarDaysIcon,
+  CheckIcon,
+  IdCardIcon,
+  Loader2Icon,
+  MapPinIcon,
+  ShieldCheckIcon,
+  UploadIcon,
+} from "lucide-react";
+import { useEffect, useId, useMemo, useRef, useState } from "react";
+import { useFetcher, useNavigate } from "react-router";
+import { toast } from "sonner";
+import { Button } from "#app/components/ui/button.tsx";
+import { Card } from "#app/components/ui/card.tsx";
+import { FieldError, Input, Label, NativeSelect, Textarea } from "#app/components/ui/input.tsx";
+import { type CartLine, lineTotalCents } from "#app/features/cart/cart.ts";
+import { cn } from "#app/utils/cn.ts";
+import { formatCents } from "#app/utils/money.ts";
+import {
+  CHECKOUT_TOASTS,
+  type CheckoutField,
+  checkoutSchema,
+  checkoutValues,
+  type FieldErrors,
+  fieldErrorsOf,
+  idFileProblem,
+  minimumOrderLines,
+  minimumOrderToast,
+  type ToastMessage,
+  US_STATES,
+} from "./checkout.schema.ts";
+import { DELIVERY_DATE_HINT, type DeliveryDay } from "./delivery-slots.ts";
+import { ID_IMAGE_ACCEPT, ID_IMAGE_HINT, MIN_ORDER_CENTS } from "./limits.ts";
+
+export type CheckoutActionData =
+  | { ok: true; token: string; uploadFailed: boolean }
+  | { ok: false; fieldErrors: FieldErrors; toast: ToastMessage | null };
+
+type TextField = "name" | "email" | "phone" | "address" | "city" | "zipCode" | "notes";
+
+const FIELD_ORDER: CheckoutField[] = [
+  "deliveryDate",
+  "timeSlot",
+  "name",
+  "email",
+  "phone",
+  "address",
+  "city",
+  "state",
+  "zipCode",
+  "notes",
+  "idFront",
+  "ageConfirmed",
+];
+
+export function showToast(message: ToastMessage) {
+  const show = message.type === "error" ? toast.error : message.type === "info" ? toast.info : toast.success;
+  show(message.title, { description: message.description });
+}
+
+function cartPayload(items: CartLine[]) {
+  return JSON.stringify(
+    items.map((line) => ({ productId: line.productId, sizeId: line.sizeId, quantity: line.quantity })),
+  );
+}
+
+export function CheckoutForm({
+  items,
+  totalCents,
+  days,
+  defaultDate,
+  idempotencyKey,
+  onPlaced,
+}: {
+  items: CartLine[];
+  totalCents: number;
+  days: DeliveryDay[];
+  defaultDate: string;
+  idempotencyKey: string;
+  onPlaced: () => void;
+}) {
+  const fetcher = useFetcher<CheckoutActionData>();
+  const navigate = useNavigate();
+  const formRef = useRef<HTMLFormElement>(null);
+  const baseId = useId();
+  const [values, setValues] = useState<Record<TextField, string>>({
+    name: "",
+    email: "",
+    phone: "",
+    address: "",
+    city: "",
+    zipCode: "",
+    notes: "",
+  });
+  const [state, setState] = useState<string>("DC");
+  const [deliveryDate, setDeliveryDate] = useState(defaultDate);
+  const [timeSlot, setTimeSlot] = useState("");
+  const [ageConfirmed, setAgeConfirmed] = useState(false);
+  const [idFile, setIdFile] = useState<File | null>(null);
+  const [preview, setPreview] = useState<string | null>(null);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const processing = fetcher.state !== "idle";
+  const handled = useRef<unknown>(null);
+
+  const day = days.find((candidate) => candidate.date === deliveryDate) ?? days[0];
+  const slots = day?.slots ?? [];
+
+  useEffect(() => {
+    if (!idFile) {
+      setPreview(null);
+      return;
+    }
+    const url = URL.createObjectURL(idFile);
+    setPreview(url);
+    return () => URL.revokeObjectURL(url);
+  }, [idFile]);
+
+  // What the server said about the last submit.
+  useEffect(() => {
+    const result = fetcher.data;
+    if (!result || fetcher.state !== "idle" || handled.current === result) return;
+    handled.current = result;
+    if (result.ok) {
+      onPlaced();
+      if (result.uploadFailed) showToast(CHECKOUT_TOASTS.uploadError);
+      showToast(CHECKOUT_TOASTS.success);
+      navigate(`/thank-you?order=${encodeURIComponent(result.token)}`);
+      return;
+    }
+    setErrors(result.fieldErrors);
+    if (result.toast) showToast(result.toast);
+    focusFirstError(formRef.current, result.fieldErrors);
+  }, [fetcher.data, fetcher.state, navigate, onPlaced]);
+
+  const missing = useMemo(() => {
+    const list: string[] = [];
+    if (!timeSlot) list.push("a delivery time");
+    if (!values.name.trim()) list.push("your full name");
+    if (!values.email.trim()) list.push("your email");
+    if (!values.phone.trim()) list.push("your phone");
+    if (!values.address.trim()) list.push("your street address");
+    if (!values.city.trim()) list.push("your city");
+    if (!values.zipCode.trim()) list.push("your ZIP code");
+    if (!idFile) list.push("a photo of your ID");
+    if (!ageConfirmed) list.push("the age confirmation");
+    return list;
+  }, [values, timeSlot, idFile, ageConfirmed]);
+
+  // Spec §4: disabled while processing, without the age box, a slot, any required field or the ID.
+  const disabled = processing || missing.length > 0;
+
+  function update(field: TextField, value: string) {
+    setValues((current) => ({ ...current, [field]: value }));
+    if (errors[field]) setErrors((current) => ({ ...current, [field]: undefined }));
+  }
+
+  function onSubmit(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (processing) return;
+    const formData = new FormData(event.currentTarget);
+    formData.set("items", cartPayload(items));
+    formData.set("_client", "js");
+    if (!ageConfirmed) {
+      showToast(CHECKOUT_TOASTS.age);
+      return;
+    }
+    if (items.length === 0) {
+      showToast(CHECKOUT_TOASTS.cartEmpty);
+      return;
+    }
+    if (totalCents < MIN_ORDER_CENTS) {
+      showToast(minimumOrderToast(totalCents));
+      return;
+    }
+    const parsed = checkoutSchema.safeParse(checkoutValues(formData));
+    const fieldErrors: FieldErrors = parsed.success ? {} : fieldErrorsOf(parsed.error);
+    const fileProblem = idFileProblem(idFile);
+    if (fileProblem) fieldErrors.idFront = fileProblem;
+    if (Object.values(fieldErrors).some(Boolean)) {
+      setErrors(fieldErrors);
+      focusFirstError(formRef.current, fieldErrors);
+      toast.error("Please check your details", { description: "Some fields need your attention." });
+      return;
+    }
+    setErrors({});
+    fetcher.submit(formData, { method: "post", action: "/checkout", encType: "multipart/form-data" });
+  }
+
+  const fieldProps = (field: CheckoutField) => ({
+    id: `${baseId}-${field}`,
+    name: field,
+    "data-field": field,
+    "aria-invalid": errors[field] ? true : undefined,
+    "aria-describedby": errors[field] ? `${baseId}-${field}-error` : undefined,
+  });
+
+  const shortfall = minimumOrderLines(totalCents);
+
+  return (
+    <form
+      ref={formRef}
+      method="post"
+      action="/checkout"
+      encType="multipart/form-data"
+      onSubmit={onSubmit}
+      noValidate
+      className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_380px] lg:items-start lg:gap-10"
+    >
+      <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
+      <input type="hidden" name="items" value={cartPayload(items)} />
+
+      <aside aria-labelledby={`${baseId}-summary`} className="lg:sticky lg:top-24 lg:order-2">
+        <Card className="p-5 sm:p-6">
+          <h2 id={`${baseId}-summary`} className="font-display text-xl font-semibold">
+            Order Summary
+          </h2>
+          <ul className="mt-4 divide-y divide-border">
+            {items.map((line) => (
+              <li key={`${line.productId}:${line.sizeId}`} className="flex gap-3 py-3">
+                {line.imageUrl ? (
+                  <img
+                    src={line.imageUrl}
+                    alt=""
+                    width={56}
+                    height={56}
+                    className="size-14 shrink-0 rounded-md bg-muted object-cover"
+                  />
+                ) : (
+                  <div className="size-14 shrink-0 rounded-md bg-muted" aria-hidden="true" />
+                )}
+                <div className="min-w-0 flex-1">
+                  <p className="truncate font-medium">{line.productName}</p>
+                  <p className="text-sm text-muted-foreground">
+                    {line.sizeLabel} · Qty {line.quantity}
+                  </p>
+                </div>
+                <p className="font-semibold tabular-nums">{formatCents(lineTotalCents(line))}</p>
+              </li>
+            ))}
+          </ul>
+          <dl className="mt-2 space-y-2 border-t border-border pt-4 text-sm">
+            <div className="flex justify-between">
+              <dt className="text-muted-foreground">Delivery</dt>
+              <dd className="font-medium">Free</dd>
+            </div>
+            <div className="flex justify-between text-base">
+              <dt className="font-semibold">Total</dt>
+              <dd className="font-semibold tabular-nums" data-testid="checkout-total">
+                {formatCents(totalCents)}
+              </dd>
+            </div>
+          </dl>
+          {shortfall ? (
+            <div className="mt-4 rounded-md bg-warning-muted px-3 py-2 text-sm text-warning" role="status">
+              <p className="font-semibold">{shortfall.required}</p>
+              <p>{shortfall.missing}</p>
+            </div>
+          ) : null}
+        </Card>
+      </aside>
+
+      <div className="space-y-6 lg:order-1">
+        <Section icon={<CalendarDaysIcon />} title="Delivery date and time" step={1}>
+          <fieldset>
+            <legend className="text-sm font-medium">Delivery date</legend>
+            <div className="mt-2 grid grid-cols-2 gap-3">
+              {days.map((option) => (
+                <label
+                  key={option.date}
+                  className={cn(
+                    "flex min-h-14 cursor-pointer flex-col justify-center rounded-md border px-4 py-2 transition-colors has-[:focus-visible]:outline-3 has-[:focus-visible]:outline-ring",
+                    deliveryDate === option.date
+                      ? "border-primary bg-secondary"
+                      : "border-input bg-card hover:bg-muted",
+                    option.slots.length === 0 && "opacity-60",
+                  )}
+                >
+                  <input
+                    type="radio"
+                    name="deliveryDate"
+                    value={option.date}
+                    checked={deliveryDate === option.date}
+                    disabled={option.slots.length === 0}
+                    data-field={option.date === deliveryDate ? "deliveryDate" : undefined}
+                    onChange={() => {
+                      setDeliveryDate(option.date);
+                      if (!option.slots.includes(timeSlot as never)) setTimeSlot("");
+                    }}
+                    className="sr-only"
+                  />
+                  <span className="font-semibold">{option.relative}</span>
+                  <span className="text-sm text-muted-foreground">
+                    {option.label}
+                    {option.slots.length === 0 ? " · fully booked" : ""}
+                  </span>
+                </label>
+              ))}
+            </div>
+            <p className="mt-2 text-sm text-muted-foreground">{DELIVERY_DATE_HINT}</p>
+            <FieldError id={`${baseId}-deliveryDate-error`}>{errors.deliveryDate}</FieldError>
+          </fieldset>
+
+          <fieldset
+            className="mt-5"
+            aria-describedby={errors.timeSlot ? `${baseId}-timeSlot-error` : undefined}
+          >
+            <legend className="text-sm font-medium">Delivery time</legend>
+            {slots.length === 0 ? (
+              <p className="mt-2 text-sm text-muted-foreground">
+                No delivery times are left on this day. Please choose another date.
+              </p>
+            ) : (
+              <div className="mt-2 grid gap-3 sm:grid-cols-2">
+                {slots.map((slot, index) => (
+                  <label
+                    key={slot}
+                    className={cn(
+                      "flex min-h-14 cursor-pointer items-center gap-3 rounded-md border px-4 py-2 transition-colors has-[:focus-visible]:outline-3 has-[:focus-visible]:outline-ring",
+                      timeSlot === slot
+                        ? "border-primary bg-secondary"
+                        : "border-input bg-card hover:bg-muted",
+                    )}
+                  >
+                    <input
+                      type="radio"
+                      name="timeSlot"
+                      value={slot}
+                      checked={timeSlot === slot}
+                      onChange={() => {
+                        setTimeSlot(slot);
+                        setErrors((current) => ({ ...current, timeSlot: undefined }));
+                      }}
+                      data-field={index === 0 ? "timeSlot" : undefined}
+                      className="sr-only"
+                    />
+                    <span
+                      aria-hidden="true"
+                      className={cn(
+                        "flex size-5 shrink-0 items-center justify-center rounded-full border",
+                        timeSlot === slot
+                          ? "border-primary bg-primary text-primary-foreground"
+                          : "border-input",
+                      )}
+                    >
+                      {timeSlot === slot ? <CheckIcon className="size-3" /> : null}
+                    </span>
+                    <span className="flex flex-col">
+                      <span className="font-semibold">{slot}</span>
+                      <span className="text-sm text-muted-foreground">In-person delivery</span>
+                    </span>
+                  </label>
+                ))}
+              </div>
+            )}
+            <FieldError id={`${baseId}-timeSlot-error`}>{errors.timeSlot}</FieldError>
+          </fieldset>
+        </Section>
+
+        <Section icon={<MapPinIcon />} title="Delivery address" step={2}>
+          <div className="grid gap-4 sm:grid-cols-2">
+            <Field
+              label="Full name"
+              htmlFor={`${baseId}-name`}
+              error={errors.name}
+              errorId={`${baseId}-name-error`}
+            >
+              <Input
+                {...fieldProps("name")}
+                autoComplete="name"
+                required
+                value={values.name}
+                onChange={(event) => update("name", event.target.value)}
+              />
+            </Field>
+            <Field
+              label="Email"
+              htmlFor={`${baseId}-email`}
+              error={errors.email}
+              errorId={`${baseId}-email-error`}
+            >
+              <Input
+                {...fieldProps("email")}
+                type="email"
+                autoComplete="email"
+                inputMode="email"
+                required
+                value={values.email}
+                onChange={(event) => update("email", event.target.value)}
+              />
+            </Field>
+            <Field
+              label="Phone"
+              htmlFor={`${baseId}-phone`}
+              error={errors.phone}
+              errorId={`${baseId}-phone-error`}
+            >
+              <Input
+                {...fieldProps("phone")}
+                type="tel"
+                autoComplete="tel"
+                required
+                value={values.phone}
+                onChange={(event) => update("phone", event.target.value)}
+              />
+            </Field>
+            <Field
+              label="Street address"
+              htmlFor={`${baseId}-address`}
+              error={errors.address}
+              errorId={`${baseId}-address-error`}
+              className="sm:col-span-2"
+            >
+              <Input
+                {...fieldProps("address")}
+                autoComplete="street-address"
+                required
+                value={values.address}
+                onChange={(event) => update("address", event.target.value)}
+              />
+            </Field>
+            <Field
+              label="City"
+              htmlFor={`${baseId}-city`}
+              error={errors.city}
+              errorId={`${baseId}-city-error`}
+            >
+              <Input
+                {...fieldProps("city")}
+                autoComplete="address-level2"
+                required
+                value={values.city}
+                onChange={(event) => update("city", event.target.value)}
+              />
+            </Field>
+            <div className="grid grid-cols-2 gap-4">
+              <Field
+                label="State"
+                htmlFor={`${baseId}-state`}
+                error={errors.state}
+                errorId={`${baseId}-state-error`}
+              >
+                <NativeSelect
+                  {...fieldProps("state")}
+                  autoComplete="address-level1"
+                  value={state}
+                  onChange={(event) => setState(event.target.value)}
+                >
+                  {US_STATES.map((option) => (
+                    <option key={option} value={option}>
+                      {option}
+                    </option>
+                  ))}
+                </NativeSelect>
+              </Field>
+              <Field
+                label="ZIP code"
+                htmlFor={`${baseId}-zipCode`}
+                error={errors.zipCode}
+                errorId={`${baseId}-zipCode-error`}
+              >
+                <Input
+                  {...fieldProps("zipCode")}
+                  autoComplete="postal-code"
+                  inputMode="numeric"
+                  required
+                  value={values.zipCode}
+                  onChange={(event) => update("zipCode", event.target.value)}
+                />
+              </Field>
+            </div>
+            <Field
+              label="Additional instructions (optional)"
+              htmlFor={`${baseId}-notes`}
+              error={errors.notes}
+              errorId={`${baseId}-notes-error`}
+              className="sm:col-span-2"
+            >
+              <Textarea
+                {...fieldProps("notes")}
+                rows={3}
+                placeholder="Apartment, gate code, where to meet you…"
+                value={values.notes}
+                onChange={(event) => update("notes", event.target.value)}
+              />
+            </Field>
+          </div>
+        </Section>
+
+        <Section icon={<BanknoteIcon />} title="Payment method" step={3}>
+          <div className="flex items-center gap-3 rounded-md border border-primary bg-secondary px-4 py-3">
+            <BanknoteIcon className="size-5 text-primary" aria-hidden="true" />
+            <div>
+              <p className="font-semibold">Cash Only</p>
+              <p className="text-sm text-muted-foreground">
+                Payment on delivery. Please have the exact amount ready.
+              </p>
+            </div>
+          </div>
+        </Section>
+
+        <Section icon={<IdCardIcon />} title="ID verification" step={4}>
+          <p className="text-sm text-muted-foreground">
+            Upload a clear photo of the front of your government-issued ID. We check it again in person at
+            delivery.
+          </p>
+          <label
+            htmlFor={`${baseId}-idFront`}
+            className={cn(
+              "mt-3 flex min-h-28 cursor-pointer flex-col items-center justify-center gap-2 rounded-lg border-2 border-dashed px-4 py-5 text-center transition-colors has-[:focus-visible]:outline-3 has-[:focus-visible]:outline-ring",
+              errors.idFront ? "border-destructive" : "border-input hover:bg-muted",
+            )}
+          >
+            {preview ? (
+              <img src={preview} alt="Preview of your ID" className="max-h-32 rounded-md object-contain" />
+            ) : (
+              <UploadIcon className="size-6 text-muted-foreground" aria-hidden="true" />
+            )}
+            <span className="font-semibold">{idFile ? idFile.name : "Upload front of ID"}</span>
+            <span className="text-sm text-muted-foreground">
+              {idFile ? "Tap to choose another photo" : ID_IMAGE_HINT}
+            </span>
+            <input
+              {...fieldProps("idFront")}
+              type="file"
+              accept={ID_IMAGE_ACCEPT}
+              required
+              className="sr-only"
+              onChange={(event) => {
+                const file = event.target.files?.[0] ?? null;
+                const problem = file ? idFileProblem(file) : null;
+                setIdFile(file && !problem ? file : null);
+                setErrors((current) => ({ ...current, idFront: problem ?? undefined }));
+                if (problem) event.target.value = "";
+              }}
+            />
+          </label>
+          <FieldError id={`${baseId}-idFront-error`}>{errors.idFront}</FieldError>
+        </Section>
+
+        <Card className="p-5 sm:p-6">
+          <label className="flex cursor-pointer items-start gap-3">
+            <input
+              {...fieldProps("ageConfirmed")}
+              type="checkbox"
+              value="on"
+              checked={ageConfirmed}
+              onChange={(event) => setAgeConfirmed(event.target.checked)}
+              className="mt-0.5 size-5 shrink-0 accent-primary"
+            />
+            <span className="text-sm">
+              <span className="font-semibold">I confirm that I am 21 years of age or older.</span>{" "}
+              <span className="text-muted-foreground">A valid ID is required at delivery.</span>
+            </span>
+          </label>
+          <FieldError id={`${baseId}-ageConfirmed-error`}>{errors.ageConfirmed}</FieldError>
+
+          <Button
+            type="submit"
+            size="lg"
+            className="mt-5 w-full"
+            disabled={disabled}
+            aria-describedby={missing.length > 0 && !processing ? `${baseId}-missing` : undefined}
+          >
+            {processing ? (
+              <>
+                <Loader2Icon className="animate-spin" aria-hidden="true" />
+                Processing...
+              </>
+            ) : (
+              <>
+                <ShieldCheckIcon aria-hidden="true" />
+                Place Order · {formatCents(totalCents)}
+              </>
+            )}
+          </Button>
+          {missing.length > 0 && !processing ? (
+            <p id={`${baseId}-missing`} className="mt-3 text-center text-sm text-muted-foreground">
+              To place your order, add {listText(missing)}.
+            </p>
+          ) : (
+            <p className="mt-3 text-center text-sm text-muted-foreground">
+              You pay {formatCents(totalCents)} in cash when your order arrives.
+            </p>
+          )}
+        </Card>
+      </div>
+    </form>
+  );
+}
+
+function focusFirstError(form: HTMLFormElement | null, fieldErrors: FieldErrors) {
+  const first = FIELD_ORDER.find((field) => fieldErrors[field]);
+  if (!first) return;
+  form?.querySelector<HTMLElement>(`[data-field="${first}"]`)?.focus();
+}
+
+function listText(parts: string[]) {
+  if (parts.length <= 1) return parts.join("");
+  return `${parts.slice(0, -1).join(", ")} and ${parts[parts.length - 1]}`;
+}
+
+function Section({
+  icon,
+  title,
+  step,
+  children,
+}: {
+  icon: React.ReactNode;
+  title: string;
+  step: number;
+  children: React.ReactNode;
+}) {
+  const id = useId();
+  return (
+    <Card className="p-5 sm:p-6">
+      <section aria-labelledby={id}>
+        <h2 id={id} className="flex items-center gap-3 font-display text-xl font-semibold">
+          <span
+            className="flex size-8 items-center justify-center rounded-full bg-secondary text-sm font-semibold text-primary [&_svg]:size-4"
+            aria-hidden="true"
+          >
+            {icon}
+          </span>
+          <span>
+            <span className="sr-only">Step {step}: </span>
+            {title}
+          </span>
+        </h2>
+        <div className="mt-4">{children}</div>
+      </section>
+    </Card>
+  );
+}
+
+function Field({
+  label,
+  htmlFor,
+  error,
+  errorId,
+  className,
+  children,
+}: {
+  label: string;
+  htmlFor: string;
+  error?: string;
+  errorId: string;
+  className?: string;
+  children: React.ReactNode;
+}) {
+  return (
+    <div className={cn("flex flex-col gap-1.5", className)}>
+      <Label htmlFor={htmlFor}>{label}</Label>
+      {children}
+      <FieldError id={errorId}>{error}</FieldError>
+    </div>
+  );
+}
