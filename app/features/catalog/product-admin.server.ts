@@ -1,0 +1,271 @@
+/**
+ * Product writes and the admin list (spec §4 'Product form' / 'Product deletion', §7 'Product
+ * writes'; decision 15). Catalogue pages see every change at once: the catalogue-version triggers
+ * on products and product_sizes mark cached pages stale in the same transaction.
+ */
+import { and, asc, desc, eq, inArray, isNull, notInArray, sql } from "drizzle-orm";
+import { db, type Executor } from "#app/db/client.server.ts";
+import { orderItems, productSizes, products } from "#app/db/schema.ts";
+import { canonicalCategory } from "./catalog.ts";
+import { dollarsToCentsNumber, type ProductFormData, type ProductFormValues } from "./product.schema.ts";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A size with this many or fewer units left is shown as low stock in the admin list. */
+export const LOW_STOCK_THRESHOLD = 5;
+
+export type AdminProductSize = {
+  id: string;
+  size: string;
+  priceCents: number;
+  salePriceCents: number | null;
+  inventoryCount: number;
+};
+
+export type AdminProduct = {
+  id: string;
+  name: string;
+  description: string;
+  category: string;
+  strain: string | null;
+  thcPercentage: number | null;
+  thcMg: number | null;
+  isFeatured: boolean;
+  isDeal: boolean;
+  imageUrl: string;
+  imageKey: string | null;
+  createdAt: string;
+  sizes: AdminProductSize[];
+};
+
+async function withSizes(executor: Executor, rows: (typeof products.$inferSelect)[]): Promise<AdminProduct[]> {
+  const sizes = rows.length
+    ? await executor
+        .select()
+        .from(productSizes)
+        .where(
+          inArray(
+            productSizes.productId,
+            rows.map((row) => row.id),
+          ),
+        )
+        .orderBy(asc(productSizes.position), asc(productSizes.id))
+    : [];
+  const byProduct = new Map<string, AdminProductSize[]>();
+  for (const size of sizes) {
+    const list = byProduct.get(size.productId) ?? [];
+    list.push({
+      id: size.id,
+      size: size.size,
+      priceCents: size.priceCents,
+      salePriceCents: size.salePriceCents,
+      inventoryCount: size.inventoryCount,
+    });
+    byProduct.set(size.productId, list);
+  }
+  return rows.map((row) => ({
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    category: row.category,
+    strain: row.strain,
+    thcPercentage: row.thcPercentage,
+    thcMg: row.thcMg,
+    isFeatured: row.isFeatured,
+    isDeal: row.isDeal,
+    imageUrl: row.imageUrl,
+    imageKey: row.imageKey,
+    createdAt: row.createdAt.toISOString(),
+    sizes: byProduct.get(row.id) ?? [],
+  }));
+}
+
+/** Every product not archived, newest first, with sizes and stock (spec §7 'All products'). */
+export async function listAdminProducts(executor?: Executor): Promise<AdminProduct[]> {
+  const database = executor ?? (await db());
+  const rows = await database
+    .select()
+    .from(products)
+    .where(isNull(products.archivedAt))
+    .orderBy(desc(products.createdAt), desc(products.id));
+  return withSizes(database, rows);
+}
+
+/** The product to edit, or null when it does not exist or was archived. */
+export async function getAdminProduct(id: string, executor?: Executor): Promise<AdminProduct | null> {
+  if (!UUID.test(id)) return null;
+  const database = executor ?? (await db());
+  const rows = await database
+    .select()
+    .from(products)
+    .where(and(eq(products.id, id), isNull(products.archivedAt)))
+    .limit(1);
+  const [product] = await withSizes(database, rows);
+  return product ?? null;
+}
+
+/** The edit form's starting values. */
+export function toFormValues(product: AdminProduct): ProductFormValues {
+  const dollars = (cents: number) => (cents / 100).toFixed(2);
+  return {
+    name: product.name,
+    description: product.description,
+    category: canonicalCategory(product.category) ?? "",
+    strain: product.strain ?? "",
+    thcPercentage: product.thcPercentage === null ? "" : String(product.thcPercentage),
+    thcMg: product.thcMg === null ? "" : String(product.thcMg),
+    imageUrl: product.imageUrl,
+    imageKey: product.imageKey ?? "",
+    isFeatured: product.isFeatured,
+    isDeal: product.isDeal,
+    sizes: product.sizes.map((size) => ({
+      id: size.id,
+      key: size.id,
+      size: size.size,
+      price: dollars(size.priceCents),
+      salePrice: size.salePriceCents === null ? "" : dollars(size.salePriceCents),
+      inventoryCount: String(size.inventoryCount),
+    })),
+  };
+}
+
+function productColumns(input: ProductFormData) {
+  return {
+    name: input.name,
+    description: input.description,
+    category: input.category,
+    strain: input.strain,
+    thcPercentage: input.thcPercentage,
+    thcMg: input.thcMg,
+    isFeatured: input.isFeatured,
+    isDeal: input.isDeal,
+    imageUrl: input.imageUrl,
+    imageKey: input.imageKey,
+  };
+}
+
+function sizeColumns(size: ProductFormData["sizes"][number], position: number) {
+  return {
+    size: size.size,
+    priceCents: dollarsToCentsNumber(size.price),
+    salePriceCents: size.salePrice === null || size.salePrice === undefined ? null : dollarsToCentsNumber(size.salePrice),
+    inventoryCount: size.inventoryCount,
+    position,
+  };
+}
+
+/** Inserts the product, then its sizes, in one transaction. */
+export async function createProduct(input: ProductFormData, options: { now?: Date } = {}) {
+  const now = options.now ?? new Date();
+  const database = await db();
+  return database.transaction(async (tx) => {
+    const [created] = await tx
+      .insert(products)
+      .values({ ...productColumns(input), createdAt: now, updatedAt: now })
+      .returning({ id: products.id });
+    const id = (created as { id: string }).id;
+    await tx.insert(productSizes).values(input.sizes.map((size, index) => ({ productId: id, ...sizeColumns(size, index) })));
+    return { id };
+  });
+}
+
+/**
+ * Updates the product and replaces its sizes with the submitted list (spec §4). Sizes that keep
+ * their id are updated in place, so carts and past orders stay linked to them; removed sizes are
+ * deleted (their order items keep the name, size and price snapshot and lose only the link).
+ */
+export async function updateProduct(id: string, input: ProductFormData, options: { now?: Date } = {}) {
+  if (!UUID.test(id)) return { ok: false as const };
+  const now = options.now ?? new Date();
+  const database = await db();
+  return database.transaction(async (tx) => {
+    const [updated] = await tx
+      .update(products)
+      .set({ ...productColumns(input), updatedAt: now })
+      .where(and(eq(products.id, id), isNull(products.archivedAt)))
+      .returning({ id: products.id });
+    if (!updated) return { ok: false as const };
+    const existing = await tx
+      .select({ id: productSizes.id })
+      .from(productSizes)
+      .where(eq(productSizes.productId, id));
+    const existingIds = new Set(existing.map((row) => row.id));
+    const keptIds = input.sizes.flatMap((size) => (size.id && existingIds.has(size.id) ? [size.id] : []));
+    await tx
+      .delete(productSizes)
+      .where(
+        keptIds.length
+          ? and(eq(productSizes.productId, id), notInArray(productSizes.id, keptIds))
+          : eq(productSizes.productId, id),
+      );
+    const fresh = [];
+    for (const [index, size] of input.sizes.entries()) {
+      if (size.id && existingIds.has(size.id)) {
+        await tx
+          .update(productSizes)
+          .set(sizeColumns(size, index))
+          .where(and(eq(productSizes.id, size.id), eq(productSizes.productId, id)));
+      } else {
+        fresh.push({ productId: id, ...sizeColumns(size, index) });
+      }
+    }
+    if (fresh.length) await tx.insert(productSizes).values(fresh);
+    return { ok: true as const };
+  });
+}
+
+export type DeleteOutcome = { outcome: "deleted" | "archived" } | { outcome: "not-found" };
+
+/**
+ * Decision 15: a product that appears in past orders is archived (hidden from the shop and the
+ * admin list, order history intact); any other product loses its sizes, then itself.
+ */
+export async function deleteOrArchiveProduct(id: string, options: { now?: Date } = {}): Promise<DeleteOutcome> {
+  if (!UUID.test(id)) return { outcome: "not-found" };
+  const now = options.now ?? new Date();
+  const database = await db();
+  return database.transaction(async (tx) => {
+    const [product] = await tx
+      .select({ id: products.id })
+      .from(products)
+      .where(and(eq(products.id, id), isNull(products.archivedAt)))
+      .for("update");
+    if (!product) return { outcome: "not-found" } as const;
+    const [ordered] = await tx
+      .select({ one: sql<number>`1` })
+      .from(orderItems)
+      .where(eq(orderItems.productId, id))
+      .limit(1);
+    if (ordered) {
+      await tx
+        .update(products)
+        .set({ archivedAt: now, isFeatured: false, isDeal: false, updatedAt: now })
+        .where(eq(products.id, id));
+      return { outcome: "archived" } as const;
+    }
+    await tx.delete(productSizes).where(eq(productSizes.productId, id));
+    await tx.delete(products).where(eq(products.id, id));
+    return { outcome: "deleted" } as const;
+  });
+}
+
+export type FixCaseResult =
+  | { ok: true; from: string; to: string }
+  | { ok: false; reason: "not-found" | "no-match" | "already-known" };
+
+/** 'Fix Case': rewrites the category to the known one that matches ignoring case. */
+export async function fixCategoryCase(id: string): Promise<FixCaseResult> {
+  if (!UUID.test(id)) return { ok: false, reason: "not-found" };
+  const database = await db();
+  const [product] = await database
+    .select({ category: products.category })
+    .from(products)
+    .where(and(eq(products.id, id), isNull(products.archivedAt)))
+    .limit(1);
+  if (!product) return { ok: false, reason: "not-found" };
+  const to = canonicalCategory(product.category);
+  if (!to) return { ok: false, reason: "no-match" };
+  if (to === product.category) return { ok: false, reason: "already-known" };
+  await database.update(products).set({ category: to, updatedAt: new Date() }).where(eq(products.id, id));
+  return { ok: true, from: product.category, to };
+}

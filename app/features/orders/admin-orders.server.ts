@@ -1,0 +1,334 @@
+/**
+ * The back office's view of orders: paginated lists (keyset on created_at, id, so page 5,000 is as
+ * fast as page 1), status changes that keep the running totals and the stock right, and the
+ * dashboard figures read from running totals instead of scanning every order.
+ *
+ * Rules written down (decision 9 and the lead's brief):
+ * - Cancelling puts every item's quantity back on its size (if the size still exists).
+ * - Moving a cancelled order to confirmed or delivered takes the items out of stock again; when
+ *   the stock no longer covers it the change is refused with a message naming the item.
+ * - Revenue excludes cancelled orders: cancelling subtracts the order total from its day's
+ *   revenue, un-cancelling adds it back. Order counts include every order placed.
+ */
+import { and, asc, desc, eq, gte, inArray, isNull, ne, sql } from "drizzle-orm";
+import { db, type Executor, type Transaction } from "#app/db/client.server.ts";
+import {
+  type OrderStatus,
+  orderDailyStats,
+  orderItems,
+  orderStatusCounts,
+  orders,
+  productSizes,
+  products,
+} from "#app/db/schema.ts";
+import { storeDay } from "#app/features/checkout/delivery-slots.ts";
+
+export const ORDERS_PAGE_SIZE = 20;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export type AdminOrderItem = {
+  id: string;
+  productId: string | null;
+  productName: string;
+  sizeLabel: string;
+  imageUrl: string;
+  quantity: number;
+  unitPriceCents: number;
+  totalPriceCents: number;
+};
+
+export type AdminOrder = {
+  id: string;
+  status: OrderStatus;
+  customerName: string;
+  userEmail: string;
+  phone: string;
+  deliveryAddress: string;
+  deliveryDate: string;
+  deliveryTime: string;
+  totalAmountCents: number;
+  quantity: number;
+  notes: string | null;
+  idPhotoId: string | null;
+  createdAt: string;
+  items: AdminOrderItem[];
+};
+
+export type OrderScope = "incoming" | "completed";
+
+export type OrdersPage = { orders: AdminOrder[]; nextCursor: string | null };
+
+/** An opaque cursor: the exact created_at text (microseconds kept) and id of the last row shown. */
+export function encodeCursor(createdAtText: string, id: string) {
+  return Buffer.from(`${createdAtText}|${id}`).toString("base64url");
+}
+
+export function decodeCursor(cursor: string | null | undefined): { createdAt: string; id: string } | null {
+  if (!cursor || cursor.length > 200) return null;
+  const [createdAt, id] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
+  if (!createdAt || !id || !UUID.test(id) || Number.isNaN(Date.parse(createdAt.replace(" ", "T")))) return null;
+  return { createdAt, id };
+}
+
+const SCOPE_STATUSES: Record<OrderScope, OrderStatus[]> = {
+  incoming: ["pending", "confirmed", "cancelled"],
+  completed: ["delivered"],
+};
+
+/** Incoming (not delivered) or completed (delivered) orders, newest first, one page at a time. */
+export async function listOrders(
+  scope: OrderScope,
+  options: { cursor?: string | null; limit?: number; executor?: Executor } = {},
+): Promise<OrdersPage> {
+  const database = options.executor ?? (await db());
+  const limit = Math.min(Math.max(options.limit ?? ORDERS_PAGE_SIZE, 1), 100);
+  const after = decodeCursor(options.cursor);
+  const statuses = SCOPE_STATUSES[scope];
+  const rows = await database
+    .select({
+      id: orders.id,
+      status: orders.status,
+      customerName: orders.customerName,
+      userEmail: orders.userEmail,
+      phone: orders.phone,
+      deliveryAddress: orders.deliveryAddress,
+      deliveryDate: orders.deliveryDate,
+      deliveryTime: orders.deliveryTime,
+      totalAmountCents: orders.totalAmountCents,
+      quantity: orders.quantity,
+      notes: orders.notes,
+      idPhotoId: orders.idPhotoId,
+      createdAt: orders.createdAt,
+      createdAtText: sql<string>`${orders.createdAt}::text`,
+    })
+    .from(orders)
+    .where(
+      and(
+        statuses.length === 1 ? eq(orders.status, statuses[0] as OrderStatus) : inArray(orders.status, statuses),
+        after
+          ? sql`(${orders.createdAt}, ${orders.id}) < (${after.createdAt}::timestamptz, ${after.id}::uuid)`
+          : undefined,
+      ),
+    )
+    .orderBy(desc(orders.createdAt), desc(orders.id))
+    .limit(limit + 1);
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  const nextCursor = rows.length > limit && last ? encodeCursor(last.createdAtText, last.id) : null;
+  const itemsByOrder = await itemsFor(
+    database,
+    page.map((row) => row.id),
+  );
+  return {
+    orders: page.map(({ createdAtText: _text, createdAt, ...row }) => ({
+      ...row,
+      createdAt: createdAt.toISOString(),
+      items: itemsByOrder.get(row.id) ?? [],
+    })),
+    nextCursor,
+  };
+}
+
+async function itemsFor(executor: Executor, orderIds: string[]) {
+  const byOrder = new Map<string, AdminOrderItem[]>();
+  if (orderIds.length === 0) return byOrder;
+  const rows = await executor
+    .select({
+      orderId: orderItems.orderId,
+      id: orderItems.id,
+      productId: orderItems.productId,
+      productName: orderItems.productName,
+      sizeLabel: orderItems.sizeLabel,
+      imageUrl: orderItems.imageUrl,
+      quantity: orderItems.quantity,
+      unitPriceCents: orderItems.unitPriceCents,
+      totalPriceCents: orderItems.totalPriceCents,
+    })
+    .from(orderItems)
+    .where(inArray(orderItems.orderId, orderIds))
+    .orderBy(asc(orderItems.productName), asc(orderItems.id));
+  for (const { orderId, ...item } of rows) {
+    const list = byOrder.get(orderId) ?? [];
+    list.push(item);
+    byOrder.set(orderId, list);
+  }
+  return byOrder;
+}
+
+export type SetStatusResult =
+  | { ok: true; changed: boolean }
+  | { ok: false; reason: "not-found" }
+  | { ok: false; reason: "out-of-stock"; itemName: string };
+
+class StockShort extends Error {
+  readonly itemName: string;
+  constructor(itemName: string) {
+    super(`Not enough stock for ${itemName}`);
+    this.itemName = itemName;
+  }
+}
+
+/** Sets an order's status (any state to any state, spec §4) in one transaction with its side effects. */
+export async function setOrderStatus(
+  orderId: string,
+  status: OrderStatus,
+  options: { now?: Date } = {},
+): Promise<SetStatusResult> {
+  if (!UUID.test(orderId)) return { ok: false, reason: "not-found" };
+  const now = options.now ?? new Date();
+  const database = await db();
+  try {
+    return await database.transaction(async (tx) => {
+      const [order] = await tx
+        .select({ status: orders.status, createdAt: orders.createdAt, totalAmountCents: orders.totalAmountCents })
+        .from(orders)
+        .where(eq(orders.id, orderId))
+        .for("update");
+      if (!order) return { ok: false, reason: "not-found" } as const;
+      if (order.status === status) return { ok: true, changed: false } as const;
+
+      if (status === "cancelled") await restock(tx, orderId, +1);
+      if (order.status === "cancelled") await restock(tx, orderId, -1);
+
+      await tx.update(orders).set({ status, statusChangedAt: now, updatedAt: now }).where(eq(orders.id, orderId));
+      await tx
+        .update(orderStatusCounts)
+        .set({ ordersCount: sql`greatest(${orderStatusCounts.ordersCount} - 1, 0)` })
+        .where(eq(orderStatusCounts.status, order.status));
+      await tx
+        .insert(orderStatusCounts)
+        .values({ status, ordersCount: 1 })
+        .onConflictDoUpdate({
+          target: orderStatusCounts.status,
+          set: { ordersCount: sql`${orderStatusCounts.ordersCount} + 1` },
+        });
+
+      const revenueDelta =
+        status === "cancelled" ? -order.totalAmountCents : order.status === "cancelled" ? order.totalAmountCents : 0;
+      if (revenueDelta !== 0) {
+        await tx
+          .insert(orderDailyStats)
+          .values({ day: storeDay(order.createdAt), ordersCount: 0, revenueCents: revenueDelta })
+          .onConflictDoUpdate({
+            target: orderDailyStats.day,
+            set: { revenueCents: sql`${orderDailyStats.revenueCents} + ${revenueDelta}` },
+          });
+      }
+      return { ok: true, changed: true } as const;
+    });
+  } catch (error) {
+    if (error instanceof StockShort) return { ok: false, reason: "out-of-stock", itemName: error.itemName };
+    throw error;
+  }
+}
+
+/** direction +1 puts the order's items back on the shelf; -1 takes them again (never below 0). */
+async function restock(tx: Transaction, orderId: string, direction: 1 | -1) {
+  const items = await tx
+    .select({
+      productSizeId: orderItems.productSizeId,
+      quantity: orderItems.quantity,
+      productName: orderItems.productName,
+      sizeLabel: orderItems.sizeLabel,
+    })
+    .from(orderItems)
+    .where(eq(orderItems.orderId, orderId))
+    .orderBy(asc(orderItems.productSizeId));
+  for (const item of items) {
+    if (!item.productSizeId) continue; // The size was deleted since: nothing to put back.
+    if (direction === 1) {
+      await tx
+        .update(productSizes)
+        .set({ inventoryCount: sql`${productSizes.inventoryCount} + ${item.quantity}` })
+        .where(eq(productSizes.id, item.productSizeId));
+    } else {
+      const taken = await tx
+        .update(productSizes)
+        .set({ inventoryCount: sql`${productSizes.inventoryCount} - ${item.quantity}` })
+        .where(and(eq(productSizes.id, item.productSizeId), gte(productSizes.inventoryCount, item.quantity)))
+        .returning({ id: productSizes.id });
+      if (taken.length === 0) throw new StockShort(`${item.productName} (${item.sizeLabel})`);
+    }
+  }
+}
+
+export type DashboardStats = {
+  totalProducts: number;
+  totalOrders: number;
+  /** Sum of order totals, cancelled orders excluded. */
+  totalRevenueCents: number;
+  statusCounts: Record<OrderStatus, number>;
+  /** Oldest first, one entry per store day (days without orders filled with 0). */
+  last30Days: { day: string; orders: number; revenueCents: number }[];
+  recentOrders: {
+    id: string;
+    customerName: string;
+    status: OrderStatus;
+    totalAmountCents: number;
+    createdAt: string;
+  }[];
+};
+
+/** Dashboard figures from running totals and indexes: a handful of small queries, whatever the order count. */
+export async function getDashboardStats(options: { now?: Date; executor?: Executor } = {}): Promise<DashboardStats> {
+  const database = options.executor ?? (await db());
+  const now = options.now ?? new Date();
+  const days = lastDays(storeDay(now), 30);
+  const [productCount] = await database
+    .select({ total: sql<number>`count(*)::int` })
+    .from(products)
+    .where(isNull(products.archivedAt));
+  const statusRows = await database.select().from(orderStatusCounts);
+  const [revenue] = await database
+    .select({ total: sql<string>`coalesce(sum(${orderDailyStats.revenueCents}), 0)::text` })
+    .from(orderDailyStats);
+  const dailyRows = await database
+    .select()
+    .from(orderDailyStats)
+    .where(gte(orderDailyStats.day, days[0] as string));
+  const recent = await database
+    .select({
+      id: orders.id,
+      customerName: orders.customerName,
+      status: orders.status,
+      totalAmountCents: orders.totalAmountCents,
+      createdAt: orders.createdAt,
+    })
+    .from(orders)
+    .orderBy(desc(orders.createdAt), desc(orders.id))
+    .limit(5);
+
+  const statusCounts: Record<OrderStatus, number> = { pending: 0, confirmed: 0, delivered: 0, cancelled: 0 };
+  for (const row of statusRows) statusCounts[row.status] = row.ordersCount;
+  const daily = new Map(dailyRows.map((row) => [row.day, row]));
+  return {
+    totalProducts: productCount?.total ?? 0,
+    totalOrders: Object.values(statusCounts).reduce((sum, value) => sum + value, 0),
+    totalRevenueCents: Number(revenue?.total ?? 0),
+    statusCounts,
+    last30Days: days.map((day) => ({
+      day,
+      orders: daily.get(day)?.ordersCount ?? 0,
+      revenueCents: daily.get(day)?.revenueCents ?? 0,
+    })),
+    recentOrders: recent.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() })),
+  };
+}
+
+/** The `count` calendar days ending with `lastDay` (yyyy-MM-dd), oldest first. */
+export function lastDays(lastDay: string, count: number) {
+  const [year, month, day] = lastDay.split("-").map(Number) as [number, number, number];
+  return Array.from({ length: count }, (_, index) =>
+    new Date(Date.UTC(year, month - 1, day - (count - 1 - index))).toISOString().slice(0, 10),
+  );
+}
+
+/** Not-delivered orders still waiting for a decision (for a badge in the header). */
+export async function countOpenOrders() {
+  const database = await db();
+  const rows = await database
+    .select({ count: orderStatusCounts.ordersCount })
+    .from(orderStatusCounts)
+    .where(and(ne(orderStatusCounts.status, "delivered"), ne(orderStatusCounts.status, "cancelled")));
+  return rows.reduce((sum, row) => sum + row.count, 0);
+}
