@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, isNull } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, isNull, type SQL, sql } from "drizzle-orm";
 import { db } from "#app/db/client.server.ts";
 import { productSizes, products } from "#app/db/schema.ts";
 import type { CurrentSizePrice } from "#app/features/cart/cart.ts";
@@ -24,6 +24,8 @@ export type ProductView = {
   isFeatured: boolean;
   isDeal: boolean;
   imageUrl: string;
+  /** Set when the image was uploaded: the key of its WebP variants. */
+  imageKey: string | null;
   createdAt: string;
   sizes: ProductSizeView[];
 };
@@ -36,6 +38,11 @@ export async function listProducts(): Promise<ProductView[]> {
     .from(products)
     .where(isNull(products.archivedAt))
     .orderBy(desc(products.createdAt), desc(products.id));
+  return withSizes(rows);
+}
+
+async function withSizes(rows: (typeof products.$inferSelect)[]): Promise<ProductView[]> {
+  const database = await db();
   const sizes = rows.length
     ? await database
         .select()
@@ -71,6 +78,7 @@ export async function listProducts(): Promise<ProductView[]> {
     isFeatured: row.isFeatured,
     isDeal: row.isDeal,
     imageUrl: row.imageUrl,
+    imageKey: row.imageKey,
     createdAt: row.createdAt.toISOString(),
     sizes: sizesByProduct.get(row.id) ?? [],
   }));
@@ -97,4 +105,85 @@ export async function currentSizePrices(sizeIds: readonly string[]): Promise<Cur
     .innerJoin(products, eq(products.id, productSizes.productId))
     .where(and(inArray(productSizes.id, ids), isNull(products.archivedAt)));
   return rows.map(({ inventoryCount, ...row }) => ({ ...row, inStock: inventoryCount > 0 }));
+}
+
+/** What a storefront listing asks for; every filter is applied in SQL so 500 products never ship at once. */
+export type ProductFilter = {
+  /** Exact category ('All' is no filter). */
+  category?: string | null;
+  /** Only products flagged as deals (decision 14). */
+  dealsOnly?: boolean;
+  featuredOnly?: boolean;
+  /** Only products with a size whose sale price is set and lower than its price. */
+  onSaleOnly?: boolean;
+  /** Strain in this list. */
+  strains?: readonly string[] | null;
+  /** Case-insensitive substring of the name (spec §5). */
+  search?: string;
+};
+
+function escapeLike(value: string) {
+  return value.replace(/[\\%_]/g, (char) => `\\${char}`);
+}
+
+function filterConditions(filter: ProductFilter): SQL | undefined {
+  const conditions: (SQL | undefined)[] = [isNull(products.archivedAt)];
+  if (filter.category) conditions.push(eq(products.category, filter.category));
+  if (filter.dealsOnly) conditions.push(eq(products.isDeal, true));
+  if (filter.featuredOnly) conditions.push(eq(products.isFeatured, true));
+  if (filter.strains) {
+    conditions.push(filter.strains.length ? inArray(products.strain, [...filter.strains]) : sql`false`);
+  }
+  if (filter.search) {
+    conditions.push(sql`${products.name} ILIKE ${`%${escapeLike(filter.search)}%`}`);
+  }
+  if (filter.onSaleOnly) {
+    conditions.push(
+      sql`EXISTS (SELECT 1 FROM ${productSizes} WHERE ${productSizes.productId} = ${products.id} AND ${productSizes.salePriceCents} IS NOT NULL AND ${productSizes.salePriceCents} < ${productSizes.priceCents})`,
+    );
+  }
+  return and(...conditions);
+}
+
+/** One page of products matching a filter, newest first, and how many match in all. */
+export async function findProducts(
+  filter: ProductFilter,
+  { limit, offset = 0 }: { limit: number; offset?: number },
+): Promise<{ products: ProductView[]; total: number }> {
+  const database = await db();
+  const where = filterConditions(filter);
+  const [rows, [counted]] = await Promise.all([
+    database
+      .select()
+      .from(products)
+      .where(where)
+      .orderBy(desc(products.createdAt), desc(products.id))
+      .limit(limit)
+      .offset(offset),
+    database.select({ total: count() }).from(products).where(where),
+  ]);
+  return { products: await withSizes(rows), total: counted?.total ?? 0 };
+}
+
+/** One product with its sizes, or undefined when missing, archived or the id is not a UUID. */
+export async function getProduct(id: string): Promise<ProductView | undefined> {
+  if (!UUID.test(id)) return undefined;
+  const database = await db();
+  const rows = await database
+    .select()
+    .from(products)
+    .where(and(eq(products.id, id), isNull(products.archivedAt)))
+    .limit(1);
+  const [product] = await withSizes(rows);
+  return product;
+}
+
+/** Ids and last changes of every product in the shop, for sitemap.xml. */
+export async function listProductSitemapEntries(): Promise<{ id: string; updatedAt: Date }[]> {
+  const database = await db();
+  return database
+    .select({ id: products.id, updatedAt: products.updatedAt })
+    .from(products)
+    .where(isNull(products.archivedAt))
+    .orderBy(desc(products.createdAt));
 }

@@ -1,7 +1,124 @@
-export function meta() {
-  return [{ title: "Category" }];
+import { data } from "react-router";
+import { CATEGORY_ICONS, ChipRow, EmptyState, PaginatedGrid, SearchForm } from "#app/components/listing.tsx";
+import { LoadErrorNotice, useLoadErrorToast } from "#app/components/load-error.tsx";
+import { loadListing } from "#app/features/catalog/listing.server.ts";
+import { seoMeta, storeFromMatches } from "#app/features/catalog/seo.ts";
+import {
+  CATEGORY_EFFECT_FILTERS,
+  CATEGORY_PAGES,
+  categoryPageBySlug,
+  parseEffect,
+  parsePage,
+  parseSearch,
+  strainForEffectFilter,
+} from "#app/features/catalog/storefront.ts";
+import type { Route } from "./+types/category";
+
+const CATEGORY_DESCRIPTIONS: Record<string, string> = {
+  Flower: "Top-shelf, lab-tested cannabis flower",
+  Edibles: "Gummies, chocolates and other cannabis edibles",
+  "Pre Rolls": "Ready-to-enjoy pre rolls and house joints",
+  Cartridges: "Vape cartridges in classic and exotic strains",
+  Concentrates: "Wax, shatter, live resin and other concentrates",
+  Mushrooms: "Mushroom products",
+  Deals: "Today's best deals",
+};
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  const page = categoryPageBySlug(url.pathname.replace(/^\/+|\/+$/g, ""));
+  if (!page) throw data(null, { status: 404 });
+  const search = parseSearch(url.searchParams.get("q"));
+  const effect = parseEffect(url.searchParams.get("effect"));
+  const strain = effect ? strainForEffectFilter(effect) : null;
+  const listing = await loadListing(
+    {
+      category: page.dealsOnly ? null : page.name,
+      dealsOnly: page.dealsOnly,
+      strains: effect ? (strain ? [strain] : []) : null,
+      search,
+    },
+    parsePage(url.searchParams.get("page")),
+  );
+  return { name: page.name, slug: page.slug, search, effect, listing };
 }
 
-export default function Page() {
-  return <h1 className="p-8 font-display text-3xl">Category</h1>;
+export function meta({ loaderData, matches }: Route.MetaArgs) {
+  const name = loaderData?.name ?? "Products";
+  const lead = CATEGORY_DESCRIPTIONS[name] ?? name;
+  return seoMeta({
+    store: storeFromMatches(matches),
+    title: name === "Deals" ? "Cannabis Deals" : `${name} Delivery`,
+    description: `${lead}, delivered same day in Washington DC and Northern Virginia. Cash on delivery, ID checked at the door.`,
+    path: `/${loaderData?.slug ?? ""}`,
+  });
+}
+
+export default function CategoryPage({ loaderData }: Route.ComponentProps) {
+  const { name, slug, search, effect, listing } = loaderData;
+  useLoadErrorToast(listing.failed, "Failed to load products. Please try again.");
+  const filtered = search !== "" || effect !== null;
+  const effectHref = (value: string | null) => {
+    const params = new URLSearchParams();
+    if (search) params.set("q", search);
+    if (value) params.set("effect", value);
+    const query = params.toString();
+    return query ? `/${slug}?${query}` : `/${slug}`;
+  };
+
+  return (
+    <div className="mx-auto max-w-7xl space-y-6 px-4 py-8 md:py-12">
+      <ChipRow
+        label="Categories"
+        size="lg"
+        items={[
+          { label: "All", to: "/shop", active: false, icon: CATEGORY_ICONS.All },
+          ...CATEGORY_PAGES.map((page) => ({
+            label: page.name,
+            to: `/${page.slug}`,
+            active: page.slug === slug,
+            icon: CATEGORY_ICONS[page.name],
+          })),
+        ]}
+      />
+      <header className="space-y-1">
+        <h1 className="font-display text-3xl font-semibold text-primary md:text-4xl">{name}</h1>
+        <p className="text-muted-foreground" data-testid="product-count">
+          {listing.total} {listing.total === 1 ? "product" : "products"} available
+        </p>
+      </header>
+      <SearchForm placeholder={`Search ${name}...`} defaultValue={search} keep={{ effect }} />
+      <div className="flex flex-col gap-2 sm:flex-row sm:items-center">
+        <h2 className="shrink-0 text-sm font-semibold text-muted-foreground">Filter by Effect</h2>
+        <ChipRow
+          label="Filter by Effect"
+          items={CATEGORY_EFFECT_FILTERS.map((value) => ({
+            label: value,
+            // A toggle: choosing the active effect clears it (spec §4).
+            to: effectHref(effect === value ? null : value),
+            active: effect === value,
+          }))}
+        />
+      </div>
+      <LoadErrorNotice failed={listing.failed} text="Failed to load products. Please try again." />
+      <PaginatedGrid
+        products={listing.products}
+        total={listing.total}
+        page={listing.page}
+        loadingText={`Loading ${name} products...`}
+        empty={
+          listing.failed ? null : (
+            <EmptyState
+              title="No products found"
+              hint={
+                filtered
+                  ? "Try adjusting your search or filters"
+                  : `No ${name} products are currently available`
+              }
+            />
+          )
+        }
+      />
+    </div>
+  );
 }

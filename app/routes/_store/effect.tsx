@@ -1,7 +1,64 @@
-export function meta() {
-  return [{ title: "Effect" }];
+import { data } from "react-router";
+import { EmptyState, PaginatedGrid, SearchForm } from "#app/components/listing.tsx";
+import { LoadErrorNotice, useLoadErrorToast } from "#app/components/load-error.tsx";
+import { loadListing } from "#app/features/catalog/listing.server.ts";
+import { seoMeta, storeFromMatches } from "#app/features/catalog/seo.ts";
+import { EFFECT_PAGES, parsePage, parseSearch } from "#app/features/catalog/storefront.ts";
+import type { Route } from "./+types/effect";
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  const slug = url.pathname.replace(/^\/+|\/+$/g, "");
+  const page = EFFECT_PAGES[slug];
+  if (!page) throw data(null, { status: 404 });
+  const search = parseSearch(url.searchParams.get("q"));
+  const listing = await loadListing(
+    { strains: page.strains, search },
+    parsePage(url.searchParams.get("page")),
+  );
+  return { slug, search, listing };
 }
 
-export default function Page() {
-  return <h1 className="p-8 font-display text-3xl">Effect</h1>;
+export function meta({ loaderData, matches }: Route.MetaArgs) {
+  const page = EFFECT_PAGES[loaderData?.slug ?? ""];
+  return seoMeta({
+    store: storeFromMatches(matches),
+    title: page ? `${page.effect} | ${page.heading}` : "Shop by Effect",
+    description: page?.description ?? "Shop cannabis by effect.",
+    path: `/${loaderData?.slug ?? ""}`,
+  });
+}
+
+export default function EffectPage({ loaderData }: Route.ComponentProps) {
+  const { slug, search, listing } = loaderData;
+  const page = EFFECT_PAGES[slug];
+  useLoadErrorToast(listing.failed, "Failed to load products. Please try again.");
+  if (!page) return null;
+  return (
+    <div className="mx-auto max-w-7xl space-y-6 px-4 py-8 md:py-12">
+      <header className="space-y-2 rounded-xl bg-secondary px-5 py-8 md:px-8">
+        <h1 className="font-display text-3xl font-semibold text-primary md:text-4xl">{page.effect}</h1>
+        <p className="text-lg text-forest-700">{page.subtitle}</p>
+      </header>
+      <SearchForm placeholder={page.searchPlaceholder} defaultValue={search} />
+      <section aria-labelledby="effect-heading" className="space-y-4">
+        <div>
+          <h2 id="effect-heading" className="font-display text-2xl font-semibold text-primary">
+            {page.heading}
+          </h2>
+          <p className="text-sm text-muted-foreground">
+            {listing.total} {listing.total === 1 ? "product" : "products"} available
+          </p>
+        </div>
+        <LoadErrorNotice failed={listing.failed} text="Failed to load products. Please try again." />
+        <PaginatedGrid
+          products={listing.products}
+          total={listing.total}
+          page={listing.page}
+          loadingText={page.loadingText}
+          empty={listing.failed ? null : <EmptyState title={page.emptyText} />}
+        />
+      </section>
+    </div>
+  );
 }

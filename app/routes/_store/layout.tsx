@@ -1,45 +1,54 @@
-import { Link, Outlet } from "react-router";
+import { useState } from "react";
+import { Outlet, useMatches } from "react-router";
+import { AgeGate } from "#app/components/age-gate.tsx";
+import { BottomBar } from "#app/components/bottom-bar.tsx";
+import { CartPanel } from "#app/components/cart-panel.tsx";
+import { StoreFooter } from "#app/components/store-footer.tsx";
+import { StoreHeader } from "#app/components/store-header.tsx";
+import { CartProvider } from "#app/features/cart/cart-context.tsx";
 import { publicStoreInfo } from "#app/utils/env.server.ts";
 import type { Route } from "./+types/layout";
 
+/** The same for every shopper: the cart and the age-gate answer live in the browser. */
 export function loader() {
   return { store: publicStoreInfo() };
 }
 
+/** Pages anyone may read without answering the age question (and the 404 page). */
+const UNGATED_ROUTES = new Set([
+  "routes/_store/privacy",
+  "routes/_store/terms",
+  "routes/_store/age-verification",
+  "routes/_store/not-found",
+]);
+
 export default function StoreLayout({ loaderData }: Route.ComponentProps) {
   const { store } = loaderData;
+  const [cartOpen, setCartOpen] = useState(false);
+  const matches = useMatches();
+  const ungated = matches.some((match) => UNGATED_ROUTES.has(match.id));
+  const openCart = () => setCartOpen(true);
+
   return (
-    <div className="flex min-h-dvh flex-col">
-      <header className="fixed inset-x-0 top-0 z-40 border-b border-border bg-background/95 backdrop-blur">
-        <nav className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-4 px-4">
-          <Link to="/" className="font-display text-xl font-semibold text-primary">
-            {store.name}
-          </Link>
-          <div className="flex items-center gap-4">
-            <Link to="/shop" className="font-medium">
-              Shop
-            </Link>
-            <a href={`tel:${store.phone.replace(/[^\d+]/g, "")}`}>{store.phone}</a>
-            <Link
-              to="/shop"
-              className="rounded-md bg-primary px-4 py-2 font-semibold text-primary-foreground"
-            >
-              Order Now
-            </Link>
-          </div>
-        </nav>
-      </header>
-      <main className="flex-1 pt-16">
-        <Outlet />
-      </main>
-      <footer className="border-t border-border bg-forest-900 px-4 py-10 text-paper-100">
-        <div className="mx-auto max-w-7xl text-sm">
-          <p>
-            {store.phone} · {store.email}
-          </p>
-          <p className="mt-2">You must be 21 or older to purchase cannabis products.</p>
+    <CartProvider>
+      <a
+        href="#main"
+        className="sr-only z-50 rounded-md bg-primary px-4 py-3 text-primary-foreground focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
+      >
+        Skip to content
+      </a>
+      <div className="flex min-h-dvh flex-col">
+        <StoreHeader storeName={store.name} phone={store.phone} onOpenCart={openCart} />
+        <main id="main" className="flex-1 pt-16 pb-16 md:pb-0">
+          <Outlet />
+        </main>
+        <div className="pb-16 md:pb-0 bg-forest-900">
+          <StoreFooter store={store} />
         </div>
-      </footer>
-    </div>
+        <BottomBar onOpenCart={openCart} />
+      </div>
+      <CartPanel open={cartOpen} onOpenChange={setCartOpen} />
+      <AgeGate storeName={store.name} skip={ungated} />
+    </CartProvider>
   );
 }

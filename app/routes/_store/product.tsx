@@ -1,7 +1,244 @@
-export function meta() {
-  return [{ title: "Product" }];
+import { ArrowLeft, Minus, Plus, ShoppingCart, Sparkles } from "lucide-react";
+import { useEffect, useId, useState } from "react";
+import { data, Link, useNavigate } from "react-router";
+import { toast } from "sonner";
+import { Price } from "#app/components/price.tsx";
+import { defaultSizeId, sizeOptionLabel } from "#app/components/product-card.tsx";
+import { ProductImage } from "#app/components/product-image.tsx";
+import { Badge, strainBadgeVariant } from "#app/components/ui/badge.tsx";
+import { Button, buttonVariants } from "#app/components/ui/button.tsx";
+import { Card } from "#app/components/ui/card.tsx";
+import { Label, NativeSelect } from "#app/components/ui/input.tsx";
+import { useCart } from "#app/features/cart/cart-context.tsx";
+import { getProduct } from "#app/features/catalog/catalog.server.ts";
+import { isKnownStrain, isOnSale, showsThcPercentage } from "#app/features/catalog/catalog.ts";
+import { productJsonLd, seoMeta, storeFromMatches } from "#app/features/catalog/seo.ts";
+import { STRAIN_EFFECTS } from "#app/features/catalog/storefront.ts";
+import { log } from "#app/utils/logger.server.ts";
+import type { Route } from "./+types/product";
+
+export async function loader({ params }: Route.LoaderArgs) {
+  try {
+    const product = await getProduct(params.id);
+    if (!product) return data({ product: null, failed: false }, { status: 404 });
+    return { product, failed: false };
+  } catch (error) {
+    log.error("Failed to load product", { id: params.id, error: String(error) });
+    return data({ product: null, failed: true }, { status: 500 });
+  }
 }
 
-export default function Page() {
-  return <h1 className="p-8 font-display text-3xl">Product</h1>;
+export function meta({ loaderData, matches }: Route.MetaArgs) {
+  const store = storeFromMatches(matches);
+  const product = loaderData?.product;
+  if (!product) {
+    return [{ title: `Product not found | ${store.name}` }, { name: "robots", content: "noindex" }];
+  }
+  const description =
+    (product.description || `${product.name}, ${product.category}`).slice(0, 150) +
+    (product.description.length > 150 ? "…" : "") +
+    " Same-day delivery in Washington DC.";
+  return seoMeta({
+    store,
+    title: `${product.name} (${product.category})`,
+    description,
+    path: `/product/${product.id}`,
+    image: product.imageUrl || undefined,
+    type: "product",
+    jsonLd: productJsonLd(store, product),
+  });
+}
+
+function BackButton() {
+  const navigate = useNavigate();
+  return (
+    <Link
+      to="/shop"
+      onClick={(event) => {
+        if (window.history.state && window.history.state.idx > 0) {
+          event.preventDefault();
+          navigate(-1);
+        }
+      }}
+      className={buttonVariants({ variant: "ghost", className: "-ml-3" })}
+    >
+      <ArrowLeft aria-hidden />
+      Back
+    </Link>
+  );
+}
+
+function NotFound() {
+  const navigate = useNavigate();
+  // Spec §2: a missing product sends the shopper to /shop.
+  useEffect(() => {
+    const timer = setTimeout(() => navigate("/shop", { replace: true }), 2500);
+    return () => clearTimeout(timer);
+  }, [navigate]);
+  return (
+    <div className="mx-auto flex max-w-xl flex-col items-center gap-4 px-4 py-24 text-center">
+      <h1 className="font-display text-3xl font-semibold text-primary">Product not found</h1>
+      <p className="text-muted-foreground">Taking you back to the shop…</p>
+      <Link to="/shop" className={buttonVariants()}>
+        Go to the shop
+      </Link>
+    </div>
+  );
+}
+
+export default function ProductPage({ loaderData }: Route.ComponentProps) {
+  const { product } = loaderData;
+  const { addItem } = useCart();
+  const [sizeId, setSizeId] = useState(() => (product ? defaultSizeId(product.sizes) : ""));
+  const [quantity, setQuantity] = useState(1);
+  const sizeSelectId = useId();
+  const quantityId = useId();
+  if (!product) return <NotFound />;
+
+  const size = product.sizes.find((candidate) => candidate.id === sizeId);
+  const onSale = product.sizes.some(isOnSale);
+  const strain = isKnownStrain(product.strain) ? product.strain : null;
+  const effects = strain ? STRAIN_EFFECTS[strain] : null;
+  const thcPercent = product.thcPercentage !== null ? `THC: ${product.thcPercentage}%` : null;
+  const thcMg = product.thcMg !== null ? `THC: ${product.thcMg}mg` : null;
+  const thcLines = (showsThcPercentage(product.category) ? [thcPercent, thcMg] : [thcMg, thcPercent]).filter(
+    (line): line is string => line !== null,
+  );
+
+  function add() {
+    if (!product || !size?.inStock) return;
+    addItem(
+      {
+        productId: product.id,
+        productName: product.name,
+        imageUrl: product.imageUrl,
+        category: product.category,
+        sizeId: size.id,
+        sizeLabel: size.size,
+        priceCents: size.priceCents,
+        salePriceCents: size.salePriceCents,
+      },
+      quantity,
+    );
+    toast.success("Added to cart", { description: `${quantity}x ${product.name} added to your cart` });
+  }
+
+  return (
+    <div className="mx-auto max-w-6xl px-4 py-6 md:py-10">
+      <BackButton />
+      <div className="mt-4 grid gap-8 md:grid-cols-2 md:gap-12">
+        <div className="overflow-hidden rounded-xl border border-border bg-card">
+          <ProductImage product={product} sizes="(min-width: 768px) 560px, 100vw" priority />
+        </div>
+        <div className="space-y-5">
+          <div className="flex flex-wrap gap-2">
+            {onSale ? <Badge variant="sale">Sale</Badge> : null}
+            {product.isFeatured ? <Badge variant="accent">Featured</Badge> : null}
+            <Badge variant="outline">{product.category}</Badge>
+            {product.strain ? (
+              <Badge variant={strainBadgeVariant(product.strain)}>{product.strain}</Badge>
+            ) : null}
+          </div>
+          <h1 className="font-display text-3xl font-semibold text-foreground md:text-4xl">{product.name}</h1>
+          {thcLines.length > 0 ? (
+            <p className="flex flex-wrap gap-x-4 text-muted-foreground">
+              {thcLines.map((line) => (
+                <span key={line}>{line}</span>
+              ))}
+            </p>
+          ) : null}
+          {size ? (
+            size.inStock ? (
+              <Price size={size} className="text-2xl" />
+            ) : (
+              <p className="text-2xl font-semibold text-muted-foreground">Sold out</p>
+            )
+          ) : null}
+          {product.sizes.length > 1 ? (
+            <div className="space-y-1.5">
+              <Label htmlFor={sizeSelectId}>Size</Label>
+              <NativeSelect
+                id={sizeSelectId}
+                value={sizeId}
+                onChange={(event) => setSizeId(event.target.value)}
+              >
+                <option value="" disabled>
+                  Select size
+                </option>
+                {product.sizes.map((option) => (
+                  <option key={option.id} value={option.id} disabled={!option.inStock}>
+                    {sizeOptionLabel(option)}
+                  </option>
+                ))}
+              </NativeSelect>
+            </div>
+          ) : product.sizes[0] ? (
+            <p className="text-sm text-muted-foreground">Size: {product.sizes[0].size}</p>
+          ) : null}
+          <div className="space-y-1.5">
+            <Label htmlFor={quantityId}>Quantity</Label>
+            <div className="flex w-fit items-center rounded-md border border-input bg-card">
+              <button
+                type="button"
+                onClick={() => setQuantity((value) => Math.max(1, value - 1))}
+                disabled={quantity <= 1}
+                aria-label="Decrease quantity"
+                className="inline-flex size-12 items-center justify-center hover:bg-muted disabled:opacity-40"
+              >
+                <Minus className="size-4" aria-hidden />
+              </button>
+              <input
+                id={quantityId}
+                type="number"
+                inputMode="numeric"
+                min={1}
+                value={quantity}
+                onChange={(event) => {
+                  const value = Number.parseInt(event.target.value, 10);
+                  setQuantity(Number.isFinite(value) && value >= 1 ? value : 1);
+                }}
+                className="h-12 w-16 border-x border-input bg-transparent text-center text-base font-semibold tabular-nums [appearance:textfield] [&::-webkit-inner-spin-button]:appearance-none"
+              />
+              <button
+                type="button"
+                onClick={() => setQuantity((value) => value + 1)}
+                aria-label="Increase quantity"
+                className="inline-flex size-12 items-center justify-center hover:bg-muted"
+              >
+                <Plus className="size-4" aria-hidden />
+              </button>
+            </div>
+          </div>
+          <Button size="lg" className="w-full sm:w-auto sm:min-w-64" onClick={add} disabled={!size?.inStock}>
+            <ShoppingCart aria-hidden />
+            {size && !size.inStock ? "Sold out" : "Add to Cart"}
+          </Button>
+          {effects && strain ? (
+            <Card className="p-5">
+              <h2 className="flex items-center gap-2 font-display text-lg font-semibold text-primary">
+                <Sparkles className="size-5" aria-hidden />
+                Effects
+              </h2>
+              <ul className="mt-3 flex flex-wrap gap-2">
+                {effects.effects.map((effect) => (
+                  <li key={effect}>
+                    <Badge variant={strainBadgeVariant(strain)}>{effect}</Badge>
+                  </li>
+                ))}
+              </ul>
+              <p className="mt-3 text-sm text-muted-foreground">
+                {strain}: {effects.summary}
+              </p>
+            </Card>
+          ) : null}
+          <Card className="p-5">
+            <h2 className="font-display text-lg font-semibold text-primary">Description</h2>
+            <p className="mt-2 leading-relaxed whitespace-pre-line text-foreground/90">
+              {product.description || "No description yet."}
+            </p>
+          </Card>
+        </div>
+      </div>
+    </div>
+  );
 }

@@ -1,28 +1,136 @@
-import { listProducts } from "#app/features/catalog/catalog.server.ts";
-import { formatCents } from "#app/utils/money.ts";
+import {
+  CATEGORY_ICONS,
+  ChipRow,
+  EmptyState,
+  PaginatedGrid,
+  ProductGridList,
+  SearchForm,
+} from "#app/components/listing.tsx";
+import { LoadErrorNotice, useLoadErrorToast } from "#app/components/load-error.tsx";
+import { CATEGORIES, isKnownCategory } from "#app/features/catalog/catalog.ts";
+import { loadHighlight, loadListing } from "#app/features/catalog/listing.server.ts";
+import { seoMeta, storeFromMatches } from "#app/features/catalog/seo.ts";
+import { EFFECT_SLUGS, EFFECTS, parsePage, parseSearch } from "#app/features/catalog/storefront.ts";
 import type { Route } from "./+types/shop";
 
-export async function loader() {
-  return { products: await listProducts() };
+const HIGHLIGHT_LIMIT = 4;
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const params = new URL(request.url).searchParams;
+  const search = parseSearch(params.get("q"));
+  const requested = params.get("category") ?? "";
+  const category = isKnownCategory(requested) ? requested : null;
+  const page = parsePage(params.get("page"));
+  const base = { category, search };
+  const [deals, featured, onSale, all] = await Promise.all([
+    loadHighlight({ ...base, dealsOnly: true }, HIGHLIGHT_LIMIT),
+    loadHighlight({ ...base, featuredOnly: true }, HIGHLIGHT_LIMIT),
+    loadHighlight({ ...base, onSaleOnly: true }, HIGHLIGHT_LIMIT),
+    loadListing(base, page),
+  ]);
+  return { search, category, deals, featured, onSale, all };
 }
 
-export function meta() {
-  return [{ title: "Shop | Capital Grown" }];
+export function meta({ matches }: Route.MetaArgs) {
+  return seoMeta({
+    store: storeFromMatches(matches),
+    title: "Shop All Products",
+    description:
+      "Browse lab-tested flower, edibles, pre rolls, cartridges, concentrates and mushrooms. Same-day delivery in Washington DC and Northern Virginia, cash on delivery.",
+    path: "/shop",
+  });
+}
+
+function Section({ title, children, id }: { title: string; children: React.ReactNode; id: string }) {
+  return (
+    <section aria-labelledby={id} className="space-y-4">
+      <h2 id={id} className="font-display text-2xl font-semibold text-primary">
+        {title}
+      </h2>
+      {children}
+    </section>
+  );
 }
 
 export default function Shop({ loaderData }: Route.ComponentProps) {
+  const { search, category, deals, featured, onSale, all } = loaderData;
+  useLoadErrorToast(all.failed, "Failed to load products. Please try again.");
+  const nothing =
+    all.products.length === 0 && deals.length === 0 && featured.length === 0 && onSale.length === 0;
+  const categoryParam = (name: string) => {
+    const params = new URLSearchParams();
+    if (search) params.set("q", search);
+    if (name !== "All") params.set("category", name);
+    const query = params.toString();
+    return query ? `/shop?${query}` : "/shop";
+  };
+
   return (
-    <section className="mx-auto max-w-7xl px-4 py-8">
-      <h1 className="font-display text-3xl text-primary">All Products</h1>
-      <ul className="mt-6 grid grid-cols-2 gap-4 md:grid-cols-3 lg:grid-cols-4">
-        {loaderData.products.map((product) => (
-          <li key={product.id} className="rounded-lg border border-border bg-card p-3">
-            <p className="font-semibold">{product.name}</p>
-            <p className="text-sm text-muted-foreground">{product.category}</p>
-            {product.sizes[0] ? <p>{formatCents(product.sizes[0].priceCents)}</p> : null}
-          </li>
-        ))}
-      </ul>
-    </section>
+    <div className="mx-auto max-w-7xl space-y-8 px-4 py-8 md:py-12">
+      <header className="space-y-2">
+        <h1 className="font-display text-3xl font-semibold text-primary md:text-4xl">Shop</h1>
+        <p className="text-muted-foreground">
+          Lab-tested, top-shelf products delivered same day. No medical card needed.
+        </p>
+      </header>
+      <div className="space-y-4">
+        <SearchForm placeholder="Search products..." defaultValue={search} keep={{ category }} />
+        <ChipRow
+          label="Categories"
+          size="lg"
+          items={["All", ...CATEGORIES].map((name) => ({
+            label: name,
+            to: categoryParam(name),
+            active: name === "All" ? category === null : category === name,
+            icon: CATEGORY_ICONS[name],
+          }))}
+        />
+        <div className="flex flex-col gap-2 sm:flex-row sm:items-center">
+          <h2 className="shrink-0 text-sm font-semibold text-muted-foreground">Filter by Effect</h2>
+          <ChipRow
+            label="Filter by Effect"
+            items={EFFECTS.map((effect) => ({
+              label: effect,
+              to: `/${EFFECT_SLUGS[effect]}`,
+              active: false,
+            }))}
+          />
+        </div>
+      </div>
+      <LoadErrorNotice failed={all.failed} text="Failed to load products. Please try again." />
+      {nothing && !all.failed ? (
+        <EmptyState title="No products found matching your filters" />
+      ) : (
+        <>
+          {deals.length > 0 ? (
+            <Section title="Deals" id="deals-heading">
+              <ProductGridList products={deals} priorityCount={2} />
+            </Section>
+          ) : null}
+          {featured.length > 0 ? (
+            <Section title="Featured Products" id="featured-heading">
+              <ProductGridList products={featured} />
+            </Section>
+          ) : null}
+          {onSale.length > 0 ? (
+            <Section title="On Sale" id="sale-heading">
+              <ProductGridList products={onSale} />
+            </Section>
+          ) : null}
+          <Section title={category ?? "All Products"} id="all-heading">
+            <p className="-mt-2 text-sm text-muted-foreground">
+              {all.total} {all.total === 1 ? "product" : "products"} available
+            </p>
+            <PaginatedGrid
+              products={all.products}
+              total={all.total}
+              page={all.page}
+              loadingText="Loading products..."
+              empty={<EmptyState title="No products found matching your filters" />}
+            />
+          </Section>
+        </>
+      )}
+    </div>
   );
 }

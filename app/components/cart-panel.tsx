@@ -1,0 +1,132 @@
+import { Minus, Plus, ShoppingBag, Trash2 } from "lucide-react";
+import { Link } from "react-router";
+import { buttonVariants } from "#app/components/ui/button.tsx";
+import { Sheet, SheetContent, SheetDescription, SheetTitle } from "#app/components/ui/sheet.tsx";
+import { amountToMinimumCents, lineTotalCents, MIN_ORDER_CENTS } from "#app/features/cart/cart.ts";
+import { useCart } from "#app/features/cart/cart-context.tsx";
+import { cn } from "#app/utils/cn.ts";
+import { formatCents } from "#app/utils/money.ts";
+
+/** Spec §2 cart panel and §5 minimum order. A Radix dialog: focus trap, Escape, labelled. */
+export function CartPanel({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
+  const { items, totalCents, itemCount, removeItem, updateQuantity } = useCart();
+  const missing = amountToMinimumCents(totalCents);
+  const canCheckout = items.length > 0 && missing === 0;
+
+  return (
+    <Sheet open={open} onOpenChange={onOpenChange}>
+      <SheetContent aria-describedby={undefined}>
+        <div className="border-b border-border px-5 py-4 pr-16">
+          <SheetTitle className="font-display text-xl font-semibold text-primary">
+            Your Cart ({itemCount} {itemCount === 1 ? "item" : "items"})
+          </SheetTitle>
+        </div>
+        {items.length === 0 ? (
+          <div className="flex flex-1 flex-col items-center justify-center gap-4 px-6 text-center">
+            <ShoppingBag className="size-12 text-paper-400" aria-hidden />
+            <SheetDescription className="text-lg text-muted-foreground">Your cart is empty</SheetDescription>
+            <Link
+              to="/shop"
+              onClick={() => onOpenChange(false)}
+              className={buttonVariants({ variant: "outline" })}
+            >
+              Browse the shop
+            </Link>
+          </div>
+        ) : (
+          <>
+            <ul
+              className="flex-1 divide-y divide-border overflow-y-auto px-5"
+              aria-label="Items in your cart"
+            >
+              {items.map((line) => (
+                <li key={`${line.productId}:${line.sizeId}`} className="flex gap-3 py-4">
+                  {line.imageUrl ? (
+                    <img
+                      src={line.imageUrl}
+                      alt=""
+                      width={72}
+                      height={72}
+                      loading="lazy"
+                      className="size-18 shrink-0 rounded-md bg-muted object-cover"
+                    />
+                  ) : (
+                    <div className="size-18 shrink-0 rounded-md bg-muted" />
+                  )}
+                  <div className="flex min-w-0 flex-1 flex-col gap-1">
+                    <div className="flex items-start justify-between gap-2">
+                      <div className="min-w-0">
+                        <p className="truncate font-semibold">{line.productName}</p>
+                        <p className="text-sm text-muted-foreground">{line.sizeLabel}</p>
+                      </div>
+                      <button
+                        type="button"
+                        onClick={() => removeItem(line.productId, line.sizeId)}
+                        aria-label={`Remove ${line.productName} (${line.sizeLabel}) from cart`}
+                        className="-mt-2 -mr-2 inline-flex size-11 shrink-0 items-center justify-center rounded-md text-muted-foreground hover:bg-muted hover:text-destructive"
+                      >
+                        <Trash2 className="size-4" aria-hidden />
+                      </button>
+                    </div>
+                    <div className="flex items-center justify-between gap-2">
+                      <div className="flex items-center rounded-md border border-border">
+                        <button
+                          type="button"
+                          onClick={() => updateQuantity(line.productId, line.sizeId, line.quantity - 1)}
+                          aria-label={`Decrease quantity of ${line.productName} (${line.sizeLabel})`}
+                          className="inline-flex size-11 items-center justify-center hover:bg-muted"
+                        >
+                          <Minus className="size-4" aria-hidden />
+                        </button>
+                        <span className="min-w-8 text-center font-medium tabular-nums" aria-live="polite">
+                          <span className="sr-only">Quantity </span>
+                          {line.quantity}
+                        </span>
+                        <button
+                          type="button"
+                          onClick={() => updateQuantity(line.productId, line.sizeId, line.quantity + 1)}
+                          aria-label={`Increase quantity of ${line.productName} (${line.sizeLabel})`}
+                          className="inline-flex size-11 items-center justify-center hover:bg-muted"
+                        >
+                          <Plus className="size-4" aria-hidden />
+                        </button>
+                      </div>
+                      <p className="font-semibold tabular-nums">{formatCents(lineTotalCents(line))}</p>
+                    </div>
+                  </div>
+                </li>
+              ))}
+            </ul>
+            <div className="space-y-3 border-t border-border bg-card px-5 py-4">
+              <div className="flex items-center justify-between text-lg font-semibold">
+                <span>Total</span>
+                <span className="tabular-nums" data-testid="cart-total">
+                  {formatCents(totalCents)}
+                </span>
+              </div>
+              {canCheckout ? (
+                <Link
+                  to="/checkout"
+                  onClick={() => onOpenChange(false)}
+                  className={cn(buttonVariants({ size: "lg" }), "w-full")}
+                >
+                  Checkout
+                </Link>
+              ) : (
+                <>
+                  <div className="rounded-md bg-warning-muted px-3 py-2 text-sm text-warning" role="status">
+                    <p className="font-semibold">Minimum order required: {formatCents(MIN_ORDER_CENTS)}</p>
+                    <p>Add {formatCents(missing)} more to reach minimum order</p>
+                  </div>
+                  <button type="button" disabled className={cn(buttonVariants({ size: "lg" }), "w-full")}>
+                    Minimum {formatCents(MIN_ORDER_CENTS)} Required
+                  </button>
+                </>
+              )}
+            </div>
+          </>
+        )}
+      </SheetContent>
+    </Sheet>
+  );
+}

@@ -1,0 +1,248 @@
+/** Pieces shared by the shop, category and effect pages: search, category and effect rows, product grid. */
+import {
+  Cigarette,
+  Cookie,
+  Droplet,
+  LayoutGrid,
+  Leaf,
+  type LucideIcon,
+  Pipette,
+  Search,
+  Sprout,
+  Tag,
+} from "lucide-react";
+import { useEffect, useRef } from "react";
+import { Form, Link, useLocation, useNavigate, useNavigation, useSubmit } from "react-router";
+import { buttonVariants } from "#app/components/ui/button.tsx";
+import { cn } from "#app/utils/cn.ts";
+import { type CardProduct, ProductCard } from "./product-card.tsx";
+
+export const CATEGORY_ICONS: Record<string, LucideIcon> = {
+  All: LayoutGrid,
+  Flower: Leaf,
+  Edibles: Cookie,
+  "Pre Rolls": Cigarette,
+  Cartridges: Pipette,
+  Concentrates: Droplet,
+  Mushrooms: Sprout,
+  Deals: Tag,
+};
+
+/**
+ * A GET search form (works without JavaScript); with JavaScript it also searches as the shopper types.
+ * Other query parameters (category, effect) are kept; the page number is reset.
+ */
+export function SearchForm({
+  placeholder,
+  defaultValue,
+  keep = {},
+}: {
+  placeholder: string;
+  defaultValue: string;
+  keep?: Record<string, string | null | undefined>;
+}) {
+  const submit = useSubmit();
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const inputRef = useRef<HTMLInputElement>(null);
+  useEffect(() => () => clearTimeout(timer.current), []);
+  // Keep the box in step with the URL (back/forward, category links).
+  useEffect(() => {
+    if (inputRef.current && document.activeElement !== inputRef.current)
+      inputRef.current.value = defaultValue;
+  }, [defaultValue]);
+
+  return (
+    <Form method="get" role="search" className="relative" preventScrollReset>
+      {Object.entries(keep).map(([name, value]) =>
+        value ? <input key={name} type="hidden" name={name} value={value} /> : null,
+      )}
+      <label htmlFor="product-search" className="sr-only">
+        {placeholder.replace(/\.\.\.$/, "")}
+      </label>
+      <Search
+        className="pointer-events-none absolute top-1/2 left-3 size-5 -translate-y-1/2 text-muted-foreground"
+        aria-hidden
+      />
+      <input
+        ref={inputRef}
+        id="product-search"
+        type="search"
+        name="q"
+        defaultValue={defaultValue}
+        placeholder={placeholder}
+        autoComplete="off"
+        enterKeyHint="search"
+        onChange={(event) => {
+          const form = event.currentTarget.form;
+          clearTimeout(timer.current);
+          timer.current = setTimeout(() => {
+            if (form) submit(form, { replace: true, preventScrollReset: true });
+          }, 300);
+        }}
+        className="block min-h-12 w-full rounded-full border border-input bg-card py-2 pr-24 pl-10 text-base shadow-card placeholder:text-muted-foreground focus-visible:outline-3 focus-visible:outline-ring"
+      />
+      <button
+        type="submit"
+        className="absolute top-1/2 right-1 min-h-10 -translate-y-1/2 rounded-full bg-primary px-4 text-sm font-semibold text-primary-foreground hover:bg-primary-hover"
+      >
+        Search
+      </button>
+    </Form>
+  );
+}
+
+export type ChipLink = { label: string; to: string; active: boolean; icon?: LucideIcon };
+
+/** A horizontally scrolling row of link chips (categories, effects). */
+export function ChipRow({
+  label,
+  items,
+  size = "md",
+}: {
+  label: string;
+  items: ChipLink[];
+  size?: "md" | "lg";
+}) {
+  return (
+    <nav aria-label={label} className="-mx-4 overflow-x-auto px-4 [scrollbar-width:none]">
+      <ul className="flex w-max gap-2 py-1">
+        {items.map((item) => {
+          const Icon = item.icon;
+          return (
+            <li key={item.label}>
+              <Link
+                to={item.to}
+                preventScrollReset
+                aria-current={item.active ? "page" : undefined}
+                className={cn(
+                  "inline-flex items-center gap-2 rounded-full border text-sm font-medium whitespace-nowrap transition-colors",
+                  size === "lg" ? "min-h-12 px-4" : "min-h-11 px-4",
+                  item.active
+                    ? "border-primary bg-primary text-primary-foreground"
+                    : "border-border bg-card text-foreground hover:border-forest-300 hover:bg-secondary",
+                )}
+              >
+                {Icon ? <Icon className="size-4" aria-hidden /> : null}
+                {item.label}
+              </Link>
+            </li>
+          );
+        })}
+      </ul>
+    </nav>
+  );
+}
+
+/** True while a new version of the current page (other search, filter or page) is loading. */
+export function useListingPending() {
+  const navigation = useNavigation();
+  const location = useLocation();
+  return navigation.state === "loading" && navigation.location?.pathname === location.pathname;
+}
+
+export function ProductGridList({
+  products,
+  priorityCount = 0,
+}: {
+  products: CardProduct[];
+  priorityCount?: number;
+}) {
+  return (
+    <ul className="grid grid-cols-2 gap-3 sm:gap-4 md:grid-cols-3 lg:grid-cols-4">
+      {products.map((product, index) => (
+        <li key={product.id}>
+          <ProductCard product={product} priority={index < priorityCount} />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/**
+ * The paginated product grid: the server sends the first `page * PAGE_SIZE` products; 'Load more'
+ * (a plain link, so it works without JavaScript) asks for the next page, and with JavaScript the next
+ * page also loads by itself when the shopper scrolls near the end.
+ */
+export function PaginatedGrid({
+  products,
+  total,
+  page,
+  loadingText,
+  empty,
+}: {
+  products: CardProduct[];
+  total: number;
+  page: number;
+  loadingText: string;
+  empty: React.ReactNode;
+}) {
+  const pending = useListingPending();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const sentinel = useRef<HTMLDivElement>(null);
+  const hasMore = products.length < total;
+  const params = new URLSearchParams(location.search);
+  params.set("page", String(page + 1));
+  const nextHref = `${location.pathname}?${params}`;
+
+  useEffect(() => {
+    const element = sentinel.current;
+    if (!element || !hasMore || pending || typeof IntersectionObserver === "undefined") return;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((entry) => entry.isIntersecting) && window.scrollY > 0) {
+          navigate(nextHref, { replace: true, preventScrollReset: true });
+        }
+      },
+      { rootMargin: "600px 0px" },
+    );
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [hasMore, pending, nextHref, navigate]);
+
+  return (
+    <div aria-busy={pending}>
+      <p
+        role="status"
+        aria-live="polite"
+        className={cn("text-sm text-muted-foreground", !pending && "sr-only")}
+      >
+        {pending ? loadingText : ""}
+      </p>
+      {products.length === 0 ? (
+        pending ? null : (
+          empty
+        )
+      ) : (
+        <div className={cn("transition-opacity", pending && "opacity-60")}>
+          <ProductGridList products={products} priorityCount={2} />
+        </div>
+      )}
+      {hasMore ? (
+        <div ref={sentinel} className="mt-8 flex flex-col items-center gap-2">
+          <p className="text-sm text-muted-foreground">
+            Showing {products.length} of {total}
+          </p>
+          <Link
+            to={nextHref}
+            replace
+            preventScrollReset
+            className={buttonVariants({ variant: "outline", size: "lg" })}
+            aria-disabled={pending || undefined}
+          >
+            {pending ? loadingText : "Load more"}
+          </Link>
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+export function EmptyState({ title, hint }: { title: string; hint?: string }) {
+  return (
+    <div className="rounded-lg border border-dashed border-paper-300 bg-card px-6 py-14 text-center">
+      <p className="font-display text-xl font-semibold text-foreground">{title}</p>
+      {hint ? <p className="mt-2 text-muted-foreground">{hint}</p> : null}
+    </div>
+  );
+}

@@ -1,0 +1,186 @@
+import { ChevronDown, Plus } from "lucide-react";
+import { useId, useState } from "react";
+import { Link } from "react-router";
+import { toast } from "sonner";
+import { Badge, strainBadgeVariant } from "#app/components/ui/badge.tsx";
+import { NativeSelect } from "#app/components/ui/input.tsx";
+import { useCart } from "#app/features/cart/cart-context.tsx";
+import type { ProductSizeView } from "#app/features/catalog/catalog.server.ts";
+import { isOnSale, showsThcPercentage } from "#app/features/catalog/catalog.ts";
+import { cn } from "#app/utils/cn.ts";
+import { formatCents } from "#app/utils/money.ts";
+import { Price } from "./price.tsx";
+import { ProductImage } from "./product-image.tsx";
+
+/** What a product card needs (a ProductView from the loader). */
+export type CardProduct = {
+  id: string;
+  name: string;
+  description: string;
+  category: string;
+  strain: string | null;
+  thcPercentage: number | null;
+  thcMg: number | null;
+  isFeatured: boolean;
+  imageUrl: string;
+  imageKey: string | null;
+  sizes: ProductSizeView[];
+};
+
+export const CARD_IMAGE_SIZES =
+  "(min-width: 1280px) 300px, (min-width: 1024px) 23vw, (min-width: 768px) 31vw, 47vw";
+
+export function thcLine(product: Pick<CardProduct, "category" | "thcPercentage" | "thcMg">) {
+  if (showsThcPercentage(product.category)) {
+    return product.thcPercentage === null ? null : `THC: ${formatNumber(product.thcPercentage)}%`;
+  }
+  return product.thcMg === null ? null : `THC: ${formatNumber(product.thcMg)}mg`;
+}
+
+function formatNumber(value: number) {
+  return Number.isInteger(value) ? String(value) : value.toFixed(1).replace(/\.0$/, "");
+}
+
+export function sizeOptionLabel(size: ProductSizeView) {
+  if (!size.inStock) return `${size.size} - Sold out`;
+  return `${size.size} - ${formatCents(isOnSale(size) ? (size.salePriceCents as number) : size.priceCents)}`;
+}
+
+/** The first size that can be bought, else the first size (spec §4: defaults to the first size). */
+export function defaultSizeId(sizes: ProductSizeView[]) {
+  return (sizes.find((size) => size.inStock) ?? sizes[0])?.id ?? "";
+}
+
+/** Spec §2 product card. */
+export function ProductCard({ product, priority = false }: { product: CardProduct; priority?: boolean }) {
+  const { addItem } = useCart();
+  const [sizeId, setSizeId] = useState(() => defaultSizeId(product.sizes));
+  const [open, setOpen] = useState(false);
+  const descriptionId = useId();
+  const selectId = useId();
+  const size = product.sizes.find((candidate) => candidate.id === sizeId);
+  const onSale = product.sizes.some(isOnSale);
+  const thc = thcLine(product);
+  const href = `/product/${product.id}`;
+  const soldOut = size ? !size.inStock : product.sizes.length > 0 && product.sizes.every((s) => !s.inStock);
+
+  function add() {
+    if (!size?.inStock) return;
+    addItem({
+      productId: product.id,
+      productName: product.name,
+      imageUrl: product.imageUrl,
+      category: product.category,
+      sizeId: size.id,
+      sizeLabel: size.size,
+      priceCents: size.priceCents,
+      salePriceCents: size.salePriceCents,
+    });
+    toast.success("Added to cart", {
+      description: `${product.name} (${size.size}) has been added to your cart.`,
+    });
+  }
+
+  return (
+    <article className="group flex h-full flex-col overflow-hidden rounded-lg border border-border bg-card shadow-card">
+      <Link to={href} className="relative block overflow-hidden" tabIndex={-1} aria-hidden>
+        <ProductImage
+          product={product}
+          sizes={CARD_IMAGE_SIZES}
+          priority={priority}
+          className="transition-transform duration-300 group-hover:scale-[1.02]"
+        />
+        <span className="absolute top-2 left-2 flex flex-wrap gap-1">
+          {onSale ? <Badge variant="sale">Sale</Badge> : null}
+          {product.isFeatured ? <Badge variant="accent">Featured</Badge> : null}
+        </span>
+        <Badge variant="outline" className="absolute right-2 bottom-2 bg-card/90">
+          {product.category}
+        </Badge>
+      </Link>
+      <div className="flex flex-1 flex-col gap-2 p-3 sm:p-4">
+        <Link
+          to={href}
+          className="flex min-h-6 flex-wrap items-center gap-1.5 text-xs text-muted-foreground"
+          tabIndex={-1}
+        >
+          <span className="font-medium uppercase tracking-wide">{product.category}</span>
+          {product.strain ? (
+            <Badge variant={strainBadgeVariant(product.strain)}>{product.strain}</Badge>
+          ) : null}
+        </Link>
+        <h3 className="font-display text-base leading-snug font-semibold text-foreground sm:text-lg">
+          <Link to={href} className="rounded-sm hover:text-primary hover:underline">
+            {product.name}
+          </Link>
+        </h3>
+        {thc ? <p className="text-sm text-muted-foreground">{thc}</p> : null}
+        {product.sizes.length > 1 ? (
+          <div>
+            <label htmlFor={selectId} className="sr-only">
+              Select size for {product.name}
+            </label>
+            <NativeSelect
+              id={selectId}
+              value={sizeId}
+              onChange={(event) => setSizeId(event.target.value)}
+              className="min-h-11 py-1.5 text-sm"
+            >
+              <option value="" disabled>
+                Select size
+              </option>
+              {product.sizes.map((option) => (
+                <option key={option.id} value={option.id} disabled={!option.inStock}>
+                  {sizeOptionLabel(option)}
+                </option>
+              ))}
+            </NativeSelect>
+          </div>
+        ) : null}
+        {product.description ? (
+          <div>
+            <button
+              type="button"
+              aria-expanded={open}
+              aria-controls={descriptionId}
+              onClick={() => setOpen((value) => !value)}
+              className="flex min-h-11 w-full items-center justify-between rounded-md text-left text-sm font-medium text-primary"
+            >
+              Description
+              <ChevronDown className={cn("size-4 transition-transform", open && "rotate-180")} aria-hidden />
+            </button>
+            <p
+              id={descriptionId}
+              hidden={!open}
+              className="pb-1 text-sm leading-relaxed text-muted-foreground"
+            >
+              {product.description}
+            </p>
+          </div>
+        ) : null}
+        <div className="mt-auto flex items-center justify-between gap-2 pt-1">
+          {size ? (
+            size.inStock ? (
+              <Price size={size} />
+            ) : (
+              <p className="font-semibold text-muted-foreground">Sold out</p>
+            )
+          ) : soldOut ? (
+            <p className="font-semibold text-muted-foreground">Sold out</p>
+          ) : (
+            <span />
+          )}
+          <button
+            type="button"
+            onClick={add}
+            disabled={!size?.inStock}
+            aria-label={soldOut ? `${product.name} is sold out` : `Add ${product.name} to cart`}
+            className="inline-flex size-11 shrink-0 items-center justify-center rounded-full bg-primary text-primary-foreground shadow-card transition-colors hover:bg-primary-hover disabled:cursor-not-allowed disabled:opacity-45"
+          >
+            <Plus className="size-5" aria-hidden />
+          </button>
+        </div>
+      </div>
+    </article>
+  );
+}

@@ -1,0 +1,107 @@
+import { Leaf, Menu, Phone, X } from "lucide-react";
+import { useEffect, useState } from "react";
+import { Link, NavLink, useLocation } from "react-router";
+import { buttonVariants } from "#app/components/ui/button.tsx";
+import { cn } from "#app/utils/cn.ts";
+import { CartTrigger } from "./cart-trigger.tsx";
+
+export function telHref(phone: string) {
+  return `tel:${phone.replace(/[^\d+]/g, "")}`;
+}
+
+export function Logo({ name }: { name: string }) {
+  return (
+    <span className="inline-flex items-center gap-2 font-display text-xl font-semibold tracking-tight text-primary">
+      <span className="inline-flex size-8 items-center justify-center rounded-full bg-primary text-accent">
+        <Leaf className="size-4" aria-hidden />
+      </span>
+      {name}
+    </span>
+  );
+}
+
+/** Spec §2 navigation bar, fixed at the top; on small screens a menu with Shop and the phone number. */
+export function StoreHeader({
+  storeName,
+  phone,
+  onOpenCart,
+}: {
+  storeName: string;
+  phone: string;
+  onOpenCart: () => void;
+}) {
+  const [menuOpen, setMenuOpen] = useState(false);
+  const location = useLocation();
+  // Close the mobile menu on navigation.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the path changes
+  useEffect(() => setMenuOpen(false), [location.pathname]);
+
+  return (
+    <header className="fixed inset-x-0 top-0 z-40 border-b border-border bg-background/95 backdrop-blur supports-[backdrop-filter]:bg-background/85">
+      <nav aria-label="Main" className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-3 px-4">
+        <Link to="/" className="rounded-md" aria-label={`${storeName} home`}>
+          <Logo name={storeName} />
+        </Link>
+        <div className="hidden items-center gap-2 md:flex">
+          <NavLink
+            to="/shop"
+            className={({ isActive }) =>
+              cn(
+                "inline-flex min-h-11 items-center rounded-md px-3 font-medium hover:bg-muted",
+                isActive && "text-primary underline underline-offset-8",
+              )
+            }
+          >
+            Shop
+          </NavLink>
+          <a
+            href={telHref(phone)}
+            className="inline-flex min-h-11 items-center gap-2 rounded-md px-3 font-medium hover:bg-muted"
+          >
+            <Phone className="size-4 text-primary" aria-hidden />
+            {phone}
+          </a>
+          <CartTrigger onOpen={onOpenCart} />
+          <Link to="/shop" className={buttonVariants({ variant: "accent" })}>
+            Order Now
+          </Link>
+        </div>
+        <div className="flex items-center gap-1 md:hidden">
+          <Link to="/shop" className={buttonVariants({ variant: "accent", size: "sm" })}>
+            Order Now
+          </Link>
+          <CartTrigger onOpen={onOpenCart} />
+          <button
+            type="button"
+            aria-expanded={menuOpen}
+            aria-controls="mobile-menu"
+            aria-label={menuOpen ? "Close menu" : "Open menu"}
+            onClick={() => setMenuOpen((open) => !open)}
+            className="inline-flex size-11 items-center justify-center rounded-md hover:bg-muted"
+          >
+            {menuOpen ? <X className="size-5" aria-hidden /> : <Menu className="size-5" aria-hidden />}
+          </button>
+        </div>
+      </nav>
+      <div
+        id="mobile-menu"
+        hidden={!menuOpen}
+        className="border-t border-border bg-background px-4 pb-4 md:hidden"
+      >
+        <ul className="flex flex-col">
+          <li>
+            <Link to="/shop" className="flex min-h-12 items-center border-b border-border font-medium">
+              Shop
+            </Link>
+          </li>
+          <li>
+            <a href={telHref(phone)} className="flex min-h-12 items-center gap-2 font-medium">
+              <Phone className="size-4 text-primary" aria-hidden />
+              {phone}
+            </a>
+          </li>
+        </ul>
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,27 @@
+/** Storefront listing loads: one page range of products in SQL, failures turned into an empty grid. */
+import { log } from "#app/utils/logger.server.ts";
+import { findProducts, type ProductFilter, type ProductView } from "./catalog.server.ts";
+import { PAGE_SIZE } from "./storefront.ts";
+
+export type Listing = { products: ProductView[]; total: number; page: number; failed: boolean };
+
+/** The first `page * PAGE_SIZE` products matching the filter (spec §4: a failed load gives an empty grid). */
+export async function loadListing(filter: ProductFilter, page: number): Promise<Listing> {
+  try {
+    const { products, total } = await findProducts(filter, { limit: page * PAGE_SIZE });
+    return { products, total, page, failed: false };
+  } catch (error) {
+    log.error("Failed to load products", { error: String(error), filter: JSON.stringify(filter) });
+    return { products: [], total: 0, page, failed: true };
+  }
+}
+
+/** A short highlight row (Deals, Featured, On Sale); an empty row when the load fails. */
+export async function loadHighlight(filter: ProductFilter, limit: number): Promise<ProductView[]> {
+  try {
+    return (await findProducts(filter, { limit })).products;
+  } catch (error) {
+    log.error("Failed to load products", { error: String(error), filter: JSON.stringify(filter) });
+    return [];
+  }
+}
