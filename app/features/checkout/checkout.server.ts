@@ -16,7 +16,7 @@ import {
 } from "#app/features/media/id-photos.server.ts";
 import { getOrderByIdempotencyKey } from "#app/features/orders/orders.server.ts";
 import { type PlaceOrderRefusal, placeOrder } from "#app/features/orders/place-order.server.ts";
-import { errorMessage, log } from "#app/utils/logger.server.ts";
+import { log, rootCauseMessage } from "#app/utils/logger.server.ts";
 import {
   CHECKOUT_TOASTS,
   checkoutSchema,
@@ -170,7 +170,7 @@ export async function submitCheckout(
   try {
     idPhotoId = await (dependencies.storePhoto ?? ((value) => storeIdPhoto(value)))(photo);
   } catch (error) {
-    log.error("Could not store an ID photo; the order continues without it", { error: errorMessage(error) });
+    log.error("Could not store an ID photo; the order continues without it", { error: rootCauseMessage(error) });
   }
 
   const forget = async () => {
@@ -193,7 +193,7 @@ export async function submitCheckout(
     };
   } catch (error) {
     await forget();
-    log.error("Could not place an order", { error: errorMessage(error) });
+    log.error("Could not place an order", { error: rootCauseMessage(error) });
     return failure(client, 500, {}, CHECKOUT_TOASTS.orderError);
   }
 }

@@ -66,7 +66,8 @@ export function encodeCursor(createdAtText: string, id: string) {
 export function decodeCursor(cursor: string | null | undefined): { createdAt: string; id: string } | null {
   if (!cursor || cursor.length > 200) return null;
   const [createdAt, id] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
-  if (!createdAt || !id || !UUID.test(id) || Number.isNaN(Date.parse(createdAt.replace(" ", "T")))) return null;
+  if (!createdAt || !id || !UUID.test(id) || Number.isNaN(Date.parse(createdAt.replace(" ", "T"))))
+    return null;
   return { createdAt, id };
 }
 
@@ -104,7 +105,9 @@ export async function listOrders(
     .from(orders)
     .where(
       and(
-        statuses.length === 1 ? eq(orders.status, statuses[0] as OrderStatus) : inArray(orders.status, statuses),
+        statuses.length === 1
+          ? eq(orders.status, statuses[0] as OrderStatus)
+          : inArray(orders.status, statuses),
         after
           ? sql`(${orders.createdAt}, ${orders.id}) < (${after.createdAt}::timestamptz, ${after.id}::uuid)`
           : undefined,
@@ -180,7 +183,11 @@ export async function setOrderStatus(
   try {
     return await database.transaction(async (tx) => {
       const [order] = await tx
-        .select({ status: orders.status, createdAt: orders.createdAt, totalAmountCents: orders.totalAmountCents })
+        .select({
+          status: orders.status,
+          createdAt: orders.createdAt,
+          totalAmountCents: orders.totalAmountCents,
+        })
         .from(orders)
         .where(eq(orders.id, orderId))
         .for("update");
@@ -190,7 +197,10 @@ export async function setOrderStatus(
       if (status === "cancelled") await restock(tx, orderId, +1);
       if (order.status === "cancelled") await restock(tx, orderId, -1);
 
-      await tx.update(orders).set({ status, statusChangedAt: now, updatedAt: now }).where(eq(orders.id, orderId));
+      await tx
+        .update(orders)
+        .set({ status, statusChangedAt: now, updatedAt: now })
+        .where(eq(orders.id, orderId));
       await tx
         .update(orderStatusCounts)
         .set({ ordersCount: sql`greatest(${orderStatusCounts.ordersCount} - 1, 0)` })
@@ -204,7 +214,11 @@ export async function setOrderStatus(
         });
 
       const revenueDelta =
-        status === "cancelled" ? -order.totalAmountCents : order.status === "cancelled" ? order.totalAmountCents : 0;
+        status === "cancelled"
+          ? -order.totalAmountCents
+          : order.status === "cancelled"
+            ? order.totalAmountCents
+            : 0;
       if (revenueDelta !== 0) {
         await tx
           .insert(orderDailyStats)
@@ -270,7 +284,9 @@ export type DashboardStats = {
 };
 
 /** Dashboard figures from running totals and indexes: a handful of small queries, whatever the order count. */
-export async function getDashboardStats(options: { now?: Date; executor?: Executor } = {}): Promise<DashboardStats> {
+export async function getDashboardStats(
+  options: { now?: Date; executor?: Executor } = {},
+): Promise<DashboardStats> {
   const database = options.executor ?? (await db());
   const now = options.now ?? new Date();
   const days = lastDays(storeDay(now), 30);

@@ -1,0 +1,114 @@
+/** Shared by the checkout, order, ID photo and e-mail tests: real rows, real requests, real images. */
+import sharp from "sharp";
+import type { Executor } from "#app/db/client.server.ts";
+import { productSizes, products } from "#app/db/schema.ts";
+import { availableSlots, storeClock } from "./delivery-slots.ts";
+
+/** Monday 23 Nov 2026, 9:00 AM in New York: every slot of the day is still open. */
+export const MONDAY_MORNING = new Date("2026-11-23T14:00:00Z");
+
+export async function insertTestProduct(
+  executor: Executor,
+  options: {
+    name?: string;
+    priceCents?: number;
+    salePriceCents?: number | null;
+    inventoryCount?: number;
+    size?: string;
+  } = {},
+) {
+  const [product] = await executor
+    .insert(products)
+    .values({
+      name: options.name ?? `Test product ${Math.random().toString(36).slice(2, 8)}`,
+      description: "A product made by a test.",
+      category: "Flower",
+      strain: "Hybrid",
+      imageUrl: "https://images.example/test.jpg",
+    })
+    .returning({ id: products.id, name: products.name });
+  if (!product) throw new Error("no product");
+  const [size] = await executor
+    .insert(productSizes)
+    .values({
+      productId: product.id,
+      size: options.size ?? "3.5g",
+      priceCents: options.priceCents ?? 4000,
+      salePriceCents: options.salePriceCents ?? null,
+      inventoryCount: options.inventoryCount ?? 100,
+    })
+    .returning({ id: productSizes.id });
+  if (!size) throw new Error("no size");
+  return { productId: product.id, sizeId: size.id, name: product.name };
+}
+
+let cachedPng: Uint8Array | undefined;
+
+/** A small real PNG. */
+export async function testPng() {
+  cachedPng ??= new Uint8Array(
+    await sharp({ create: { width: 64, height: 40, channels: 3, background: "#2f7553" } })
+      .png()
+      .toBuffer(),
+  );
+  return cachedPng;
+}
+
+export function orderFields(
+  items: { productId: string; sizeId: string; quantity: number }[],
+  overrides: Record<string, string> = {},
+  now = MONDAY_MORNING,
+) {
+  const date = storeClock(now).date;
+  return {
+    name: "Ada Shopper",
+    email: "ada@example.com",
+    phone: "(202) 555-0100",
+    address: "1600 Example Ave NW",
+    city: "Washington",
+    state: "DC",
+    zipCode: "20001",
+    notes: "",
+    deliveryDate: date,
+    timeSlot: availableSlots(date, now)[0] ?? "",
+    ageConfirmed: "on",
+    idempotencyKey: crypto.randomUUID(),
+    items: JSON.stringify(items),
+    ...overrides,
+  };
+}
+
+/** The input placeOrder takes, for the same order. */
+export function placeOrderInput(
+  items: { productId: string; sizeId: string; quantity: number }[],
+  overrides: { idempotencyKey?: string; idPhotoId?: string | null } = {},
+  now = MONDAY_MORNING,
+) {
+  const date = storeClock(now).date;
+  return {
+    name: "Ada Shopper",
+    email: "ada@example.com",
+    phone: "(202) 555-0100",
+    address: "1600 Example Ave NW",
+    city: "Washington",
+    state: "DC" as const,
+    zipCode: "20001",
+    notes: null,
+    deliveryDate: date,
+    timeSlot: availableSlots(date, now)[0] as string,
+    idempotencyKey: overrides.idempotencyKey ?? crypto.randomUUID(),
+    items,
+    idPhotoId: overrides.idPhotoId ?? null,
+  };
+}
+
+/** A multipart checkout post, as a browser would send it. */
+export function checkoutRequest(
+  fields: Record<string, string>,
+  file: { bytes: Uint8Array; name: string; type: string } | null,
+) {
+  const form = new FormData();
+  for (const [key, value] of Object.entries(fields)) form.append(key, value);
+  if (file) form.append("idFront", new File([file.bytes as BlobPart], file.name, { type: file.type }));
+  return new Request("http://localhost/checkout", { method: "POST", body: form });
+}
