@@ -170,7 +170,9 @@ export async function submitCheckout(
   try {
     idPhotoId = await (dependencies.storePhoto ?? ((value) => storeIdPhoto(value)))(photo);
   } catch (error) {
-    log.error("Could not store an ID photo; the order continues without it", { error: rootCauseMessage(error) });
+    log.error("Could not store an ID photo; the order continues without it", {
+      error: rootCauseMessage(error),
+    });
   }
 
   const forget = async () => {
