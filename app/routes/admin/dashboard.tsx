@@ -1,7 +1,141 @@
+import { ClipboardList, DollarSign, Package, Plus, ShoppingBag } from "lucide-react";
+import { Link } from "react-router";
+import { SignOutButton } from "#app/components/admin/admin-header.tsx";
+import { OrdersChart } from "#app/components/admin/orders-chart.tsx";
+import { AdminPageHeader } from "#app/components/admin/page-header.tsx";
+import { StatusBadge } from "#app/components/admin/status-badge.tsx";
+import { buttonVariants } from "#app/components/ui/button.tsx";
+import { Card } from "#app/components/ui/card.tsx";
+import { requireAdmin } from "#app/features/admin-auth/guard.server.ts";
+import { type DashboardStats, getDashboardStats } from "#app/features/orders/admin-orders.server.ts";
+import { errorMessage, log } from "#app/utils/logger.server.ts";
+import { formatCents } from "#app/utils/money.ts";
+import type { Route } from "./+types/dashboard";
+
 export function meta() {
   return [{ title: "Admin Dashboard" }];
 }
 
-export default function Page() {
-  return <h1 className="p-8 font-display text-3xl">Admin Dashboard</h1>;
+export async function loader({ context }: Route.LoaderArgs): Promise<{ stats: DashboardStats | null }> {
+  requireAdmin(context);
+  try {
+    return { stats: await getDashboardStats() };
+  } catch (error) {
+    // Spec §8: a dashboard stats failure is logged only.
+    log.error("Dashboard stats failed", { error: errorMessage(error) });
+    return { stats: null };
+  }
+}
+
+const ORDER_STATUSES = ["pending", "confirmed", "delivered", "cancelled"] as const;
+
+const placedAt = new Intl.DateTimeFormat("en-US", {
+  month: "short",
+  day: "numeric",
+  hour: "numeric",
+  minute: "2-digit",
+  timeZone: "America/New_York",
+});
+
+export default function Dashboard({ loaderData }: Route.ComponentProps) {
+  const stats = loaderData.stats;
+  return (
+    <>
+      <AdminPageHeader title="Admin Dashboard" description="Today at a glance.">
+        <Link to="/admin/products" className={buttonVariants({ variant: "outline" })}>
+          <Package aria-hidden /> Manage Products
+        </Link>
+        <Link to="/admin/orders" className={buttonVariants({ variant: "outline" })}>
+          <ClipboardList aria-hidden /> View Orders
+        </Link>
+        <Link to="/admin/products/new" className={buttonVariants({ variant: "primary" })}>
+          <Plus aria-hidden /> Add Product
+        </Link>
+        <SignOutButton />
+      </AdminPageHeader>
+
+      <div className="grid gap-4 sm:grid-cols-3">
+        <StatCard icon={<Package aria-hidden />} label="Total Products" value={stats ? String(stats.totalProducts) : "–"} />
+        <StatCard icon={<ShoppingBag aria-hidden />} label="Total Orders" value={stats ? stats.totalOrders.toLocaleString("en-US") : "–"} />
+        <StatCard
+          icon={<DollarSign aria-hidden />}
+          label="Total Revenue"
+          value={stats ? formatCents(stats.totalRevenueCents) : "–"}
+          hint="All orders except cancelled ones"
+        />
+      </div>
+
+      <div className="mt-6 grid gap-4 lg:grid-cols-[2fr_1fr]">
+        <Card className="p-5">
+          <h2 className="font-semibold">Last 30 days</h2>
+          <p className="mb-3 text-muted-foreground text-sm">Orders per day and revenue (cancelled orders excluded)</p>
+          {stats ? <OrdersChart days={stats.last30Days} /> : <p className="text-muted-foreground">No figures available.</p>}
+        </Card>
+        <Card className="p-5">
+          <h2 className="mb-3 font-semibold">Orders by status</h2>
+          <ul className="space-y-2">
+            {ORDER_STATUSES.map((status) => {
+              const value = stats?.statusCounts[status] ?? 0;
+              const share = stats && stats.totalOrders > 0 ? (value / stats.totalOrders) * 100 : 0;
+              return (
+                <li key={status}>
+                  <div className="flex items-center justify-between text-sm">
+                    <StatusBadge status={status} />
+                    <span className="font-semibold tabular-nums">{value.toLocaleString("en-US")}</span>
+                  </div>
+                  <div className="mt-1 h-1.5 overflow-hidden rounded-full bg-muted" aria-hidden>
+                    <div className="h-full rounded-full bg-forest-400" style={{ width: `${share}%` }} />
+                  </div>
+                </li>
+              );
+            })}
+          </ul>
+        </Card>
+      </div>
+
+      <Card className="mt-6 p-5">
+        <div className="mb-3 flex items-center justify-between gap-2">
+          <h2 className="font-semibold">Recent Orders</h2>
+          <Link to="/admin/orders" className="text-primary text-sm underline-offset-4 hover:underline">
+            All incoming orders
+          </Link>
+        </div>
+        {stats && stats.recentOrders.length > 0 ? (
+          <ul className="divide-y divide-border">
+            {stats.recentOrders.map((order) => (
+              <li key={order.id} className="flex flex-wrap items-center justify-between gap-2 py-3">
+                <div className="min-w-0">
+                  <p className="font-medium">
+                    <span className="font-mono">#{order.id.slice(0, 8)}</span> · {order.customerName}
+                  </p>
+                  <p className="text-muted-foreground text-xs">{placedAt.format(new Date(order.createdAt))}</p>
+                </div>
+                <div className="flex items-center gap-3">
+                  <StatusBadge status={order.status} />
+                  <span className="font-semibold tabular-nums">{formatCents(order.totalAmountCents)}</span>
+                </div>
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p className="py-6 text-center text-muted-foreground">No orders yet.</p>
+        )}
+      </Card>
+    </>
+  );
+}
+
+function StatCard({ icon, label, value, hint }: { icon: React.ReactNode; label: string; value: string; hint?: string }) {
+  return (
+    <Card className="flex items-center gap-4 p-5">
+      <span className="flex size-11 shrink-0 items-center justify-center rounded-full bg-secondary text-primary [&_svg]:size-5">
+        {icon}
+      </span>
+      <div>
+        <p className="text-muted-foreground text-sm">{label}</p>
+        <p className="font-display text-2xl text-foreground tabular-nums">{value}</p>
+        {hint ? <p className="text-muted-foreground text-xs">{hint}</p> : null}
+      </div>
+    </Card>
+  );
 }

@@ -1,0 +1,121 @@
+import { CalendarClock, Mail, MapPin, Phone, User } from "lucide-react";
+import { useState } from "react";
+import { Card } from "#app/components/ui/card.tsx";
+import type { AdminOrder } from "#app/features/orders/admin-orders.server.ts";
+import { formatCents } from "#app/utils/money.ts";
+import { StatusBadge } from "./status-badge.tsx";
+
+const placedAt = new Intl.DateTimeFormat("en-US", {
+  dateStyle: "medium",
+  timeStyle: "short",
+  timeZone: "America/New_York",
+});
+
+/** One order as staff need it (spec §2 'Admin incoming orders', decision 8: every item listed). */
+export function OrderCard({ order, actions }: { order: AdminOrder; actions?: React.ReactNode }) {
+  const first = order.items[0];
+  return (
+    <Card className="overflow-hidden">
+      <div className="flex flex-wrap items-center justify-between gap-2 border-border border-b bg-muted/60 px-4 py-3 sm:px-5">
+        <div className="flex items-center gap-3">
+          <h2 className="font-mono font-semibold text-base">Order #{order.id.slice(0, 8)}</h2>
+          <StatusBadge status={order.status} />
+        </div>
+        <p className="text-muted-foreground text-sm">
+          <time dateTime={order.createdAt}>{placedAt.format(new Date(order.createdAt))}</time>
+        </p>
+      </div>
+      <div className="grid gap-5 p-4 sm:p-5 lg:grid-cols-[1fr_1fr_1.4fr]">
+        <section aria-label="Customer">
+          <h3 className="mb-2 font-semibold text-muted-foreground text-xs uppercase tracking-wider">Customer</h3>
+          <ul className="space-y-1.5 text-sm">
+            <li className="flex items-center gap-2">
+              <User className="size-4 text-muted-foreground" aria-hidden /> {order.customerName}
+            </li>
+            <li className="flex items-center gap-2 break-all">
+              <Mail className="size-4 shrink-0 text-muted-foreground" aria-hidden />
+              <a className="underline-offset-2 hover:underline" href={`mailto:${order.userEmail}`}>
+                {order.userEmail}
+              </a>
+            </li>
+            <li className="flex items-center gap-2">
+              <Phone className="size-4 text-muted-foreground" aria-hidden />
+              <a className="underline-offset-2 hover:underline" href={`tel:${order.phone}`}>
+                {order.phone}
+              </a>
+            </li>
+          </ul>
+          <IdPhoto photoId={order.idPhotoId} name={order.customerName} />
+        </section>
+        <section aria-label="Delivery">
+          <h3 className="mb-2 font-semibold text-muted-foreground text-xs uppercase tracking-wider">Delivery</h3>
+          <ul className="space-y-1.5 text-sm">
+            <li className="flex items-start gap-2">
+              <MapPin className="mt-0.5 size-4 shrink-0 text-muted-foreground" aria-hidden /> {order.deliveryAddress}
+            </li>
+            <li className="flex items-center gap-2">
+              <CalendarClock className="size-4 text-muted-foreground" aria-hidden /> {order.deliveryDate},{" "}
+              {order.deliveryTime}
+            </li>
+          </ul>
+          {order.notes ? (
+            <div className="mt-3 rounded-md bg-honey-100 px-3 py-2 text-sm">
+              <span className="font-semibold">Notes: </span>
+              {order.notes}
+            </div>
+          ) : null}
+        </section>
+        <section aria-label="Order details">
+          <h3 className="mb-2 font-semibold text-muted-foreground text-xs uppercase tracking-wider">Order details</h3>
+          <div className="flex gap-3">
+            {first?.imageUrl ? (
+              <img
+                src={first.imageUrl}
+                alt=""
+                className="size-16 shrink-0 rounded-md border border-border object-cover"
+                loading="lazy"
+              />
+            ) : null}
+            <ul className="min-w-0 flex-1 space-y-1 text-sm">
+              {order.items.map((item) => (
+                <li key={item.id} className="flex justify-between gap-3">
+                  <span className="min-w-0">
+                    <span className="font-medium">{item.productName}</span>{" "}
+                    <span className="text-muted-foreground">
+                      ({item.sizeLabel}) × {item.quantity} @ {formatCents(item.unitPriceCents)}
+                    </span>
+                  </span>
+                  <span className="shrink-0 tabular-nums">{formatCents(item.totalPriceCents)}</span>
+                </li>
+              ))}
+            </ul>
+          </div>
+          <p className="mt-3 flex justify-between border-border border-t pt-2 font-semibold">
+            <span>
+              Total <span className="font-normal text-muted-foreground text-sm">(qty {order.quantity})</span>
+            </span>
+            <span className="tabular-nums">{formatCents(order.totalAmountCents)}</span>
+          </p>
+        </section>
+      </div>
+      {actions ? <div className="flex flex-wrap gap-2 border-border border-t px-4 py-3 sm:px-5">{actions}</div> : null}
+    </Card>
+  );
+}
+
+/** The customer's ID: admin-only URL, hidden if it fails to load (spec §2). */
+function IdPhoto({ photoId, name }: { photoId: string | null; name: string }) {
+  const [failed, setFailed] = useState(false);
+  if (!photoId || failed) return null;
+  return (
+    <a href={`/admin/id-photos/${photoId}`} target="_blank" rel="noreferrer" className="mt-3 block w-fit">
+      <img
+        src={`/admin/id-photos/${photoId}`}
+        alt={`ID of ${name}`}
+        className="h-24 w-auto max-w-full rounded-md border border-border object-cover"
+        loading="lazy"
+        onError={() => setFailed(true)}
+      />
+    </a>
+  );
+}

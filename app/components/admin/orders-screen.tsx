@@ -1,0 +1,134 @@
+import { ChevronLeft, ChevronRight, RefreshCw } from "lucide-react";
+import { useEffect } from "react";
+import { Link, useFetcher, useLocation, useRevalidator } from "react-router";
+import { toast } from "sonner";
+import { Button, buttonVariants } from "#app/components/ui/button.tsx";
+import type { AdminOrder } from "#app/features/orders/admin-orders.server.ts";
+import { CsrfInput } from "./csrf.tsx";
+import { OrderCard } from "./order-card.tsx";
+import { AdminPageHeader } from "./page-header.tsx";
+
+/** New orders show up without a manual refresh: the list reloads every 15 s while the tab is visible. */
+export function usePolling(intervalMs = 15_000) {
+  const revalidator = useRevalidator();
+  useEffect(() => {
+    const id = window.setInterval(() => {
+      if (document.visibilityState === "visible" && revalidator.state === "idle") void revalidator.revalidate();
+    }, intervalMs);
+    return () => window.clearInterval(id);
+  }, [revalidator, intervalMs]);
+  return revalidator;
+}
+
+export function RefreshButton() {
+  const revalidator = useRevalidator();
+  const busy = revalidator.state !== "idle";
+  return (
+    <Button type="button" variant="outline" onClick={() => void revalidator.revalidate()} disabled={busy}>
+      <RefreshCw aria-hidden className={busy ? "animate-spin" : undefined} />
+      Refresh
+    </Button>
+  );
+}
+
+export function Pager({ nextCursor, isFirstPage }: { nextCursor: string | null; isFirstPage: boolean }) {
+  const location = useLocation();
+  if (!nextCursor && isFirstPage) return null;
+  return (
+    <nav aria-label="Pages" className="mt-6 flex flex-wrap justify-between gap-2">
+      {isFirstPage ? (
+        <span />
+      ) : (
+        <Link to={location.pathname} className={buttonVariants({ variant: "outline" })}>
+          <ChevronLeft aria-hidden /> Newest orders
+        </Link>
+      )}
+      {nextCursor ? (
+        <Link to={`${location.pathname}?before=${nextCursor}`} className={buttonVariants({ variant: "outline" })}>
+          Older orders <ChevronRight aria-hidden />
+        </Link>
+      ) : null}
+    </nav>
+  );
+}
+
+const ACTIONS = [
+  { intent: "confirm", status: "confirmed", label: "Confirm", variant: "primary" },
+  { intent: "deliver", status: "delivered", label: "Mark Delivered", variant: "secondary" },
+  { intent: "cancel", status: "cancelled", label: "Cancel", variant: "outline" },
+] as const;
+
+type StatusActionData = { ok: boolean; title: string; description: string };
+
+/** Confirm / Mark Delivered / Cancel, the button of the current status disabled (spec §2). */
+export function OrderActions({ order }: { order: AdminOrder }) {
+  const fetcher = useFetcher<StatusActionData>();
+  const pendingIntent = fetcher.state !== "idle" ? fetcher.formData?.get("intent") : null;
+  useEffect(() => {
+    if (fetcher.state !== "idle" || !fetcher.data) return;
+    if (fetcher.data.ok) toast.success(fetcher.data.title, { description: fetcher.data.description });
+    else toast.error(fetcher.data.title, { description: fetcher.data.description });
+  }, [fetcher.state, fetcher.data]);
+  return (
+    <fetcher.Form method="post" className="flex flex-wrap gap-2">
+      <CsrfInput />
+      <input type="hidden" name="orderId" value={order.id} />
+      {ACTIONS.map((action) => (
+        <Button
+          key={action.intent}
+          type="submit"
+          name="intent"
+          value={action.intent}
+          variant={action.intent === "cancel" ? "outline" : action.variant}
+          className={action.intent === "cancel" ? "text-destructive" : undefined}
+          disabled={order.status === action.status || fetcher.state !== "idle"}
+        >
+          {pendingIntent === action.intent ? "Updating..." : action.label}
+        </Button>
+      ))}
+    </fetcher.Form>
+  );
+}
+
+export function OrdersScreen({
+  title,
+  description,
+  orders,
+  nextCursor,
+  isFirstPage,
+  emptyText,
+  buttons,
+  withActions,
+}: {
+  title: string;
+  description: string;
+  orders: AdminOrder[];
+  nextCursor: string | null;
+  isFirstPage: boolean;
+  emptyText: string;
+  buttons: React.ReactNode;
+  withActions: boolean;
+}) {
+  usePolling();
+  return (
+    <>
+      <AdminPageHeader title={title} description={description}>
+        {buttons}
+      </AdminPageHeader>
+      {orders.length === 0 ? (
+        <p className="rounded-lg border border-border border-dashed bg-card px-6 py-16 text-center text-muted-foreground">
+          {emptyText}
+        </p>
+      ) : (
+        <ul className="space-y-4">
+          {orders.map((order) => (
+            <li key={order.id}>
+              <OrderCard order={order} actions={withActions ? <OrderActions order={order} /> : undefined} />
+            </li>
+          ))}
+        </ul>
+      )}
+      <Pager nextCursor={nextCursor} isFirstPage={isFirstPage} />
+    </>
+  );
+}
