@@ -1,6 +1,7 @@
 /**
- * The production web server: security headers, compression, request logs, static files and the
- * React Router request handler, with a graceful shutdown. Run it through `npm start`.
+ * The production web server: security headers, the catalogue page cache, compression, request logs,
+ * static files and the React Router request handler, with a graceful shutdown. Run it through
+ * `npm start`.
  */
 import { randomUUID } from "node:crypto";
 import path from "node:path";
@@ -8,7 +9,12 @@ import { pathToFileURL } from "node:url";
 import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express from "express";
-import { RouterContextProvider, type ServerBuild } from "react-router";
+import {
+  createRequestHandler as createRouterHandler,
+  RouterContextProvider,
+  type ServerBuild,
+} from "react-router";
+import { PageCache } from "./app/server/page-cache.server.ts";
 import { ConfigError, parseConfig } from "./app/utils/env.server.ts";
 import { log, rootCauseMessage } from "./app/utils/logger.server.ts";
 
@@ -16,6 +22,10 @@ type AppEntry = {
   boot(): Promise<{ database: string }>;
   shutdown(): Promise<void>;
   requestInfoContext: Parameters<RouterContextProvider["set"]>[0];
+  catalogVersion: {
+    current(): number | undefined;
+    subscribe(listener: (version: number) => void): () => void;
+  };
 };
 
 function fail(message: string): never {
@@ -93,6 +103,67 @@ app.use((_req, res, next) => {
   next();
 });
 
+function loadContext(req: express.Request, res: express.Response) {
+  const context = new RouterContextProvider();
+  context.set(entry.requestInfoContext, {
+    requestId: res.locals.requestId as string,
+    clientAddress: req.ip ?? "unknown",
+  });
+  return context;
+}
+
+// Reference endpoints for `npm run bench` only (never in a normal start): static bytes from memory
+// served by this same process, and its CPU time, so every figure is a ratio measured in one run.
+if (process.env.BENCH_REFERENCE === "1") {
+  const blobs = new Map<number, Buffer>();
+  // As lean as serving bytes from memory gets in this stack (no router, no query parser), at the
+  // same place in the middleware chain as the page cache: the ceiling a cache hit is compared with.
+  app.use((req, res, next) => {
+    if (!req.url.startsWith("/__bench/static?bytes=")) return next();
+    const bytes = Math.min(Math.max(Number.parseInt(req.url.slice(22), 10) || 0, 0), 16 * 1024 * 1024);
+    let body = blobs.get(bytes);
+    if (!body) {
+      body = Buffer.alloc(bytes, "<p>Capital Grown reference bytes</p>\n");
+      blobs.set(bytes, body);
+    }
+    res.setHeader("Content-Type", "text/html; charset=utf-8");
+    res.setHeader("Cache-Control", "no-cache");
+    res.setHeader("Content-Length", body.length);
+    res.end(body);
+  });
+  app.get("/__bench/stats", (_req, res) => {
+    res.json({ cpu: process.cpuUsage(), memory: process.memoryUsage(), pageCache: pageCache?.stats ?? null });
+  });
+}
+
+const handleRouterRequest = createRouterHandler(build, "production");
+
+// Catalogue pages from memory (see app/server/page-cache.server.ts); PAGE_CACHE=false turns it off.
+let pageCache: PageCache | undefined;
+if (settings.PAGE_CACHE) {
+  const origin = new URL(settings.publicUrl).origin;
+  const cache = new PageCache({
+    currentVersion: () => entry.catalogVersion.current(),
+    render(req, res) {
+      const request = req as express.Request;
+      const headers = new Headers();
+      for (const [name, value] of Object.entries(request.headers)) {
+        if (value === undefined) continue;
+        for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
+      }
+      // The page is shared by every shopper: render it for the configured origin, never for the
+      // request's Host header (a forged Host must not end up in a cached page).
+      return handleRouterRequest(
+        new Request(new URL(request.originalUrl, origin), { method: "GET", headers }),
+        loadContext(request, res as express.Response),
+      );
+    },
+  });
+  entry.catalogVersion.subscribe(() => cache.clear());
+  pageCache = cache;
+  app.use(cache.handle);
+}
+
 app.use(compression());
 
 // Fingerprinted build output never changes under its name: cache it for a year.
@@ -107,14 +178,7 @@ app.all(
   createRequestHandler({
     build,
     mode: "production",
-    getLoadContext(req, res) {
-      const context = new RouterContextProvider();
-      context.set(entry.requestInfoContext, {
-        requestId: res.locals.requestId as string,
-        clientAddress: req.ip ?? "unknown",
-      });
-      return context;
-    },
+    getLoadContext: loadContext,
   }),
 );
 

@@ -10,6 +10,7 @@ import { requestInfoContext } from "#app/utils/request-context.ts";
 
 // The custom server (server.ts) reaches the app's own module instances through these exports.
 export { boot, shutdown } from "#app/server/boot.server.ts";
+export { catalogVersion } from "#app/server/page-cache-version.server.ts";
 export { requestInfoContext };
 
 export const streamTimeout = 5_000;

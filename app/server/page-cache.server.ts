@@ -1,0 +1,350 @@
+/**
+ * Rendered-response cache for the catalogue pages (issue 6). Those pages are the same for every
+ * shopper (the cart lives in the browser), so a rendered 200 response is kept in memory with its
+ * gzip and brotli bodies and a strong ETag, and served again until the catalogue version changes.
+ *
+ * - Key: path + sorted query; GET and HEAD share an entry (HEAD is answered from it, never stored).
+ * - Only an allow-list of catalogue paths (and their `.data` single-fetch twins) is cached; anything
+ *   else, and any request carrying one of our cookies (`cg_*`: the toast, the admin session), passes.
+ * - Each entry is tagged with the catalogue version read BEFORE it was rendered; it is served only
+ *   while that version is the current one. The version comes from `currentVersion()`, which returns
+ *   undefined when it cannot vouch for freshness (then the cache neither serves nor stores).
+ * - Bounded by bytes, least recently used entries go first. Concurrent misses of one key render once.
+ *
+ * Plain Node types (IncomingMessage/ServerResponse) so it is used as an Express middleware by
+ * server.ts and tested without a server.
+ */
+import { createHash } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { promisify } from "node:util";
+import { brotliCompress, gzip, gzipSync, constants as zlibConstants } from "node:zlib";
+
+const gzipAsync = promisify(gzip);
+const brotliAsync = promisify(brotliCompress);
+
+/** Paths whose pages are the same for every shopper. Keep in step with app/routes.ts. */
+const CACHEABLE_PATH =
+  /^\/(?:shop|flower|edibles|pre-rolls|cartridges|concentrates|mushrooms|deals|uplifted|relaxed|energetic|calm|balanced|washington-dc-weed-delivery|privacy|terms|age-verification|product\/[^/]+)?$/;
+/** Single-fetch data requests of the same pages (`/shop.data`; the home page's is `/_root.data`). */
+const CACHEABLE_DATA_PATH =
+  /^\/(?:_root|shop|flower|edibles|pre-rolls|cartridges|concentrates|mushrooms|deals|uplifted|relaxed|energetic|calm|balanced|washington-dc-weed-delivery|privacy|terms|age-verification|product\/[^/]+)\.data$/;
+
+/** Response headers that belong to one exchange, never to a stored entry. */
+const EXCHANGE_HEADERS = new Set([
+  "set-cookie",
+  "content-length",
+  "content-encoding",
+  "transfer-encoding",
+  "connection",
+  "keep-alive",
+  "date",
+  "etag",
+  "vary",
+  "cache-control",
+  "x-request-id",
+]);
+
+/** Catalogue pages must be revalidated by browsers (they get a 304 while nothing changed). */
+const CACHE_CONTROL = "no-cache";
+const MAX_ENTRY_BYTES = 4 * 1024 * 1024;
+
+export type CachedPage = {
+  key: string;
+  version: number;
+  status: number;
+  headers: Array<[string, string]>;
+  body: Buffer;
+  gzip: Buffer;
+  br: Buffer;
+  etag: { identity: string; gzip: string; br: string };
+  bytes: number;
+};
+
+export type Encoding = "br" | "gzip" | "identity";
+
+export type PageCacheOptions = {
+  /** The catalogue version pages are rendered at now, or undefined when it is not known to be fresh. */
+  currentVersion: () => number | undefined;
+  /** Renders a request with the app (a miss). The response is buffered. */
+  render: (req: IncomingMessage, res: ServerResponse) => Promise<Response>;
+  maxBytes?: number;
+  /** Brotli quality for stored bodies (computed once per entry; 11 is far too slow for a miss). */
+  brotliQuality?: number;
+};
+
+/** The cache key of a request URL, or null when the path is not a catalogue page. */
+export function cacheKey(url: string): string | null {
+  const q = url.indexOf("?");
+  const pathname = q === -1 ? url : url.slice(0, q);
+  if (!CACHEABLE_PATH.test(pathname) && !CACHEABLE_DATA_PATH.test(pathname)) return null;
+  if (q === -1 || q === url.length - 1) return pathname;
+  const params = [...new URLSearchParams(url.slice(q + 1))];
+  if (params.length === 0) return pathname;
+  params.sort(([a, av], [b, bv]) => (a < b ? -1 : a > b ? 1 : av < bv ? -1 : av > bv ? 1 : 0));
+  return `${pathname}?${new URLSearchParams(params).toString()}`;
+}
+
+/** True when the request carries a cookie the app reads (ours are all named `cg_…`). */
+export function hasPrivateCookie(cookieHeader: string | undefined): boolean {
+  if (!cookieHeader) return false;
+  for (const part of cookieHeader.split(";")) {
+    if (part.trimStart().startsWith("cg_")) return true;
+  }
+  return false;
+}
+
+const encodingMemo = new Map<string, Encoding>();
+
+/** The best stored encoding a client accepts (brotli, then gzip, then none). */
+export function preferredEncoding(acceptEncoding: string | undefined): Encoding {
+  if (!acceptEncoding) return "identity";
+  const memo = encodingMemo.get(acceptEncoding);
+  if (memo) return memo;
+  const accepted = new Map<string, number>();
+  for (const token of acceptEncoding.toLowerCase().split(",")) {
+    const [name = "", ...params] = token.trim().split(";");
+    const qParam = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
+    const quality = qParam ? Number(qParam.slice(2)) : 1;
+    accepted.set(name.trim(), Number.isFinite(quality) ? quality : 0);
+  }
+  const star = accepted.get("*") ?? 0;
+  const accepts = (name: string) => (accepted.get(name) ?? star) > 0;
+  const result: Encoding = accepts("br") ? "br" : accepts("gzip") ? "gzip" : "identity";
+  if (encodingMemo.size < 256) encodingMemo.set(acceptEncoding, result);
+  return result;
+}
+
+function etagMatches(ifNoneMatch: string, entry: CachedPage) {
+  if (ifNoneMatch.trim() === "*") return true;
+  for (const raw of ifNoneMatch.split(",")) {
+    const tag = raw.trim().replace(/^W\//, "");
+    if (tag === entry.etag.identity || tag === entry.etag.gzip || tag === entry.etag.br) return true;
+  }
+  return false;
+}
+
+/** Builds an entry from a rendered response: null when it must not be stored. */
+export async function toEntry(
+  key: string,
+  version: number,
+  response: Response,
+  body: Buffer,
+  brotliQuality = 5,
+): Promise<CachedPage | null> {
+  if (response.status !== 200) return null;
+  const type = response.headers.get("content-type") ?? "";
+  if (!type.startsWith("text/html") && !type.startsWith("text/x-script")) return null;
+  if (response.headers.has("set-cookie")) return null;
+  const cacheControl = response.headers.get("cache-control") ?? "";
+  if (/no-store|private/i.test(cacheControl)) return null;
+  if (body.length > MAX_ENTRY_BYTES) return null;
+  const headers: Array<[string, string]> = [];
+  response.headers.forEach((value, name) => {
+    if (!EXCHANGE_HEADERS.has(name)) headers.push([name, value]);
+  });
+  const [gz, br] = await Promise.all([
+    gzipAsync(body, { level: 6 }),
+    brotliAsync(body, {
+      params: {
+        [zlibConstants.BROTLI_PARAM_QUALITY]: brotliQuality,
+        [zlibConstants.BROTLI_PARAM_SIZE_HINT]: body.length,
+        [zlibConstants.BROTLI_PARAM_MODE]: zlibConstants.BROTLI_MODE_TEXT,
+      },
+    }),
+  ]);
+  const hash = createHash("sha256").update(body).digest("base64url").slice(0, 27);
+  return {
+    key,
+    version,
+    status: 200,
+    headers,
+    body,
+    gzip: gz,
+    br,
+    etag: { identity: `"${hash}"`, gzip: `"${hash}-gz"`, br: `"${hash}-br"` },
+    bytes: body.length + gz.length + br.length + 512,
+  };
+}
+
+export type PageCacheStats = {
+  entries: number;
+  bytes: number;
+  hits: number;
+  misses: number;
+  bypasses: number;
+  notModified: number;
+};
+
+export class PageCache {
+  readonly #entries = new Map<string, CachedPage>();
+  readonly #inflight = new Map<string, Promise<CachedPage | null>>();
+  readonly #options: Required<PageCacheOptions>;
+  #bytes = 0;
+  #stats = { hits: 0, misses: 0, bypasses: 0, notModified: 0 };
+
+  constructor(options: PageCacheOptions) {
+    this.#options = { maxBytes: 64 * 1024 * 1024, brotliQuality: 5, ...options };
+  }
+
+  get stats(): PageCacheStats {
+    return { entries: this.#entries.size, bytes: this.#bytes, ...this.#stats };
+  }
+
+  /** Drops every entry (e.g. when the catalogue version moves on). */
+  clear() {
+    this.#entries.clear();
+    this.#bytes = 0;
+  }
+
+  /** The stored entry for a key if it is still current. */
+  lookup(key: string, version: number): CachedPage | undefined {
+    const entry = this.#entries.get(key);
+    if (!entry) return undefined;
+    if (entry.version !== version) {
+      this.#delete(key);
+      return undefined;
+    }
+    // Most recently used goes last.
+    this.#entries.delete(key);
+    this.#entries.set(key, entry);
+    return entry;
+  }
+
+  store(entry: CachedPage) {
+    this.#delete(entry.key);
+    if (entry.bytes > this.#options.maxBytes) return;
+    this.#entries.set(entry.key, entry);
+    this.#bytes += entry.bytes;
+    for (const [key] of this.#entries) {
+      if (this.#bytes <= this.#options.maxBytes) break;
+      this.#delete(key);
+    }
+  }
+
+  #delete(key: string) {
+    const entry = this.#entries.get(key);
+    if (!entry) return;
+    this.#entries.delete(key);
+    this.#bytes -= entry.bytes;
+  }
+
+  /** Express-style middleware: answers from the cache, or renders, stores and answers. */
+  handle = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => {
+    const method = req.method;
+    if (method !== "GET" && method !== "HEAD") return next();
+    const url = (req as IncomingMessage & { originalUrl?: string }).originalUrl ?? req.url ?? "/";
+    const key = cacheKey(url);
+    if (key === null) return next();
+    if (hasPrivateCookie(req.headers.cookie)) {
+      this.#stats.bypasses++;
+      res.setHeader("X-Cache", "BYPASS");
+      return next();
+    }
+    // Read the version BEFORE rendering: a page rendered while a change commits is tagged with the
+    // older version, so it is dropped as soon as the newer one is known.
+    const version = this.#options.currentVersion();
+    if (version === undefined) {
+      this.#stats.bypasses++;
+      res.setHeader("X-Cache", "BYPASS");
+      return next();
+    }
+    const entry = this.lookup(key, version);
+    if (entry) {
+      this.#stats.hits++;
+      this.#send(req, res, entry, "HIT");
+      return;
+    }
+    if (method === "HEAD") return next();
+    this.#stats.misses++;
+    this.#miss(req, res, key, version).catch(next);
+  };
+
+  async #miss(req: IncomingMessage, res: ServerResponse, key: string, version: number) {
+    const flightKey = `${version} ${key}`;
+    const pending = this.#inflight.get(flightKey);
+    if (pending) {
+      const shared = await pending;
+      if (shared) {
+        this.#send(req, res, shared, "HIT");
+        return;
+      }
+    }
+    let resolveFlight: (entry: CachedPage | null) => void = () => {};
+    if (!pending) {
+      this.#inflight.set(
+        flightKey,
+        new Promise((resolve) => {
+          resolveFlight = resolve;
+        }),
+      );
+    }
+    let entry: CachedPage | null = null;
+    try {
+      const response = await this.#options.render(req, res);
+      const body = Buffer.from(await response.arrayBuffer());
+      entry = await toEntry(key, version, response, body, this.#options.brotliQuality);
+      if (entry && this.#options.currentVersion() === version) this.store(entry);
+      if (entry) this.#send(req, res, entry, "MISS");
+      else sendUncached(req, res, response, body);
+    } finally {
+      if (!pending) {
+        this.#inflight.delete(flightKey);
+        resolveFlight(entry);
+      }
+    }
+  }
+
+  #send(req: IncomingMessage, res: ServerResponse, entry: CachedPage, state: "HIT" | "MISS") {
+    const encoding = preferredEncoding(req.headers["accept-encoding"] as string | undefined);
+    const etag = entry.etag[encoding];
+    const ifNoneMatch = req.headers["if-none-match"];
+    if (ifNoneMatch && etagMatches(ifNoneMatch, entry)) {
+      this.#stats.notModified++;
+      res.writeHead(304, {
+        ETag: etag,
+        "Cache-Control": CACHE_CONTROL,
+        Vary: "Accept-Encoding",
+        "X-Cache": state,
+      });
+      res.end();
+      return;
+    }
+    const body = encoding === "br" ? entry.br : encoding === "gzip" ? entry.gzip : entry.body;
+    for (const [name, value] of entry.headers) res.setHeader(name, value);
+    res.setHeader("ETag", etag);
+    res.setHeader("Cache-Control", CACHE_CONTROL);
+    res.setHeader("Vary", "Accept-Encoding");
+    if (encoding !== "identity") res.setHeader("Content-Encoding", encoding);
+    res.setHeader("Content-Length", body.length);
+    res.setHeader("X-Cache", state);
+    res.writeHead(entry.status);
+    res.end(req.method === "HEAD" ? undefined : body);
+  }
+}
+
+/** Sends a rendered response that must not be stored (redirect, 404, error, Set-Cookie …). */
+function sendUncached(req: IncomingMessage, res: ServerResponse, response: Response, body: Buffer) {
+  response.headers.forEach((value, name) => {
+    if (name === "set-cookie" || name === "content-length" || name === "transfer-encoding") return;
+    res.setHeader(name, value);
+  });
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length > 0) res.setHeader("Set-Cookie", cookies);
+  let payload = body;
+  const type = response.headers.get("content-type") ?? "";
+  if (
+    body.length > 1024 &&
+    !response.headers.has("content-encoding") &&
+    /^text\/|json|javascript|xml/.test(type) &&
+    preferredEncoding(req.headers["accept-encoding"] as string | undefined) !== "identity" &&
+    /\bgzip\b/.test(String(req.headers["accept-encoding"]))
+  ) {
+    payload = gzipSync(body, { level: 6 });
+    res.setHeader("Content-Encoding", "gzip");
+    res.setHeader("Vary", "Accept-Encoding");
+  }
+  res.setHeader("Content-Length", payload.length);
+  res.setHeader("X-Cache", "MISS");
+  res.writeHead(response.status);
+  res.end(req.method === "HEAD" ? undefined : payload);
+}
