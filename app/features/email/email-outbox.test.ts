@@ -1,0 +1,236 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { eq, inArray } from "drizzle-orm";
+import { SMTPServer } from "smtp-server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { emailOutbox } from "#app/db/schema.ts";
+import {
+  insertTestProduct,
+  MONDAY_MORNING,
+  placeOrderInput,
+} from "#app/features/checkout/checkout-test-helpers.server.ts";
+import { placeOrder } from "#app/features/orders/place-order.server.ts";
+import { describeEachDatabase } from "#tests/db.ts";
+import {
+  backoffMs,
+  folderTransport,
+  type MailTransport,
+  processEmailBatch,
+  smtpTransport,
+} from "./email-outbox.server.ts";
+import { customerConfirmationEmail, shopNotificationEmail } from "./order-emails.ts";
+
+type Received = { messageId: string; to: string[]; raw: string };
+
+/** A real SMTP server on loopback that answers "try again later" until told to accept. */
+function startSmtp() {
+  const received: Received[] = [];
+  const state = { accepting: false, refusals: 0 };
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS"],
+    logger: false,
+    onMailFrom(_address, _session, callback) {
+      if (!state.accepting) {
+        state.refusals += 1;
+        const error = new Error("Mailbox busy, try again later") as Error & { responseCode: number };
+        error.responseCode = 451;
+        return callback(error);
+      }
+      callback();
+    },
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+      stream.on("end", () => {
+        const raw = Buffer.concat(chunks).toString("utf8");
+        const messageId = /^Message-ID:\s*(.+)$/im.exec(raw)?.[1]?.trim() ?? "";
+        received.push({ messageId, to: session.envelope.rcptTo.map((rcpt) => rcpt.address), raw });
+        callback();
+      });
+    },
+  });
+  return new Promise<{ port: number; received: Received[]; state: typeof state; close: () => Promise<void> }>(
+    (resolve) => {
+      server.listen(0, "127.0.0.1", () => {
+        const address = server.server.address();
+        const port = typeof address === "object" && address ? address.port : 0;
+        resolve({
+          port,
+          received,
+          state,
+          close: () => new Promise<void>((done) => server.close(() => done())),
+        });
+      });
+    },
+  );
+}
+
+describe("order e-mail templates", () => {
+  const data = {
+    id: "0f6b1c9e-1111-4222-8333-944445555666",
+    publicToken: "tok_abcdefghijklmnopqrstuvwxyz0123",
+    customerName: "Ada <script>",
+    userEmail: "ada@example.com",
+    phone: "(202) 555-0100",
+    deliveryAddress: "1600 Example Ave NW, Washington, DC 20001",
+    deliveryDate: "2026-11-23",
+    deliveryTime: "2:00 PM-4:00 PM",
+    totalAmountCents: 8500,
+    notes: "Ring twice",
+    hasIdPhoto: true,
+    items: [
+      {
+        productName: "Blue Dream",
+        sizeLabel: "3.5g",
+        quantity: 2,
+        unitPriceCents: 4250,
+        totalPriceCents: 8500,
+      },
+    ],
+  };
+  const store = {
+    storeName: "Capital Grown",
+    storePhone: "(202) 555-0142",
+    storeEmail: "orders@capitalgrown.example",
+    publicUrl: "https://shop.example",
+  };
+
+  it("tells the customer items, total, slot, address, cash and where to see the order", () => {
+    const mail = customerConfirmationEmail(data, store);
+    for (const body of [mail.text, mail.html]) {
+      expect(body).toContain("Blue Dream");
+      expect(body).toContain("$85.00");
+      expect(body).toContain("2:00 PM-4:00 PM");
+      expect(body).toContain("1600 Example Ave NW, Washington, DC 20001");
+      expect(body).toContain("Cash on Delivery");
+      expect(body).toContain("https://shop.example/thank-you?order=tok_abcdefghijklmnopqrstuvwxyz0123");
+    }
+    expect(mail.html).not.toContain("<script>");
+    expect(mail.html).toContain("Ada &lt;script&gt;");
+  });
+
+  it("gives the shop what staff need and a link to the admin, without the ID image", () => {
+    const mail = shopNotificationEmail(data, store);
+    for (const body of [mail.text, mail.html]) {
+      expect(body).toContain("(202) 555-0100");
+      expect(body).toContain("ada@example.com");
+      expect(body).toContain("Ring twice");
+      expect(body).toContain("https://shop.example/admin/orders");
+    }
+    expect(mail.html).not.toMatch(/id-photos|<img/);
+  });
+
+  it("backs off exponentially up to half an hour", () => {
+    expect([1, 2, 3, 4].map(backoffMs)).toEqual([30_000, 60_000, 120_000, 240_000]);
+    expect(backoffMs(20)).toBe(30 * 60_000);
+  });
+});
+
+describeEachDatabase("the e-mail outbox", (database) => {
+  let smtp: Awaited<ReturnType<typeof startSmtp>>;
+  let transport: MailTransport;
+  beforeAll(async () => {
+    smtp = await startSmtp();
+    transport = smtpTransport(`smtp://127.0.0.1:${smtp.port}`, { timeoutMs: 5_000 });
+  });
+  afterAll(async () => {
+    transport.close();
+    await smtp.close();
+  });
+
+  async function placeSome(count: number) {
+    const product = await insertTestProduct(database().db, { priceCents: 9000 });
+    const ids: string[] = [];
+    for (let index = 0; index < count; index += 1) {
+      const result = await placeOrder(
+        placeOrderInput([{ productId: product.productId, sizeId: product.sizeId, quantity: 1 }]),
+        { now: MONDAY_MORNING },
+      );
+      if (!result.ok) throw new Error("order refused");
+      ids.push(result.order.id);
+    }
+    return ids;
+  }
+
+  it("delivers every mail exactly once after an SMTP server that refused for a while accepts", async () => {
+    const orderIds = await placeSome(3);
+    let now = new Date(MONDAY_MORNING.getTime() + 1000);
+    // The server refuses: nothing is lost, everything is scheduled again with a growing delay.
+    for (let round = 0; round < 3; round += 1) {
+      const result = await processEmailBatch({ now, transport, limit: 50 });
+      expect(result.sent).toBe(0);
+      expect(result.retried).toBe(6);
+      const early = await processEmailBatch({ now, transport, limit: 50 });
+      expect(early.retried + early.sent).toBe(0);
+      now = new Date(now.getTime() + backoffMs(round + 1) + 1000);
+    }
+    const waiting = await database()
+      .db.select()
+      .from(emailOutbox)
+      .where(inArray(emailOutbox.orderId, orderIds));
+    expect(waiting.every((row) => row.status === "queued" && row.attempts === 3 && row.lastError)).toBe(true);
+    expect(smtp.state.refusals).toBeGreaterThanOrEqual(18);
+
+    smtp.state.accepting = true;
+    // Two workers at once (as with two app instances) must not send anything twice.
+    const [first, second] = await Promise.all([
+      processEmailBatch({ now, transport, limit: 3 }),
+      processEmailBatch({ now, transport, limit: 3 }),
+    ]);
+    const rest = await processEmailBatch({ now, transport, limit: 50 });
+    expect((first?.sent ?? 0) + (second?.sent ?? 0) + rest.sent).toBe(6);
+    const sent = await database().db.select().from(emailOutbox).where(inArray(emailOutbox.orderId, orderIds));
+    expect(sent.every((row) => row.status === "sent" && row.attempts === 4)).toBe(true);
+    const forTheseOrders = smtp.received.filter((mail) =>
+      sent.some((row) => mail.messageId.includes(row.id)),
+    );
+    expect(forTheseOrders).toHaveLength(6);
+    expect(new Set(forTheseOrders.map((mail) => mail.messageId)).size).toBe(6);
+    expect(forTheseOrders.filter((mail) => mail.to.includes("ada@example.com"))).toHaveLength(3);
+    // Nothing is left to send.
+    expect(await processEmailBatch({ now, transport, limit: 50 })).toEqual({
+      sent: 0,
+      retried: 0,
+      failed: 0,
+    });
+  });
+
+  it("takes back a row whose sender died mid-send once its lease is over", async () => {
+    const [orderId] = await placeSome(1);
+    const { db } = database();
+    await db
+      .update(emailOutbox)
+      .set({ status: "sending", lockedUntil: new Date(MONDAY_MORNING.getTime() + 60_000) })
+      .where(eq(emailOutbox.orderId, orderId as string));
+    const during = await processEmailBatch({ now: new Date(MONDAY_MORNING.getTime() + 30_000), transport });
+    expect(during.sent).toBe(0);
+    const after = await processEmailBatch({ now: new Date(MONDAY_MORNING.getTime() + 61_000), transport });
+    expect(after.sent).toBe(2);
+  });
+
+  it("writes mail to an outbox folder when no SMTP server is configured", async () => {
+    const [orderId] = await placeSome(1);
+    const folder = mkdtempSync(path.join(tmpdir(), "cg-outbox-"));
+    try {
+      // Other tests' mail was sent already; this order's two are the only due ones.
+      const result = await processEmailBatch({ now: MONDAY_MORNING, transport: folderTransport(folder) });
+      expect(result.sent).toBe(2);
+      const files = readdirSync(folder);
+      expect(files.filter((file) => file.endsWith(".eml"))).toHaveLength(2);
+      const rows = await database()
+        .db.select()
+        .from(emailOutbox)
+        .where(eq(emailOutbox.orderId, orderId as string));
+      for (const row of rows) {
+        const raw = readFileSync(path.join(folder, `${row.id}.eml`), "utf8");
+        expect(raw).toContain(`To: ${row.toAddress}`);
+        expect(raw).toContain("Content-Type: text/html");
+        expect(raw).toContain("Content-Type: text/plain");
+      }
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+});
