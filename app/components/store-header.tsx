@@ -11,7 +11,7 @@ export function telHref(phone: string) {
 
 export function Logo({ name }: { name: string }) {
   return (
-    <span className="inline-flex items-center gap-2 font-display text-xl font-semibold tracking-tight text-primary">
+    <span className="inline-flex items-center gap-2 whitespace-nowrap font-display text-lg font-semibold tracking-tight text-primary sm:text-xl">
       <span className="inline-flex size-8 items-center justify-center rounded-full bg-primary text-accent">
         <Leaf className="size-4" aria-hidden />
       </span>
