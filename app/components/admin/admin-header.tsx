@@ -16,10 +16,17 @@ export function AdminHeader({ email }: { email: string }) {
   return (
     <header className="sticky top-0 z-30 border-border border-b bg-card/95 backdrop-blur">
       <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-4 gap-y-1 px-4 py-2 sm:px-6 lg:px-8">
-        <Link to="/admin/dashboard" className="flex min-h-11 items-center gap-2 font-display text-lg text-primary">
-          Capital Grown <span className="font-sans text-muted-foreground text-xs uppercase tracking-widest">Admin</span>
+        <Link
+          to="/admin/dashboard"
+          className="flex min-h-11 items-center gap-2 font-display text-lg text-primary"
+        >
+          Capital Grown{" "}
+          <span className="font-sans text-muted-foreground text-xs uppercase tracking-widest">Admin</span>
         </Link>
-        <nav aria-label="Admin" className="order-3 -mx-1 flex w-full gap-1 overflow-x-auto sm:order-none sm:w-auto">
+        <nav
+          aria-label="Admin"
+          className="order-3 -mx-1 flex w-full gap-1 overflow-x-auto sm:order-none sm:w-auto"
+        >
           {LINKS.map((link) => (
             <NavLink
               key={link.to}

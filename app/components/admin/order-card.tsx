@@ -27,7 +27,9 @@ export function OrderCard({ order, actions }: { order: AdminOrder; actions?: Rea
       </div>
       <div className="grid gap-5 p-4 sm:p-5 lg:grid-cols-[1fr_1fr_1.4fr]">
         <section aria-label="Customer">
-          <h3 className="mb-2 font-semibold text-muted-foreground text-xs uppercase tracking-wider">Customer</h3>
+          <h3 className="mb-2 font-semibold text-muted-foreground text-xs uppercase tracking-wider">
+            Customer
+          </h3>
           <ul className="space-y-1.5 text-sm">
             <li className="flex items-center gap-2">
               <User className="size-4 text-muted-foreground" aria-hidden /> {order.customerName}
@@ -48,10 +50,13 @@ export function OrderCard({ order, actions }: { order: AdminOrder; actions?: Rea
           <IdPhoto photoId={order.idPhotoId} name={order.customerName} />
         </section>
         <section aria-label="Delivery">
-          <h3 className="mb-2 font-semibold text-muted-foreground text-xs uppercase tracking-wider">Delivery</h3>
+          <h3 className="mb-2 font-semibold text-muted-foreground text-xs uppercase tracking-wider">
+            Delivery
+          </h3>
           <ul className="space-y-1.5 text-sm">
             <li className="flex items-start gap-2">
-              <MapPin className="mt-0.5 size-4 shrink-0 text-muted-foreground" aria-hidden /> {order.deliveryAddress}
+              <MapPin className="mt-0.5 size-4 shrink-0 text-muted-foreground" aria-hidden />{" "}
+              {order.deliveryAddress}
             </li>
             <li className="flex items-center gap-2">
               <CalendarClock className="size-4 text-muted-foreground" aria-hidden /> {order.deliveryDate},{" "}
@@ -66,7 +71,9 @@ export function OrderCard({ order, actions }: { order: AdminOrder; actions?: Rea
           ) : null}
         </section>
         <section aria-label="Order details">
-          <h3 className="mb-2 font-semibold text-muted-foreground text-xs uppercase tracking-wider">Order details</h3>
+          <h3 className="mb-2 font-semibold text-muted-foreground text-xs uppercase tracking-wider">
+            Order details
+          </h3>
           <div className="flex gap-3">
             {first?.imageUrl ? (
               <img
@@ -98,7 +105,9 @@ export function OrderCard({ order, actions }: { order: AdminOrder; actions?: Rea
           </p>
         </section>
       </div>
-      {actions ? <div className="flex flex-wrap gap-2 border-border border-t px-4 py-3 sm:px-5">{actions}</div> : null}
+      {actions ? (
+        <div className="flex flex-wrap gap-2 border-border border-t px-4 py-3 sm:px-5">{actions}</div>
+      ) : null}
     </Card>
   );
 }

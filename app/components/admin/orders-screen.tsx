@@ -13,7 +13,8 @@ export function usePolling(intervalMs = 15_000) {
   const revalidator = useRevalidator();
   useEffect(() => {
     const id = window.setInterval(() => {
-      if (document.visibilityState === "visible" && revalidator.state === "idle") void revalidator.revalidate();
+      if (document.visibilityState === "visible" && revalidator.state === "idle")
+        void revalidator.revalidate();
     }, intervalMs);
     return () => window.clearInterval(id);
   }, [revalidator, intervalMs]);
@@ -44,7 +45,10 @@ export function Pager({ nextCursor, isFirstPage }: { nextCursor: string | null; 
         </Link>
       )}
       {nextCursor ? (
-        <Link to={`${location.pathname}?before=${nextCursor}`} className={buttonVariants({ variant: "outline" })}>
+        <Link
+          to={`${location.pathname}?before=${nextCursor}`}
+          className={buttonVariants({ variant: "outline" })}
+        >
           Older orders <ChevronRight aria-hidden />
         </Link>
       ) : null}

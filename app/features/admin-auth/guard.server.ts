@@ -56,7 +56,8 @@ async function submittedCsrfToken(request: Request) {
   const header = request.headers.get(CSRF_HEADER);
   if (header) return header;
   const type = request.headers.get("Content-Type") ?? "";
-  if (!type.includes("application/x-www-form-urlencoded") && !type.includes("multipart/form-data")) return null;
+  if (!type.includes("application/x-www-form-urlencoded") && !type.includes("multipart/form-data"))
+    return null;
   try {
     const value = (await request.clone().formData()).get(CSRF_FIELD);
     return typeof value === "string" ? value : null;
@@ -89,7 +90,10 @@ export const adminGuard: MiddlewareFunction<Response> = async ({ request, contex
     if (wantsPage(request)) {
       const url = new URL(request.url);
       const path = url.pathname.replace(/\.data$/, "");
-      const to = SAFE_METHODS.has(request.method) && path !== "/admin/logout" ? `?redirectTo=${encodeURIComponent(path)}` : "";
+      const to =
+        SAFE_METHODS.has(request.method) && path !== "/admin/logout"
+          ? `?redirectTo=${encodeURIComponent(path)}`
+          : "";
       throw redirect(`/admin/login${to}`, { headers });
     }
     throw new Response("Unauthorized", { status: 401, headers });
@@ -98,7 +102,10 @@ export const adminGuard: MiddlewareFunction<Response> = async ({ request, contex
   if (!SAFE_METHODS.has(request.method)) {
     const { requestId } = context.get(requestInfoContext);
     if (!isSameOrigin(request)) {
-      log.warn("Refused a cross-site admin request", { requestId, origin: request.headers.get("Origin") ?? "" });
+      log.warn("Refused a cross-site admin request", {
+        requestId,
+        origin: request.headers.get("Origin") ?? "",
+      });
       throw forbidden("Cross-site request refused");
     }
     const submitted = await submittedCsrfToken(request);

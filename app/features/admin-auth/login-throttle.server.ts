@@ -31,7 +31,9 @@ export async function checkLoginThrottle(
       unlockAt = Math.max(unlockAt, fifth.getTime() + THROTTLE_WINDOW_MS);
     }
   }
-  return unlockAt > now.getTime() ? { locked: true, retryAfterMs: unlockAt - now.getTime() } : { locked: false };
+  return unlockAt > now.getTime()
+    ? { locked: true, retryAfterMs: unlockAt - now.getTime() }
+    : { locked: false };
 }
 
 async function recentFailures(executor: Executor, who: SQL, since: Date) {
@@ -58,5 +60,7 @@ export async function recordLoginAttempt(
 
 /** Old attempts are of no use after the window: keep the table small. */
 export async function pruneLoginAttempts(executor: Executor, now = new Date()) {
-  await executor.delete(loginAttempts).where(lt(loginAttempts.createdAt, new Date(now.getTime() - 24 * 60 * 60_000)));
+  await executor
+    .delete(loginAttempts)
+    .where(lt(loginAttempts.createdAt, new Date(now.getTime() - 24 * 60 * 60_000)));
 }

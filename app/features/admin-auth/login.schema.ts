@@ -9,7 +9,7 @@ export const loginSchema = z.object({
 
 /** Only a path inside the back office; anything else goes to the dashboard. */
 export function safeAdminRedirect(value: string | null | undefined) {
-  if (!value || !value.startsWith("/admin/") || value.startsWith("//") || value.includes("\\")) {
+  if (!value?.startsWith("/admin/") || value.includes("\\")) {
     return "/admin/dashboard";
   }
   if (value.startsWith("/admin/login") || value.startsWith("/admin/logout")) return "/admin/dashboard";

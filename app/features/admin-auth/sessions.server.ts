@@ -116,7 +116,10 @@ export async function findSession(
     return null;
   }
   if (idleFor > TOUCH_AFTER_MS) {
-    await executor.update(adminSessions).set({ lastSeenAt: now }).where(eq(adminSessions.tokenHash, tokenHash));
+    await executor
+      .update(adminSessions)
+      .set({ lastSeenAt: now })
+      .where(eq(adminSessions.tokenHash, tokenHash));
   }
   return { userId: row.userId, email: row.email, csrfToken: row.csrfToken, tokenHash };
 }

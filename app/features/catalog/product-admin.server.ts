@@ -7,7 +7,13 @@ import { and, asc, desc, eq, inArray, isNull, notInArray, sql } from "drizzle-or
 import { db, type Executor } from "#app/db/client.server.ts";
 import { orderItems, productSizes, products } from "#app/db/schema.ts";
 import { canonicalCategory } from "./catalog.ts";
-import { dollarsToCentsNumber, type ProductFormData, type ProductFormValues } from "./product.schema.ts";
+import {
+  dollarsToCentsNumber,
+  fieldErrorsOf,
+  type ProductFormData,
+  type ProductFormValues,
+  productFormSchema,
+} from "./product.schema.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -38,7 +44,10 @@ export type AdminProduct = {
   sizes: AdminProductSize[];
 };
 
-async function withSizes(executor: Executor, rows: (typeof products.$inferSelect)[]): Promise<AdminProduct[]> {
+async function withSizes(
+  executor: Executor,
+  rows: (typeof products.$inferSelect)[],
+): Promise<AdminProduct[]> {
   const sizes = rows.length
     ? await executor
         .select()
@@ -148,7 +157,8 @@ function sizeColumns(size: ProductFormData["sizes"][number], position: number) {
   return {
     size: size.size,
     priceCents: dollarsToCentsNumber(size.price),
-    salePriceCents: size.salePrice === null || size.salePrice === undefined ? null : dollarsToCentsNumber(size.salePrice),
+    salePriceCents:
+      size.salePrice === null || size.salePrice === undefined ? null : dollarsToCentsNumber(size.salePrice),
     inventoryCount: size.inventoryCount,
     position,
   };
@@ -164,7 +174,9 @@ export async function createProduct(input: ProductFormData, options: { now?: Dat
       .values({ ...productColumns(input), createdAt: now, updatedAt: now })
       .returning({ id: products.id });
     const id = (created as { id: string }).id;
-    await tx.insert(productSizes).values(input.sizes.map((size, index) => ({ productId: id, ...sizeColumns(size, index) })));
+    await tx
+      .insert(productSizes)
+      .values(input.sizes.map((size, index) => ({ productId: id, ...sizeColumns(size, index) })));
     return { id };
   });
 }
@@ -220,7 +232,10 @@ export type DeleteOutcome = { outcome: "deleted" | "archived" } | { outcome: "no
  * Decision 15: a product that appears in past orders is archived (hidden from the shop and the
  * admin list, order history intact); any other product loses its sizes, then itself.
  */
-export async function deleteOrArchiveProduct(id: string, options: { now?: Date } = {}): Promise<DeleteOutcome> {
+export async function deleteOrArchiveProduct(
+  id: string,
+  options: { now?: Date } = {},
+): Promise<DeleteOutcome> {
   if (!UUID.test(id)) return { outcome: "not-found" };
   const now = options.now ?? new Date();
   const database = await db();
@@ -268,4 +283,23 @@ export async function fixCategoryCase(id: string): Promise<FixCaseResult> {
   if (to === product.category) return { ok: false, reason: "already-known" };
   await database.update(products).set({ category: to, updatedAt: new Date() }).where(eq(products.id, id));
   return { ok: true, from: product.category, to };
+}
+
+/** Reads the admin product form's JSON payload and checks it with the shared schema. */
+export async function parseProductForm(
+  request: Request,
+): Promise<{ ok: true; data: ProductFormData } | { ok: false; fieldErrors: Record<string, string> }> {
+  const form = await request.formData();
+  const payload = form.get("payload");
+  let raw: unknown;
+  try {
+    raw = typeof payload === "string" && payload.length < 200_000 ? JSON.parse(payload) : null;
+  } catch {
+    raw = null;
+  }
+  if (!raw || typeof raw !== "object")
+    return { ok: false, fieldErrors: { form: "The form could not be read." } };
+  const parsed = productFormSchema.safeParse(raw);
+  if (!parsed.success) return { ok: false, fieldErrors: fieldErrorsOf(parsed.error) };
+  return { ok: true, data: parsed.data };
 }

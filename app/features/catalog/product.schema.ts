@@ -17,7 +17,9 @@ export const IMAGE_MESSAGES = {
 } as const;
 
 const blankTo = (fallback: unknown) => (value: unknown) =>
-  value === undefined || value === null || (typeof value === "string" && value.trim() === "") ? fallback : value;
+  value === undefined || value === null || (typeof value === "string" && value.trim() === "")
+    ? fallback
+    : value;
 
 const toNumber = (value: unknown) => (typeof value === "string" ? Number(value.trim()) : value);
 
@@ -31,21 +33,36 @@ export const productSizeSchema = z.object({
   ),
   salePrice: z.preprocess(
     (value) => toNumber(blankTo(null)(value)),
-    z.number().min(0, "Sale price must be positive").max(100_000, "Sale price is too high").nullable().optional(),
+    z
+      .number()
+      .min(0, "Sale price must be positive")
+      .max(100_000, "Sale price is too high")
+      .nullable()
+      .optional(),
   ),
   inventoryCount: z.preprocess(
     (value) => toNumber(blankTo(0)(value)),
-    z.number().int("Inventory must be a whole number").min(0, "Inventory must be non-negative").max(1_000_000),
+    z
+      .number()
+      .int("Inventory must be a whole number")
+      .min(0, "Inventory must be non-negative")
+      .max(1_000_000),
   ),
 });
 
 const optionalNumber = (max: number, message: string) =>
-  z.preprocess((value) => toNumber(blankTo(null)(value)), z.number().min(0, message).max(max, message).nullable());
+  z.preprocess(
+    (value) => toNumber(blankTo(null)(value)),
+    z.number().min(0, message).max(max, message).nullable(),
+  );
 
 export const productFormSchema = z.object({
   name: z.string().trim().min(1, "Product name is required").max(200, "Product name is too long"),
   description: z.string().trim().min(1, "Description is required").max(5000, "Description is too long"),
-  category: z.preprocess(blankTo(""), z.string().refine((value) => (CATEGORIES as readonly string[]).includes(value), "Category is required")),
+  category: z.preprocess(
+    blankTo(""),
+    z.string().refine((value) => (CATEGORIES as readonly string[]).includes(value), "Category is required"),
+  ),
   strain: z.preprocess(blankTo(null), z.enum(STRAINS).nullable()),
   thcPercentage: optionalNumber(100, "THC percentage must be between 0 and 100"),
   thcMg: optionalNumber(100_000, "THC mg must be non-negative"),
@@ -54,8 +71,17 @@ export const productFormSchema = z.object({
     .trim()
     .min(1, "Image is required")
     .max(2000)
-    .refine((value) => /^https?:\/\/\S+$/i.test(value) || /^\/media\/[\w.-]+$/.test(value), "Please enter a valid image URL"),
-  imageKey: z.preprocess(blankTo(null), z.string().regex(/^[\w-]{1,100}$/).nullable()),
+    .refine(
+      (value) => /^https?:\/\/\S+$/i.test(value) || /^\/media\/[\w.-]+$/.test(value),
+      "Please enter a valid image URL",
+    ),
+  imageKey: z.preprocess(
+    blankTo(null),
+    z
+      .string()
+      .regex(/^[\w-]{1,100}$/)
+      .nullable(),
+  ),
   isFeatured: z.boolean().default(false),
   isDeal: z.boolean().default(false),
   sizes: z.array(productSizeSchema).min(1, "At least one size is required").max(20, "At most 20 sizes"),
@@ -75,7 +101,14 @@ export type ProductFormValues = {
   imageKey: string;
   isFeatured: boolean;
   isDeal: boolean;
-  sizes: { id: string; key: string; size: string; price: string; salePrice: string; inventoryCount: string }[];
+  sizes: {
+    id: string;
+    key: string;
+    size: string;
+    price: string;
+    salePrice: string;
+    inventoryCount: string;
+  }[];
 };
 
 let rowCounter = 0;

@@ -55,8 +55,16 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
       </AdminPageHeader>
 
       <div className="grid gap-4 sm:grid-cols-3">
-        <StatCard icon={<Package aria-hidden />} label="Total Products" value={stats ? String(stats.totalProducts) : "–"} />
-        <StatCard icon={<ShoppingBag aria-hidden />} label="Total Orders" value={stats ? stats.totalOrders.toLocaleString("en-US") : "–"} />
+        <StatCard
+          icon={<Package aria-hidden />}
+          label="Total Products"
+          value={stats ? String(stats.totalProducts) : "–"}
+        />
+        <StatCard
+          icon={<ShoppingBag aria-hidden />}
+          label="Total Orders"
+          value={stats ? stats.totalOrders.toLocaleString("en-US") : "–"}
+        />
         <StatCard
           icon={<DollarSign aria-hidden />}
           label="Total Revenue"
@@ -68,8 +76,14 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
       <div className="mt-6 grid gap-4 lg:grid-cols-[2fr_1fr]">
         <Card className="p-5">
           <h2 className="font-semibold">Last 30 days</h2>
-          <p className="mb-3 text-muted-foreground text-sm">Orders per day and revenue (cancelled orders excluded)</p>
-          {stats ? <OrdersChart days={stats.last30Days} /> : <p className="text-muted-foreground">No figures available.</p>}
+          <p className="mb-3 text-muted-foreground text-sm">
+            Orders per day and revenue (cancelled orders excluded)
+          </p>
+          {stats ? (
+            <OrdersChart days={stats.last30Days} />
+          ) : (
+            <p className="text-muted-foreground">No figures available.</p>
+          )}
         </Card>
         <Card className="p-5">
           <h2 className="mb-3 font-semibold">Orders by status</h2>
@@ -108,7 +122,9 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
                   <p className="font-medium">
                     <span className="font-mono">#{order.id.slice(0, 8)}</span> · {order.customerName}
                   </p>
-                  <p className="text-muted-foreground text-xs">{placedAt.format(new Date(order.createdAt))}</p>
+                  <p className="text-muted-foreground text-xs">
+                    {placedAt.format(new Date(order.createdAt))}
+                  </p>
                 </div>
                 <div className="flex items-center gap-3">
                   <StatusBadge status={order.status} />
@@ -125,7 +141,17 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
   );
 }
 
-function StatCard({ icon, label, value, hint }: { icon: React.ReactNode; label: string; value: string; hint?: string }) {
+function StatCard({
+  icon,
+  label,
+  value,
+  hint,
+}: {
+  icon: React.ReactNode;
+  label: string;
+  value: string;
+  hint?: string;
+}) {
   return (
     <Card className="flex items-center gap-4 p-5">
       <span className="flex size-11 shrink-0 items-center justify-center rounded-full bg-secondary text-primary [&_svg]:size-5">

@@ -61,13 +61,20 @@ export async function action({ request, context }: Route.ActionArgs) {
         { status: 429, headers: { "Retry-After": String(Math.ceil(result.retryAfterMs / 1000)) } },
       );
     }
-    return data<ActionData>({ error: { title: "Login Failed", description: "Invalid credentials" } }, { status: 401 });
+    return data<ActionData>(
+      { error: { title: "Login Failed", description: "Invalid credentials" } },
+      { status: 401 },
+    );
   }
   const headers = new Headers({ "Cache-Control": NO_STORE });
   headers.append("Set-Cookie", sessionCookie(result.token));
   headers.append(
     "Set-Cookie",
-    await toastHeader({ type: "success", title: "Login Successful", description: "Welcome to the admin dashboard!" }),
+    await toastHeader({
+      type: "success",
+      title: "Login Successful",
+      description: "Welcome to the admin dashboard!",
+    }),
   );
   return redirect(safeAdminRedirect(parsed.data.redirectTo), { headers });
 }

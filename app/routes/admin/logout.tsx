@@ -1,7 +1,11 @@
 import { redirect } from "react-router";
 import { db } from "#app/db/client.server.ts";
 import { requireAdmin } from "#app/features/admin-auth/guard.server.ts";
-import { clearedSessionCookie, deleteSession, readSessionToken } from "#app/features/admin-auth/sessions.server.ts";
+import {
+  clearedSessionCookie,
+  deleteSession,
+  readSessionToken,
+} from "#app/features/admin-auth/sessions.server.ts";
 import { errorMessage, log } from "#app/utils/logger.server.ts";
 import type { Route } from "./+types/logout";
 

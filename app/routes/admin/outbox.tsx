@@ -1,7 +1,170 @@
+import { AlertTriangle, ArrowLeft, ChevronRight } from "lucide-react";
+import { Link, useSearchParams } from "react-router";
+import { RefreshButton, usePolling } from "#app/components/admin/orders-screen.tsx";
+import { AdminPageHeader } from "#app/components/admin/page-header.tsx";
+import { Badge } from "#app/components/ui/badge.tsx";
+import { buttonVariants } from "#app/components/ui/button.tsx";
+import { Card } from "#app/components/ui/card.tsx";
+import { requireAdmin } from "#app/features/admin-auth/guard.server.ts";
+import { listOutboxEmails } from "#app/features/orders/admin-orders.server.ts";
+import { cn } from "#app/utils/cn.ts";
+import type { Route } from "./+types/outbox";
+
 export function meta() {
-  return [{ title: "Outbox" }];
+  return [{ title: "E-mail Outbox | Admin" }];
 }
 
-export default function Page() {
-  return <h1 className="p-8 font-display text-3xl">Outbox</h1>;
+export async function loader({ request, context }: Route.LoaderArgs) {
+  requireAdmin(context);
+  const url = new URL(request.url);
+  const status = url.searchParams.get("status");
+  const before = url.searchParams.get("before");
+  return { ...(await listOutboxEmails({ cursor: before, status })), status, isFirstPage: !before };
+}
+
+const STATUS_VARIANT = {
+  queued: "pending",
+  sending: "confirmed",
+  sent: "delivered",
+  failed: "cancelled",
+} as const;
+const FILTERS = ["all", "queued", "sending", "sent", "failed"] as const;
+const when = new Intl.DateTimeFormat("en-US", {
+  dateStyle: "medium",
+  timeStyle: "short",
+  timeZone: "America/New_York",
+});
+
+export default function Outbox({ loaderData }: Route.ComponentProps) {
+  usePolling(30_000);
+  const [params] = useSearchParams();
+  const current = loaderData.status ?? "all";
+  const failed = loaderData.counts.failed ?? 0;
+  return (
+    <>
+      <AdminPageHeader
+        title="E-mail Outbox"
+        description="Order e-mails queued, sent and failed, newest first."
+      >
+        <Link to="/admin/dashboard" className={buttonVariants({ variant: "outline" })}>
+          <ArrowLeft aria-hidden /> Back to Dashboard
+        </Link>
+        <RefreshButton />
+      </AdminPageHeader>
+      {failed > 0 ? (
+        <p
+          role="alert"
+          className="mb-4 flex items-center gap-2 rounded-md bg-destructive/10 px-4 py-3 text-destructive text-sm"
+        >
+          <AlertTriangle className="size-4" aria-hidden /> {failed} e-mail{failed === 1 ? "" : "s"} could not
+          be sent after every retry.
+        </p>
+      ) : null}
+      <nav aria-label="Filter by status" className="mb-4 flex flex-wrap gap-2">
+        {FILTERS.map((filter) => {
+          const count =
+            filter === "all"
+              ? Object.values(loaderData.counts).reduce((sum, value) => sum + value, 0)
+              : (loaderData.counts[filter] ?? 0);
+          return (
+            <Link
+              key={filter}
+              to={filter === "all" ? "/admin/outbox" : `/admin/outbox?status=${filter}`}
+              aria-current={current === filter ? "page" : undefined}
+              className={cn(
+                "inline-flex min-h-11 items-center gap-2 rounded-full border border-border bg-card px-3 font-medium text-sm capitalize hover:bg-muted",
+                current === filter && "border-primary bg-secondary text-secondary-foreground",
+              )}
+            >
+              {filter} <span className="text-muted-foreground text-xs tabular-nums">{count}</span>
+            </Link>
+          );
+        })}
+      </nav>
+      {loaderData.emails.length === 0 ? (
+        <p className="rounded-lg border border-border border-dashed bg-card px-6 py-16 text-center text-muted-foreground">
+          No e-mails here yet.
+        </p>
+      ) : (
+        <ul className="space-y-3">
+          {loaderData.emails.map((email) => (
+            <li key={email.id}>
+              <Card className="p-4">
+                <details>
+                  <summary className="flex min-h-11 cursor-pointer list-none flex-wrap items-center justify-between gap-2">
+                    <span className="min-w-0">
+                      <span className="block truncate font-medium">{email.subject}</span>
+                      <span className="block truncate text-muted-foreground text-sm">
+                        To {email.toAddress} · {when.format(new Date(email.createdAt))}
+                      </span>
+                    </span>
+                    <span className="flex items-center gap-2">
+                      <Badge
+                        variant={STATUS_VARIANT[email.status as keyof typeof STATUS_VARIANT] ?? "neutral"}
+                      >
+                        {email.status}
+                      </Badge>
+                      <ChevronRight className="size-4 text-muted-foreground" aria-hidden />
+                    </span>
+                  </summary>
+                  <dl className="mt-3 grid gap-x-4 gap-y-1 text-sm sm:grid-cols-[8rem_1fr]">
+                    <dt className="text-muted-foreground">Kind</dt>
+                    <dd>{email.kind}</dd>
+                    <dt className="text-muted-foreground">Attempts</dt>
+                    <dd>{email.attempts}</dd>
+                    {email.sentAt ? (
+                      <>
+                        <dt className="text-muted-foreground">Sent</dt>
+                        <dd>{when.format(new Date(email.sentAt))}</dd>
+                      </>
+                    ) : (
+                      <>
+                        <dt className="text-muted-foreground">Next attempt</dt>
+                        <dd>
+                          {email.status === "failed"
+                            ? "None (gave up)"
+                            : when.format(new Date(email.nextAttemptAt))}
+                        </dd>
+                      </>
+                    )}
+                    {email.lastError ? (
+                      <>
+                        <dt className="text-muted-foreground">Last error</dt>
+                        <dd className="break-words text-destructive">{email.lastError}</dd>
+                      </>
+                    ) : null}
+                  </dl>
+                  <pre className="mt-3 max-h-96 overflow-auto whitespace-pre-wrap rounded-md bg-muted p-3 font-sans text-sm">
+                    {email.textBody}
+                  </pre>
+                </details>
+              </Card>
+            </li>
+          ))}
+        </ul>
+      )}
+      {loaderData.nextCursor || !loaderData.isFirstPage ? (
+        <nav aria-label="Pages" className="mt-6 flex justify-between">
+          {loaderData.isFirstPage ? (
+            <span />
+          ) : (
+            <Link
+              to={`/admin/outbox${params.get("status") ? `?status=${params.get("status")}` : ""}`}
+              className={buttonVariants({ variant: "outline" })}
+            >
+              Newest
+            </Link>
+          )}
+          {loaderData.nextCursor ? (
+            <Link
+              to={`/admin/outbox?${new URLSearchParams({ ...(loaderData.status ? { status: loaderData.status } : {}), before: loaderData.nextCursor })}`}
+              className={buttonVariants({ variant: "outline" })}
+            >
+              Older
+            </Link>
+          ) : null}
+        </nav>
+      ) : null}
+    </>
+  );
 }

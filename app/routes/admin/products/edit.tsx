@@ -1,7 +1,91 @@
-export function meta() {
-  return [{ title: "Edit Product" }];
+import { ArrowLeft } from "lucide-react";
+import { data, Link } from "react-router";
+import { AdminPageHeader } from "#app/components/admin/page-header.tsx";
+import { ProductForm } from "#app/components/admin/product-form.tsx";
+import { buttonVariants } from "#app/components/ui/button.tsx";
+import { requireAdmin } from "#app/features/admin-auth/guard.server.ts";
+import {
+  getAdminProduct,
+  parseProductForm,
+  toFormValues,
+  updateProduct,
+} from "#app/features/catalog/product-admin.server.ts";
+import { errorMessage, log } from "#app/utils/logger.server.ts";
+import { redirectWithToast } from "#app/utils/toast.server.ts";
+import type { Route } from "./+types/edit";
+
+export function meta({ loaderData }: Route.MetaArgs) {
+  return [{ title: loaderData?.product ? "Edit Product | Admin" : "Product Not Found | Admin" }];
 }
 
-export default function Page() {
-  return <h1 className="p-8 font-display text-3xl">Edit Product</h1>;
+export async function loader({ params, context }: Route.LoaderArgs) {
+  requireAdmin(context);
+  try {
+    const product = await getAdminProduct(params.id);
+    if (!product) return data({ product: null }, { status: 404 });
+    return { product: { id: product.id, values: toFormValues(product) } };
+  } catch (error) {
+    // Spec §8: an edit page load failure is logged only and shows 'Product Not Found'.
+    log.error("Edit page load failed", { error: errorMessage(error) });
+    return data({ product: null }, { status: 404 });
+  }
+}
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  requireAdmin(context);
+  const parsed = await parseProductForm(request);
+  if (!parsed.ok) return data({ fieldErrors: parsed.fieldErrors }, { status: 400 });
+  try {
+    const result = await updateProduct(params.id, parsed.data);
+    if (!result.ok) {
+      return redirectWithToast("/admin/products", {
+        type: "error",
+        title: "Error",
+        description: "Failed to save product. Please try again.",
+      });
+    }
+  } catch (error) {
+    log.error("Failed to save product", { error: errorMessage(error) });
+    return redirectWithToast(`/admin/products/edit/${params.id}`, {
+      type: "error",
+      title: "Error",
+      description: "Failed to save product. Please try again.",
+    });
+  }
+  return redirectWithToast("/admin/products", {
+    type: "success",
+    title: "Success",
+    description: "Product updated successfully",
+  });
+}
+
+export default function EditProduct({ loaderData, actionData }: Route.ComponentProps) {
+  const back = (
+    <Link to="/admin/products" className={buttonVariants({ variant: "ghost", className: "-ml-3 mb-2" })}>
+      <ArrowLeft aria-hidden /> Back to Products
+    </Link>
+  );
+  if (!loaderData.product) {
+    return (
+      <div className="mx-auto max-w-xl py-16 text-center">
+        <h1 className="font-display text-3xl text-primary">Product Not Found</h1>
+        <p className="mt-2 text-muted-foreground">It may have been deleted.</p>
+        <Link to="/admin/products" className={buttonVariants({ variant: "primary", className: "mt-6" })}>
+          <ArrowLeft aria-hidden /> Back to Products
+        </Link>
+      </div>
+    );
+  }
+  return (
+    <div className="mx-auto max-w-3xl">
+      {back}
+      <AdminPageHeader title="Edit Product" />
+      <ProductForm
+        key={loaderData.product.id}
+        initial={loaderData.product.values}
+        mode="edit"
+        serverErrors={actionData?.fieldErrors}
+      />
+    </div>
+  );
 }

@@ -1,7 +1,331 @@
+import { ArrowLeft, Pencil, Plus, Search, Trash2, Wand2 } from "lucide-react";
+import { useEffect, useMemo, useState } from "react";
+import { data, Link, useFetcher } from "react-router";
+import { toast } from "sonner";
+import { ConfirmDialog } from "#app/components/admin/confirm-dialog.tsx";
+import { useCsrfToken } from "#app/components/admin/csrf.tsx";
+import { AdminPageHeader } from "#app/components/admin/page-header.tsx";
+import { Badge } from "#app/components/ui/badge.tsx";
+import { Button, buttonVariants } from "#app/components/ui/button.tsx";
+import { Card } from "#app/components/ui/card.tsx";
+import { Input, Label, NativeSelect } from "#app/components/ui/input.tsx";
+import { requireAdmin } from "#app/features/admin-auth/guard.server.ts";
+import { CATEGORIES, canonicalCategory, isKnownCategory } from "#app/features/catalog/catalog.ts";
+import {
+  type AdminProduct,
+  deleteOrArchiveProduct,
+  fixCategoryCase,
+  LOW_STOCK_THRESHOLD,
+  listAdminProducts,
+} from "#app/features/catalog/product-admin.server.ts";
+import { categoryCounts, filterAdminProducts } from "#app/features/catalog/product-list.ts";
+import { cn } from "#app/utils/cn.ts";
+import { errorMessage, log } from "#app/utils/logger.server.ts";
+import { formatCents } from "#app/utils/money.ts";
+import type { Route } from "./+types/list";
+
 export function meta() {
-  return [{ title: "Products" }];
+  return [{ title: "Products | Admin" }];
 }
 
-export default function Page() {
-  return <h1 className="p-8 font-display text-3xl">Products</h1>;
+export async function loader({ context }: Route.LoaderArgs) {
+  requireAdmin(context);
+  try {
+    return { products: await listAdminProducts(), error: null, lowStock: LOW_STOCK_THRESHOLD };
+  } catch (error) {
+    log.error("Failed to fetch products", { error: errorMessage(error) });
+    return {
+      products: [] as AdminProduct[],
+      error: "Failed to fetch products",
+      lowStock: LOW_STOCK_THRESHOLD,
+    };
+  }
+}
+
+type ActionResult = { ok: boolean; title: string; description: string };
+
+export async function action({ request, context }: Route.ActionArgs) {
+  requireAdmin(context);
+  const form = await request.formData();
+  const intent = form.get("intent");
+  const id = String(form.get("id") ?? "");
+  if (intent === "delete") {
+    try {
+      const result = await deleteOrArchiveProduct(id);
+      if (result.outcome === "not-found") {
+        return data<ActionResult>(
+          { ok: false, title: "Error", description: "Failed to delete product: it no longer exists" },
+          { status: 404 },
+        );
+      }
+      return data<ActionResult>({ ok: true, title: "Success", description: "Product deleted successfully" });
+    } catch (error) {
+      log.error("Failed to delete product", { error: errorMessage(error) });
+      return data<ActionResult>(
+        { ok: false, title: "Error", description: `Failed to delete product: ${errorMessage(error)}` },
+        { status: 500 },
+      );
+    }
+  }
+  if (intent === "fix-case") {
+    try {
+      const result = await fixCategoryCase(id);
+      if (!result.ok) {
+        return data<ActionResult>(
+          { ok: false, title: "Error", description: `Failed to update category: ${result.reason}` },
+          { status: 400 },
+        );
+      }
+      return data<ActionResult>({
+        ok: true,
+        title: "Category Updated",
+        description: `Updated "${result.from}" to "${result.to}"`,
+      });
+    } catch (error) {
+      return data<ActionResult>(
+        { ok: false, title: "Error", description: `Failed to update category: ${errorMessage(error)}` },
+        { status: 500 },
+      );
+    }
+  }
+  return data<ActionResult>({ ok: false, title: "Error", description: "Unknown action" }, { status: 400 });
+}
+
+export default function ProductList({ loaderData }: Route.ComponentProps) {
+  const { products, error, lowStock } = loaderData;
+  const [search, setSearch] = useState("");
+  const [category, setCategory] = useState("all");
+  const visible = useMemo(
+    () => filterAdminProducts(products, search, category),
+    [products, search, category],
+  );
+  const counts = useMemo(() => categoryCounts(products), [products]);
+
+  useEffect(() => {
+    if (error) toast.error("Error", { description: error });
+  }, [error]);
+
+  return (
+    <>
+      <AdminPageHeader
+        title="Products"
+        description={`${products.length} product${products.length === 1 ? "" : "s"} in the shop`}
+      >
+        <Link to="/admin/dashboard" className={buttonVariants({ variant: "outline" })}>
+          <ArrowLeft aria-hidden /> Back to Dashboard
+        </Link>
+        <Link to="/admin/products/new" className={buttonVariants({ variant: "primary" })}>
+          <Plus aria-hidden /> Add Product
+        </Link>
+      </AdminPageHeader>
+
+      <div className="mb-4 grid gap-3 sm:grid-cols-[1fr_16rem]">
+        <div className="relative">
+          <Label htmlFor="product-search" className="sr-only">
+            Search products
+          </Label>
+          <Search
+            className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground"
+            aria-hidden
+          />
+          <Input
+            id="product-search"
+            type="search"
+            placeholder="Search products..."
+            className="pl-9"
+            value={search}
+            onChange={(event) => setSearch(event.target.value)}
+          />
+        </div>
+        <div>
+          <Label htmlFor="category-filter" className="sr-only">
+            Category
+          </Label>
+          <NativeSelect
+            id="category-filter"
+            value={category}
+            onChange={(event) => setCategory(event.target.value)}
+          >
+            <option value="all">All Categories</option>
+            {CATEGORIES.map((known) => (
+              <option key={known} value={known}>
+                {known}
+              </option>
+            ))}
+            {counts
+              .filter((entry) => !entry.known)
+              .map((entry) => (
+                <option key={entry.category} value={entry.category}>
+                  {entry.category}
+                </option>
+              ))}
+          </NativeSelect>
+        </div>
+      </div>
+
+      <ul className="mb-6 flex flex-wrap gap-2" aria-label="Categories">
+        {counts.map((entry) => (
+          <li key={entry.category}>
+            <button
+              type="button"
+              onClick={() => setCategory(category === entry.category ? "all" : entry.category)}
+              aria-pressed={category === entry.category}
+              className={cn(
+                "inline-flex min-h-11 items-center gap-2 rounded-full border px-3 font-medium text-sm transition-colors",
+                entry.known
+                  ? "border-border bg-card hover:bg-muted"
+                  : "border-warning/40 bg-warning-muted text-warning hover:opacity-90",
+                category === entry.category && "border-primary bg-secondary text-secondary-foreground",
+              )}
+            >
+              {entry.category}
+              <span className="rounded-full bg-background/70 px-1.5 text-xs tabular-nums">{entry.count}</span>
+            </button>
+          </li>
+        ))}
+      </ul>
+
+      {visible.length === 0 ? (
+        <p className="rounded-lg border border-border border-dashed bg-card px-6 py-16 text-center text-muted-foreground">
+          No products found.
+        </p>
+      ) : (
+        <ul className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4">
+          {visible.map((product) => (
+            <li key={product.id}>
+              <ProductCard product={product} lowStock={lowStock} />
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}
+
+function ProductCard({ product, lowStock }: { product: AdminProduct; lowStock: number }) {
+  const fetcher = useFetcher<ActionResult>();
+  const csrf = useCsrfToken();
+  const [confirming, setConfirming] = useState(false);
+  const known = isKnownCategory(product.category);
+  const fixable = !known && canonicalCategory(product.category) !== undefined;
+  const busyIntent = fetcher.state !== "idle" ? fetcher.formData?.get("intent") : null;
+
+  useEffect(() => {
+    if (fetcher.state !== "idle" || !fetcher.data) return;
+    if (fetcher.data.ok) toast.success(fetcher.data.title, { description: fetcher.data.description });
+    else toast.error(fetcher.data.title, { description: fetcher.data.description });
+    setConfirming(false);
+  }, [fetcher.state, fetcher.data]);
+
+  const run = (intent: "delete" | "fix-case") =>
+    fetcher.submit({ csrf, intent, id: product.id }, { method: "post", action: "/admin/products" });
+
+  return (
+    <Card className="flex h-full flex-col overflow-hidden">
+      <div className="relative aspect-[4/3] bg-muted">
+        {product.imageUrl ? (
+          <img src={product.imageUrl} alt="" className="size-full object-cover" loading="lazy" />
+        ) : null}
+        <div className="absolute top-2 left-2 flex gap-1.5">
+          {product.isFeatured ? <Badge variant="accent">Featured</Badge> : null}
+          {product.isDeal ? <Badge variant="sale">Deal</Badge> : null}
+        </div>
+      </div>
+      <div className="flex flex-1 flex-col gap-3 p-4">
+        <div>
+          <h2 className="font-semibold leading-snug">{product.name}</h2>
+          <div className="mt-1 flex flex-wrap items-center gap-2">
+            <Badge variant={known ? "outline" : "warning"}>{product.category}</Badge>
+            {fixable ? (
+              <Button
+                type="button"
+                variant="link"
+                className="min-h-11 text-sm"
+                onClick={() => run("fix-case")}
+                disabled={busyIntent === "fix-case"}
+              >
+                <Wand2 aria-hidden /> Fix Case
+              </Button>
+            ) : null}
+          </div>
+        </div>
+        <div className="text-sm">
+          <p className="text-muted-foreground">
+            {product.sizes.length > 1 ? "Multiple sizes available" : "See sizes for pricing"}
+          </p>
+          <ul className="mt-2 space-y-1" aria-label={`Sizes and stock of ${product.name}`}>
+            {product.sizes.map((size) => {
+              const out = size.inventoryCount === 0;
+              const low = !out && size.inventoryCount <= lowStock;
+              return (
+                <li key={size.id} className="flex items-center justify-between gap-2">
+                  <span>
+                    {size.size} ·{" "}
+                    {size.salePriceCents !== null && size.salePriceCents < size.priceCents ? (
+                      <>
+                        <span className="font-semibold text-destructive">
+                          {formatCents(size.salePriceCents)}
+                        </span>{" "}
+                        <s className="text-muted-foreground">{formatCents(size.priceCents)}</s>
+                      </>
+                    ) : (
+                      <span className="font-semibold">{formatCents(size.priceCents)}</span>
+                    )}
+                  </span>
+                  <span
+                    className={cn(
+                      "rounded-full px-2 text-xs tabular-nums",
+                      out
+                        ? "bg-destructive/10 font-semibold text-destructive"
+                        : low
+                          ? "bg-warning-muted font-semibold text-warning"
+                          : "text-muted-foreground",
+                    )}
+                  >
+                    {out
+                      ? "Sold out"
+                      : low
+                        ? `Low: ${size.inventoryCount}`
+                        : `${size.inventoryCount} in stock`}
+                  </span>
+                </li>
+              );
+            })}
+          </ul>
+        </div>
+        <div className="mt-auto flex gap-2 pt-1">
+          <Link
+            to={`/admin/products/edit/${product.id}`}
+            className={buttonVariants({ variant: "outline", className: "flex-1" })}
+            aria-label={`Edit ${product.name}`}
+          >
+            <Pencil aria-hidden /> Edit
+          </Link>
+          <Button
+            type="button"
+            variant="outline"
+            className="text-destructive"
+            onClick={() => setConfirming(true)}
+            aria-label={`Delete ${product.name}`}
+          >
+            <Trash2 aria-hidden />
+          </Button>
+        </div>
+      </div>
+      <ConfirmDialog
+        open={confirming}
+        onOpenChange={setConfirming}
+        title="Delete product?"
+        description={
+          <>
+            Are you sure you want to delete this product? <strong>{product.name}</strong> will be removed from
+            the shop. If it appears in past orders it is kept for their history.
+          </>
+        }
+        confirmLabel="Delete"
+        busy={busyIntent === "delete"}
+        onConfirm={() => run("delete")}
+      />
+    </Card>
+  );
 }

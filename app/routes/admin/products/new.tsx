@@ -1,7 +1,53 @@
+import { ArrowLeft } from "lucide-react";
+import { data, Link } from "react-router";
+import { AdminPageHeader } from "#app/components/admin/page-header.tsx";
+import { ProductForm } from "#app/components/admin/product-form.tsx";
+import { buttonVariants } from "#app/components/ui/button.tsx";
+import { requireAdmin } from "#app/features/admin-auth/guard.server.ts";
+import { emptyProductForm } from "#app/features/catalog/product.schema.ts";
+import { createProduct, parseProductForm } from "#app/features/catalog/product-admin.server.ts";
+import { errorMessage, log } from "#app/utils/logger.server.ts";
+import { redirectWithToast } from "#app/utils/toast.server.ts";
+import type { Route } from "./+types/new";
+
 export function meta() {
-  return [{ title: "Add New Product" }];
+  return [{ title: "Add New Product | Admin" }];
 }
 
-export default function Page() {
-  return <h1 className="p-8 font-display text-3xl">Add New Product</h1>;
+export function loader({ context }: Route.LoaderArgs) {
+  requireAdmin(context);
+  return null;
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  requireAdmin(context);
+  const parsed = await parseProductForm(request);
+  if (!parsed.ok) return data({ fieldErrors: parsed.fieldErrors }, { status: 400 });
+  try {
+    await createProduct(parsed.data);
+  } catch (error) {
+    log.error("Failed to save product", { error: errorMessage(error) });
+    return redirectWithToast("/admin/products/new", {
+      type: "error",
+      title: "Error",
+      description: "Failed to save product. Please try again.",
+    });
+  }
+  return redirectWithToast("/admin/products", {
+    type: "success",
+    title: "Success",
+    description: "Product created successfully",
+  });
+}
+
+export default function NewProduct({ actionData }: Route.ComponentProps) {
+  return (
+    <div className="mx-auto max-w-3xl">
+      <Link to="/admin/products" className={buttonVariants({ variant: "ghost", className: "-ml-3 mb-2" })}>
+        <ArrowLeft aria-hidden /> Back to Products
+      </Link>
+      <AdminPageHeader title="Add New Product" />
+      <ProductForm initial={emptyProductForm()} mode="create" serverErrors={actionData?.fieldErrors} />
+    </div>
+  );
 }

@@ -1,0 +1,326 @@
+import { Plus, Trash2 } from "lucide-react";
+import { useState } from "react";
+import { Link, useNavigation, useSubmit } from "react-router";
+import { Button, buttonVariants } from "#app/components/ui/button.tsx";
+import { Card } from "#app/components/ui/card.tsx";
+import { FieldError, Input, Label, NativeSelect, Textarea } from "#app/components/ui/input.tsx";
+import { Switch } from "#app/components/ui/switch.tsx";
+import { CATEGORIES, STRAINS } from "#app/features/catalog/catalog.ts";
+import {
+  fieldErrorsOf,
+  newSizeRowKey,
+  type ProductFormValues,
+  productFormSchema,
+} from "#app/features/catalog/product.schema.ts";
+import { useCsrfToken } from "./csrf.tsx";
+import { ImageField } from "./image-field.tsx";
+
+/** What the browser sends: the typed values; the server runs the same schema again. */
+export function toSchemaInput(values: ProductFormValues) {
+  return {
+    ...values,
+    sizes: values.sizes.map(({ key: _key, ...size }) => size),
+  };
+}
+
+/** The product form of spec §2 with the rules and messages of §5, for 'Add' and 'Edit'. */
+export function ProductForm({
+  initial,
+  mode,
+  serverErrors,
+}: {
+  initial: ProductFormValues;
+  mode: "create" | "edit";
+  serverErrors?: Record<string, string>;
+}) {
+  const [values, setValues] = useState(initial);
+  const [clientErrors, setClientErrors] = useState<Record<string, string> | null>(null);
+  const submit = useSubmit();
+  const csrf = useCsrfToken();
+  const navigation = useNavigation();
+  const saving = navigation.state !== "idle" && navigation.formMethod === "POST";
+  const errors = clientErrors ?? serverErrors ?? {};
+
+  function set<K extends keyof ProductFormValues>(key: K, value: ProductFormValues[K]) {
+    setValues((current) => ({ ...current, [key]: value }));
+  }
+  function setSize(index: number, key: keyof ProductFormValues["sizes"][number], value: string) {
+    setValues((current) => ({
+      ...current,
+      sizes: current.sizes.map((size, i) => (i === index ? { ...size, [key]: value } : size)),
+    }));
+  }
+
+  function onSubmit(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const parsed = productFormSchema.safeParse(toSchemaInput(values));
+    if (!parsed.success) {
+      const found = fieldErrorsOf(parsed.error);
+      setClientErrors(found);
+      const first = Object.keys(found)[0];
+      document.getElementById(`field-${first}`)?.focus();
+      return;
+    }
+    setClientErrors({});
+    submit({ csrf, payload: JSON.stringify(toSchemaInput(values)) }, { method: "post" });
+  }
+
+  const fieldProps = (name: string) => ({
+    id: `field-${name}`,
+    "aria-invalid": errors[name] ? true : undefined,
+    "aria-describedby": errors[name] ? `error-${name}` : undefined,
+  });
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="space-y-6">
+      <Card className="space-y-5 p-5 sm:p-6">
+        <div className="space-y-1.5">
+          <Label htmlFor="field-name">Product Name</Label>
+          <Input {...fieldProps("name")} value={values.name} onChange={(e) => set("name", e.target.value)} />
+          <FieldError id="error-name">{errors.name}</FieldError>
+        </div>
+        <div className="grid gap-5 sm:grid-cols-2">
+          <div className="space-y-1.5">
+            <Label htmlFor="field-category">Category</Label>
+            <NativeSelect
+              {...fieldProps("category")}
+              value={values.category}
+              onChange={(e) => set("category", e.target.value)}
+            >
+              <option value="">Select category</option>
+              {CATEGORIES.map((category) => (
+                <option key={category} value={category}>
+                  {category}
+                </option>
+              ))}
+            </NativeSelect>
+            <FieldError id="error-category">{errors.category}</FieldError>
+          </div>
+          <div className="space-y-1.5">
+            <Label htmlFor="field-strain">Strain (optional)</Label>
+            <NativeSelect
+              {...fieldProps("strain")}
+              value={values.strain}
+              onChange={(e) => set("strain", e.target.value)}
+            >
+              <option value="">None</option>
+              {STRAINS.map((strain) => (
+                <option key={strain} value={strain}>
+                  {strain}
+                </option>
+              ))}
+            </NativeSelect>
+            <FieldError id="error-strain">{errors.strain}</FieldError>
+          </div>
+          <div className="space-y-1.5">
+            <Label htmlFor="field-thcPercentage">THC Percentage (optional)</Label>
+            <Input
+              {...fieldProps("thcPercentage")}
+              type="number"
+              inputMode="decimal"
+              step="0.1"
+              min="0"
+              max="100"
+              value={values.thcPercentage}
+              onChange={(e) => set("thcPercentage", e.target.value)}
+            />
+            <FieldError id="error-thcPercentage">{errors.thcPercentage}</FieldError>
+          </div>
+          <div className="space-y-1.5">
+            <Label htmlFor="field-thcMg">THC mg (optional)</Label>
+            <Input
+              {...fieldProps("thcMg")}
+              type="number"
+              inputMode="decimal"
+              step="0.1"
+              min="0"
+              value={values.thcMg}
+              onChange={(e) => set("thcMg", e.target.value)}
+            />
+            <FieldError id="error-thcMg">{errors.thcMg}</FieldError>
+          </div>
+        </div>
+        <div className="space-y-1.5">
+          <Label htmlFor="field-description">Description</Label>
+          <Textarea
+            {...fieldProps("description")}
+            rows={4}
+            value={values.description}
+            onChange={(e) => set("description", e.target.value)}
+          />
+          <FieldError id="error-description">{errors.description}</FieldError>
+        </div>
+      </Card>
+
+      <Card className="space-y-4 p-5 sm:p-6">
+        <div className="flex items-center justify-between gap-2">
+          <h2 className="font-semibold">Size Options</h2>
+          <Button
+            type="button"
+            variant="outline"
+            size="sm"
+            onClick={() =>
+              set("sizes", [
+                ...values.sizes,
+                { id: "", key: newSizeRowKey(), size: "", price: "0", salePrice: "", inventoryCount: "0" },
+              ])
+            }
+          >
+            <Plus aria-hidden /> Add Size
+          </Button>
+        </div>
+        <FieldError id="error-sizes">{errors.sizes}</FieldError>
+        <ol className="space-y-3">
+          {values.sizes.map((size, index) => (
+            <li key={size.key} className="rounded-lg border border-border bg-background p-3">
+              <fieldset className="grid grid-cols-2 items-start gap-3 sm:grid-cols-[1.2fr_1fr_1fr_1fr_auto]">
+                <legend className="sr-only">Size {index + 1}</legend>
+                <div className="col-span-2 space-y-1 sm:col-span-1">
+                  <Label htmlFor={`field-sizes.${index}.size`} className="text-xs">
+                    Size
+                  </Label>
+                  <Input
+                    {...fieldProps(`sizes.${index}.size`)}
+                    placeholder="e.g. 3.5g"
+                    value={size.size}
+                    onChange={(e) => setSize(index, "size", e.target.value)}
+                  />
+                  <FieldError id={`error-sizes.${index}.size`}>{errors[`sizes.${index}.size`]}</FieldError>
+                </div>
+                <div className="space-y-1">
+                  <Label htmlFor={`field-sizes.${index}.price`} className="text-xs">
+                    Price ($)
+                  </Label>
+                  <Input
+                    {...fieldProps(`sizes.${index}.price`)}
+                    type="number"
+                    inputMode="decimal"
+                    step="0.01"
+                    min="0"
+                    value={size.price}
+                    onChange={(e) => setSize(index, "price", e.target.value)}
+                  />
+                  <FieldError id={`error-sizes.${index}.price`}>{errors[`sizes.${index}.price`]}</FieldError>
+                </div>
+                <div className="space-y-1">
+                  <Label htmlFor={`field-sizes.${index}.salePrice`} className="text-xs">
+                    Sale Price ($)
+                  </Label>
+                  <Input
+                    {...fieldProps(`sizes.${index}.salePrice`)}
+                    type="number"
+                    inputMode="decimal"
+                    step="0.01"
+                    min="0"
+                    placeholder="Optional"
+                    value={size.salePrice}
+                    onChange={(e) => setSize(index, "salePrice", e.target.value)}
+                  />
+                  <FieldError id={`error-sizes.${index}.salePrice`}>
+                    {errors[`sizes.${index}.salePrice`]}
+                  </FieldError>
+                </div>
+                <div className="space-y-1">
+                  <Label htmlFor={`field-sizes.${index}.inventoryCount`} className="text-xs">
+                    Inventory
+                  </Label>
+                  <Input
+                    {...fieldProps(`sizes.${index}.inventoryCount`)}
+                    type="number"
+                    inputMode="numeric"
+                    step="1"
+                    min="0"
+                    value={size.inventoryCount}
+                    onChange={(e) => setSize(index, "inventoryCount", e.target.value)}
+                  />
+                  <FieldError id={`error-sizes.${index}.inventoryCount`}>
+                    {errors[`sizes.${index}.inventoryCount`]}
+                  </FieldError>
+                </div>
+                {values.sizes.length > 1 ? (
+                  <div className="flex items-end justify-end sm:pt-5">
+                    <Button
+                      type="button"
+                      variant="ghost"
+                      size="icon"
+                      className="text-destructive"
+                      aria-label={`Remove size ${size.size || index + 1}`}
+                      onClick={() =>
+                        set(
+                          "sizes",
+                          values.sizes.filter((_, i) => i !== index),
+                        )
+                      }
+                    >
+                      <Trash2 aria-hidden />
+                    </Button>
+                  </div>
+                ) : null}
+              </fieldset>
+            </li>
+          ))}
+        </ol>
+      </Card>
+
+      <Card className="space-y-5 p-5 sm:p-6">
+        <ImageField
+          imageUrl={values.imageUrl}
+          error={errors.imageUrl}
+          onChange={({ imageUrl, imageKey }) => setValues((current) => ({ ...current, imageUrl, imageKey }))}
+        />
+        <div className="space-y-4 border-border border-t pt-5">
+          <SwitchRow
+            id="field-isFeatured"
+            label="Featured Product"
+            hint="Show this product on the homepage"
+            checked={values.isFeatured}
+            onChange={(checked) => set("isFeatured", checked)}
+          />
+          <SwitchRow
+            id="field-isDeal"
+            label="Deal Product"
+            hint="Show this product in the deals section"
+            checked={values.isDeal}
+            onChange={(checked) => set("isDeal", checked)}
+          />
+        </div>
+      </Card>
+
+      {errors.form ? <FieldError>{errors.form}</FieldError> : null}
+      <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+        <Link to="/admin/products" className={buttonVariants({ variant: "outline" })}>
+          Cancel
+        </Link>
+        <Button type="submit" size="lg" disabled={saving}>
+          {saving ? "Saving..." : mode === "create" ? "Create Product" : "Update Product"}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+function SwitchRow({
+  id,
+  label,
+  hint,
+  checked,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  hint: string;
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+}) {
+  return (
+    <div className="flex items-center justify-between gap-4">
+      <div>
+        <Label htmlFor={id}>{label}</Label>
+        <p id={`${id}-hint`} className="text-muted-foreground text-sm">
+          {hint}
+        </p>
+      </div>
+      <Switch id={id} checked={checked} onCheckedChange={onChange} aria-describedby={`${id}-hint`} />
+    </div>
+  );
+}
