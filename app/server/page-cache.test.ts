@@ -1,0 +1,301 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { gunzipSync } from "node:zlib";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DatabaseHandle } from "#app/db/client.server.ts";
+import { productSizes, products } from "#app/db/schema.ts";
+import { listProducts } from "#app/features/catalog/catalog.server.ts";
+import { describeEachDatabase } from "#tests/db.ts";
+import { cacheKey, hasPrivateCookie, PageCache, preferredEncoding } from "./page-cache.server.ts";
+import { type CatalogVersionWatcher, watchCatalogVersion } from "./page-cache-version.server.ts";
+
+describe("page cache rules", () => {
+  it("caches only catalogue pages and their data requests, with a normalised query", () => {
+    expect(cacheKey("/")).toBe("/");
+    expect(cacheKey("/shop?b=2&a=1")).toBe("/shop?a=1&b=2");
+    expect(cacheKey("/shop?")).toBe("/shop");
+    expect(cacheKey("/product/abc")).toBe("/product/abc");
+    expect(cacheKey("/product/abc.data?_routes=x")).toBe("/product/abc.data?_routes=x");
+    expect(cacheKey("/_root.data")).toBe("/_root.data");
+    expect(cacheKey("/flower")).toBe("/flower");
+    expect(cacheKey("/washington-dc-weed-delivery")).toBe("/washington-dc-weed-delivery");
+    for (const path of [
+      "/admin",
+      "/admin/products",
+      "/checkout",
+      "/thank-you?token=x",
+      "/order-confirmation",
+      "/api/cart-prices",
+      "/healthz",
+      "/media/a-400.webp",
+      "/product/a/b",
+      "/sitemap.xml",
+      "/nope",
+    ]) {
+      expect(cacheKey(path), path).toBeNull();
+    }
+  });
+
+  it("bypasses requests that carry one of the app's cookies", () => {
+    expect(hasPrivateCookie(undefined)).toBe(false);
+    expect(hasPrivateCookie("theme=dark; _ga=1")).toBe(false);
+    expect(hasPrivateCookie("theme=dark; cg_toast=abc")).toBe(true);
+    expect(hasPrivateCookie("cg_admin_session=xyz")).toBe(true);
+  });
+
+  it("picks brotli, then gzip, honouring q=0", () => {
+    expect(preferredEncoding("gzip, deflate, br, zstd")).toBe("br");
+    expect(preferredEncoding("gzip")).toBe("gzip");
+    expect(preferredEncoding("br;q=0, gzip")).toBe("gzip");
+    expect(preferredEncoding("identity")).toBe("identity");
+    expect(preferredEncoding(undefined)).toBe("identity");
+  });
+
+  it("answers 304, serves encodings, evicts least recently used, never stores Set-Cookie", async () => {
+    let version = 1;
+    let renders = 0;
+    const cache = new PageCache({
+      currentVersion: () => version,
+      // Each entry is ~1.6 KB (1 KB body, tiny gzip/brotli bodies, 512 B overhead): room for three.
+      maxBytes: 5_500,
+      async render(req) {
+        renders++;
+        const headers: Record<string, string> = { "Content-Type": "text/html; charset=utf-8" };
+        if (req.url === "/terms") headers["Set-Cookie"] = "x=1";
+        return new Response(`<p>${req.url} ${"x".repeat(1000)}</p>`, { headers });
+      },
+    });
+    const server = await listen(cache);
+    try {
+      const first = await fetch(`${server.url}/shop`, { headers: { "accept-encoding": "identity" } });
+      expect(first.headers.get("x-cache")).toBe("MISS");
+      const etag = first.headers.get("etag") as string;
+      const again = await fetch(`${server.url}/shop`, { headers: { "if-none-match": etag } });
+      expect(again.status).toBe(304);
+      const gz = await rawGet(server.url, "/shop", { "accept-encoding": "gzip" });
+      expect(gz.headers["content-encoding"]).toBe("gzip");
+      expect(gunzipSync(gz.body).toString()).toContain("/shop");
+      expect(renders).toBe(1);
+      // Set-Cookie responses are sent but never stored.
+      await fetch(`${server.url}/terms`);
+      expect((await fetch(`${server.url}/terms`)).headers.get("x-cache")).toBe("MISS");
+      // A newer version makes the entry stale.
+      version = 2;
+      expect((await fetch(`${server.url}/shop`)).headers.get("x-cache")).toBe("MISS");
+      // LRU: /shop, /flower, /edibles fit; a fourth page evicts the least recently used.
+      await fetch(`${server.url}/flower`);
+      await fetch(`${server.url}/edibles`);
+      await fetch(`${server.url}/shop`);
+      await fetch(`${server.url}/deals`);
+      expect(cache.stats.entries).toBeLessThanOrEqual(3);
+      expect((await fetch(`${server.url}/shop`)).headers.get("x-cache")).toBe("HIT");
+      expect((await fetch(`${server.url}/flower`)).headers.get("x-cache")).toBe("MISS");
+      // Unknown version: neither served nor stored.
+      const unknown = new PageCache({
+        currentVersion: () => undefined,
+        render: async () => new Response(""),
+      });
+      const bypass = await listen(unknown);
+      const response = await fetch(`${bypass.url}/shop`);
+      expect(response.headers.get("x-cache")).toBe("BYPASS");
+      await bypass.close();
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+async function listen(cache: PageCache) {
+  const server: Server = createServer((req, res) =>
+    cache.handle(req, res, (error) => {
+      res.statusCode = error ? 500 : 200;
+      res.end("passed through");
+    }),
+  );
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+async function rawGet(base: string, path: string, headers: Record<string, string>) {
+  const { request } = await import("node:http");
+  return new Promise<{ headers: Record<string, unknown>; body: Buffer }>((resolve, reject) => {
+    request(`${base}${path}`, { headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("end", () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+    })
+      .on("error", reject)
+      .end();
+  });
+}
+
+/** What a catalogue page shows, rendered from the real catalogue queries. */
+async function renderShop() {
+  const items = (await listProducts()).map(
+    (p) =>
+      `<li>${p.name}|${p.category}|featured=${p.isFeatured}|deal=${p.isDeal}|${p.sizes
+        .map((s) => `${s.size}:${s.priceCents}:${s.salePriceCents ?? "-"}:${s.inStock ? "in" : "sold-out"}`)
+        .join(",")}</li>`,
+  );
+  return new Response(`<ul>${items.join("")}</ul>`, { headers: { "Content-Type": "text/html" } });
+}
+
+// Each kind of change a catalogue page shows must reach the next GET of a cached page, by the LISTEN
+// push alone and by the polling safety net alone (a lost notification), within one second.
+for (const mode of ["notification", "polling"] as const) {
+  describeEachDatabase(`page cache invalidation by ${mode}`, (database) => {
+    let watcher: CatalogVersionWatcher;
+    let server: Awaited<ReturnType<typeof listen>>;
+    let cache: PageCache;
+    let productId: string;
+    let sizeId: string;
+
+    beforeAll(async () => {
+      const handle = database();
+      const watched: DatabaseHandle =
+        mode === "notification"
+          ? handle
+          : {
+              ...handle,
+              listen: async () => {
+                throw new Error("no notifications in this test");
+              },
+            };
+      // Notification mode polls so rarely that only the push can pass; polling mode has no push.
+      watcher = await watchCatalogVersion(watched, {
+        intervalMs: mode === "notification" ? 60_000 : 200,
+        maxAgeMs: mode === "notification" ? 120_000 : 750,
+        onChange: () => cache?.clear(),
+      });
+      cache = new PageCache({ currentVersion: () => watcher.current(), render: renderShop });
+      server = await listen(cache);
+      const [product] = await handle.db
+        .insert(products)
+        .values({ name: `Cache Kush ${mode}`, category: "Flower", strain: "Hybrid" })
+        .returning();
+      productId = product?.id as string;
+      const [size] = await handle.db
+        .insert(productSizes)
+        .values({ productId, size: "3.5g", priceCents: 4500, inventoryCount: 2 })
+        .returning();
+      sizeId = size?.id as string;
+    }, 30_000);
+
+    afterAll(async () => {
+      await server?.close();
+      await watcher?.stop();
+    });
+
+    /** Warms the cache, applies the change, and waits for /shop to show `expected`. */
+    async function expectVisibleAfter(
+      change: () => Promise<unknown>,
+      expected: string | RegExp,
+      absent?: string,
+    ) {
+      // Warm: a late notification of an earlier change may clear the page once more.
+      let state: string | null = null;
+      for (let attempt = 0; attempt < 20 && state !== "HIT"; attempt++) {
+        if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 25));
+        state = (await fetch(`${server.url}/shop`)).headers.get("x-cache");
+      }
+      expect(state).toBe("HIT");
+      await change();
+      const committed = performance.now();
+      let body = "";
+      while (performance.now() - committed < 1_000) {
+        body = await (await fetch(`${server.url}/shop`)).text();
+        const shown = typeof expected === "string" ? body.includes(expected) : expected.test(body);
+        if (shown && (!absent || !body.includes(absent))) break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      const elapsed = performance.now() - committed;
+      if (typeof expected === "string") expect(body).toContain(expected);
+      else expect(body).toMatch(expected);
+      if (absent) expect(body).not.toContain(absent);
+      expect(elapsed).toBeLessThan(1_000);
+    }
+
+    it("price", async () => {
+      const db = database().db;
+      await expectVisibleAfter(
+        () => db.update(productSizes).set({ priceCents: 4321 }).where(eq(productSizes.id, sizeId)),
+        "3.5g:4321:",
+      );
+    });
+
+    it("sale price", async () => {
+      const db = database().db;
+      await expectVisibleAfter(
+        () => db.update(productSizes).set({ salePriceCents: 3999 }).where(eq(productSizes.id, sizeId)),
+        "3.5g:4321:3999:",
+      );
+    });
+
+    it("stock crossing sold-out, both ways; a change that does not cross keeps the page", async () => {
+      const db = database().db;
+      await expectVisibleAfter(
+        () => db.update(productSizes).set({ inventoryCount: 0 }).where(eq(productSizes.id, sizeId)),
+        "3999:sold-out",
+      );
+      await expectVisibleAfter(
+        () => db.update(productSizes).set({ inventoryCount: 5 }).where(eq(productSizes.id, sizeId)),
+        "3999:in",
+      );
+      await fetch(`${server.url}/shop`);
+      await db.update(productSizes).set({ inventoryCount: 4 }).where(eq(productSizes.id, sizeId));
+      await new Promise((resolve) => setTimeout(resolve, mode === "polling" ? 450 : 150));
+      expect((await fetch(`${server.url}/shop`)).headers.get("x-cache")).toBe("HIT");
+    });
+
+    it("featured flag", async () => {
+      const db = database().db;
+      await expectVisibleAfter(
+        () => db.update(products).set({ isFeatured: true }).where(eq(products.id, productId)),
+        `Cache Kush ${mode}|Flower|featured=true`,
+      );
+    });
+
+    it("deal flag", async () => {
+      const db = database().db;
+      await expectVisibleAfter(
+        () => db.update(products).set({ isDeal: true }).where(eq(products.id, productId)),
+        `Cache Kush ${mode}|Flower|featured=true|deal=true`,
+      );
+    });
+
+    it("size label, new size", async () => {
+      const db = database().db;
+      await expectVisibleAfter(
+        () => db.update(productSizes).set({ size: "7g" }).where(eq(productSizes.id, sizeId)),
+        "7g:4321:3999:in",
+      );
+      await expectVisibleAfter(
+        () =>
+          db.insert(productSizes).values({ productId, size: "1oz", priceCents: 15000, inventoryCount: 1 }),
+        "1oz:15000:-:in",
+      );
+    });
+
+    it("new product and deleted product", async () => {
+      const db = database().db;
+      let newId = "";
+      await expectVisibleAfter(async () => {
+        const [row] = await db
+          .insert(products)
+          .values({ name: `Fresh Drop ${mode}`, category: "Edibles" })
+          .returning({ id: products.id });
+        newId = row?.id as string;
+      }, `Fresh Drop ${mode}|Edibles`);
+      await expectVisibleAfter(
+        () => db.delete(products).where(eq(products.id, newId)),
+        `Cache Kush ${mode}`,
+        `Fresh Drop ${mode}`,
+      );
+    });
+  });
+}
