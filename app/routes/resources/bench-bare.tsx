@@ -1,0 +1,43 @@
+/**
+ * `npm run bench` reference only (404 unless BENCH_REFERENCE=1): a bare React Router page with the
+ * same data as /shop (the same four queries as its loader), rendered as plain markup. Its CPU per
+ * request is what a cold /shop render is compared with.
+ */
+import { data } from "react-router";
+import { loadHighlight, loadListing } from "#app/features/catalog/listing.server.ts";
+import { formatCents } from "#app/utils/money.ts";
+import type { Route } from "./+types/bench-bare";
+
+export async function loader() {
+  if (process.env.BENCH_REFERENCE !== "1") throw data(null, { status: 404 });
+  const base = { category: null, search: "" };
+  const [deals, featured, onSale, all] = await Promise.all([
+    loadHighlight({ ...base, dealsOnly: true }, 4),
+    loadHighlight({ ...base, featuredOnly: true }, 4),
+    loadHighlight({ ...base, onSaleOnly: true }, 4),
+    loadListing(base, 1),
+  ]);
+  return { deals, featured, onSale, all };
+}
+
+export default function BenchBare({ loaderData }: Route.ComponentProps) {
+  const { deals, featured, onSale, all } = loaderData;
+  return (
+    <main>
+      <h1>All Products</h1>
+      {[deals, featured, onSale, all.products].map((list, index) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: four fixed lists
+        <ul key={index}>
+          {list.map((product) => (
+            <li key={product.id}>
+              <a href={`/product/${product.id}`}>{product.name}</a> {product.category}{" "}
+              {product.sizes[0]
+                ? formatCents(product.sizes[0].salePriceCents ?? product.sizes[0].priceCents)
+                : ""}
+            </li>
+          ))}
+        </ul>
+      ))}
+    </main>
+  );
+}
