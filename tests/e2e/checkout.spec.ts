@@ -1,0 +1,162 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, type Page, test } from "@playwright/test";
+import sharp from "sharp";
+import { E2E_ADMIN } from "./support/global-setup.ts";
+
+/** A real photo-sized PNG, as a phone camera upload would be. */
+async function idPng() {
+  return sharp({ create: { width: 640, height: 400, channels: 3, background: "#7eb394" } })
+    .png()
+    .toBuffer();
+}
+
+async function confirmAge(page: Page) {
+  await page.goto("/");
+  await page.evaluate(() => window.localStorage.setItem("capital-grown-age-verified", "yes"));
+}
+
+/** Opens product pages from /shop until one is in stock at $20 or more, and returns it. */
+async function openAffordableProduct(page: Page) {
+  await page.goto("/shop");
+  const hrefs = await page
+    .locator('main a[href^="/product/"]')
+    .evaluateAll((links) => [...new Set(links.map((link) => link.getAttribute("href") ?? ""))]);
+  expect(hrefs.length, "the shop lists products (demo catalogue)").toBeGreaterThan(0);
+  for (const href of hrefs.slice(0, 12)) {
+    await page.goto(href);
+    const name = (await page.getByRole("heading", { level: 1 }).innerText()).trim();
+    const addButton = page.getByRole("button", { name: "Add to Cart" });
+    if (!(await addButton.isVisible()) || (await addButton.isDisabled())) continue;
+    const text = await page.locator("main").innerText();
+    const match = /\$([\d,]+\.\d\d)/.exec(text.slice(text.indexOf(name) + name.length));
+    const cents = match ? Math.round(Number((match[1] ?? "0").replaceAll(",", "")) * 100) : 0;
+    if (cents >= 2000) return { name, cents };
+  }
+  throw new Error("No product at $20 or more is in stock");
+}
+
+test("a shopper orders from a product page to the thank-you page, with an ID photo", async ({
+  page,
+  browser,
+  request,
+}) => {
+  const shopper = `E2E Shopper ${Date.now().toString(36)}`;
+  await confirmAge(page);
+  const product = await openAffordableProduct(page);
+  const quantity = Math.ceil(8000 / product.cents);
+  await page.getByRole("spinbutton", { name: "Quantity" }).fill(String(quantity));
+  await page.getByRole("button", { name: "Add to Cart" }).click();
+  await expect(page.getByText("Added to cart").first()).toBeVisible();
+
+  await page.goto("/checkout");
+  await expect(page.getByRole("heading", { name: "Order Summary" })).toBeVisible();
+  await expect(page.getByText(product.name).first()).toBeVisible();
+  await expect(page.getByText("You can schedule delivery for today or tomorrow only.")).toBeVisible();
+  await expect(page.getByText("Cash Only")).toBeVisible();
+  await expect(page.getByText("PNG, JPG, GIF up to 10MB")).toBeVisible();
+
+  // Place Order stays disabled until each required part is given (spec §4).
+  const placeOrder = page.getByRole("button", { name: /Place Order/ });
+  const steps: [string, () => Promise<void>][] = [
+    ["time slot", () => page.getByText("In-person delivery").first().click()],
+    ["name", () => page.getByLabel("Full name").fill(shopper)],
+    ["email", () => page.getByLabel("Email").fill("e2e-shopper@example.com")],
+    ["phone", () => page.getByLabel("Phone").fill("(202) 555-0199")],
+    ["address", () => page.getByLabel("Street address").fill("1600 Test Ave NW")],
+    ["city", () => page.getByLabel("City").fill("Washington")],
+    ["zip", () => page.getByLabel("ZIP code").fill("20001")],
+    [
+      "ID",
+      async () =>
+        page
+          .getByLabel(/Upload front of ID/)
+          .setInputFiles({ name: "my-id.png", mimeType: "image/png", buffer: await idPng() }),
+    ],
+    ["age", () => page.getByRole("checkbox", { name: /21 years of age or older/ }).check()],
+  ];
+  for (const [index, [label, step]] of steps.entries()) {
+    await expect(placeOrder, `disabled before ${label}`).toBeDisabled();
+    await step();
+    if (index < steps.length - 1) await expect(placeOrder, `still disabled after ${label}`).toBeDisabled();
+  }
+  await expect(page.getByLabel("State")).toHaveValue("DC");
+  await expect(placeOrder).toBeEnabled();
+
+  const axe = await new AxeBuilder({ page }).include("main").analyze();
+  expect(axe.violations.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
+
+  await placeOrder.click();
+  await expect(page).toHaveURL(/\/thank-you\?order=[\w-]{32}$/, { timeout: 20_000 });
+  await expect(page.getByText("Order Placed Successfully!")).toBeVisible();
+  const thankYou = async () => {
+    await expect(page.getByRole("heading", { name: /Thank you/ })).toBeVisible();
+    await expect(page.getByText("Cash on Delivery")).toBeVisible();
+    await expect(page.getByText("Payment due at delivery")).toBeVisible();
+    await expect(page.getByRole("heading", { name: "What's Next?" })).toBeVisible();
+    await expect(page.getByText("1600 Test Ave NW, Washington, DC 20001")).toBeVisible();
+    await expect(page.getByText("(202) 555-0199").first()).toBeVisible();
+  };
+  await thankYou();
+  const token = new URL(page.url()).searchParams.get("order") as string;
+
+  // Reloading keeps the order on screen; the page is private.
+  const reloaded = await page.reload();
+  expect(reloaded?.headers()["cache-control"]).toBe("private, no-store");
+  await thankYou();
+
+  // The cart was cleared.
+  await page.goto("/checkout");
+  await expect(page.getByRole("heading", { name: "Your cart is empty" })).toBeVisible();
+  await expect(page.getByText("Add some items to your cart before checkout.")).toBeVisible();
+
+  await page.goto(`/order-confirmation?order=${token}`);
+  await expect(page.getByRole("heading", { name: "Order Confirmed!" })).toBeVisible();
+  await expect(page.getByText("e2e-shopper@example.com")).toBeVisible();
+  await expect(page.getByText("Pending")).toBeVisible();
+
+  // The ID photo is served to a signed-in admin only.
+  const admin = await browser.newPage();
+  await admin.goto("/admin/login");
+  await admin.getByLabel("Email").fill(E2E_ADMIN.email);
+  await admin.getByLabel("Password").fill(E2E_ADMIN.password);
+  await admin.getByRole("button", { name: "Sign In" }).click();
+  await expect(admin).toHaveURL(/\/admin\/dashboard/);
+  await admin.goto("/admin/orders");
+  const photo = admin.getByRole("img", { name: `ID of ${shopper}` });
+  await expect(photo).toBeVisible();
+  const src = (await photo.getAttribute("src")) as string;
+  expect(src).toMatch(/^\/admin\/id-photos\/[0-9a-f-]{36}$/);
+  const asAdmin = await admin.request.get(src);
+  expect(asAdmin.status()).toBe(200);
+  expect(asAdmin.headers()["content-type"]).toBe("image/jpeg");
+  const anonymous = await request.get(src, { maxRedirects: 0 });
+  expect([302, 303, 401, 403, 404]).toContain(anonymous.status());
+  expect(anonymous.headers()["content-type"] ?? "").not.toContain("image/");
+  await admin.close();
+});
+
+test("thank-you and confirmation pages say so when there is no order to show", async ({ page }) => {
+  await confirmAge(page);
+  for (const url of ["/thank-you", "/thank-you?order=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"]) {
+    await page.goto(url);
+    await expect(page.getByRole("heading", { name: "Order Not Found" })).toBeVisible();
+    await expect(page.getByText("We couldn't find your order details.")).toBeVisible();
+    await expect(page.getByRole("link", { name: "Continue Shopping" })).toHaveAttribute("href", "/shop");
+  }
+  await page.goto("/order-confirmation?order=nope");
+  await expect(page.getByRole("heading", { name: "Order not found" })).toBeVisible();
+  await page.goto("/checkout");
+  await expect(page.getByRole("heading", { name: "Your cart is empty" })).toBeVisible();
+});
+
+test("a crafted post with a 50 MB file is refused early with 413, not a server error", async ({
+  request,
+}) => {
+  const response = await request.post("/checkout", {
+    multipart: {
+      name: "Crafted",
+      idFront: { name: "huge.png", mimeType: "image/png", buffer: Buffer.alloc(50 * 1024 * 1024, 0x41) },
+    },
+  });
+  expect(response.status()).toBe(413);
+});
