@@ -1080,6 +1080,8 @@ ${shards.map((d) => `<path d="${d}" fill="url(#${id}shard)" stroke="${hsl(hue + 
       ).join("");
   const body = `
 <path d="M176 262 L176 372 Q176 396 200 396 L312 396 Q336 396 336 372 L336 262 Z" fill="url(#${id}glassJar)" stroke="#fff" stroke-opacity="0.5" stroke-width="2"/>
+<path d="M240 320 L158 150" stroke="url(#${id}tool)" stroke-width="8" stroke-linecap="round"/>
+<circle cx="158" cy="150" r="6" fill="${accent.main}"/>
 <path d="M182 300 Q210 286 236 298 Q262 310 290 294 Q314 284 330 298 L330 370 Q330 390 310 390 L202 390 Q182 390 182 370 Z" fill="url(#${id}wax)"/>
 ${crystals}
 <ellipse cx="256" cy="262" rx="80" ry="16" fill="none" stroke="#fff" stroke-opacity="0.6" stroke-width="2"/>
@@ -1089,10 +1091,7 @@ ${crystals}
 <ellipse cx="0" cy="-40" rx="46" ry="12" fill="#2a2a2a"/>
 <path d="M-46 -26 L46 -26" stroke="${accent.main}" stroke-width="4"/>
 </g>
-<g transform="rotate(-38 260 240)">
-<rect x="256" y="120" width="8" height="150" rx="4" fill="url(#${id}tool)"/>
-<path d="M254 114 Q260 96 266 114 Z" fill="url(#${id}wax)"/>
-</g>`;
+`;
   return { defs, body };
 }
 
@@ -1196,18 +1195,37 @@ function mushrooms(context: Context) {
   if (/chocolate|bar\b/.test(name)) return chocolate(context, { mushroom: true });
   const { random } = context;
   const items = [
-    mushroom(context, 300, 404, 200, 170, range(random, 4, 12), 0),
-    mushroom(context, 196, 406, 140, 130, range(random, -16, -8), 1),
-    mushroom(context, 372, 406, 88, 84, range(random, 10, 22), 2),
+    mushroom(
+      context,
+      range(random, 290, 310),
+      404,
+      range(random, 180, 210),
+      range(random, 160, 180),
+      range(random, 4, 12),
+      0,
+    ),
+    mushroom(
+      context,
+      range(random, 190, 204),
+      406,
+      range(random, 120, 150),
+      range(random, 118, 138),
+      range(random, -16, -8),
+      1,
+    ),
+    mushroom(
+      context,
+      range(random, 364, 380),
+      406,
+      range(random, 76, 96),
+      range(random, 74, 92),
+      range(random, 10, 22),
+      2,
+    ),
   ];
-  const moss = Array.from(
-    { length: 18 },
-    () =>
-      `<path d="M${n(range(random, 150, 400))} 404 q${n(range(random, -6, 6))} ${n(-range(random, 8, 20))} ${n(range(random, -4, 10))} ${n(-range(random, 12, 26))}" stroke="${hsl(range(random, 90, 120), 45, 36)}" stroke-width="3" stroke-linecap="round" fill="none"/>`,
-  ).join("");
   return {
     defs: items.map((item) => item.defs).join(""),
-    body: items.map((item) => item.body).join("") + moss,
+    body: `<g${random() < 0.5 ? ` transform="translate(512 0) scale(-1 1)"` : ""}>${items.map((item) => item.body).join("")}</g>`,
   };
 }
 

@@ -1,0 +1,70 @@
+import { and, eq, isNotNull } from "drizzle-orm";
+import { expect, it } from "vitest";
+import { mediaFiles, productSizes, products } from "#app/db/schema.ts";
+import { describeEachDatabase } from "#tests/db.ts";
+import { createProduct } from "./product-factory.server.ts";
+import { seedDemoCatalogue } from "./seed.server.ts";
+
+describeEachDatabase("demo catalogue seed", (database) => {
+  it("seeds an empty shop once, with an image for every product", { timeout: 180_000 }, async () => {
+    const { db } = database();
+    const messages: string[] = [];
+    const first = await seedDemoCatalogue(db, { log: (message) => messages.push(message) });
+    process.stdout.write(`Seeding 64 demo products took ${first.ms} ms (${first.images} images)\n`);
+    expect(first.seeded).toBe(64);
+    expect(messages.length).toBeGreaterThan(0);
+    expect(await db.$count(products)).toBe(64);
+    expect(await db.$count(productSizes)).toBeGreaterThanOrEqual(64);
+
+    const rows = await db.select().from(products);
+    for (const row of rows) {
+      expect(row.imageUrl).toBe(`/media/${row.imageKey}-640.webp`);
+    }
+    const withImages = await db
+      .select({ id: products.id })
+      .from(products)
+      .innerJoin(mediaFiles, and(eq(mediaFiles.imageKey, products.imageKey), eq(mediaFiles.width, 640)))
+      .where(isNotNull(products.imageKey));
+    expect(withImages).toHaveLength(64);
+    expect(new Set(rows.map((row) => row.createdAt.getTime())).size).toBe(64);
+
+    const second = await seedDemoCatalogue(db);
+    expect(second.seeded).toBe(0);
+    expect(await db.$count(products)).toBe(64);
+  });
+
+  it("never touches a shop that already has products", async () => {
+    const { db } = database();
+    await db.delete(products);
+    const mine = await createProduct(db, { name: "The Owner's Own Kush" });
+    expect(await seedDemoCatalogue(db)).toMatchObject({ seeded: 0 });
+    const rows = await db.select({ id: products.id }).from(products);
+    expect(rows).toEqual([{ id: mine.id }]);
+  });
+
+  it("creates products with sensible defaults for tests", async () => {
+    const { db } = database();
+    const edible = await createProduct(db, {
+      category: "Edibles",
+      sizes: [{ size: "10 pack", priceCents: 2500, inventoryCount: 3 }],
+    });
+    expect(edible).toMatchObject({ category: "Edibles", thcPercentage: null, thcMg: 100, isFeatured: false });
+    expect(edible.sizes).toMatchObject([
+      { size: "10 pack", priceCents: 2500, salePriceCents: null, inventoryCount: 3, position: 0 },
+    ]);
+    expect(edible.sizes[0]?.id).toMatch(/^[0-9a-f-]{36}$/);
+
+    const flower = await createProduct(db, {
+      strain: null,
+      sizes: [
+        { size: "3.5g", priceCents: 4500, salePriceCents: 3900 },
+        { size: "7g", priceCents: 8000, inventoryCount: 0 },
+      ],
+    });
+    expect(flower).toMatchObject({ category: "Flower", strain: null, thcPercentage: 22, thcMg: null });
+    expect(flower.sizes.map((size) => [size.size, size.salePriceCents, size.inventoryCount])).toEqual([
+      ["3.5g", 3900, 20],
+      ["7g", null, 0],
+    ]);
+  });
+});
