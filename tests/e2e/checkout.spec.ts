@@ -40,6 +40,8 @@ test("a shopper orders from a product page to the thank-you page, with an ID pho
   browser,
   request,
 }) => {
+  // A long story on a shared 2-core machine: give it room.
+  test.setTimeout(120_000);
   const shopper = `E2E Shopper ${Date.now().toString(36)}`;
   await confirmAge(page);
   const product = await openAffordableProduct(page);
@@ -85,6 +87,10 @@ test("a shopper orders from a product page to the thank-you page, with an ID pho
   const axe = await new AxeBuilder({ page }).include("main").analyze();
   expect(axe.violations.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
 
+  const idempotencyKey = await page.locator('input[name="idempotencyKey"]').inputValue();
+  const cartLines = await page.evaluate(() => window.localStorage.getItem("capital-grown-cart"));
+  const deliveryDate = await page.locator('input[name="deliveryDate"]:checked').inputValue();
+  const timeSlot = await page.locator('input[name="timeSlot"]:checked').inputValue();
   await placeOrder.click();
   await expect(page).toHaveURL(/\/thank-you\?order=[\w-]{32}$/, { timeout: 20_000 });
   await expect(page.getByText("Order Placed Successfully!")).toBeVisible();
@@ -103,6 +109,31 @@ test("a shopper orders from a product page to the thank-you page, with an ID pho
   const reloaded = await page.reload();
   expect(reloaded?.headers()["cache-control"]).toBe("private, no-store");
   await thankYou();
+
+  // The same submit again as a plain form post (a reload of the post, no JavaScript): the first order.
+  const lines = JSON.parse(cartLines ?? "[]") as { productId: string; sizeId: string; quantity: number }[];
+  const resubmit = await request.post("/checkout", {
+    maxRedirects: 0,
+    multipart: {
+      name: shopper,
+      email: "e2e-shopper@example.com",
+      phone: "(202) 555-0199",
+      address: "1600 Test Ave NW",
+      city: "Washington",
+      state: "DC",
+      zipCode: "20001",
+      deliveryDate,
+      timeSlot,
+      ageConfirmed: "on",
+      idempotencyKey,
+      items: JSON.stringify(
+        lines.map(({ productId, sizeId, quantity }) => ({ productId, sizeId, quantity })),
+      ),
+      idFront: { name: "my-id.png", mimeType: "image/png", buffer: await idPng() },
+    },
+  });
+  expect(resubmit.status()).toBe(302);
+  expect(resubmit.headers().location).toBe(`/thank-you?order=${token}`);
 
   // The cart was cleared.
   await page.goto("/checkout");
