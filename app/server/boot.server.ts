@@ -1,5 +1,6 @@
 import { closeDatabase, getDatabaseHandle } from "#app/db/client.server.ts";
 import { ensureAdminAccount } from "#app/features/admin-auth/admin-users.server.ts";
+import { seedDemoCatalogue } from "#app/features/catalog/seed.server.ts";
 import { config } from "#app/utils/env.server.ts";
 import { log } from "#app/utils/logger.server.ts";
 import { type StopJob, startBackgroundJobs } from "./background-jobs.server.ts";
@@ -8,17 +9,11 @@ let stops: StopJob[] = [];
 
 /** Opens and migrates the database, seeds a demo catalogue, makes sure an admin exists, starts jobs. */
 export async function boot() {
-  const { SEED_DEMO, ADMIN_EMAIL, ADMIN_PASSWORD } = config();
+  const { SEED_DEMO, SEED_DEMO_COUNT, ADMIN_EMAIL, ADMIN_PASSWORD } = config();
   const handle = await getDatabaseHandle();
   if (SEED_DEMO) {
-    const seedDemoCatalogue = async (_db: unknown) => ({ seeded: 0 });
-    const started = performance.now();
-    const { seeded } = await seedDemoCatalogue(handle.db);
-    if (seeded > 0) {
-      log.info(`Seeded the demo catalogue: ${seeded} products`, {
-        ms: Math.round(performance.now() - started),
-      });
-    }
+    const { seeded, ms } = await seedDemoCatalogue(handle.db, { count: SEED_DEMO_COUNT });
+    if (seeded > 0) log.info(`Seeded the demo catalogue: ${seeded} products`, { ms: Math.round(ms) });
   }
   const admin = await ensureAdminAccount(handle.db, { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
   if (admin.status === "created") {

@@ -47,6 +47,12 @@ const envSchema = z.object({
   AGENCY_NAME: z.string().min(1).default("Capital Web Studio"),
   AGENCY_URL: z.preprocess(emptyAsUndefined, z.url().optional()),
   SEED_DEMO: booleanFromString.default(true),
+  SEED_DEMO_COUNT: z.coerce
+    .number({ error: "must be a whole number of products" })
+    .int("must be a whole number of products")
+    .min(1, "must be at least 1")
+    .max(5000, "must be at most 5000")
+    .default(64),
   ID_RETENTION_DAYS: z.coerce
     .number({ error: "must be a whole number of days" })
     .int("must be a whole number of days")
