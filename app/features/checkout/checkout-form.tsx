@@ -8,6 +8,7 @@ import {
   CalendarDaysIcon,
   CheckIcon,
   IdCardIcon,
+  LeafIcon,
   Loader2Icon,
   MapPinIcon,
   ShieldCheckIcon,
@@ -128,8 +129,9 @@ export function CheckoutForm({
     handled.current = result;
     if (result.ok) {
       onPlaced();
-      if (result.uploadFailed) showToast(CHECKOUT_TOASTS.uploadError);
       showToast(CHECKOUT_TOASTS.success);
+      // Shown last so it is the one on top (one toast at a time): the shopper must not miss it.
+      if (result.uploadFailed) showToast(CHECKOUT_TOASTS.uploadError);
       navigate(`/thank-you?order=${encodeURIComponent(result.token)}`);
       return;
     }
@@ -223,17 +225,7 @@ export function CheckoutForm({
           <ul className="mt-4 divide-y divide-border">
             {items.map((line) => (
               <li key={`${line.productId}:${line.sizeId}`} className="flex gap-3 py-3">
-                {line.imageUrl ? (
-                  <img
-                    src={line.imageUrl}
-                    alt=""
-                    width={56}
-                    height={56}
-                    className="size-14 shrink-0 rounded-md bg-muted object-cover"
-                  />
-                ) : (
-                  <div className="size-14 shrink-0 rounded-md bg-muted" aria-hidden="true" />
-                )}
+                <SummaryImage src={line.imageUrl} />
                 <div className="min-w-0 flex-1">
                   <p className="truncate font-medium">{line.productName}</p>
                   <p className="text-sm text-muted-foreground">
@@ -591,6 +583,32 @@ export function CheckoutForm({
         </Card>
       </div>
     </form>
+  );
+}
+
+/** A line's thumbnail; a plain tile when there is none or it fails to load. */
+function SummaryImage({ src }: { src: string }) {
+  const [failed, setFailed] = useState(false);
+  if (!src || failed) {
+    return (
+      <div
+        className="flex size-14 shrink-0 items-center justify-center rounded-md bg-secondary"
+        aria-hidden="true"
+      >
+        <LeafIcon className="size-5 text-forest-400" />
+      </div>
+    );
+  }
+  return (
+    <img
+      src={src}
+      alt=""
+      width={56}
+      height={56}
+      loading="lazy"
+      onError={() => setFailed(true)}
+      className="size-14 shrink-0 rounded-md bg-muted object-cover"
+    />
   );
 }
 
