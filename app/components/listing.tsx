@@ -220,9 +220,7 @@ export function PaginatedGrid({
       )}
       {hasMore ? (
         <div ref={sentinel} className="mt-8 flex flex-col items-center gap-2">
-          <p className="text-sm text-muted-foreground">
-            Showing {products.length} of {total}
-          </p>
+          <p className="text-sm text-muted-foreground">{`Showing ${products.length} of ${total}`}</p>
           <Link
             to={nextHref}
             replace

@@ -1,15 +1,7 @@
+import { productImageSrc, productImageSrcSet } from "#app/features/media/image-urls.ts";
 import { cn } from "#app/utils/cn.ts";
 
-export type ImageSource = { imageUrl: string; imageKey?: string | null; name: string };
-
-/** Widths of the WebP variants the layout asks for (cards ~180–320 px, detail up to 640 px, 2x screens). */
-export const PRODUCT_IMAGE_WIDTHS = [320, 640, 960] as const;
-
-/** srcset of an uploaded image's WebP variants (`/media/<key>-<width>.webp`); none for pasted URLs. */
-export function productImageSrcSet(imageKey: string | null | undefined) {
-  if (!imageKey) return undefined;
-  return PRODUCT_IMAGE_WIDTHS.map((width) => `/media/${imageKey}-${width}.webp ${width}w`).join(", ");
-}
+export type ImageSource = { imageUrl: string; name: string };
 
 /**
  * A product photo with width and height set (no layout shift), a srcset for uploaded images and lazy
@@ -22,6 +14,7 @@ export function ProductImage({
   className,
   width = 640,
   height = 640,
+  fallbackWidth = 480,
 }: {
   product: ImageSource;
   sizes: string;
@@ -29,6 +22,8 @@ export function ProductImage({
   className?: string;
   width?: number;
   height?: number;
+  /** The variant used as `src` by browsers without srcset support. */
+  fallbackWidth?: number;
 }) {
   if (!product.imageUrl) {
     return (
@@ -46,11 +41,12 @@ export function ProductImage({
       </div>
     );
   }
+  const srcSet = productImageSrcSet(product.imageUrl);
   return (
     <img
-      src={product.imageUrl}
-      srcSet={productImageSrcSet(product.imageKey)}
-      sizes={product.imageKey ? sizes : undefined}
+      src={productImageSrc(product.imageUrl, fallbackWidth)}
+      srcSet={srcSet}
+      sizes={srcSet ? sizes : undefined}
       alt={product.name}
       width={width}
       height={height}

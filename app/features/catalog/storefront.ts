@@ -166,3 +166,16 @@ export function parseSearch(value: string | null) {
 export function matchesSearch(name: string, search: string) {
   return search === "" || name.toLowerCase().includes(search.toLowerCase());
 }
+
+/**
+ * The page slug of a request ("flower" for /flower). Client navigations fetch `/flower.data`
+ * (React Router single fetch) and loaders see that URL, so the suffix is removed.
+ */
+export function pageSlug(url: URL) {
+  return url.pathname.replace(/\.data$/, "").replace(/^\/+|\/+$/g, "");
+}
+
+/** "24 products available" as one string (one text node, the same on the server and in tests). */
+export function productsAvailable(total: number) {
+  return `${total} ${total === 1 ? "product" : "products"} available`;
+}

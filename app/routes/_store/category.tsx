@@ -7,9 +7,11 @@ import {
   CATEGORY_EFFECT_FILTERS,
   CATEGORY_PAGES,
   categoryPageBySlug,
+  pageSlug,
   parseEffect,
   parsePage,
   parseSearch,
+  productsAvailable,
   strainForEffectFilter,
 } from "#app/features/catalog/storefront.ts";
 import type { Route } from "./+types/category";
@@ -26,7 +28,7 @@ const CATEGORY_DESCRIPTIONS: Record<string, string> = {
 
 export async function loader({ request }: Route.LoaderArgs) {
   const url = new URL(request.url);
-  const page = categoryPageBySlug(url.pathname.replace(/^\/+|\/+$/g, ""));
+  const page = categoryPageBySlug(pageSlug(url));
   if (!page) throw data(null, { status: 404 });
   const search = parseSearch(url.searchParams.get("q"));
   const effect = parseEffect(url.searchParams.get("effect"));
@@ -84,7 +86,7 @@ export default function CategoryPage({ loaderData }: Route.ComponentProps) {
       <header className="space-y-1">
         <h1 className="font-display text-3xl font-semibold text-primary md:text-4xl">{name}</h1>
         <p className="text-muted-foreground" data-testid="product-count">
-          {listing.total} {listing.total === 1 ? "product" : "products"} available
+          {productsAvailable(listing.total)}
         </p>
       </header>
       <SearchForm placeholder={`Search ${name}...`} defaultValue={search} keep={{ effect }} />

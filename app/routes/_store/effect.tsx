@@ -3,12 +3,18 @@ import { EmptyState, PaginatedGrid, SearchForm } from "#app/components/listing.t
 import { LoadErrorNotice, useLoadErrorToast } from "#app/components/load-error.tsx";
 import { loadListing } from "#app/features/catalog/listing.server.ts";
 import { seoMeta, storeFromMatches } from "#app/features/catalog/seo.ts";
-import { EFFECT_PAGES, parsePage, parseSearch } from "#app/features/catalog/storefront.ts";
+import {
+  EFFECT_PAGES,
+  pageSlug,
+  parsePage,
+  parseSearch,
+  productsAvailable,
+} from "#app/features/catalog/storefront.ts";
 import type { Route } from "./+types/effect";
 
 export async function loader({ request }: Route.LoaderArgs) {
   const url = new URL(request.url);
-  const slug = url.pathname.replace(/^\/+|\/+$/g, "");
+  const slug = pageSlug(url);
   const page = EFFECT_PAGES[slug];
   if (!page) throw data(null, { status: 404 });
   const search = parseSearch(url.searchParams.get("q"));
@@ -46,9 +52,7 @@ export default function EffectPage({ loaderData }: Route.ComponentProps) {
           <h2 id="effect-heading" className="font-display text-2xl font-semibold text-primary">
             {page.heading}
           </h2>
-          <p className="text-sm text-muted-foreground">
-            {listing.total} {listing.total === 1 ? "product" : "products"} available
-          </p>
+          <p className="text-sm text-muted-foreground">{productsAvailable(listing.total)}</p>
         </div>
         <LoadErrorNotice failed={listing.failed} text="Failed to load products. Please try again." />
         <PaginatedGrid

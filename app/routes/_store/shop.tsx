@@ -10,7 +10,13 @@ import { LoadErrorNotice, useLoadErrorToast } from "#app/components/load-error.t
 import { CATEGORIES, isKnownCategory } from "#app/features/catalog/catalog.ts";
 import { loadHighlight, loadListing } from "#app/features/catalog/listing.server.ts";
 import { seoMeta, storeFromMatches } from "#app/features/catalog/seo.ts";
-import { EFFECT_SLUGS, EFFECTS, parsePage, parseSearch } from "#app/features/catalog/storefront.ts";
+import {
+  EFFECT_SLUGS,
+  EFFECTS,
+  parsePage,
+  parseSearch,
+  productsAvailable,
+} from "#app/features/catalog/storefront.ts";
 import type { Route } from "./+types/shop";
 
 const HIGHLIGHT_LIMIT = 4;
@@ -118,9 +124,7 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
             </Section>
           ) : null}
           <Section title={category ?? "All Products"} id="all-heading">
-            <p className="-mt-2 text-sm text-muted-foreground">
-              {all.total} {all.total === 1 ? "product" : "products"} available
-            </p>
+            <p className="-mt-2 text-sm text-muted-foreground">{productsAvailable(all.total)}</p>
             <PaginatedGrid
               products={all.products}
               total={all.total}

@@ -1,0 +1,92 @@
+/**
+ * Helpers for the storefront stories: the age gate answered ahead of time, and test products created
+ * through the real admin (sign-in, CSRF token, the product action), so each test owns its data.
+ */
+import { randomUUID } from "node:crypto";
+import { type Browser, type BrowserContext, expect, type Page } from "@playwright/test";
+import { E2E_ADMIN } from "./global-setup.ts";
+
+export const CART_STORAGE_KEY = "capital-grown-cart";
+export const AGE_GATE_STORAGE_KEY = "capital-grown-age-verified";
+
+/** Decision 19's gate is answered before any page script runs (tests about the gate skip this). */
+export async function passAgeGate(context: BrowserContext) {
+  await context.addInitScript((key) => {
+    try {
+      window.localStorage.setItem(key, "yes");
+    } catch {}
+  }, AGE_GATE_STORAGE_KEY);
+}
+
+export type TestSize = { size: string; price: string; salePrice?: string; inventoryCount?: number };
+export type TestProduct = {
+  name: string;
+  category?: string;
+  strain?: "Sativa" | "Indica" | "Hybrid" | null;
+  description?: string;
+  thcPercentage?: number | null;
+  thcMg?: number | null;
+  isFeatured?: boolean;
+  isDeal?: boolean;
+  sizes: TestSize[];
+};
+
+/** A name no other test (or the demo catalogue) uses. */
+export function uniqueName(prefix: string) {
+  return `${prefix} ${randomUUID().slice(0, 8)}`;
+}
+
+/** Signs in as the e2e admin in a context of its own and creates products; returns their ids. */
+export async function createProducts(browser: Browser, baseURL: string, products: TestProduct[]) {
+  const context = await browser.newContext({ baseURL });
+  try {
+    const page = await context.newPage();
+    await page.goto("/admin/login");
+    await page.getByLabel("Email").fill(E2E_ADMIN.email);
+    await page.getByLabel("Password").fill(E2E_ADMIN.password);
+    await page.getByRole("button", { name: "Sign In" }).click();
+    await page.waitForURL(/\/admin\/dashboard/);
+    await page.goto("/admin/products/new");
+    const csrf = await page.locator('input[name="csrf"]').first().inputValue();
+    const ids: string[] = [];
+    for (const product of products) {
+      const payload = {
+        name: product.name,
+        description: product.description ?? `${product.name}: a product made by the end-to-end tests.`,
+        category: product.category ?? "Edibles",
+        strain: product.strain ?? null,
+        thcPercentage: product.thcPercentage ?? null,
+        thcMg: product.thcMg ?? (product.category === "Flower" ? null : 10),
+        imageUrl: `${baseURL}/apple-touch-icon.png`,
+        imageKey: null,
+        isFeatured: product.isFeatured ?? false,
+        isDeal: product.isDeal ?? false,
+        sizes: product.sizes.map((size) => ({
+          size: size.size,
+          price: size.price,
+          salePrice: size.salePrice ?? "",
+          inventoryCount: size.inventoryCount ?? 50,
+        })),
+      };
+      const response = await page.request.post("/admin/products/new", {
+        form: { csrf, payload: JSON.stringify(payload) },
+        maxRedirects: 0,
+      });
+      expect(response.status(), `creating ${product.name}`).toBeLessThan(400);
+      ids.push(await findProductId(page, product.name));
+    }
+    return ids;
+  } finally {
+    await context.close();
+  }
+}
+
+/** The id of a product found by exact name through the storefront search. */
+async function findProductId(page: Page, name: string) {
+  const response = await page.request.get(`/shop?q=${encodeURIComponent(name)}`);
+  const html = await response.text();
+  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const match = new RegExp(`href="/product/([0-9a-f-]{36})"[^>]*>${escaped}<`).exec(html);
+  if (!match?.[1]) throw new Error(`Product ${name} not found in the shop after creating it`);
+  return match[1];
+}
