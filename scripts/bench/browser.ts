@@ -1,0 +1,153 @@
+/**
+ * Bench figures that need a real browser (Debian Chromium through playwright-core): first-load
+ * JS/CSS of a page, and how long a price change saved in the admin takes to show on /shop.
+ */
+import { gzipSync } from "node:zlib";
+import { type Browser, chromium } from "playwright-core";
+import { ADMIN, sleep } from "./lib.ts";
+
+export const CHROMIUM_FLAGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: CHROMIUM_FLAGS,
+  });
+}
+
+export type FirstLoad = {
+  path: string;
+  jsGzipBytes: number;
+  cssGzipBytes: number;
+  htmlGzipBytes: number;
+  jsFiles: number;
+  cssFiles: number;
+  fontBytes: number;
+  imageBytes: number;
+};
+
+/** Loads a page in a fresh mobile-sized context and sums what it fetched, each file gzipped (level 9). */
+export async function firstLoad(browser: Browser, baseUrl: string, path: string): Promise<FirstLoad> {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2 });
+  const page = await context.newPage();
+  const pending: Promise<void>[] = [];
+  const result: FirstLoad = {
+    path,
+    jsGzipBytes: 0,
+    cssGzipBytes: 0,
+    htmlGzipBytes: 0,
+    jsFiles: 0,
+    cssFiles: 0,
+    fontBytes: 0,
+    imageBytes: 0,
+  };
+  page.on("response", (response) => {
+    const type = response.request().resourceType();
+    pending.push(
+      response
+        .body()
+        .then((body) => {
+          const gz = gzipSync(body, { level: 9 }).length;
+          if (type === "script") {
+            result.jsGzipBytes += gz;
+            result.jsFiles++;
+          } else if (type === "stylesheet") {
+            result.cssGzipBytes += gz;
+            result.cssFiles++;
+          } else if (type === "document") result.htmlGzipBytes += gz;
+          else if (type === "font") result.fontBytes += body.length;
+          else if (type === "image") result.imageBytes += body.length;
+        })
+        .catch(() => {}),
+    );
+  });
+  await page.goto(`${baseUrl}${path}`, { waitUntil: "networkidle" });
+  await Promise.all(pending);
+  await context.close();
+  return result;
+}
+
+/** Signs in to the admin and returns a page ready to edit products. */
+async function adminPage(browser: Browser, baseUrl: string) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(`${baseUrl}/admin/login`);
+  await page.getByLabel("Email").fill(ADMIN.email);
+  await page.getByLabel("Password").fill(ADMIN.password);
+  await Promise.all([
+    page.waitForURL((url) => !url.pathname.startsWith("/admin/login"), { timeout: 30_000 }),
+    page.getByRole("button", { name: /sign in|log in/i }).click(),
+  ]);
+  return { page, close: () => context.close() };
+}
+
+export type Freshness = { samplesMs: number[]; medianMs: number; maxMs: number };
+
+/**
+ * Saves a new price for the first size of a product in the admin of `adminBase`, and measures the
+ * time from the save's response (the change is committed) until /shop on every `observeBases`
+ * shows it. The observed pages are warm in the page cache before each change.
+ */
+export async function priceChangeVisibility(
+  browser: Browser,
+  adminBase: string,
+  observeBases: string[],
+  productId: string,
+  rounds = 3,
+): Promise<Freshness> {
+  const admin = await adminPage(browser, adminBase);
+  const samples: number[] = [];
+  try {
+    for (let round = 0; round < rounds; round++) {
+      const dollars = (1.23 + round * 0.01 + Math.floor(Math.random() * 50) / 100).toFixed(2);
+      const shown = `$${dollars}`;
+      for (const base of observeBases) {
+        for (let i = 0; i < 3; i++) await fetch(`${base}/shop`).then((r) => r.text());
+        const before = await (await fetch(`${base}/shop`)).text();
+        if (before.includes(shown)) throw new Error(`${shown} is already on /shop`);
+      }
+      const page = admin.page;
+      await page.goto(`${adminBase}/admin/products/edit/${productId}`);
+      await page.locator('[id="field-sizes.0.price"]').fill(dollars);
+      await page.locator('[id="field-sizes.0.salePrice"]').fill("");
+      const saved = page.waitForResponse((response) => response.request().method() === "POST", {
+        timeout: 30_000,
+      });
+      await page.getByRole("button", { name: "Update Product" }).click();
+      const response = await saved;
+      if (response.status() >= 400) throw new Error(`Saving the product answered ${response.status()}`);
+      const committed = performance.now();
+      let worst = 0;
+      await Promise.all(
+        observeBases.map(async (base) => {
+          for (;;) {
+            const html = await (await fetch(`${base}/shop`)).text();
+            if (html.includes(shown)) break;
+            if (performance.now() - committed > 10_000)
+              throw new Error(`${shown} never showed on ${base}/shop`);
+            await sleep(5);
+          }
+          worst = Math.max(worst, performance.now() - committed);
+        }),
+      );
+      samples.push(worst);
+      await page.waitForURL((url) => url.pathname === "/admin/products", { timeout: 30_000 }).catch(() => {});
+    }
+  } finally {
+    await admin.close();
+  }
+  const sorted = [...samples].sort((a, b) => a - b);
+  return {
+    samplesMs: samples,
+    medianMs: sorted[Math.floor(sorted.length / 2)] ?? Number.NaN,
+    maxMs: sorted.at(-1) ?? 0,
+  };
+}

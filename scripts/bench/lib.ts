@@ -1,0 +1,306 @@
+/**
+ * Shared pieces of `npm run bench`: the production build, servers on loopback with fresh data,
+ * the load generator (wrk from Debian when installed, else autocannon from npm), CPU time of the
+ * server process from /proc, medians, and throwaway PostgreSQL databases.
+ */
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import pg from "pg";
+
+export const ROOT = path.resolve(import.meta.dirname, "../..");
+export const NODE = path.join(ROOT, "node_modules/.bin/node");
+export const BUILD_DIR = path.join(ROOT, "node_modules/.cache/capital-grown/bench-build");
+export const ADMIN = { email: "bench-admin@capitalgrown.test", password: "bench-password-123" };
+
+export function say(message: string) {
+  process.stdout.write(`${message}\n`);
+}
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  if (sorted.length === 0) return Number.NaN;
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+export function sleep(ms: number) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+export function buildApp() {
+  mkdirSync(path.dirname(BUILD_DIR), { recursive: true });
+  rmSync(BUILD_DIR, { recursive: true, force: true });
+  const result = spawnSync(path.join(ROOT, "node_modules/.bin/react-router"), ["build"], {
+    cwd: ROOT,
+    env: { ...process.env, BUILD_DIR, NODE_ENV: "production" },
+    encoding: "utf8",
+  });
+  if (result.status !== 0) throw new Error(`Build failed:\n${result.stdout}\n${result.stderr}`);
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject()));
+    });
+  });
+}
+
+/** A data set the servers use: a fresh PGlite folder, or a fresh database on a PostgreSQL server. */
+export type DataSet = {
+  label: string;
+  env: Record<string, string | undefined>;
+  dispose(): Promise<void>;
+};
+
+/** Creates a fresh database (PostgreSQL when `postgresUrl` is given) seeded with `count` demo products. */
+export async function createDataSet(options: { count: number; postgresUrl?: string }): Promise<DataSet> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), "cg-bench-data-"));
+  let env: Record<string, string | undefined> = { DATA_DIR: dataDir, DATABASE_URL: undefined };
+  let dropDatabase = async () => {};
+  if (options.postgresUrl) {
+    const name = `cg_bench_${randomBytes(5).toString("hex")}`;
+    const admin = new pg.Client({ connectionString: options.postgresUrl });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE "${name}"`);
+    await admin.end();
+    const url = new URL(options.postgresUrl);
+    url.pathname = `/${name}`;
+    env = { DATA_DIR: dataDir, DATABASE_URL: url.toString() };
+    dropDatabase = async () => {
+      const client = new pg.Client({ connectionString: options.postgresUrl });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await client.end();
+    };
+  }
+  const seeded = spawnSync(NODE, [path.join(ROOT, "scripts/bench/seed.ts"), String(options.count)], {
+    cwd: ROOT,
+    env: { ...process.env, ...env, LOG_LEVEL: "warn" } as NodeJS.ProcessEnv,
+    encoding: "utf8",
+  });
+  if (seeded.status !== 0) throw new Error(`Seeding failed:\n${seeded.stdout}\n${seeded.stderr}`);
+  return {
+    label: `${options.count} products on ${options.postgresUrl ? "PostgreSQL" : "PGlite"}`,
+    env,
+    async dispose() {
+      await dropDatabase().catch(() => {});
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export type BenchServer = {
+  url: string;
+  pid: number;
+  process: ChildProcess;
+  stop(): Promise<void>;
+  logs(): string;
+};
+
+/** Starts the production build with the bench reference endpoints on a free loopback port. */
+export async function startServer(data: DataSet, env: Record<string, string> = {}): Promise<BenchServer> {
+  const port = await freePort();
+  const child = spawn(NODE, [path.join(ROOT, "server.ts")], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      BUILD_DIR,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      LOG_LEVEL: "warn",
+      SEED_DEMO: "false",
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+      BENCH_REFERENCE: "1",
+      ...data.env,
+      ...env,
+    } as NodeJS.ProcessEnv,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout?.on("data", (chunk) => {
+    output += chunk;
+  });
+  child.stderr?.on("data", (chunk) => {
+    output += chunk;
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`The server exited during start:\n${output}`);
+    if (Date.now() > deadline) throw new Error(`The server did not start:\n${output}`);
+    try {
+      if ((await fetch(`${url}/healthz`)).ok) break;
+    } catch {}
+    await sleep(150);
+  }
+  return {
+    url,
+    pid: child.pid as number,
+    process: child,
+    logs: () => output,
+    async stop() {
+      if (child.exitCode !== null || !child.pid) return;
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      process.kill(-child.pid, "SIGTERM");
+      const timer = setTimeout(() => {
+        if (child.pid && child.exitCode === null) process.kill(-child.pid, "SIGKILL");
+      }, 10_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+const TICKS_PER_SECOND = 100;
+
+/** User + system CPU seconds of a process (all its threads) from /proc. */
+export function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  // Fields 14 and 15 of the file (utime, stime); the slice starts at field 3.
+  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+}
+
+export type LoadResult = {
+  requests: number;
+  seconds: number;
+  rps: number;
+  errors: number;
+  latencyMeanMs: number;
+  /** Server CPU seconds per request (when a pid was given). */
+  cpuPerRequestMs?: number;
+};
+
+export const LOAD_GENERATOR = existsSync("/usr/bin/wrk") ? "wrk" : "autocannon";
+
+/** Loads one URL for `seconds` with `connections` keep-alive connections. */
+export async function load(
+  url: string,
+  options: { seconds: number; connections: number; headers?: Record<string, string>; pid?: number },
+): Promise<LoadResult> {
+  const cpuBefore = options.pid ? cpuSeconds(options.pid) : 0;
+  const result =
+    LOAD_GENERATOR === "wrk" ? await loadWithWrk(url, options) : await loadWithAutocannon(url, options);
+  if (options.pid) {
+    const cpu = cpuSeconds(options.pid) - cpuBefore;
+    result.cpuPerRequestMs = result.requests > 0 ? (cpu * 1000) / result.requests : Number.NaN;
+  }
+  return result;
+}
+
+async function loadWithWrk(
+  url: string,
+  options: { seconds: number; connections: number; headers?: Record<string, string> },
+): Promise<LoadResult> {
+  const args = ["-t1", `-c${options.connections}`, `-d${options.seconds}s`, "--latency"];
+  for (const [name, value] of Object.entries(options.headers ?? {})) args.push("-H", `${name}: ${value}`);
+  args.push(url);
+  const output = await new Promise<string>((resolve, reject) => {
+    const child = spawn("wrk", args, { stdio: ["ignore", "pipe", "pipe"] });
+    let text = "";
+    child.stdout.on("data", (chunk) => {
+      text += chunk;
+    });
+    child.stderr.on("data", (chunk) => {
+      text += chunk;
+    });
+    child.on("error", reject);
+    child.on("exit", () => resolve(text));
+  });
+  const requestsMatch = /(\d+) requests in ([\d.]+)(ms|s|m)/.exec(output);
+  if (!requestsMatch) throw new Error(`Unexpected wrk output:\n${output}`);
+  const requests = Number(requestsMatch[1]);
+  const unit = requestsMatch[3];
+  const seconds = Number(requestsMatch[2]) * (unit === "ms" ? 0.001 : unit === "m" ? 60 : 1);
+  const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(output)?.[1] ?? 0);
+  const socketErrors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(output);
+  const errors =
+    non2xx + (socketErrors ? socketErrors.slice(1).reduce((sum, value) => sum + Number(value), 0) : 0);
+  const latency = /Latency\s+([\d.]+)(us|ms|s)/.exec(output);
+  const latencyMeanMs = latency
+    ? Number(latency[1]) * (latency[2] === "us" ? 0.001 : latency[2] === "s" ? 1000 : 1)
+    : Number.NaN;
+  return { requests, seconds, rps: requests / seconds, errors, latencyMeanMs };
+}
+
+async function loadWithAutocannon(
+  url: string,
+  options: { seconds: number; connections: number; headers?: Record<string, string> },
+): Promise<LoadResult> {
+  const moduleName = "autocannon"; // untyped package: imported by name
+  const { default: autocannon } = (await import(moduleName)) as {
+    default: (options: Record<string, unknown>) => Promise<{
+      requests: { total: number };
+      duration: number;
+      non2xx: number;
+      errors: number;
+      latency: { mean: number };
+    }>;
+  };
+  const result = await autocannon({
+    url,
+    connections: options.connections,
+    duration: options.seconds,
+    headers: options.headers,
+  });
+  const seconds = result.duration;
+  return {
+    requests: result.requests.total,
+    seconds,
+    rps: result.requests.total / seconds,
+    errors: result.non2xx + result.errors,
+    latencyMeanMs: result.latency.mean,
+  };
+}
+
+/** The byte size of a response body as sent for the given request headers. */
+export async function bodyBytes(url: string, headers: Record<string, string> = {}) {
+  const { request } = await import("node:http");
+  return new Promise<{ bytes: number; status: number; headers: Record<string, unknown> }>(
+    (resolve, reject) => {
+      request(url, { headers }, (res) => {
+        let bytes = 0;
+        res.on("data", (chunk: Buffer) => {
+          bytes += chunk.length;
+        });
+        res.on("end", () => resolve({ bytes, status: res.statusCode ?? 0, headers: res.headers }));
+      })
+        .on("error", reject)
+        .end();
+    },
+  );
+}
+
+/** The PostgreSQL server to use for PostgreSQL-only figures, or undefined when none answers. */
+export async function reachablePostgres(candidate: string | undefined): Promise<string | undefined> {
+  const url = candidate ?? "postgres://postgres@127.0.0.1:5432/test";
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2_000 });
+  try {
+    await client.connect();
+    await client.query("SELECT 1");
+    return url;
+  } catch {
+    return undefined;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+/** Product ids in the order /shop lists them (the first page), read from its HTML. */
+export async function productIds(baseUrl: string): Promise<string[]> {
+  const html = await (await fetch(`${baseUrl}/shop`)).text();
+  return [...new Set([...html.matchAll(/href="\/product\/([^"?#/]+)"/g)].map((match) => match[1] as string))];
+}

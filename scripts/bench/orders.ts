@@ -1,0 +1,198 @@
+/**
+ * Orders over HTTP against a bare INSERT (PostgreSQL, same run). A shopper's checkout post —
+ * multipart form with a small real ID photo, validated, priced and stocked on the server, order,
+ * items, outbox and running totals written in one transaction, response — compared with inserting
+ * one order row into a copy of the orders table (same columns, defaults and indexes) in a schema of
+ * our own, with the same concurrency. Then: no size sold more units than it had (0 oversold), also
+ * for a size with 25 units that 200 concurrent checkouts try to buy.
+ */
+import { randomBytes, randomUUID } from "node:crypto";
+import pg from "pg";
+import sharp from "sharp";
+import { availableSlots, deliveryOptions } from "#app/features/checkout/delivery-slots.ts";
+import { type DataSet, median, say, startServer } from "./lib.ts";
+
+type Row = { figure: string; target: string; value: string; pass: boolean | null; context: string };
+type SizeRow = { id: string; product_id: string; price_cents: number; sale_price_cents: number | null };
+
+const CONCURRENCY = 8;
+
+function fmt(value: number, digits = 2) {
+  return Number.isFinite(value) ? value.toFixed(digits) : "n/a";
+}
+
+/** Runs `worker` on `concurrency` lanes for `seconds`; returns how many calls returned true. */
+async function forSeconds(seconds: number, concurrency: number, worker: () => Promise<boolean>) {
+  const deadline = performance.now() + seconds * 1000;
+  const started = performance.now();
+  let ok = 0;
+  let failed = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < deadline) {
+        if (await worker()) ok++;
+        else failed++;
+      }
+    }),
+  );
+  const elapsed = (performance.now() - started) / 1000;
+  return { ok, failed, rate: ok / elapsed };
+}
+
+export async function benchOrders(
+  data: DataSet,
+  options: { seconds: number; rounds: number },
+): Promise<Row[]> {
+  const url = data.env.DATABASE_URL as string;
+  const pool = new pg.Pool({ connectionString: url, max: CONCURRENCY + 2 });
+  const schema = `bench_ref_${randomBytes(4).toString("hex")}`;
+  const server = await startServer(data);
+  try {
+    // Plenty of stock everywhere (so the rate counts placed orders), except one size kept scarce.
+    const sizes = (
+      await pool.query<SizeRow>(
+        "SELECT s.id, s.product_id, s.price_cents, s.sale_price_cents FROM product_sizes s JOIN products p ON p.id = s.product_id WHERE p.archived_at IS NULL ORDER BY s.id",
+      )
+    ).rows;
+    const [scarce, ...plenty] = sizes;
+    if (!scarce || plenty.length === 0) throw new Error("no sizes to order");
+    await pool.query("UPDATE product_sizes SET inventory_count = 1000000 WHERE id <> $1", [scarce.id]);
+    await pool.query("UPDATE product_sizes SET inventory_count = 25 WHERE id = $1", [scarce.id]);
+    const initial = new Map(
+      (
+        await pool.query<{ id: string; inventory_count: number }>(
+          "SELECT id, inventory_count FROM product_sizes",
+        )
+      ).rows.map((r) => [r.id, r.inventory_count]),
+    );
+    await pool.query(`CREATE SCHEMA "${schema}"`);
+    await pool.query(`CREATE TABLE "${schema}".orders (LIKE public.orders INCLUDING ALL)`);
+
+    const png = await sharp({ create: { width: 480, height: 300, channels: 3, background: "#2f7553" } })
+      .png()
+      .toBuffer();
+    const now = new Date();
+    const { defaultDate } = deliveryOptions(now);
+    const slot = availableSlots(defaultDate, now)[0] ?? "";
+
+    function orderForm(lines: Array<{ productId: string; sizeId: string; quantity: number }>) {
+      const form = new FormData();
+      const fields: Record<string, string> = {
+        name: "Ada Shopper",
+        email: "ada@example.com",
+        phone: "(202) 555-0100",
+        address: "1600 Example Ave NW",
+        city: "Washington",
+        state: "DC",
+        zipCode: "20001",
+        notes: "",
+        deliveryDate: defaultDate,
+        timeSlot: slot,
+        ageConfirmed: "on",
+        idempotencyKey: randomUUID(),
+        items: JSON.stringify(lines),
+        _client: "js",
+      };
+      for (const [key, value] of Object.entries(fields)) form.append(key, value);
+      form.append("idFront", new File([new Uint8Array(png)], "id.png", { type: "image/png" }));
+      return form;
+    }
+    function lineFor(size: SizeRow, minimumCents: number) {
+      const unit = size.sale_price_cents ?? size.price_cents;
+      const quantity = Math.min(999, Math.max(1, Math.ceil(minimumCents / Math.max(unit, 1))));
+      return { productId: size.product_id, sizeId: size.id, quantity };
+    }
+    let next = 0;
+    async function placeOrder(): Promise<boolean> {
+      const size = plenty[next++ % plenty.length] as SizeRow;
+      const response = await fetch(`${server.url}/checkout.data`, {
+        method: "POST",
+        body: orderForm([lineFor(size, 8000)]),
+      });
+      const text = await response.text();
+      return response.status === 200 && !text.includes("fieldErrors") && text.includes("token");
+    }
+    const insertSql = `INSERT INTO "${schema}".orders (public_token, idempotency_key, user_email, customer_name, phone, street, city, state, zip_code, delivery_address, delivery_date, delivery_time, total_amount_cents, quantity)
+      VALUES ($1, $2, 'ada@example.com', 'Ada Shopper', '(202) 555-0100', '1600 Example Ave NW', 'Washington', 'DC', '20001', '1600 Example Ave NW, Washington, DC 20001', $3, $4, 8000, 1)`;
+    async function bareInsert(): Promise<boolean> {
+      await pool.query(insertSql, [randomBytes(16).toString("base64url"), randomUUID(), defaultDate, slot]);
+      return true;
+    }
+
+    // Sanity: one order goes through before measuring.
+    if (!(await placeOrder())) throw new Error("A checkout post was refused: the order bench cannot run");
+
+    say("… orders over HTTP vs bare INSERT (PostgreSQL)");
+    await forSeconds(1, CONCURRENCY, placeOrder);
+    await forSeconds(1, CONCURRENCY, bareInsert);
+    const ratios: number[] = [];
+    const http: number[] = [];
+    const bare: number[] = [];
+    let refused = 0;
+    for (let round = 0; round < options.rounds; round++) {
+      const first = round % 2 === 0 ? placeOrder : bareInsert;
+      const second = round % 2 === 0 ? bareInsert : placeOrder;
+      const a = await forSeconds(options.seconds, CONCURRENCY, first);
+      const b = await forSeconds(options.seconds, CONCURRENCY, second);
+      const [h, i] = round % 2 === 0 ? [a, b] : [b, a];
+      http.push(h.rate);
+      bare.push(i.rate);
+      refused += h.failed;
+      ratios.push(h.rate / i.rate);
+    }
+
+    say("… 200 concurrent checkouts for a size with 25 units");
+    const helper = plenty[0] as SizeRow;
+    const scarceLine = { productId: scarce.product_id, sizeId: scarce.id, quantity: 1 };
+    const scarceUnit = scarce.sale_price_cents ?? scarce.price_cents;
+    let scarceOk = 0;
+    await Promise.all(
+      Array.from({ length: 200 }, async () => {
+        const response = await fetch(`${server.url}/checkout.data`, {
+          method: "POST",
+          body: orderForm([scarceLine, lineFor(helper, 8000 - scarceUnit)]),
+        });
+        const text = await response.text();
+        if (response.status === 200 && !text.includes("fieldErrors") && text.includes("token")) scarceOk++;
+      }),
+    );
+
+    // Stock: every size lost exactly the units its order items hold, and never went below zero.
+    const final = (
+      await pool.query<{ id: string; inventory_count: number; sold: string }>(
+        "SELECT s.id, s.inventory_count, COALESCE((SELECT SUM(quantity) FROM order_items i WHERE i.product_size_id = s.id), 0) AS sold FROM product_sizes s",
+      )
+    ).rows;
+    let oversold = 0;
+    let mismatched = 0;
+    for (const row of final) {
+      const start = initial.get(row.id) ?? 0;
+      const sold = Number(row.sold);
+      oversold += Math.max(0, sold - start);
+      if (row.inventory_count < 0) oversold += -row.inventory_count;
+      if (start - sold !== row.inventory_count) mismatched++;
+    }
+    const scarceSold = Number(final.find((row) => row.id === scarce.id)?.sold ?? 0);
+    const ratio = median(ratios);
+    return [
+      {
+        figure: "Orders/s over HTTP ÷ bare INSERT of one order row, PostgreSQL",
+        target: "≥ 0.10",
+        value: fmt(ratio, 3),
+        pass: ratio >= 0.1,
+        context: `HTTP ${fmt(median(http), 1)} orders/s vs INSERT ${fmt(median(bare), 0)} rows/s at ${CONCURRENCY} concurrent, rounds ${ratios.map((x) => fmt(x, 3)).join("/")}; ${refused} refused during the rounds`,
+      },
+      {
+        figure: "Oversold units (all sizes, after the order rounds and 200 checkouts racing for 25 units)",
+        target: "0",
+        value: String(oversold),
+        pass: oversold === 0 && mismatched === 0,
+        context: `scarce size: ${scarceOk} of 200 checkouts placed, ${scarceSold} of 25 units sold; sizes whose stock ≠ start − sold: ${mismatched}`,
+      },
+    ];
+  } finally {
+    await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => {});
+    await pool.end();
+    await server.stop();
+  }
+}

@@ -1,0 +1,398 @@
+/**
+ * `npm run bench`: builds the app, starts it on loopback with fresh data (PGlite; PostgreSQL with
+ * DATABASE_URL), loads it, and writes BENCHMARKS.md. Every throughput figure is a ratio to a
+ * reference served by the same process in the same run, the median of interleaved rounds.
+ *
+ *   npm run bench                      all figures (about 10 minutes on 2 cores)
+ *   npm run bench -- --only=cached,cold   some sections: cached, browser, cold, orders, fresh-pg, dashboard
+ *   BENCH_SECONDS=5 BENCH_ROUNDS=3     seconds per load run, rounds per figure (defaults)
+ *   BENCH_PG_URL=postgres://…          PostgreSQL for the PostgreSQL-only figures (default: DATABASE_URL,
+ *                                      else postgres://postgres@127.0.0.1:5432/test when it answers)
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { firstLoad, launchChromium, priceChangeVisibility } from "./browser.ts";
+import {
+  type BenchServer,
+  bodyBytes,
+  buildApp,
+  createDataSet,
+  type DataSet,
+  LOAD_GENERATOR,
+  type LoadResult,
+  load,
+  median,
+  productIds,
+  ROOT,
+  reachablePostgres,
+  say,
+  startServer,
+} from "./lib.ts";
+import { benchOrders } from "./orders.ts";
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const ROUNDS = Math.max(3, Number(process.env.BENCH_ROUNDS ?? 3));
+const CONNECTIONS = 32;
+const onlyArg = process.argv.find((arg) => arg.startsWith("--only="));
+const only = onlyArg ? onlyArg.slice(7).split(",") : null;
+const wants = (section: string) => !only || only.includes(section);
+
+type Row = {
+  figure: string;
+  target: string;
+  value: string;
+  pass: boolean | null;
+  context: string;
+};
+const rows: Row[] = [];
+const notes: string[] = [];
+
+function fmt(value: number, digits = 2) {
+  return Number.isFinite(value) ? value.toFixed(digits) : "n/a";
+}
+
+function record(row: Row) {
+  rows.push(row);
+  const mark = row.pass === null ? "·" : row.pass ? "✓" : "✗";
+  say(`${mark} ${row.figure}: ${row.value} (target ${row.target}) ${row.context}`);
+}
+
+/**
+ * Interleaved rounds of two loads (A then B, B then A, …) after a warm-up; the figure is the
+ * median of the per-round ratios.
+ */
+async function interleaved(
+  a: () => Promise<LoadResult>,
+  b: () => Promise<LoadResult>,
+  ratioOf: (a: LoadResult, b: LoadResult) => number,
+) {
+  const warmSeconds = Math.min(2, SECONDS);
+  void warmSeconds;
+  await a();
+  await b();
+  const ratios: number[] = [];
+  const as: LoadResult[] = [];
+  const bs: LoadResult[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    let ra: LoadResult;
+    let rb: LoadResult;
+    if (round % 2 === 0) {
+      ra = await a();
+      rb = await b();
+    } else {
+      rb = await b();
+      ra = await a();
+    }
+    as.push(ra);
+    bs.push(rb);
+    ratios.push(ratioOf(ra, rb));
+  }
+  return {
+    ratio: median(ratios),
+    ratios,
+    a: {
+      rps: median(as.map((r) => r.rps)),
+      cpuMs: median(as.map((r) => r.cpuPerRequestMs ?? Number.NaN)),
+      latencyMs: median(as.map((r) => r.latencyMeanMs)),
+      errors: as.reduce((sum, r) => sum + r.errors, 0),
+    },
+    b: {
+      rps: median(bs.map((r) => r.rps)),
+      cpuMs: median(bs.map((r) => r.cpuPerRequestMs ?? Number.NaN)),
+      latencyMs: median(bs.map((r) => r.latencyMeanMs)),
+      errors: bs.reduce((sum, r) => sum + r.errors, 0),
+    },
+  };
+}
+
+/** A cached page against static bytes of the same size from memory, same server, same headers. */
+async function pageVersusStatic(server: BenchServer, pagePath: string, headers: Record<string, string> = {}) {
+  const { bytes, status, headers: responseHeaders } = await bodyBytes(`${server.url}${pagePath}`, headers);
+  if (status !== 200) throw new Error(`${pagePath} answered ${status}`);
+  const state = (await bodyBytes(`${server.url}${pagePath}`, headers)).headers["x-cache"];
+  const reference = `${server.url}/__bench/static?bytes=${bytes}`;
+  const result = await interleaved(
+    () => load(`${server.url}${pagePath}`, { seconds: SECONDS, connections: CONNECTIONS, headers }),
+    () => load(reference, { seconds: SECONDS, connections: CONNECTIONS }),
+    (page, ref) => page.rps / ref.rps,
+  );
+  return {
+    ...result,
+    bytes,
+    cacheState: String(state ?? "none"),
+    encoding: responseHeaders["content-encoding"],
+  };
+}
+
+async function cachedSection(server: BenchServer, productId: string) {
+  for (const [label, pagePath, target] of [
+    ["/shop (60 products)", "/shop", 0.25],
+    [`/product/{id}`, `/product/${productId}`, 0.25],
+    ["/ (home)", "/", null],
+    ["/washington-dc-weed-delivery", "/washington-dc-weed-delivery", null],
+  ] as const) {
+    say(`… ${label}: cached page vs static bytes`);
+    const r = await pageVersusStatic(server, pagePath);
+    record({
+      figure: `${label} req/s ÷ static bytes of the same size, same server`,
+      target: target === null ? "(context)" : `≥ ${target}`,
+      value: fmt(r.ratio),
+      pass: target === null ? null : r.ratio >= target,
+      context: `page ${fmt(r.a.rps, 0)} req/s vs static ${fmt(r.b.rps, 0)} req/s, ${r.bytes} B, cache ${r.cacheState}, rounds ${r.ratios.map((x) => fmt(x)).join("/")}, errors ${r.a.errors + r.b.errors}`,
+    });
+  }
+  say("… /shop as a browser asks for it (Accept-Encoding: gzip, deflate, br)");
+  const br = await pageVersusStatic(server, "/shop", { "Accept-Encoding": "gzip, deflate, br" });
+  record({
+    figure: "/shop brotli body req/s ÷ static bytes of the same (compressed) size",
+    target: "(context)",
+    value: fmt(br.ratio),
+    pass: null,
+    context: `page ${fmt(br.a.rps, 0)} req/s vs static ${fmt(br.b.rps, 0)} req/s, ${br.bytes} B ${String(br.encoding ?? "identity")}`,
+  });
+}
+
+async function coldSection(server60: BenchServer, server500: BenchServer) {
+  say("… /shop cold render (PAGE_CACHE=false) vs a bare React Router page with the same data");
+  const cpuLoad = (server: BenchServer, pagePath: string) => () =>
+    load(`${server.url}${pagePath}`, { seconds: SECONDS, connections: 8, pid: server.pid });
+  const cold = await interleaved(
+    cpuLoad(server60, "/shop"),
+    cpuLoad(server60, "/__bench/bare"),
+    (page, bare) => (page.cpuPerRequestMs as number) / (bare.cpuPerRequestMs as number),
+  );
+  record({
+    figure: "/shop cold render CPU per request ÷ bare React Router page with the same data",
+    target: "≤ 1.2",
+    value: fmt(cold.ratio),
+    pass: cold.ratio <= 1.2,
+    context: `/shop ${fmt(cold.a.cpuMs)} ms CPU (${fmt(cold.a.rps, 0)} req/s) vs bare ${fmt(cold.b.cpuMs)} ms CPU (${fmt(cold.b.rps, 0)} req/s), rounds ${cold.ratios.map((x) => fmt(x)).join("/")}`,
+  });
+  say("… /shop server time at 500 products vs 60 (cache off: every request renders)");
+  const scale = await interleaved(
+    cpuLoad(server500, "/shop"),
+    cpuLoad(server60, "/shop"),
+    (at500, at60) => (at500.cpuPerRequestMs as number) / (at60.cpuPerRequestMs as number),
+  );
+  record({
+    figure: "/shop server CPU per request at 500 products ÷ at 60",
+    target: "≤ 1.5",
+    value: fmt(scale.ratio),
+    pass: scale.ratio <= 1.5,
+    context: `500: ${fmt(scale.a.cpuMs)} ms, 60: ${fmt(scale.b.cpuMs)} ms CPU per request; mean latency at 8 connections ${fmt(scale.a.latencyMs, 1)} vs ${fmt(scale.b.latencyMs, 1)} ms`,
+  });
+}
+
+async function browserSection(server: BenchServer, productId: string) {
+  const browser = await launchChromium();
+  try {
+    for (const pagePath of ["/", "/shop", `/product/${productId}`]) {
+      const loads = [];
+      for (let i = 0; i < 3; i++) loads.push(await firstLoad(browser, server.url, pagePath));
+      const js = median(loads.map((l) => l.jsGzipBytes)) / 1024;
+      const css = median(loads.map((l) => l.cssGzipBytes)) / 1024;
+      const sample = loads[0];
+      const main = pagePath === "/" || pagePath === "/shop";
+      record({
+        figure: `First-load JS on ${pagePath === `/product/${productId}` ? "/product/{id}" : pagePath}, gzipped`,
+        target: main ? "≤ 128 KB" : "(context)",
+        value: `${fmt(js, 1)} KB`,
+        pass: main ? js <= 128 : null,
+        context: `${sample?.jsFiles} files; HTML ${fmt((sample?.htmlGzipBytes ?? 0) / 1024, 1)} KB gz, images ${fmt((sample?.imageBytes ?? 0) / 1024, 0)} KB, fonts ${fmt((sample?.fontBytes ?? 0) / 1024, 0)} KB`,
+      });
+      record({
+        figure: `First-load CSS on ${pagePath === `/product/${productId}` ? "/product/{id}" : pagePath}, gzipped`,
+        target: main ? "≤ 20 KB" : "(context)",
+        value: `${fmt(css, 1)} KB`,
+        pass: main ? css <= 20 : null,
+        context: `${sample?.cssFiles} files`,
+      });
+    }
+    say("… a price change in the admin, visible on /shop (one instance)");
+    const fresh = await priceChangeVisibility(browser, server.url, [server.url], productId);
+    record({
+      figure: `Price change in the admin visible on /shop, one instance (${server === undefined ? "" : "main database"})`,
+      target: "≤ 1 s",
+      value: `${fmt(fresh.maxMs, 0)} ms (worst of ${fresh.samplesMs.length})`,
+      pass: fresh.maxMs <= 1000,
+      context: `samples ${fresh.samplesMs.map((x) => fmt(x, 0)).join(", ")} ms`,
+    });
+  } finally {
+    await browser.close();
+  }
+}
+
+async function postgresFreshness(pgData: DataSet) {
+  say(
+    "… a price change in the admin of instance 1, visible on /shop of instances 1 and 2 (shared PostgreSQL)",
+  );
+  const one = await startServer(pgData);
+  const two = await startServer(pgData);
+  const browser = await launchChromium();
+  try {
+    const [productId] = await productIds(one.url);
+    if (!productId) throw new Error("no product on /shop");
+    const fresh = await priceChangeVisibility(browser, one.url, [one.url, two.url], productId);
+    record({
+      figure: "Price change in the admin visible on /shop, two instances sharing PostgreSQL",
+      target: "≤ 1 s",
+      value: `${fmt(fresh.maxMs, 0)} ms (worst of ${fresh.samplesMs.length})`,
+      pass: fresh.maxMs <= 1000,
+      context: `samples ${fresh.samplesMs.map((x) => fmt(x, 0)).join(", ")} ms (the slower instance each time)`,
+    });
+  } finally {
+    await browser.close();
+    await one.stop();
+    await two.stop();
+  }
+}
+
+function dashboardSection() {
+  const script = path.join(ROOT, "scripts/bench/dashboard.ts");
+  if (!existsSync(script)) {
+    notes.push("Admin dashboard at 100,000 orders: scripts/bench/dashboard.ts is not in the repository yet.");
+    return;
+  }
+  say("… admin dashboard at 100,000 orders vs 100 (scripts/bench/dashboard.ts)");
+  const result = spawnSync(path.join(ROOT, "node_modules/.bin/node"), [script, "--json"], {
+    cwd: ROOT,
+    env: process.env,
+    encoding: "utf8",
+    timeout: 20 * 60_000,
+  });
+  const line = result.stdout
+    .trim()
+    .split("\n")
+    .reverse()
+    .find((l) => l.startsWith("{"));
+  if (result.status !== 0 || !line) {
+    notes.push(
+      `Admin dashboard bench failed: ${(result.stderr || result.stdout).trim().split("\n").slice(-3).join(" ")}`,
+    );
+    return;
+  }
+  const parsed = JSON.parse(line) as { ratio: number; context?: string };
+  record({
+    figure: "Admin dashboard server time at 100,000 orders ÷ at 100",
+    target: "≤ 3",
+    value: fmt(parsed.ratio),
+    pass: parsed.ratio <= 3,
+    context: parsed.context ?? "",
+  });
+}
+
+function machine() {
+  const cpus = os.cpus();
+  const wrk = spawnSync("wrk", ["-v"], { encoding: "utf8" });
+  const chromium = spawnSync("/usr/bin/chromium", ["--version"], { encoding: "utf8" });
+  const pgVersion = spawnSync("psql", ["--version"], { encoding: "utf8" });
+  return [
+    `${cpus.length} × ${cpus[0]?.model ?? "unknown CPU"}, ${Math.round(os.totalmem() / 2 ** 30)} GB RAM, ${os.type()} ${os.release()}`,
+    `Node ${process.version}; load generator: ${LOAD_GENERATOR === "wrk" ? `${(wrk.stdout || wrk.stderr).split("\n")[0]?.trim()} (1 thread, ${CONNECTIONS} connections)` : "autocannon 9 (in the harness process)"}`,
+    `${chromium.stdout.trim() || "Chromium not found"}; ${pgVersion.stdout.trim() || "psql not found"}`,
+  ];
+}
+
+function writeReport(started: Date, databaseLabel: string) {
+  const file = path.join(ROOT, "BENCHMARKS.md");
+  const previous = existsSync(file) ? readFileSync(file, "utf8") : "";
+  const lighthouse =
+    /<!-- lighthouse:start -->[\s\S]*<!-- lighthouse:end -->/.exec(previous)?.[0] ??
+    "<!-- lighthouse:start -->\n_Not measured yet: run `npm run lighthouse`._\n<!-- lighthouse:end -->";
+  const command = `npm run bench${process.argv.slice(2).length ? ` -- ${process.argv.slice(2).join(" ")}` : ""}`;
+  const table = [
+    "| Figure | Target | Measured | | Context (absolute figures) |",
+    "| --- | --- | --- | --- | --- |",
+    ...rows.map(
+      (row) =>
+        `| ${row.figure} | ${row.target} | **${row.value}** | ${row.pass === null ? "" : row.pass ? "pass" : "MISS"} | ${row.context.replaceAll("|", "\\|")} |`,
+    ),
+  ];
+  const text = `# Benchmarks
+
+Measured by \`${command}\` on ${started.toISOString().slice(0, 16).replace("T", " ")} UTC (${databaseLabel}).
+Every throughput figure is a ratio to a reference served by the same server process in the same run
+(static bytes of the same size from memory at \`/__bench/static\`, or the bare React Router page
+\`/__bench/bare\` with the same data), the median of ${ROUNDS} interleaved rounds of ${SECONDS} s after a warm-up.
+CPU per request is the server process's user + system time (all threads, from /proc) divided by the
+requests served. Servers run the production build on loopback with LOG_LEVEL=warn (no per-request log
+line) and a fresh data folder seeded with the demo catalogue.
+
+Machine:
+${machine()
+  .map((line) => `- ${line}`)
+  .join("\n")}
+
+${table.join("\n")}
+${notes.length ? `\nNotes:\n${notes.map((note) => `- ${note}`).join("\n")}\n` : ""}
+## Lighthouse
+
+${lighthouse}
+`;
+  writeFileSync(file, text);
+  say(`Wrote ${file}`);
+}
+
+async function main() {
+  const started = new Date();
+  const mainPostgres = process.env.DATABASE_URL;
+  const pgUrl = await reachablePostgres(process.env.BENCH_PG_URL ?? mainPostgres);
+  const databaseLabel = mainPostgres ? "PostgreSQL from DATABASE_URL" : "embedded PGlite";
+  say(`Building the app (${databaseLabel}; ${LOAD_GENERATOR}; ${ROUNDS} rounds of ${SECONDS} s)`);
+  buildApp();
+  const disposals: Array<() => Promise<void>> = [];
+  const servers: BenchServer[] = [];
+  try {
+    if (wants("cached") || wants("browser") || wants("cold")) {
+      say("Seeding 60 products");
+      const data60 = await createDataSet({ count: 60, postgresUrl: mainPostgres });
+      disposals.push(() => data60.dispose());
+      if (wants("cached") || wants("browser")) {
+        const server = await startServer(data60);
+        servers.push(server);
+        const [productId] = await productIds(server.url);
+        if (!productId) throw new Error("/shop lists no product");
+        if (wants("cached")) await cachedSection(server, productId);
+        if (wants("browser")) await browserSection(server, productId);
+        await server.stop();
+      }
+      if (wants("cold")) {
+        say("Seeding 500 products");
+        const data500 = await createDataSet({ count: 500, postgresUrl: mainPostgres });
+        disposals.push(() => data500.dispose());
+        const cold60 = await startServer(data60, { PAGE_CACHE: "false" });
+        const cold500 = await startServer(data500, { PAGE_CACHE: "false" });
+        servers.push(cold60, cold500);
+        await coldSection(cold60, cold500);
+        await cold60.stop();
+        await cold500.stop();
+      }
+    }
+    if (wants("orders") || wants("fresh-pg")) {
+      if (!pgUrl) {
+        notes.push("PostgreSQL-only figures skipped: no PostgreSQL answered (set BENCH_PG_URL).");
+      } else {
+        say("Seeding 60 products on PostgreSQL");
+        const pgData = await createDataSet({ count: 60, postgresUrl: pgUrl });
+        disposals.push(() => pgData.dispose());
+        if (wants("fresh-pg")) await postgresFreshness(pgData);
+        if (wants("orders")) {
+          for (const row of await benchOrders(pgData, { seconds: SECONDS, rounds: ROUNDS })) record(row);
+        }
+      }
+    }
+    if (wants("dashboard")) dashboardSection();
+  } finally {
+    for (const server of servers) await server.stop().catch(() => {});
+    for (const dispose of disposals) await dispose().catch(() => {});
+  }
+  writeReport(started, databaseLabel);
+  const missed = rows.filter((row) => row.pass === false);
+  say(
+    missed.length ? `${missed.length} figure(s) miss their target` : "Every measured figure meets its target",
+  );
+}
+
+await main();
