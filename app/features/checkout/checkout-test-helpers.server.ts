@@ -1,12 +1,13 @@
 /** Shared by the checkout, order, ID photo and e-mail tests: real rows, real requests, real images. */
 import sharp from "sharp";
 import type { Executor } from "#app/db/client.server.ts";
-import { productSizes, products } from "#app/db/schema.ts";
+import { createProduct } from "#app/features/catalog/product-factory.server.ts";
 import { availableSlots, storeClock } from "./delivery-slots.ts";
 
 /** Monday 23 Nov 2026, 9:00 AM in New York: every slot of the day is still open. */
 export const MONDAY_MORNING = new Date("2026-11-23T14:00:00Z");
 
+/** One product with one size, through the factory the seed uses. */
 export async function insertTestProduct(
   executor: Executor,
   options: {
@@ -17,27 +18,20 @@ export async function insertTestProduct(
     size?: string;
   } = {},
 ) {
-  const [product] = await executor
-    .insert(products)
-    .values({
-      name: options.name ?? `Test product ${Math.random().toString(36).slice(2, 8)}`,
-      description: "A product made by a test.",
-      category: "Flower",
-      strain: "Hybrid",
-      imageUrl: "https://images.example/test.jpg",
-    })
-    .returning({ id: products.id, name: products.name });
-  if (!product) throw new Error("no product");
-  const [size] = await executor
-    .insert(productSizes)
-    .values({
-      productId: product.id,
-      size: options.size ?? "3.5g",
-      priceCents: options.priceCents ?? 4000,
-      salePriceCents: options.salePriceCents ?? null,
-      inventoryCount: options.inventoryCount ?? 100,
-    })
-    .returning({ id: productSizes.id });
+  const product = await createProduct(executor, {
+    name: options.name,
+    category: "Flower",
+    imageUrl: "https://images.example/test.jpg",
+    sizes: [
+      {
+        size: options.size ?? "3.5g",
+        priceCents: options.priceCents ?? 4000,
+        salePriceCents: options.salePriceCents ?? null,
+        inventoryCount: options.inventoryCount ?? 100,
+      },
+    ],
+  });
+  const size = product.sizes[0];
   if (!size) throw new Error("no size");
   return { productId: product.id, sizeId: size.id, name: product.name };
 }
