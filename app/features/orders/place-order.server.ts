@@ -8,7 +8,6 @@ import { randomBytes } from "node:crypto";
 import { and, eq, gte, inArray, sql } from "drizzle-orm";
 import { db, type Transaction } from "#app/db/client.server.ts";
 import {
-  emailOutbox,
   orderDailyStats,
   orderItems,
   orderStatusCounts,
@@ -21,6 +20,7 @@ import type { CartLineInput, CheckoutInput } from "#app/features/checkout/checko
 import { deliveryChoiceProblem, storeDay } from "#app/features/checkout/delivery-slots.ts";
 import { MIN_ORDER_CENTS } from "#app/features/checkout/limits.ts";
 import { queueOrderEmails, wakeEmailWorker } from "#app/features/email/email-outbox.server.ts";
+import { log } from "#app/utils/logger.server.ts";
 import { getOrderByIdempotencyKey } from "./orders.server.ts";
 
 export type PlaceOrderInput = Omit<CheckoutInput, "ageConfirmed"> & {
@@ -86,6 +86,7 @@ export async function placeOrder(
 
   try {
     const order = await database.transaction((tx) => writeOrder(tx, input, lines, now));
+    log.info("Order placed", { orderId: order.id, totalCents: order.totalAmountCents, lines: lines.length });
     wakeEmailWorker();
     return { ok: true, order, replayed: false };
   } catch (error) {
@@ -270,14 +271,4 @@ async function writeOrder(
   );
 
   return { id: order.id, publicToken: order.publicToken, totalAmountCents: totalCents };
-}
-
-/** For tests and the admin: how many outbox rows an order queued. */
-export async function countQueuedEmails(orderId: string) {
-  const database = await db();
-  const rows = await database
-    .select({ count: sql<number>`count(*)::int` })
-    .from(emailOutbox)
-    .where(eq(emailOutbox.orderId, orderId));
-  return rows[0]?.count ?? 0;
 }

@@ -22,6 +22,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   return {
     order: {
       id: order.id,
+      token: order.publicToken,
       customerName: order.customerName,
       userEmail: order.userEmail,
       phone: order.phone,
@@ -118,6 +119,16 @@ export default function ThankYouPage({ loaderData }: Route.ComponentProps) {
           Back to Home
         </Link>
       </div>
+      <p className="mt-6 text-center text-sm text-muted-foreground">
+        Bookmark this page to come back to your order, or{" "}
+        <Link
+          to={`/order-confirmation?order=${encodeURIComponent(order.token)}`}
+          className="font-medium text-primary underline underline-offset-4"
+        >
+          check its status
+        </Link>
+        .
+      </p>
     </div>
   );
 }
