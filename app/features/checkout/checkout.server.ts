@@ -142,9 +142,13 @@ export async function submitCheckout(
   const input = parsed.data;
 
   // A retry or a double submit of an order already placed: hand back that order, store nothing.
-  const database = await db();
-  const first = await getOrderByIdempotencyKey(database, input.idempotencyKey);
-  if (first) return { ok: true, client, token: first.publicToken, uploadFailed: false, replayed: true };
+  try {
+    const first = await getOrderByIdempotencyKey(await db(), input.idempotencyKey);
+    if (first) return { ok: true, client, token: first.publicToken, uploadFailed: false, replayed: true };
+  } catch (error) {
+    log.error("Could not place an order", { error: rootCauseMessage(error) });
+    return failure(client, 500, {}, CHECKOUT_TOASTS.orderError);
+  }
 
   let photo: ProcessedIdPhoto;
   try {
