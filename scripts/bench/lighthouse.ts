@@ -1,0 +1,143 @@
+/**
+ * `npm run lighthouse`: Lighthouse 13 (mobile, default simulated throttling) in Debian Chromium
+ * against the production build on loopback with a fresh 60-product catalogue, on /, /shop,
+ * /product/{id} and /washington-dc-weed-delivery. Each page runs LH_RUNS times (default 3); the
+ * median run (by performance score) is reported. Writes the Lighthouse section of BENCHMARKS.md.
+ */
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import * as chromeLauncher from "chrome-launcher";
+import lighthouse from "lighthouse";
+import { CHROMIUM_FLAGS } from "./browser.ts";
+import { buildApp, createDataSet, productIds, ROOT, say, startServer } from "./lib.ts";
+
+const RUNS = Math.max(1, Number(process.env.LH_RUNS ?? 3));
+const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"] as const;
+const TARGETS: Record<(typeof CATEGORIES)[number], number> = {
+  performance: 95,
+  accessibility: 100,
+  "best-practices": 100,
+  seo: 100,
+};
+
+type PageResult = {
+  label: string;
+  scores: Record<string, number>;
+  metrics: Record<string, string>;
+  failing: string[];
+  runs: number[];
+};
+
+async function main() {
+  const started = new Date();
+  say("Building the app");
+  buildApp();
+  say("Seeding 60 products");
+  const data = await createDataSet({ count: 60, postgresUrl: process.env.DATABASE_URL });
+  const server = await startServer(data);
+  const chrome = await chromeLauncher.launch({
+    chromePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    chromeFlags: CHROMIUM_FLAGS,
+  });
+  const results: PageResult[] = [];
+  try {
+    const [productId] = await productIds(server.url);
+    if (!productId) throw new Error("/shop lists no product");
+    for (const [label, pagePath] of [
+      ["/", "/"],
+      ["/shop", "/shop"],
+      ["/product/{id}", `/product/${productId}`],
+      ["/washington-dc-weed-delivery", "/washington-dc-weed-delivery"],
+    ] as const) {
+      // Warm the page cache, as a shop in use would be.
+      await fetch(`${server.url}${pagePath}`);
+      const runs = [];
+      for (let run = 0; run < RUNS; run++) {
+        say(`… Lighthouse ${label} (${run + 1}/${RUNS})`);
+        const result = await lighthouse(`${server.url}${pagePath}`, {
+          port: chrome.port,
+          output: "json",
+          logLevel: "error",
+          onlyCategories: [...CATEGORIES],
+        });
+        if (!result) throw new Error(`Lighthouse returned nothing for ${label}`);
+        runs.push(result.lhr);
+      }
+      runs.sort((a, b) => (a.categories.performance?.score ?? 0) - (b.categories.performance?.score ?? 0));
+      const lhr = runs[Math.floor(runs.length / 2)];
+      if (!lhr) continue;
+      const scores: Record<string, number> = {};
+      for (const category of CATEGORIES)
+        scores[category] = Math.round((lhr.categories[category]?.score ?? 0) * 100);
+      const failing: string[] = [];
+      for (const category of ["accessibility", "best-practices", "seo"] as const) {
+        for (const ref of lhr.categories[category]?.auditRefs ?? []) {
+          const audit = lhr.audits[ref.id];
+          if (ref.weight > 0 && audit && audit.score !== null && audit.score < 1)
+            failing.push(`${category}: ${ref.id}`);
+        }
+      }
+      const metric = (id: string) => lhr.audits[id]?.displayValue ?? "n/a";
+      const pageResult: PageResult = {
+        label,
+        scores,
+        metrics: {
+          FCP: metric("first-contentful-paint"),
+          LCP: metric("largest-contentful-paint"),
+          TBT: metric("total-blocking-time"),
+          CLS: metric("cumulative-layout-shift"),
+          SI: metric("speed-index"),
+        },
+        failing,
+        runs: runs.map((r) => Math.round((r.categories.performance?.score ?? 0) * 100)),
+      };
+      results.push(pageResult);
+      say(
+        `${label}: ${CATEGORIES.map((c) => `${c} ${scores[c]}`).join(", ")}; ${Object.entries(
+          pageResult.metrics,
+        )
+          .map(([k, v]) => `${k} ${v}`)
+          .join(", ")}${failing.length ? `; failing: ${failing.join(", ")}` : ""}`,
+      );
+    }
+  } finally {
+    await chrome.kill();
+    await server.stop();
+    await data.dispose();
+  }
+  writeSection(started, results);
+}
+
+function writeSection(started: Date, results: PageResult[]) {
+  const version = JSON.parse(
+    readFileSync(path.join(ROOT, "node_modules/lighthouse/package.json"), "utf8"),
+  ).version;
+  const lines = [
+    "<!-- lighthouse:start -->",
+    `Measured by \`npm run lighthouse\` on ${started.toISOString().slice(0, 16).replace("T", " ")} UTC: Lighthouse ${version}, mobile form factor with its default simulated throttling, Debian Chromium (${CHROMIUM_FLAGS.join(" ")}), production build on loopback, 60-product demo catalogue, page cache warm, median of ${RUNS} run(s) by performance score. Targets: performance ≥ 95, accessibility, best practices and SEO 100.`,
+    "",
+    "| Page | Performance | Accessibility | Best practices | SEO | FCP | LCP | TBT | CLS | Performance of each run |",
+    "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+    ...results.map((r) => {
+      const cell = (category: (typeof CATEGORIES)[number]) =>
+        `${r.scores[category]}${(r.scores[category] ?? 0) >= TARGETS[category] ? "" : " (MISS)"}`;
+      return `| ${r.label} | ${cell("performance")} | ${cell("accessibility")} | ${cell("best-practices")} | ${cell("seo")} | ${r.metrics.FCP} | ${r.metrics.LCP} | ${r.metrics.TBT} | ${r.metrics.CLS} | ${r.runs.join(", ")} |`;
+    }),
+  ];
+  const failing = results.filter((r) => r.failing.length > 0);
+  if (failing.length) {
+    lines.push("", "Audits that cost points:");
+    for (const r of failing) lines.push(`- ${r.label}: ${r.failing.join(", ")}`);
+  }
+  lines.push("<!-- lighthouse:end -->");
+  const section = lines.join("\n");
+  const file = path.join(ROOT, "BENCHMARKS.md");
+  const previous = existsSync(file) ? readFileSync(file, "utf8") : "# Benchmarks\n\n## Lighthouse\n\n";
+  const next = /<!-- lighthouse:start -->[\s\S]*<!-- lighthouse:end -->/.test(previous)
+    ? previous.replace(/<!-- lighthouse:start -->[\s\S]*<!-- lighthouse:end -->/, () => section)
+    : `${previous.trimEnd()}\n\n## Lighthouse\n\n${section}\n`;
+  writeFileSync(file, next);
+  say(`Wrote the Lighthouse section of ${file}`);
+}
+
+await main();
