@@ -4,7 +4,7 @@ import { Link } from "react-router";
 import { Button, buttonVariants } from "#app/components/ui/button.tsx";
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from "#app/components/ui/sheet.tsx";
 
-export const AGE_GATE_STORAGE_KEY = "capital-grown-age-verified";
+import { AGE_GATE_STORAGE_KEY } from "./age-gate-key.ts";
 
 /**
  * Decision 19: on the first visit the shopper confirms they are 21 or older; the answer is kept in

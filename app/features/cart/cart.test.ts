@@ -114,6 +114,13 @@ describe("stored cart (spec §5, decision 20)", () => {
     expect(CART_STORAGE_KEY).toBe("capital-grown-cart");
   });
 
+  it("merges duplicate stored lines of the same product and size", () => {
+    const line = { ...item(), quantity: 2 };
+    expect(parseStoredCart(JSON.stringify([line, { ...line, quantity: 3 }]))).toEqual([
+      { ...item(), quantity: 5 },
+    ]);
+  });
+
   it("round-trips and treats a missing value as empty", () => {
     const lines: CartLine[] = [{ ...item(), quantity: 2 }];
     expect(parseStoredCart(serializeCart(lines))).toEqual(lines);
@@ -125,7 +132,13 @@ describe("stored cart (spec §5, decision 20)", () => {
     expect(parseStoredCart("{not json")).toEqual([]);
     expect(parseStoredCart(JSON.stringify([{ productId: "p1", quantity: "lots" }]))).toEqual([]);
     expect(parseStoredCart(JSON.stringify({ items: [] }))).toEqual([]);
-    expect(error).toHaveBeenCalledTimes(3);
+    const good = { ...item(), quantity: 1 };
+    expect(parseStoredCart(JSON.stringify([good, { ...good, priceCents: -5 }]))).toEqual([]);
+    expect(parseStoredCart(JSON.stringify([{ ...good, sizeId: "" }]))).toEqual([]);
+    expect(parseStoredCart(JSON.stringify([{ ...good, salePriceCents: "12" }]))).toEqual([]);
+    expect(parseStoredCart(JSON.stringify([{ ...good, quantity: 1.5 }]))).toEqual([]);
+    expect(parseStoredCart(JSON.stringify([null]))).toEqual([]);
+    expect(error).toHaveBeenCalledTimes(8);
   });
 
   it("reconciles with the catalogue: drops gone and sold-out sizes, refreshes prices", () => {

@@ -1,8 +1,7 @@
-import { useState } from "react";
+import { lazy, Suspense, useEffect, useState } from "react";
 import { Outlet, useMatches } from "react-router";
-import { AgeGate } from "#app/components/age-gate.tsx";
+import { AGE_GATE_STORAGE_KEY } from "#app/components/age-gate-key.ts";
 import { BottomBar } from "#app/components/bottom-bar.tsx";
-import { CartPanel } from "#app/components/cart-panel.tsx";
 import { StoreFooter } from "#app/components/store-footer.tsx";
 import { StoreHeader } from "#app/components/store-header.tsx";
 import { CartProvider } from "#app/features/cart/cart-context.tsx";
@@ -12,6 +11,25 @@ import type { Route } from "./+types/layout";
 /** The same for every shopper: the cart and the age-gate answer live in the browser. */
 export function loader() {
   return { store: publicStoreInfo() };
+}
+
+/*
+ * The two dialogs (Radix) are loaded on demand, keeping them out of the first-load JavaScript: the
+ * cart panel when first opened (and prefetched when the browser is idle), the age gate only for a
+ * shopper who has not answered yet.
+ */
+const loadCartPanel = () => import("#app/components/cart-panel.tsx");
+const CartPanel = lazy(() => loadCartPanel().then((module) => ({ default: module.CartPanel })));
+const AgeGate = lazy(() =>
+  import("#app/components/age-gate.tsx").then((module) => ({ default: module.AgeGate })),
+);
+
+function hasAnsweredAgeGate() {
+  try {
+    return window.localStorage.getItem(AGE_GATE_STORAGE_KEY) === "yes";
+  } catch {
+    return false;
+  }
 }
 
 /** Pages anyone may read without answering the age question (and the 404 page). */
@@ -25,9 +43,22 @@ const UNGATED_ROUTES = new Set([
 export default function StoreLayout({ loaderData }: Route.ComponentProps) {
   const { store } = loaderData;
   const [cartOpen, setCartOpen] = useState(false);
+  const [cartLoaded, setCartLoaded] = useState(false);
+  const [needsAgeGate, setNeedsAgeGate] = useState(false);
   const matches = useMatches();
   const ungated = matches.some((match) => UNGATED_ROUTES.has(match.id));
-  const openCart = () => setCartOpen(true);
+  const openCart = () => {
+    setCartLoaded(true);
+    setCartOpen(true);
+  };
+
+  useEffect(() => {
+    if (!hasAnsweredAgeGate()) setNeedsAgeGate(true);
+    const idle = window.requestIdleCallback ?? ((callback: () => void) => window.setTimeout(callback, 2000));
+    idle(() => {
+      loadCartPanel().catch(() => {});
+    });
+  }, []);
 
   return (
     <CartProvider>
@@ -47,8 +78,16 @@ export default function StoreLayout({ loaderData }: Route.ComponentProps) {
         </div>
         <BottomBar onOpenCart={openCart} />
       </div>
-      <CartPanel open={cartOpen} onOpenChange={setCartOpen} />
-      <AgeGate storeName={store.name} skip={ungated} />
+      {cartLoaded ? (
+        <Suspense fallback={null}>
+          <CartPanel open={cartOpen} onOpenChange={setCartOpen} />
+        </Suspense>
+      ) : null}
+      {needsAgeGate ? (
+        <Suspense fallback={null}>
+          <AgeGate storeName={store.name} skip={ungated} />
+        </Suspense>
+      ) : null}
     </CartProvider>
   );
 }
