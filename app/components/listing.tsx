@@ -1,5 +1,6 @@
 /** Pieces shared by the shop, category and effect pages: search, category and effect rows, product grid. */
 import {
+  ArrowRight,
   Cigarette,
   Cookie,
   Droplet,
@@ -79,13 +80,14 @@ export function SearchForm({
             if (form) submit(form, { replace: true, preventScrollReset: true });
           }, 300);
         }}
-        className="block min-h-12 w-full rounded-full border border-input bg-card py-2 pr-24 pl-10 text-base shadow-card placeholder:text-muted-foreground focus-visible:outline-3 focus-visible:outline-ring"
+        className="block min-h-12 w-full rounded-full border border-input bg-card py-2 pr-14 pl-10 text-base shadow-card placeholder:text-muted-foreground focus-visible:outline-3 focus-visible:outline-ring sm:pr-24"
       />
       <button
         type="submit"
-        className="absolute top-1/2 right-1 min-h-10 -translate-y-1/2 rounded-full bg-primary px-4 text-sm font-semibold text-primary-foreground hover:bg-primary-hover"
+        className="absolute top-1/2 right-1 inline-flex size-10 -translate-y-1/2 items-center justify-center rounded-full bg-primary text-sm font-semibold text-primary-foreground hover:bg-primary-hover sm:w-auto sm:px-4"
       >
-        Search
+        <ArrowRight className="size-4 sm:hidden" aria-hidden />
+        <span className="sr-only sm:not-sr-only">Search</span>
       </button>
     </Form>
   );

@@ -124,14 +124,14 @@ export function ProductCard({ product, priority = false }: { product: CardProduc
               id={selectId}
               value={sizeId}
               onChange={(event) => setSizeId(event.target.value)}
-              className="min-h-11 py-1.5 text-sm"
+              className="min-h-11 py-1.5 pr-7 pl-2.5 text-sm"
             >
               <option value="" disabled>
                 Select size
               </option>
               {product.sizes.map((option) => (
                 <option key={option.id} value={option.id} disabled={!option.inStock}>
-                  {sizeOptionLabel(option)}
+                  {option.inStock ? option.size : `${option.size} - Sold out`}
                 </option>
               ))}
             </NativeSelect>

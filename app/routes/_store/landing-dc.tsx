@@ -111,7 +111,7 @@ export default function LandingDc({ matches }: Route.ComponentProps) {
   return (
     <div className="space-y-16 pb-16 md:space-y-20">
       <section aria-labelledby="landing-heading" className="bg-forest-900 text-paper-50">
-        <div className="mx-auto max-w-5xl px-4 py-14 md:py-20">
+        <div className="mx-auto max-w-6xl px-4 py-14 md:py-20">
           <p className="inline-flex items-center gap-2 text-sm font-medium text-honey-300">
             <MapPin className="size-4" aria-hidden />
             Washington DC &amp; Northern Virginia

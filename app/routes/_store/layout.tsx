@@ -1,5 +1,6 @@
 import { lazy, Suspense, useEffect, useState } from "react";
 import { Outlet, useMatches } from "react-router";
+import { toast } from "sonner";
 import { AGE_GATE_STORAGE_KEY } from "#app/components/age-gate-key.ts";
 import { BottomBar } from "#app/components/bottom-bar.tsx";
 import { StoreFooter } from "#app/components/store-footer.tsx";
@@ -48,6 +49,8 @@ export default function StoreLayout({ loaderData }: Route.ComponentProps) {
   const matches = useMatches();
   const ungated = matches.some((match) => UNGATED_ROUTES.has(match.id));
   const openCart = () => {
+    // A toast would cover the panel's total and minimum-order message.
+    toast.dismiss();
     setCartLoaded(true);
     setCartOpen(true);
   };

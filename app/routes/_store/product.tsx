@@ -127,7 +127,7 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
     <div className="mx-auto max-w-6xl px-4 py-6 md:py-10">
       <BackButton />
       <div className="mt-4 grid gap-8 md:grid-cols-2 md:gap-12">
-        <div className="overflow-hidden rounded-xl border border-border bg-card">
+        <div className="self-start overflow-hidden rounded-xl border border-border bg-card md:sticky md:top-24">
           <ProductImage product={product} sizes="(min-width: 768px) 560px, 100vw" priority />
         </div>
         <div className="space-y-5">
