@@ -84,7 +84,7 @@ export function SearchForm({
       />
       <button
         type="submit"
-        className="absolute top-1/2 right-1 inline-flex size-10 -translate-y-1/2 items-center justify-center rounded-full bg-primary text-sm font-semibold text-primary-foreground hover:bg-primary-hover sm:w-auto sm:px-4"
+        className="absolute top-1/2 right-0.5 inline-flex size-11 -translate-y-1/2 items-center justify-center rounded-full bg-primary text-sm font-semibold text-primary-foreground hover:bg-primary-hover sm:w-auto sm:px-4"
       >
         <ArrowRight className="size-4 sm:hidden" aria-hidden />
         <span className="sr-only sm:not-sr-only">Search</span>
