@@ -15,6 +15,7 @@ import {
   type ServerBuild,
 } from "react-router";
 import { PageCache } from "./app/server/page-cache.server.ts";
+import { precompressedAssets } from "./app/server/page-cache-assets.server.ts";
 import { ConfigError, parseConfig } from "./app/utils/env.server.ts";
 import { log, rootCauseMessage } from "./app/utils/logger.server.ts";
 
@@ -163,6 +164,9 @@ if (settings.PAGE_CACHE) {
   pageCache = cache;
   app.use(cache.handle);
 }
+
+// Build assets in brotli (quality 11) from memory when the browser accepts it; gzip otherwise.
+app.use("/assets", precompressedAssets(path.join(buildDir, "client/assets")).handle);
 
 app.use(compression());
 
