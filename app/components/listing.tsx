@@ -12,8 +12,8 @@ import {
   Sprout,
   Tag,
 } from "lucide-react";
-import { useEffect, useRef } from "react";
-import { Form, Link, useLocation, useNavigate, useNavigation, useSubmit } from "react-router";
+import { useEffect, useRef, useState } from "react";
+import { Form, Link, useFetcher, useLocation, useNavigation, useSubmit } from "react-router";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { cn } from "#app/utils/cn.ts";
 import { type CardProduct, ProductCard } from "./product-card.tsx";
@@ -160,47 +160,88 @@ export function ProductGridList({
   );
 }
 
+type GridListing = { products: CardProduct[]; total: number; page: number };
+
 /**
- * The paginated product grid: the server sends the first `page * PAGE_SIZE` products; 'Load more'
- * (a plain link, so it works without JavaScript) asks for the next page, and with JavaScript the next
- * page also loads by itself when the shopper scrolls near the end.
+ * The paginated product grid. The server renders the first `page * PAGE_SIZE` products; 'Load more'
+ * is a plain link to the next `?page=` (works without JavaScript). With JavaScript the next page is
+ * fetched on its own (`?page=N&only=1`, 24 products, never the whole range again) and appended, by
+ * the button or by itself when the shopper scrolls near the end.
  */
 export function PaginatedGrid({
-  products,
-  total,
-  page,
+  listing,
   loadingText,
   empty,
 }: {
-  products: CardProduct[];
-  total: number;
-  page: number;
+  listing: GridListing;
   loadingText: string;
   empty: React.ReactNode;
 }) {
-  const pending = useListingPending();
+  const { products, total, page } = listing;
+  const navigating = useListingPending();
   const location = useLocation();
-  const navigate = useNavigate();
+  const fetcher = useFetcher<{ listing?: GridListing }>();
   const sentinel = useRef<HTMLDivElement>(null);
-  const hasMore = products.length < total;
+  const [appended, setAppended] = useState<{ base: CardProduct[]; pages: GridListing[] }>({
+    base: products,
+    pages: [],
+  });
+  // A new first range (other search, filter or page) starts over.
+  const pages = appended.base === products ? appended.pages : [];
+  const lastPage = pages.length > 0 ? (pages[pages.length - 1] as GridListing).page : page;
+  const seen = new Set(products.map((product) => product.id));
+  const shown = [...products];
+  for (const more of pages) {
+    for (const product of more.products) {
+      if (!seen.has(product.id)) {
+        seen.add(product.id);
+        shown.push(product);
+      }
+    }
+  }
+  const latestTotal = pages.length > 0 ? (pages[pages.length - 1] as GridListing).total : total;
+  const hasMore =
+    shown.length < latestTotal &&
+    (pages.length === 0 || (pages[pages.length - 1] as GridListing).products.length > 0);
+  const loadingMore = fetcher.state !== "idle";
+  const pending = navigating || loadingMore;
+
   const params = new URLSearchParams(location.search);
-  params.set("page", String(page + 1));
+  params.set("page", String(lastPage + 1));
   const nextHref = `${location.pathname}?${params}`;
+  params.set("only", "1");
+  const fetchHref = `${location.pathname}?${params}`;
+
+  useEffect(() => {
+    const data = fetcher.data?.listing;
+    if (fetcher.state !== "idle" || !data) return;
+    setAppended((current) => {
+      const base = current.base === products ? current : { base: products, pages: [] };
+      if (base.pages.some((loaded) => loaded.page === data.page) || data.page <= page) return base;
+      return { base: products, pages: [...base.pages, data] };
+    });
+  }, [fetcher.state, fetcher.data, products, page]);
+
+  // A page fetched but not appended yet must not be asked for again.
+  const unapplied = (fetcher.data?.listing?.page ?? 0) > lastPage;
+  const loadMore = () => {
+    if (fetcher.state === "idle" && !navigating && !unapplied) fetcher.load(fetchHref);
+  };
 
   useEffect(() => {
     const element = sentinel.current;
-    if (!element || !hasMore || pending || typeof IntersectionObserver === "undefined") return;
+    if (!element || !hasMore || pending || unapplied || typeof IntersectionObserver === "undefined") return;
     const observer = new IntersectionObserver(
       (entries) => {
-        if (entries.some((entry) => entry.isIntersecting) && window.scrollY > 0) {
-          navigate(nextHref, { replace: true, preventScrollReset: true });
+        if (entries.some((entry) => entry.isIntersecting) && window.scrollY > 0 && fetcher.state === "idle") {
+          fetcher.load(fetchHref);
         }
       },
       { rootMargin: "600px 0px" },
     );
     observer.observe(element);
     return () => observer.disconnect();
-  }, [hasMore, pending, nextHref, navigate]);
+  }, [hasMore, pending, unapplied, fetchHref, fetcher]);
 
   return (
     <div aria-busy={pending}>
@@ -211,26 +252,30 @@ export function PaginatedGrid({
       >
         {pending ? loadingText : ""}
       </p>
-      {products.length === 0 ? (
-        pending ? null : (
+      {shown.length === 0 ? (
+        navigating ? null : (
           empty
         )
       ) : (
-        <div className={cn("transition-opacity", pending && "opacity-60")}>
-          <ProductGridList products={products} priorityCount={2} />
+        <div className={cn("transition-opacity", navigating && "opacity-60")}>
+          <ProductGridList products={shown} priorityCount={2} />
         </div>
       )}
       {hasMore ? (
         <div ref={sentinel} className="mt-8 flex flex-col items-center gap-2">
-          <p className="text-sm text-muted-foreground">{`Showing ${products.length} of ${total}`}</p>
+          <p className="text-sm text-muted-foreground">{`Showing ${shown.length} of ${latestTotal}`}</p>
           <Link
             to={nextHref}
             replace
             preventScrollReset
+            onClick={(event) => {
+              event.preventDefault();
+              loadMore();
+            }}
             className={buttonVariants({ variant: "outline", size: "lg" })}
             aria-disabled={pending || undefined}
           >
-            {pending ? loadingText : "Load more"}
+            {loadingMore ? loadingText : "Load more"}
           </Link>
         </div>
       ) : null}

@@ -5,10 +5,17 @@ import { PAGE_SIZE } from "./storefront.ts";
 
 export type Listing = { products: ProductView[]; total: number; page: number; failed: boolean };
 
-/** The first `page * PAGE_SIZE` products matching the filter (spec §4: a failed load gives an empty grid). */
-export async function loadListing(filter: ProductFilter, page: number): Promise<Listing> {
+/**
+ * Products matching the filter (spec §4: a failed load gives an empty grid): the first
+ * `page * PAGE_SIZE` for a page view (so a shared ?page=3 link shows what the shopper saw), or with
+ * `only` just that page, which the grid appends when the shopper scrolls on.
+ */
+export async function loadListing(filter: ProductFilter, page: number, only = false): Promise<Listing> {
   try {
-    const { products, total } = await findProducts(filter, { limit: page * PAGE_SIZE });
+    const { products, total } = await findProducts(
+      filter,
+      only ? { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE } : { limit: page * PAGE_SIZE },
+    );
     return { products, total, page, failed: false };
   } catch (error) {
     log.error("Failed to load products", { error: String(error), filter: JSON.stringify(filter) });

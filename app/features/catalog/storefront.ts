@@ -157,6 +157,11 @@ export function parsePage(value: string | null) {
   return Number.isFinite(page) && page >= 1 ? Math.min(page, 100) : 1;
 }
 
+/** `?only=1`: the grid asks for one more page to append, not the whole range. */
+export function parseOnly(value: string | null) {
+  return value === "1";
+}
+
 /** A search term from `?q=`, trimmed and bounded. */
 export function parseSearch(value: string | null) {
   return (value ?? "").trim().slice(0, 100);

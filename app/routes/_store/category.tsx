@@ -9,6 +9,7 @@ import {
   categoryPageBySlug,
   pageSlug,
   parseEffect,
+  parseOnly,
   parsePage,
   parseSearch,
   productsAvailable,
@@ -41,6 +42,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       search,
     },
     parsePage(url.searchParams.get("page")),
+    parseOnly(url.searchParams.get("only")),
   );
   return { name: page.name, slug: page.slug, search, effect, listing };
 }
@@ -104,9 +106,7 @@ export default function CategoryPage({ loaderData }: Route.ComponentProps) {
       </div>
       <LoadErrorNotice failed={listing.failed} text="Failed to load products. Please try again." />
       <PaginatedGrid
-        products={listing.products}
-        total={listing.total}
-        page={listing.page}
+        listing={listing}
         loadingText={`Loading ${name} products...`}
         empty={
           listing.failed ? null : (

@@ -6,6 +6,7 @@ import { seoMeta, storeFromMatches } from "#app/features/catalog/seo.ts";
 import {
   EFFECT_PAGES,
   pageSlug,
+  parseOnly,
   parsePage,
   parseSearch,
   productsAvailable,
@@ -21,6 +22,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const listing = await loadListing(
     { strains: page.strains, search },
     parsePage(url.searchParams.get("page")),
+    parseOnly(url.searchParams.get("only")),
   );
   return { slug, search, listing };
 }
@@ -56,9 +58,7 @@ export default function EffectPage({ loaderData }: Route.ComponentProps) {
         </div>
         <LoadErrorNotice failed={listing.failed} text="Failed to load products. Please try again." />
         <PaginatedGrid
-          products={listing.products}
-          total={listing.total}
-          page={listing.page}
+          listing={listing}
           loadingText={page.loadingText}
           empty={listing.failed ? null : <EmptyState title={page.emptyText} />}
         />

@@ -13,6 +13,7 @@ import { seoMeta, storeFromMatches } from "#app/features/catalog/seo.ts";
 import {
   EFFECT_SLUGS,
   EFFECTS,
+  parseOnly,
   parsePage,
   parseSearch,
   productsAvailable,
@@ -28,13 +29,24 @@ export async function loader({ request }: Route.LoaderArgs) {
   const category = isKnownCategory(requested) ? requested : null;
   const page = parsePage(params.get("page"));
   const base = { category, search };
-  const [deals, featured, onSale, all] = await Promise.all([
+  if (parseOnly(params.get("only"))) {
+    // The grid appending one more page: nothing else is needed.
+    return {
+      search,
+      category,
+      deals: [],
+      featured: [],
+      onSale: [],
+      listing: await loadListing(base, page, true),
+    };
+  }
+  const [deals, featured, onSale, listing] = await Promise.all([
     loadHighlight({ ...base, dealsOnly: true }, HIGHLIGHT_LIMIT),
     loadHighlight({ ...base, featuredOnly: true }, HIGHLIGHT_LIMIT),
     loadHighlight({ ...base, onSaleOnly: true }, HIGHLIGHT_LIMIT),
     loadListing(base, page),
   ]);
-  return { search, category, deals, featured, onSale, all };
+  return { search, category, deals, featured, onSale, listing };
 }
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -59,7 +71,7 @@ function Section({ title, children, id }: { title: string; children: React.React
 }
 
 export default function Shop({ loaderData }: Route.ComponentProps) {
-  const { search, category, deals, featured, onSale, all } = loaderData;
+  const { search, category, deals, featured, onSale, listing: all } = loaderData;
   useLoadErrorToast(all.failed, "Failed to load products. Please try again.");
   const nothing =
     all.products.length === 0 && deals.length === 0 && featured.length === 0 && onSale.length === 0;
@@ -126,9 +138,7 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
           <Section title={category ?? "All Products"} id="all-heading">
             <p className="-mt-2 text-sm text-muted-foreground">{productsAvailable(all.total)}</p>
             <PaginatedGrid
-              products={all.products}
-              total={all.total}
-              page={all.page}
+              listing={all}
               loadingText="Loading products..."
               empty={<EmptyState title="No products found matching your filters" />}
             />
