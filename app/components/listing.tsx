@@ -222,26 +222,34 @@ export function PaginatedGrid({
     });
   }, [fetcher.state, fetcher.data, products, page]);
 
-  // A page fetched but not appended yet must not be asked for again.
-  const unapplied = (fetcher.data?.listing?.page ?? 0) > lastPage;
-  const loadMore = () => {
-    if (fetcher.state === "idle" && !navigating && !unapplied) fetcher.load(fetchHref);
+  // A page fetched for this list but not appended yet must not be asked for again.
+  const requestedFor = useRef<CardProduct[] | null>(null);
+  const unapplied = requestedFor.current === products && (fetcher.data?.listing?.page ?? 0) > lastPage;
+  const load = () => {
+    requestedFor.current = products;
+    fetcher.load(fetchHref);
   };
+  const loadMore = () => {
+    if (fetcher.state === "idle" && !navigating && !unapplied) load();
+  };
+  const latestLoad = useRef(load);
+  latestLoad.current = load;
+  const fetcherIdle = fetcher.state === "idle";
 
   useEffect(() => {
     const element = sentinel.current;
     if (!element || !hasMore || pending || unapplied || typeof IntersectionObserver === "undefined") return;
     const observer = new IntersectionObserver(
       (entries) => {
-        if (entries.some((entry) => entry.isIntersecting) && window.scrollY > 0 && fetcher.state === "idle") {
-          fetcher.load(fetchHref);
+        if (entries.some((entry) => entry.isIntersecting) && window.scrollY > 0 && fetcherIdle) {
+          latestLoad.current();
         }
       },
       { rootMargin: "600px 0px" },
     );
     observer.observe(element);
     return () => observer.disconnect();
-  }, [hasMore, pending, unapplied, fetchHref, fetcher]);
+  }, [hasMore, pending, unapplied, fetcherIdle]);
 
   return (
     <div aria-busy={pending}>

@@ -104,6 +104,27 @@ test("a category page's 'N products available' equals the cards shown", async ({
   await expect(cardNames(page)).toHaveCount(total);
 });
 
+test("the shop's All Products grid pages 24 at a time and 'Load more' reaches every product", async ({
+  page,
+}) => {
+  await page.goto("/shop");
+  const section = page.getByRole("region", { name: "All Products" });
+  const total = Number(/(\d+) products? available/.exec((await section.textContent()) ?? "")?.[1]);
+  const cards = section.getByRole("article");
+  await expect(cards).toHaveCount(Math.min(total, 24));
+  const loadMore = section.getByRole("link", { name: "Load more" });
+  let pages = 1;
+  while (await loadMore.isVisible()) {
+    await loadMore.click();
+    pages += 1;
+    await expect(cards).toHaveCount(Math.min(total, pages * 24));
+  }
+  await expect(cards).toHaveCount(total);
+  // Without JavaScript the same link asks the server for the next page.
+  const response = await page.request.get("/shop?page=2");
+  expect((await response.text()).match(/<article/g)?.length ?? 0).toBeGreaterThan(Math.min(total, 24));
+});
+
 test("the category page's effect filter follows the strain mapping and toggles off", async ({ page }) => {
   await page.goto(`/flower?q=${encodeURIComponent(prefix)}`);
   await expect(page.getByText("3 products available")).toBeVisible();
