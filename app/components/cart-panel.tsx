@@ -4,6 +4,7 @@ import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Sheet, SheetContent, SheetDescription, SheetTitle } from "#app/components/ui/sheet.tsx";
 import { amountToMinimumCents, lineTotalCents, MIN_ORDER_CENTS } from "#app/features/cart/cart.ts";
 import { useCart } from "#app/features/cart/cart-context.tsx";
+import { productImageSrc } from "#app/features/media/image-urls.ts";
 import { cn } from "#app/utils/cn.ts";
 import { formatCents } from "#app/utils/money.ts";
 
@@ -43,7 +44,7 @@ export function CartPanel({ open, onOpenChange }: { open: boolean; onOpenChange:
                 <li key={`${line.productId}:${line.sizeId}`} className="flex gap-3 py-4">
                   {line.imageUrl ? (
                     <img
-                      src={line.imageUrl}
+                      src={productImageSrc(line.imageUrl, 160)}
                       alt=""
                       width={72}
                       height={72}

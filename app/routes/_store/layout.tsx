@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useState } from "react";
-import { Outlet, useMatches } from "react-router";
+import { Outlet, useMatches, useNavigation } from "react-router";
 import { toast } from "sonner";
 import { AGE_GATE_STORAGE_KEY } from "#app/components/age-gate-key.ts";
 import { BottomBar } from "#app/components/bottom-bar.tsx";
@@ -47,6 +47,7 @@ export default function StoreLayout({ loaderData }: Route.ComponentProps) {
   const [cartLoaded, setCartLoaded] = useState(false);
   const [needsAgeGate, setNeedsAgeGate] = useState(false);
   const matches = useMatches();
+  const navigation = useNavigation();
   const ungated = matches.some((match) => UNGATED_ROUTES.has(match.id));
   const openCart = () => {
     // A toast would cover the panel's total and minimum-order message.
@@ -73,6 +74,11 @@ export default function StoreLayout({ loaderData }: Route.ComponentProps) {
       </a>
       <div className="flex min-h-dvh flex-col">
         <StoreHeader storeName={store.name} phone={store.phone} onOpenCart={openCart} />
+        {navigation.state === "loading" ? (
+          <div role="status" className="fixed inset-x-0 top-16 z-40 h-0.5 animate-pulse bg-accent">
+            <span className="sr-only">Loading...</span>
+          </div>
+        ) : null}
         <main id="main" className="flex-1 pt-16 pb-16 md:pb-0">
           <Outlet />
         </main>
