@@ -32,6 +32,8 @@ export type FirstLoad = {
   cssFiles: number;
   fontBytes: number;
   imageBytes: number;
+  /** Every script with its gzipped size, largest first. */
+  scripts: Array<{ name: string; gzipBytes: number }>;
 };
 
 /** Loads a page in a fresh mobile-sized context and sums what it fetched, each file gzipped (level 9). */
@@ -48,6 +50,7 @@ export async function firstLoad(browser: Browser, baseUrl: string, path: string)
     cssFiles: 0,
     fontBytes: 0,
     imageBytes: 0,
+    scripts: [],
   };
   page.on("response", (response) => {
     const type = response.request().resourceType();
@@ -59,6 +62,10 @@ export async function firstLoad(browser: Browser, baseUrl: string, path: string)
           if (type === "script") {
             result.jsGzipBytes += gz;
             result.jsFiles++;
+            result.scripts.push({
+              name: new URL(response.url()).pathname.split("/").pop() ?? "",
+              gzipBytes: gz,
+            });
           } else if (type === "stylesheet") {
             result.cssGzipBytes += gz;
             result.cssFiles++;
@@ -71,6 +78,7 @@ export async function firstLoad(browser: Browser, baseUrl: string, path: string)
   });
   await page.goto(`${baseUrl}${path}`, { waitUntil: "networkidle" });
   await Promise.all(pending);
+  result.scripts.sort((a, b) => b.gzipBytes - a.gzipBytes);
   await context.close();
   return result;
 }

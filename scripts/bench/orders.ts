@@ -68,7 +68,14 @@ export async function benchOrders(
     await pool.query(`CREATE SCHEMA "${schema}"`);
     await pool.query(`CREATE TABLE "${schema}".orders (LIKE public.orders INCLUDING ALL)`);
 
-    const png = await sharp({ create: { width: Number(process.env.BENCH_ID_WIDTH ?? 480), height: Number(process.env.BENCH_ID_HEIGHT ?? 300), channels: 3, background: "#2f7553" } })
+    const png = await sharp({
+      create: {
+        width: Number(process.env.BENCH_ID_WIDTH ?? 480),
+        height: Number(process.env.BENCH_ID_HEIGHT ?? 300),
+        channels: 3,
+        background: "#2f7553",
+      },
+    })
       .png()
       .toBuffer();
     const now = new Date();
