@@ -291,11 +291,16 @@ export function PaginatedGrid({
   );
 }
 
-export function EmptyState({ title, hint }: { title: string; hint?: string }) {
+export function EmptyState({ title, hint, clearTo }: { title: string; hint?: string; clearTo?: string }) {
   return (
     <div className="rounded-lg border border-dashed border-paper-300 bg-card px-6 py-14 text-center">
       <p className="font-display text-xl font-semibold text-foreground">{title}</p>
       {hint ? <p className="mt-2 text-muted-foreground">{hint}</p> : null}
+      {clearTo ? (
+        <Link to={clearTo} className={buttonVariants({ variant: "outline", className: "mt-5" })}>
+          Clear search and filters
+        </Link>
+      ) : null}
     </div>
   );
 }

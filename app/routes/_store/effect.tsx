@@ -60,7 +60,11 @@ export default function EffectPage({ loaderData }: Route.ComponentProps) {
         <PaginatedGrid
           listing={listing}
           loadingText={page.loadingText}
-          empty={listing.failed ? null : <EmptyState title={page.emptyText} />}
+          empty={
+            listing.failed ? null : (
+              <EmptyState title={page.emptyText} clearTo={search ? `/${slug}` : undefined} />
+            )
+          }
         />
       </section>
     </div>

@@ -117,7 +117,10 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
       </div>
       <LoadErrorNotice failed={all.failed} text="Failed to load products. Please try again." />
       {nothing && !all.failed ? (
-        <EmptyState title="No products found matching your filters" />
+        <EmptyState
+          title="No products found matching your filters"
+          clearTo={search || category ? "/shop" : undefined}
+        />
       ) : (
         <>
           {deals.length > 0 ? (
@@ -140,7 +143,12 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
             <PaginatedGrid
               listing={all}
               loadingText="Loading products..."
-              empty={<EmptyState title="No products found matching your filters" />}
+              empty={
+                <EmptyState
+                  title="No products found matching your filters"
+                  clearTo={search || category ? "/shop" : undefined}
+                />
+              }
             />
           </Section>
         </>
