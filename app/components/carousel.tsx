@@ -67,6 +67,7 @@ export function Carousel({
   arrows = "always",
   dots = "always",
   className,
+  onDark = false,
 }: {
   label: string;
   children: React.ReactNode;
@@ -77,6 +78,8 @@ export function Carousel({
   arrows?: "always" | "desktop" | "never";
   dots?: "always" | "mobile" | "never";
   className?: string;
+  /** Dots drawn for a dark background. */
+  onDark?: boolean;
 }) {
   const slides = Children.toArray(children);
   const count = slides.length;
@@ -225,7 +228,14 @@ export function Carousel({
               <span
                 className={cn(
                   "block h-2 rounded-full transition-all",
-                  dot === current ? "w-6 bg-primary" : "w-2 bg-paper-300 group-hover:bg-paper-400",
+                  dot === current
+                    ? cn("w-6", onDark ? "bg-honey-400" : "bg-primary")
+                    : cn(
+                        "w-2",
+                        onDark
+                          ? "bg-forest-600 group-hover:bg-forest-500"
+                          : "bg-paper-300 group-hover:bg-paper-400",
+                      ),
                 )}
               />
             </button>

@@ -363,7 +363,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           >
             What Our Customers Say
           </h2>
-          <Carousel label="Customer testimonials" intervalMs={4000} arrows="never" dots="always">
+          <Carousel label="Customer testimonials" intervalMs={4000} arrows="never" dots="always" onDark>
             {TESTIMONIALS.map((item) => (
               <figure key={item.name} className="mx-auto max-w-2xl text-center">
                 <Quote className="mx-auto size-8 text-honey-400" aria-hidden />
