@@ -25,6 +25,8 @@ import {
 import { storeDay } from "#app/features/checkout/delivery-slots.ts";
 
 export const ORDERS_PAGE_SIZE = 20;
+/** PostgreSQL's text form of a timestamptz, e.g. "2026-11-23 15:01:00.123456+00". */
+const TIMESTAMP_TEXT = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d{1,6})?([+-]\d{2}(:?\d{2})?|Z)?$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export type AdminOrderItem = {
@@ -67,8 +69,7 @@ export function encodeCursor(createdAtText: string, id: string) {
 export function decodeCursor(cursor: string | null | undefined): { createdAt: string; id: string } | null {
   if (!cursor || cursor.length > 200) return null;
   const [createdAt, id] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
-  if (!createdAt || !id || !UUID.test(id) || Number.isNaN(Date.parse(createdAt.replace(" ", "T"))))
-    return null;
+  if (!createdAt || !id || !UUID.test(id) || !TIMESTAMP_TEXT.test(createdAt)) return null;
   return { createdAt, id };
 }
 
