@@ -27,6 +27,7 @@ export default [
       route("products", "routes/admin/products/list.tsx"),
       route("products/new", "routes/admin/products/new.tsx"),
       route("products/edit/:id", "routes/admin/products/edit.tsx"),
+      route("products/upload-image", "routes/admin/products/upload-image.ts"),
       route("orders", "routes/admin/orders/incoming.tsx"),
       route("completed-orders", "routes/admin/orders/completed.tsx"),
       route("outbox", "routes/admin/outbox.tsx"),
