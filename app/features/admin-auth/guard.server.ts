@@ -96,7 +96,7 @@ export const adminGuard: MiddlewareFunction<Response> = async ({ request, contex
           : "";
       throw redirect(`/admin/login${to}`, { headers });
     }
-    throw new Response("Unauthorized", { status: 401, headers });
+    return new Response("Unauthorized", { status: 401, headers });
   }
 
   if (!SAFE_METHODS.has(request.method)) {
@@ -106,12 +106,12 @@ export const adminGuard: MiddlewareFunction<Response> = async ({ request, contex
         requestId,
         origin: request.headers.get("Origin") ?? "",
       });
-      throw forbidden("Cross-site request refused");
+      return forbidden("Cross-site request refused");
     }
     const submitted = await submittedCsrfToken(request);
     if (!submitted || !timingSafeEqualText(submitted, session.csrfToken)) {
       log.warn("Refused an admin request without a valid CSRF token", { requestId });
-      throw forbidden("Your session has changed. Please reload the page and try again.");
+      return forbidden("Your session has changed. Please reload the page and try again.");
     }
   }
 
