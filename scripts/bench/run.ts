@@ -185,6 +185,31 @@ async function coldSection(server60: BenchServer, server500: BenchServer) {
   });
 }
 
+/** Cache misses with the cache on: every request a new query string (wrk only). */
+async function missSection(cachedServer: BenchServer) {
+  if (LOAD_GENERATOR !== "wrk") return;
+  say("… /shop cache misses with the cache on (a new query string each request) vs the bare page");
+  const miss = await interleaved(
+    () =>
+      load(`${cachedServer.url}/shop`, {
+        seconds: SECONDS,
+        connections: 8,
+        pid: cachedServer.pid,
+        script: path.join(ROOT, "scripts/bench/miss.lua"),
+      }),
+    () =>
+      load(`${cachedServer.url}/__bench/bare`, { seconds: SECONDS, connections: 8, pid: cachedServer.pid }),
+    (page, bare) => (page.cpuPerRequestMs as number) / (bare.cpuPerRequestMs as number),
+  );
+  record({
+    figure: "/shop cache miss with the cache on (render + gzip + brotli + store) CPU per request ÷ bare page",
+    target: "(context)",
+    value: fmt(miss.ratio),
+    pass: null,
+    context: `miss ${fmt(miss.a.cpuMs)} ms vs bare ${fmt(miss.b.cpuMs)} ms CPU per request`,
+  });
+}
+
 async function browserSection(server: BenchServer, productId: string) {
   const browser = await launchChromium();
   try {
@@ -372,6 +397,11 @@ async function main() {
         servers.push(cold60, cold500);
         await coldSection(cold60, cold500);
         await cold60.stop();
+        // The same data with the cache on, every request a miss.
+        const cachedMiss = await startServer(data60);
+        servers.push(cachedMiss);
+        await missSection(cachedMiss);
+        await cachedMiss.stop();
         await cold500.stop();
       }
     }
