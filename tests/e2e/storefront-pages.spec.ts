@@ -115,6 +115,21 @@ test("the age gate asks once, refuses politely and remembers a yes", async ({ pa
   await expect(page.getByRole("dialog")).toHaveCount(0);
 });
 
+test("the age gate is an accessible dialog that keeps focus", async ({ page }) => {
+  await page.goto("/");
+  const gate = page.getByRole("dialog", { name: "Are you 21 or older?" });
+  await expect(gate).toBeVisible();
+  await expect(gate.getByRole("button", { name: "Yes, I am 21 or older" })).toBeFocused();
+  await page.keyboard.press("Escape");
+  await expect(gate).toBeVisible();
+  for (let index = 0; index < 4; index++) await page.keyboard.press("Tab");
+  expect(await gate.evaluate((element) => element.contains(document.activeElement))).toBe(true);
+  const results = await new AxeBuilder({ page }).include('[role="dialog"]').analyze();
+  expect(
+    results.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id),
+  ).toEqual([]);
+});
+
 test("the legal pages can be read without answering the age question", async ({ page }) => {
   await page.goto("/privacy");
   await expect(page.getByRole("heading", { level: 1, name: "Privacy Policy" })).toBeVisible();
