@@ -68,8 +68,6 @@ async function interleaved(
   b: () => Promise<LoadResult>,
   ratioOf: (a: LoadResult, b: LoadResult) => number,
 ) {
-  const warmSeconds = Math.min(2, SECONDS);
-  void warmSeconds;
   await a();
   await b();
   const ratios: number[] = [];
@@ -243,7 +241,7 @@ async function browserSection(server: BenchServer, productId: string) {
     say("… a price change in the admin, visible on /shop (one instance)");
     const fresh = await priceChangeVisibility(browser, server.url, [server.url], productId);
     record({
-      figure: `Price change in the admin visible on /shop, one instance (${server === undefined ? "" : "main database"})`,
+      figure: "Price change in the admin visible on /shop, one instance",
       target: "≤ 1 s",
       value: `${fmt(fresh.maxMs, 0)} ms (worst of ${fresh.samplesMs.length})`,
       pass: fresh.maxMs <= 1000,
