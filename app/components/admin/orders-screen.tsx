@@ -68,11 +68,13 @@ type StatusActionData = { ok: boolean; title: string; description: string };
 export function OrderActions({ order }: { order: AdminOrder }) {
   const fetcher = useFetcher<StatusActionData>();
   const pendingIntent = fetcher.state !== "idle" ? fetcher.formData?.get("intent") : null;
+  // The answer arrives while the list reloads (a delivered order leaves it): toast at once.
+  const result = fetcher.data;
   useEffect(() => {
-    if (fetcher.state !== "idle" || !fetcher.data) return;
-    if (fetcher.data.ok) toast.success(fetcher.data.title, { description: fetcher.data.description });
-    else toast.error(fetcher.data.title, { description: fetcher.data.description });
-  }, [fetcher.state, fetcher.data]);
+    if (!result) return;
+    if (result.ok) toast.success(result.title, { description: result.description });
+    else toast.error(result.title, { description: result.description });
+  }, [result]);
   return (
     <fetcher.Form method="post" className="flex flex-wrap gap-2">
       <CsrfInput />

@@ -210,12 +210,14 @@ function ProductCard({ product, lowStock }: { product: AdminProduct; lowStock: n
   const fixable = !known && canonicalCategory(product.category) !== undefined;
   const busyIntent = fetcher.state !== "idle" ? fetcher.formData?.get("intent") : null;
 
+  // The answer arrives while the list reloads (this card may be gone after it): toast at once.
+  const result = fetcher.data;
   useEffect(() => {
-    if (fetcher.state !== "idle" || !fetcher.data) return;
-    if (fetcher.data.ok) toast.success(fetcher.data.title, { description: fetcher.data.description });
-    else toast.error(fetcher.data.title, { description: fetcher.data.description });
+    if (!result) return;
+    if (result.ok) toast.success(result.title, { description: result.description });
+    else toast.error(result.title, { description: result.description });
     setConfirming(false);
-  }, [fetcher.state, fetcher.data]);
+  }, [result]);
 
   const run = (intent: "delete" | "fix-case") =>
     fetcher.submit({ csrf, intent, id: product.id }, { method: "post", action: "/admin/products" });
