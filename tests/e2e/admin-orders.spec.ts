@@ -1,0 +1,121 @@
+/** Staff story: a placed order goes through Confirm and Mark Delivered; signing out closes the back office. */
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test } from "@playwright/test";
+import { placeOrderByPost, signIn } from "./admin-support.ts";
+import { createProducts, passAgeGate, uniqueName } from "./support/storefront.ts";
+
+test("a placed order moves through Confirm and Mark Delivered into completed orders; sign out closes everything", async ({
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(120_000);
+  const productName = uniqueName("E2E Order Haze");
+  const customer = uniqueName("E2E Customer");
+  const [productId] = await createProducts(browser, baseURL as string, [
+    {
+      name: productName,
+      category: "Edibles",
+      sizes: [{ size: "10 pack", price: "45.00", inventoryCount: 9 }],
+    },
+  ]);
+
+  // A shopper's cart tells which size to order; the order goes through the real checkout.
+  const shopper = await browser.newContext({ baseURL });
+  await passAgeGate(shopper);
+  const shopPage = await shopper.newPage();
+  await shopPage.goto(`/product/${productId}`);
+  await shopPage.getByRole("button", { name: "Add to Cart" }).click();
+  const cart = await shopPage.evaluate(() => window.localStorage.getItem("capital-grown-cart"));
+  const sizeId = (JSON.parse(cart ?? "[]") as { selectedSize?: { id: string }; sizeId?: string }[])
+    .map((line) => line.selectedSize?.id ?? line.sizeId)
+    .find(Boolean) as string;
+  expect(sizeId).toMatch(/^[0-9a-f-]{36}$/);
+  await placeOrderByPost(shopper.request, {
+    name: customer,
+    productId: productId as string,
+    sizeId,
+    quantity: 2,
+    notes: "Leave with the concierge",
+  });
+  await shopper.close();
+
+  const admin = await browser.newContext({ baseURL });
+  const page = await admin.newPage();
+  await signIn(page);
+  await expect(page.getByText("Welcome to the admin dashboard!")).toBeVisible();
+  await expect(page.getByText("Total Orders")).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Recent Orders" })).toBeVisible();
+  await expect(page.getByText(customer)).toBeVisible();
+
+  await page.getByRole("link", { name: "View Orders" }).click();
+  await expect(page.getByRole("heading", { name: "Incoming Orders" })).toBeVisible();
+  const card = page.getByRole("listitem").filter({ hasText: customer });
+  await expect(card.getByRole("heading", { name: /^Order #[0-9a-f]{8}$/ })).toBeVisible();
+  await expect(card.getByText("pending", { exact: true })).toBeVisible();
+  await expect(card.getByText(`${productName}`)).toBeVisible();
+  await expect(card.getByText("(10 pack) × 2 @ $45.00")).toBeVisible();
+  await expect(card.getByText("$90.00").first()).toBeVisible();
+  await expect(card.getByText("Leave with the concierge")).toBeVisible();
+  await expect(card.getByText("12 Admin Story St NW, Washington, DC 20001")).toBeVisible();
+
+  // The ID photo: shown to the admin from an admin-only URL, refused without the session.
+  const photo = card.getByRole("img", { name: `ID of ${customer}` });
+  await expect(photo).toBeVisible();
+  const src = (await photo.getAttribute("src")) as string;
+  expect((await page.request.get(src)).status()).toBe(200);
+  const anonymous = await browser.newContext({ baseURL });
+  const refused = await anonymous.request.get(src, { maxRedirects: 0 });
+  expect(refused.status()).toBe(401);
+  expect(refused.headers()["content-type"] ?? "").not.toContain("image");
+  await anonymous.close();
+
+  const axe = await new AxeBuilder({ page }).include("main").analyze();
+  expect(axe.violations.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
+
+  await card.getByRole("button", { name: "Confirm" }).click();
+  await expect(page.getByText("Order status updated").first()).toBeVisible();
+  await expect(card.getByText("confirmed", { exact: true })).toBeVisible();
+  await expect(card.getByRole("button", { name: "Confirm" })).toBeDisabled();
+  await expect(card.getByRole("button", { name: "Mark Delivered" })).toBeEnabled();
+
+  await card.getByRole("button", { name: "Mark Delivered" }).click();
+  await expect(page.getByRole("listitem").filter({ hasText: customer })).toHaveCount(0);
+
+  await page.getByRole("link", { name: "View Completed Orders" }).click();
+  await expect(page.getByRole("heading", { name: "Completed Orders" })).toBeVisible();
+  const done = page.getByRole("listitem").filter({ hasText: customer });
+  await expect(done.getByText("delivered", { exact: true })).toBeVisible();
+  await expect(done.getByRole("button", { name: "Confirm" })).toHaveCount(0);
+  await expect(page.getByRole("link", { name: "Back to Incoming Orders" })).toBeVisible();
+
+  // The outbox shows the two e-mails this order queued.
+  await page.goto("/admin/outbox");
+  await expect(page.getByRole("heading", { name: "E-mail Outbox" })).toBeVisible();
+
+  // Sign out: every admin page is closed again, also with the old cookie replayed.
+  const cookies = await admin.cookies();
+  await page.goto("/admin/dashboard");
+  await page.getByRole("button", { name: "Sign Out" }).last().click();
+  await expect(page).toHaveURL(/\/admin\/login$/);
+  for (const url of [
+    "/admin/dashboard",
+    "/admin/products",
+    "/admin/products/new",
+    "/admin/orders",
+    "/admin/completed-orders",
+    "/admin/outbox",
+  ]) {
+    await page.goto(url);
+    await expect(page, url).toHaveURL(/\/admin\/login/);
+  }
+  const replay = await browser.newContext({ baseURL });
+  await replay.addCookies(cookies);
+  const replayed = await replay.request.get("/admin/dashboard", {
+    headers: { Accept: "text/html" },
+    maxRedirects: 0,
+  });
+  expect(replayed.status()).toBe(302);
+  expect((await replay.request.get(src, { maxRedirects: 0 })).status()).toBe(401);
+  await replay.close();
+  await admin.close();
+});
