@@ -1,3 +1,4 @@
+import { unitPriceCents } from "#app/features/catalog/catalog.ts";
 /**
  * The shopper's cart (spec §3 'Cart line', §4 'Cart', §5 'Minimum order', decisions 7, 9, 20).
  * Pure rules shared by the browser and the server: no React, no database.
@@ -77,8 +78,7 @@ export function cartReducer(state: CartLine[], action: CartAction): CartLine[] {
 
 /** Sale price when set, non-zero and lower than the price; otherwise the price (spec §3, §4). */
 export function lineUnitPriceCents(line: Pick<CartLine, "priceCents" | "salePriceCents">) {
-  const sale = line.salePriceCents;
-  return sale !== null && sale > 0 && sale < line.priceCents ? sale : line.priceCents;
+  return unitPriceCents(line);
 }
 
 export function lineTotalCents(line: CartLine) {

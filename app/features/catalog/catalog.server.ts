@@ -139,7 +139,7 @@ function filterConditions(filter: ProductFilter): SQL | undefined {
   }
   if (filter.onSaleOnly) {
     conditions.push(
-      sql`EXISTS (SELECT 1 FROM ${productSizes} WHERE ${productSizes.productId} = ${products.id} AND ${productSizes.salePriceCents} IS NOT NULL AND ${productSizes.salePriceCents} < ${productSizes.priceCents})`,
+      sql`EXISTS (SELECT 1 FROM ${productSizes} WHERE ${productSizes.productId} = ${products.id} AND ${productSizes.salePriceCents} > 0 AND ${productSizes.salePriceCents} < ${productSizes.priceCents})`,
     );
   }
   return and(...conditions);

@@ -43,9 +43,12 @@ export function showsThcPercentage(category: string) {
 
 export type PricedSize = { priceCents: number; salePriceCents: number | null };
 
-/** A size is on sale only when the sale price is set and lower than the price (spec §3). */
+/**
+ * A size is on sale only when the sale price is set, non-zero (spec §4) and lower than the price
+ * (spec §3). The cart, the product pages and the server's order total all use this one rule.
+ */
 export function isOnSale(size: PricedSize) {
-  return size.salePriceCents !== null && size.salePriceCents < size.priceCents;
+  return size.salePriceCents !== null && size.salePriceCents > 0 && size.salePriceCents < size.priceCents;
 }
 
 /** What the shopper pays for one unit of a size. */
