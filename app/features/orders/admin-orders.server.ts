@@ -10,7 +10,7 @@
  * - Revenue excludes cancelled orders: cancelling subtracts the order total from its day's
  *   revenue, un-cancelling adds it back. Order counts include every order placed.
  */
-import { and, asc, desc, eq, gte, inArray, isNull, sql } from "drizzle-orm";
+import { type AnyColumn, and, asc, eq, gte, inArray, isNull, sql } from "drizzle-orm";
 import { db, type Executor, type Transaction } from "#app/db/client.server.ts";
 import {
   emailOutbox,
@@ -73,6 +73,14 @@ export function decodeCursor(cursor: string | null | undefined): { createdAt: st
   return { createdAt, id };
 }
 
+/**
+ * ORDER BY matching the indexes exactly: drizzle-kit writes `.desc()` index columns as
+ * `DESC NULLS LAST`, and a plain `DESC` (NULLS FIRST) would not use them (a full sort instead).
+ */
+function newestFirst(...columns: AnyColumn[]) {
+  return columns.map((column) => sql`${column} desc nulls last`);
+}
+
 const SCOPE_STATUSES: Record<OrderScope, OrderStatus[]> = {
   incoming: ["pending", "confirmed", "cancelled"],
   completed: ["delivered"],
@@ -115,7 +123,7 @@ export async function listOrders(
           : undefined,
       ),
     )
-    .orderBy(desc(orders.createdAt), desc(orders.id))
+    .orderBy(...newestFirst(orders.createdAt, orders.id))
     .limit(limit + 1);
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
@@ -313,7 +321,7 @@ export async function getDashboardStats(
       createdAt: orders.createdAt,
     })
     .from(orders)
-    .orderBy(desc(orders.createdAt), desc(orders.id))
+    .orderBy(...newestFirst(orders.createdAt, orders.id))
     .limit(5);
 
   const statusCounts: Record<OrderStatus, number> = { pending: 0, confirmed: 0, delivered: 0, cancelled: 0 };
@@ -392,7 +400,7 @@ export async function listOutboxEmails(
           : undefined,
       ),
     )
-    .orderBy(desc(emailOutbox.createdAt), desc(emailOutbox.id))
+    .orderBy(...newestFirst(emailOutbox.createdAt, emailOutbox.id))
     .limit(limit + 1);
   const countRows = await database
     .select({ status: emailOutbox.status, count: sql<number>`count(*)::int` })
