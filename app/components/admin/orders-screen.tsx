@@ -105,6 +105,7 @@ export function OrdersScreen({
   emptyText,
   buttons,
   withActions,
+  error,
 }: {
   title: string;
   description: string;
@@ -114,8 +115,13 @@ export function OrdersScreen({
   emptyText: string;
   buttons: React.ReactNode;
   withActions: boolean;
+  /** Spec §8: 'Failed to fetch orders' / 'Failed to fetch completed orders'. */
+  error?: string | null;
 }) {
   usePolling();
+  useEffect(() => {
+    if (error) toast.error("Error", { description: error });
+  }, [error]);
   return (
     <>
       <AdminPageHeader title={title} description={description}>

@@ -33,6 +33,7 @@ export default function CompletedOrders({ loaderData }: Route.ComponentProps) {
       isFirstPage={loaderData.isFirstPage}
       emptyText={loaderData.error ?? "No completed orders found"}
       withActions={false}
+      error={loaderData.error}
       buttons={
         <>
           <Link to="/admin/orders" className={buttonVariants({ variant: "outline" })}>

@@ -55,6 +55,7 @@ export default function IncomingOrders({ loaderData }: Route.ComponentProps) {
       isFirstPage={loaderData.isFirstPage}
       emptyText={loaderData.error ?? "No incoming orders found"}
       withActions
+      error={loaderData.error}
       buttons={
         <>
           <Link to="/admin/dashboard" className={buttonVariants({ variant: "outline" })}>
