@@ -97,6 +97,17 @@ async function adminPage(browser: Browser, baseUrl: string) {
   return { page, close: () => context.close() };
 }
 
+/** Signs in to the admin in a browser and returns the session cookie as a Cookie header value. */
+export async function adminCookie(browser: Browser, baseUrl: string): Promise<string> {
+  const admin = await adminPage(browser, baseUrl);
+  try {
+    const cookies = await admin.page.context().cookies();
+    return cookies.map((cookie) => `${cookie.name}=${cookie.value}`).join("; ");
+  } finally {
+    await admin.close();
+  }
+}
+
 export type Freshness = { samplesMs: number[]; medianMs: number; maxMs: number };
 
 /**

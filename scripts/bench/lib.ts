@@ -62,7 +62,12 @@ export type DataSet = {
 };
 
 /** Creates a fresh database (PostgreSQL when `postgresUrl` is given) seeded with `count` demo products. */
-export async function createDataSet(options: { count: number; postgresUrl?: string }): Promise<DataSet> {
+export async function createDataSet(options: {
+  count: number;
+  postgresUrl?: string;
+  /** Orders to add (spread over a year, running totals set to match). */
+  orders?: number;
+}): Promise<DataSet> {
   const dataDir = mkdtempSync(path.join(tmpdir(), "cg-bench-data-"));
   let env: Record<string, string | undefined> = { DATA_DIR: dataDir, DATABASE_URL: undefined };
   let dropDatabase = async () => {};
@@ -82,14 +87,16 @@ export async function createDataSet(options: { count: number; postgresUrl?: stri
       await client.end();
     };
   }
-  const seeded = spawnSync(NODE, [path.join(ROOT, "scripts/bench/seed.ts"), String(options.count)], {
+  const seedArgs = [path.join(ROOT, "scripts/bench/seed.ts"), String(options.count)];
+  if (options.orders) seedArgs.push(`--orders=${options.orders}`);
+  const seeded = spawnSync(NODE, seedArgs, {
     cwd: ROOT,
     env: { ...process.env, ...env, LOG_LEVEL: "warn" } as NodeJS.ProcessEnv,
     encoding: "utf8",
   });
   if (seeded.status !== 0) throw new Error(`Seeding failed:\n${seeded.stdout}\n${seeded.stderr}`);
   return {
-    label: `${options.count} products on ${options.postgresUrl ? "PostgreSQL" : "PGlite"}`,
+    label: `${options.count} products${options.orders ? `, ${options.orders} orders` : ""} on ${options.postgresUrl ? "PostgreSQL" : "PGlite"}`,
     env,
     async dispose() {
       await dropDatabase().catch(() => {});

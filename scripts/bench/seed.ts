@@ -1,15 +1,49 @@
 /**
- * Seeds a fresh bench database before its server starts: `node scripts/bench/seed.ts <count>` with
- * DATA_DIR (PGlite) or DATABASE_URL (PostgreSQL) in the environment.
+ * Seeds a fresh bench database before its server starts:
+ *   node scripts/bench/seed.ts <products> [--orders=<n>]
+ * with DATA_DIR (PGlite) or DATABASE_URL (PostgreSQL) in the environment. Orders are spread over the
+ * last year with every status, and the dashboard's running totals (order_daily_stats,
+ * order_status_counts) are set to what placing those orders would have left.
  */
+import { sql } from "drizzle-orm";
 import { openConfiguredDatabase } from "#app/db/client.server.ts";
 import { seedDemoCatalogue } from "#app/features/catalog/seed.server.ts";
 
 const count = Number(process.argv[2] ?? 60);
+const orders = Number(process.argv.find((arg) => arg.startsWith("--orders="))?.slice(9) ?? 0);
 const handle = await openConfiguredDatabase("the bench seed script");
 try {
   const result = await seedDemoCatalogue(handle.db, { count });
   process.stdout.write(`Seeded ${result.seeded} products (${result.images} images) in ${result.ms} ms\n`);
+  if (orders > 0) {
+    const started = performance.now();
+    await handle.db.transaction(async (tx) => {
+      await tx.execute(sql`
+        INSERT INTO orders (public_token, idempotency_key, status, user_email, customer_name, phone, street, city,
+          state, zip_code, delivery_address, delivery_date, delivery_time, total_amount_cents, quantity,
+          product_id, created_at, updated_at, status_changed_at)
+        SELECT md5('t' || g), md5('k' || g),
+          (ARRAY['pending', 'confirmed', 'delivered', 'cancelled'])[1 + g % 4],
+          'shopper' || g || '@example.com', 'Shopper ' || g, '(202) 555-0100', '1600 Example Ave NW',
+          'Washington', 'DC', '20001', '1600 Example Ave NW, Washington, DC 20001',
+          (now() - (g % 365) * interval '1 day')::date, '2:00 PM - 4:00 PM', 8000 + (g % 50) * 100, 1,
+          (SELECT id FROM products ORDER BY created_at LIMIT 1),
+          now() - (g % 365) * interval '1 day' - (g % 1440) * interval '1 minute',
+          now() - (g % 365) * interval '1 day', now() - (g % 365) * interval '1 day'
+        FROM generate_series(1, ${orders}) AS g`);
+      await tx.execute(sql`
+        INSERT INTO order_items (order_id, product_id, product_name, size_label, unit_price_cents, total_price_cents, quantity)
+        SELECT o.id, o.product_id, 'Demo product', '3.5g', o.total_amount_cents, o.total_amount_cents, 1 FROM orders o`);
+      await tx.execute(sql`DELETE FROM order_daily_stats`);
+      await tx.execute(sql`
+        INSERT INTO order_daily_stats (day, orders_count, revenue_cents)
+        SELECT (created_at AT TIME ZONE 'America/New_York')::date, count(*), sum(total_amount_cents)
+        FROM orders WHERE status <> 'cancelled' GROUP BY 1`);
+      await tx.execute(sql`
+        UPDATE order_status_counts c SET orders_count = (SELECT count(*) FROM orders o WHERE o.status = c.status)`);
+    });
+    process.stdout.write(`Seeded ${orders} orders in ${Math.round(performance.now() - started)} ms\n`);
+  }
 } finally {
   await handle.close();
 }
