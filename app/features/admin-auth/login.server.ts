@@ -1,7 +1,7 @@
 /** The admin sign-in: throttle, then one password check whether or not the e-mail exists. */
 import type { Executor } from "#app/db/client.server.ts";
 import { findAdminByEmail } from "./admin-users.server.ts";
-import { checkLoginThrottle, recordLoginAttempt } from "./login-throttle.server.ts";
+import { checkLoginThrottle, pruneLoginAttempts, recordLoginAttempt } from "./login-throttle.server.ts";
 import { decoyPasswordHash, verifyPassword } from "./passwords.server.ts";
 import { createSession } from "./sessions.server.ts";
 
@@ -25,6 +25,8 @@ export async function signIn(
   await recordLoginAttempt(executor, { email: input.email, ipAddress: input.ipAddress, succeeded, now });
   if (!succeeded || !user) return { ok: false, reason: "invalid" };
   const { token } = await createSession(executor, user.id, { previousToken: input.previousToken, now });
+  // Housekeeping on the rare happy path: attempts older than a day serve no purpose.
+  await pruneLoginAttempts(executor, now);
   return { ok: true, token, userId: user.id };
 }
 
