@@ -1,0 +1,100 @@
+import { describe, expect, it } from "vitest";
+import { emptyProductForm, fieldErrorsOf, productFormSchema } from "./product.schema.ts";
+import { categoryCounts, filterAdminProducts } from "./product-list.ts";
+
+const valid = {
+  name: "Blue Dream",
+  description: "Sweet berry aroma.",
+  category: "Flower",
+  strain: "Hybrid",
+  thcPercentage: "21.5",
+  thcMg: "",
+  imageUrl: "/media/abc123-640.webp",
+  imageKey: "abc123",
+  isFeatured: true,
+  isDeal: false,
+  sizes: [{ id: "", size: "3.5g", price: "45", salePrice: "", inventoryCount: "" }],
+};
+
+describe("product form schema (spec §5)", () => {
+  it("turns empty price and inventory into 0 and an empty sale price into unset", () => {
+    const parsed = productFormSchema.parse({
+      ...valid,
+      sizes: [{ size: "1g", price: "", salePrice: "", inventoryCount: "" }],
+    });
+    expect(parsed.sizes[0]).toEqual({
+      id: undefined,
+      size: "1g",
+      price: 0,
+      salePrice: null,
+      inventoryCount: 0,
+    });
+    expect(parsed.thcPercentage).toBe(21.5);
+    expect(parsed.thcMg).toBeNull();
+    expect(parsed.imageKey).toBe("abc123");
+  });
+
+  it("gives the spec's messages", () => {
+    const result = productFormSchema.safeParse({
+      ...valid,
+      name: " ",
+      description: "",
+      category: "",
+      imageUrl: "",
+      sizes: [{ size: "", price: "-1", salePrice: "", inventoryCount: "-2" }],
+    });
+    expect(result.success).toBe(false);
+    if (result.success) return;
+    expect(fieldErrorsOf(result.error)).toMatchObject({
+      name: "Product name is required",
+      description: "Description is required",
+      category: "Category is required",
+      imageUrl: "Image is required",
+      "sizes.0.size": "Size is required",
+      "sizes.0.price": "Price must be positive",
+      "sizes.0.inventoryCount": "Inventory must be non-negative",
+    });
+    const noSizes = productFormSchema.safeParse({ ...valid, sizes: [] });
+    expect(noSizes.success || fieldErrorsOf(noSizes.error).sizes).toBe("At least one size is required");
+  });
+
+  it("refuses an unknown category, a script URL and a THC percentage over 100", () => {
+    expect(productFormSchema.safeParse({ ...valid, category: "Deals" }).success).toBe(false);
+    expect(productFormSchema.safeParse({ ...valid, imageUrl: "javascript:alert(1)" }).success).toBe(false);
+    expect(productFormSchema.safeParse({ ...valid, thcPercentage: "101" }).success).toBe(false);
+  });
+
+  it("starts with one empty size row, price 0 and inventory 0, featured and deal off", () => {
+    const form = emptyProductForm();
+    expect(form.sizes).toHaveLength(1);
+    expect(form.sizes[0]).toMatchObject({ size: "", price: "0", inventoryCount: "0", salePrice: "" });
+    expect(form.isFeatured).toBe(false);
+    expect(form.isDeal).toBe(false);
+  });
+});
+
+describe("admin product list rules", () => {
+  const products = [
+    { name: "Blue Dream", category: "Flower" },
+    { name: "Gummies", category: "Edibles" },
+    { name: "Old Deal", category: "Deals" },
+    { name: "Lower", category: "flower" },
+  ];
+  it("searches name or category case-insensitively; the category filter is exact", () => {
+    expect(filterAdminProducts(products, "FLOWER", "all").map((p) => p.name)).toEqual([
+      "Blue Dream",
+      "Lower",
+    ]);
+    expect(filterAdminProducts(products, "gum", "all").map((p) => p.name)).toEqual(["Gummies"]);
+    expect(filterAdminProducts(products, "", "Flower").map((p) => p.name)).toEqual(["Blue Dream"]);
+    expect(filterAdminProducts(products, "", "all")).toHaveLength(4);
+  });
+  it("counts categories, known first, unknown ones flagged", () => {
+    expect(categoryCounts(products)).toEqual([
+      { category: "Flower", count: 1, known: true },
+      { category: "Edibles", count: 1, known: true },
+      { category: "Deals", count: 1, known: false },
+      { category: "flower", count: 1, known: false },
+    ]);
+  });
+});
