@@ -224,7 +224,7 @@ function ProductCard({ product, lowStock }: { product: AdminProduct; lowStock: n
 
   return (
     <Card className="flex h-full flex-col overflow-hidden">
-      <div className="relative aspect-[4/3] bg-muted">
+      <div className="relative aspect-[16/9] bg-muted sm:aspect-[4/3]">
         {product.imageUrl ? (
           <img src={product.imageUrl} alt="" className="size-full object-cover" loading="lazy" />
         ) : null}
