@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, isNull, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, eq, inArray, isNull, type SQL, sql } from "drizzle-orm";
 import { db } from "#app/db/client.server.ts";
 import { productSizes, products } from "#app/db/schema.ts";
 import type { CurrentSizePrice } from "#app/features/cart/cart.ts";
@@ -30,6 +30,12 @@ export type ProductView = {
   sizes: ProductSizeView[];
 };
 
+/**
+ * Newest first, spelled as the indexes are: drizzle-kit writes `.desc()` index columns as
+ * `DESC NULLS LAST`, and PostgreSQL uses such an index only for the same null ordering.
+ */
+export const NEWEST_FIRST = [sql`${products.createdAt} DESC NULLS LAST`, sql`${products.id} DESC`];
+
 /** Every product on sale in the shop, newest first, with its sizes (spec §7 'All products'). */
 export async function listProducts(): Promise<ProductView[]> {
   const database = await db();
@@ -37,7 +43,7 @@ export async function listProducts(): Promise<ProductView[]> {
     .select()
     .from(products)
     .where(isNull(products.archivedAt))
-    .orderBy(desc(products.createdAt), desc(products.id));
+    .orderBy(...NEWEST_FIRST);
   return withSizes(rows);
 }
 
@@ -157,7 +163,7 @@ export async function findProducts(
       .select()
       .from(products)
       .where(where)
-      .orderBy(desc(products.createdAt), desc(products.id))
+      .orderBy(...NEWEST_FIRST)
       .limit(limit)
       .offset(offset),
     database.select({ total: count() }).from(products).where(where),
@@ -185,5 +191,5 @@ export async function listProductSitemapEntries(): Promise<{ id: string; updated
     .select({ id: products.id, updatedAt: products.updatedAt })
     .from(products)
     .where(isNull(products.archivedAt))
-    .orderBy(desc(products.createdAt));
+    .orderBy(...NEWEST_FIRST);
 }

@@ -3,9 +3,10 @@
  * writes'; decision 15). Catalogue pages see every change at once: the catalogue-version triggers
  * on products and product_sizes mark cached pages stale in the same transaction.
  */
-import { and, asc, desc, eq, inArray, isNull, notInArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, notInArray, sql } from "drizzle-orm";
 import { db, type Executor } from "#app/db/client.server.ts";
 import { orderItems, productSizes, products } from "#app/db/schema.ts";
+import { NEWEST_FIRST } from "./catalog.server.ts";
 import { canonicalCategory } from "./catalog.ts";
 import {
   dollarsToCentsNumber,
@@ -96,7 +97,7 @@ export async function listAdminProducts(executor?: Executor): Promise<AdminProdu
     .select()
     .from(products)
     .where(isNull(products.archivedAt))
-    .orderBy(desc(products.createdAt), desc(products.id));
+    .orderBy(...NEWEST_FIRST);
   return withSizes(database, rows);
 }
 
