@@ -360,6 +360,9 @@ function writeReport(started: Date, databaseLabel: string) {
   const lighthouse =
     /<!-- lighthouse:start -->[\s\S]*<!-- lighthouse:end -->/.exec(previous)?.[0] ??
     "<!-- lighthouse:start -->\n_Not measured yet: run `npm run lighthouse`._\n<!-- lighthouse:end -->";
+  const analysis =
+    /<!-- analysis:start -->[\s\S]*<!-- analysis:end -->/.exec(previous)?.[0] ??
+    "<!-- analysis:start -->\n_Written by hand after a run: what misses its target and why._\n<!-- analysis:end -->";
   const command = `npm run bench${process.argv.slice(2).length ? ` -- ${process.argv.slice(2).join(" ")}` : ""}`;
   const table = [
     "| Figure | Target | Measured | | Context (absolute figures) |",
@@ -386,6 +389,10 @@ ${machine()
 
 ${table.join("\n")}
 ${notes.length ? `\nNotes:\n${notes.map((note) => `- ${note}`).join("\n")}\n` : ""}
+## What misses and why
+
+${analysis}
+
 ## Lighthouse
 
 ${lighthouse}
