@@ -1,14 +1,5 @@
 import { defineConfig } from "@playwright/test";
-
-const CHROMIUM_FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-];
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from "./tests/support/chromium.ts";
 
 export default defineConfig({
   testDir: "tests/e2e",
@@ -24,7 +15,7 @@ export default defineConfig({
     baseURL: process.env.E2E_BASE_URL,
     browserName: "chromium",
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      executablePath: CHROMIUM_PATH,
       args: CHROMIUM_FLAGS,
     },
     trace: "retain-on-failure",
