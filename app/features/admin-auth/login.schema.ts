@@ -1,8 +1,19 @@
 import { z } from "zod";
 
+/**
+ * Any name@host: the account made at first start is admin@localhost, which zod's stricter e-mail
+ * check (it wants a dot in the domain) would lock out. Browsers' type="email" accepts it too.
+ */
+const LOGIN_EMAIL = /^[^\s@]+@[^\s@]+$/;
+
 /** Spec §5: admin login requires e-mail and password. */
 export const loginSchema = z.object({
-  email: z.string().trim().min(1, "Email is required").max(320).email("Please enter a valid email address"),
+  email: z
+    .string()
+    .trim()
+    .min(1, "Email is required")
+    .max(320)
+    .regex(LOGIN_EMAIL, "Please enter a valid email address"),
   password: z.string().min(1, "Password is required").max(1024),
   redirectTo: z.string().optional(),
 });
