@@ -441,6 +441,12 @@ async function main() {
         await cold500.stop();
       }
     }
+    if (wants("orders")) {
+      say("Seeding 60 products on PGlite for the order bench");
+      const pgliteData = await createDataSet({ count: 60 });
+      disposals.push(() => pgliteData.dispose());
+      for (const row of await benchOrders(pgliteData, { seconds: SECONDS, rounds: ROUNDS })) record(row);
+    }
     if (wants("orders") || wants("fresh-pg")) {
       if (!pgUrl) {
         notes.push("PostgreSQL-only figures skipped: no PostgreSQL answered (set BENCH_PG_URL).");
