@@ -3,6 +3,8 @@
  * Pure and deterministic: the same count always gives the same products, and a larger count
  * starts with the products of a smaller one.
  */
+
+import { hashString, pick, prng, type Random } from "#app/utils/seeded-random.ts";
 import type { Category, Strain } from "./catalog.ts";
 
 export type DemoSize = {
@@ -33,35 +35,8 @@ export const DEMO_PRODUCT_COUNT = 64;
 // ---------------------------------------------------------------------------------------------
 // Deterministic randomness
 
-/** mulberry32: a tiny seeded PRNG, good enough for demo data. */
-function prng(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-type Random = ReturnType<typeof prng>;
-
-function hashString(text: string) {
-  let hash = 2166136261;
-  for (let index = 0; index < text.length; index++) {
-    hash ^= text.charCodeAt(index);
-    hash = Math.imul(hash, 16777619);
-  }
-  return hash >>> 0;
-}
-
 function between(random: Random, min: number, max: number) {
   return min + Math.floor(random() * (max - min + 1));
-}
-
-function pick<T>(random: Random, items: readonly T[]): T {
-  return items[Math.floor(random() * items.length)] as T;
 }
 
 // ---------------------------------------------------------------------------------------------

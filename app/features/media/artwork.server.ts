@@ -4,6 +4,7 @@
  * a soft glow, a podium and a category illustration, with the strain's colour as an accent.
  * Rasterising (and WebP encoding) is the image pipeline's job (images.server.ts).
  */
+import { hashString, pick, prng, type Random } from "#app/utils/seeded-random.ts";
 
 export type ArtworkInput = {
   name: string;
@@ -14,34 +15,8 @@ export type ArtworkInput = {
 // ---------------------------------------------------------------------------------------------
 // Deterministic randomness
 
-function hashString(text: string) {
-  let hash = 2166136261;
-  for (let index = 0; index < text.length; index++) {
-    hash ^= text.charCodeAt(index);
-    hash = Math.imul(hash, 16777619);
-  }
-  return hash >>> 0;
-}
-
-function prng(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-type Random = ReturnType<typeof prng>;
-
 function range(random: Random, min: number, max: number) {
   return min + random() * (max - min);
-}
-
-function pick<T>(random: Random, items: readonly T[]): T {
-  return items[Math.floor(random() * items.length)] as T;
 }
 
 /** Two decimals are plenty for a 512-unit canvas and keep the SVG small. */
