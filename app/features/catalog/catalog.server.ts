@@ -1,5 +1,5 @@
 import { and, asc, count, eq, inArray, isNull, type SQL, sql } from "drizzle-orm";
-import { db } from "#app/db/client.server.ts";
+import { db, type Executor } from "#app/db/client.server.ts";
 import { productSizes, products } from "#app/db/schema.ts";
 import type { CurrentSizePrice } from "#app/features/cart/cart.ts";
 
@@ -47,10 +47,20 @@ export async function listProducts(): Promise<ProductView[]> {
   return withSizes(rows);
 }
 
-async function withSizes(rows: (typeof products.$inferSelect)[]): Promise<ProductView[]> {
-  const database = await db();
+type ProductRow = typeof products.$inferSelect;
+type SizeRow = typeof productSizes.$inferSelect;
+
+/**
+ * Product rows with their sizes (in position order), each size shaped by `toSize`: the storefront
+ * shows only whether a size is in stock, the admin the stock count.
+ */
+export async function attachSizes<TSize>(
+  executor: Executor,
+  rows: ProductRow[],
+  toSize: (size: SizeRow) => TSize,
+): Promise<Array<Omit<ProductView, "sizes"> & { sizes: TSize[] }>> {
   const sizes = rows.length
-    ? await database
+    ? await executor
         .select()
         .from(productSizes)
         .where(
@@ -59,18 +69,12 @@ async function withSizes(rows: (typeof products.$inferSelect)[]): Promise<Produc
             rows.map((row) => row.id),
           ),
         )
-        .orderBy(asc(productSizes.position))
+        .orderBy(asc(productSizes.position), asc(productSizes.id))
     : [];
-  const sizesByProduct = new Map<string, ProductSizeView[]>();
+  const sizesByProduct = new Map<string, TSize[]>();
   for (const size of sizes) {
     const list = sizesByProduct.get(size.productId) ?? [];
-    list.push({
-      id: size.id,
-      size: size.size,
-      priceCents: size.priceCents,
-      salePriceCents: size.salePriceCents,
-      inStock: size.inventoryCount > 0,
-    });
+    list.push(toSize(size));
     sizesByProduct.set(size.productId, list);
   }
   return rows.map((row) => ({
@@ -87,6 +91,16 @@ async function withSizes(rows: (typeof products.$inferSelect)[]): Promise<Produc
     imageKey: row.imageKey,
     createdAt: row.createdAt.toISOString(),
     sizes: sizesByProduct.get(row.id) ?? [],
+  }));
+}
+
+async function withSizes(rows: ProductRow[]): Promise<ProductView[]> {
+  return attachSizes(await db(), rows, (size) => ({
+    id: size.id,
+    size: size.size,
+    priceCents: size.priceCents,
+    salePriceCents: size.salePriceCents,
+    inStock: size.inventoryCount > 0,
   }));
 }
 

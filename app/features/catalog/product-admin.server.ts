@@ -3,10 +3,10 @@
  * writes'; decision 15). Catalogue pages see every change at once: the catalogue-version triggers
  * on products and product_sizes mark cached pages stale in the same transaction.
  */
-import { and, asc, eq, inArray, isNull, notInArray, sql } from "drizzle-orm";
+import { and, eq, isNull, notInArray, sql } from "drizzle-orm";
 import { db, type Executor } from "#app/db/client.server.ts";
 import { orderItems, productSizes, products } from "#app/db/schema.ts";
-import { NEWEST_FIRST } from "./catalog.server.ts";
+import { attachSizes, NEWEST_FIRST } from "./catalog.server.ts";
 import { canonicalCategory } from "./catalog.ts";
 import {
   dollarsToCentsNumber,
@@ -45,48 +45,13 @@ export type AdminProduct = {
   sizes: AdminProductSize[];
 };
 
-async function withSizes(
-  executor: Executor,
-  rows: (typeof products.$inferSelect)[],
-): Promise<AdminProduct[]> {
-  const sizes = rows.length
-    ? await executor
-        .select()
-        .from(productSizes)
-        .where(
-          inArray(
-            productSizes.productId,
-            rows.map((row) => row.id),
-          ),
-        )
-        .orderBy(asc(productSizes.position), asc(productSizes.id))
-    : [];
-  const byProduct = new Map<string, AdminProductSize[]>();
-  for (const size of sizes) {
-    const list = byProduct.get(size.productId) ?? [];
-    list.push({
-      id: size.id,
-      size: size.size,
-      priceCents: size.priceCents,
-      salePriceCents: size.salePriceCents,
-      inventoryCount: size.inventoryCount,
-    });
-    byProduct.set(size.productId, list);
-  }
-  return rows.map((row) => ({
-    id: row.id,
-    name: row.name,
-    description: row.description,
-    category: row.category,
-    strain: row.strain,
-    thcPercentage: row.thcPercentage,
-    thcMg: row.thcMg,
-    isFeatured: row.isFeatured,
-    isDeal: row.isDeal,
-    imageUrl: row.imageUrl,
-    imageKey: row.imageKey,
-    createdAt: row.createdAt.toISOString(),
-    sizes: byProduct.get(row.id) ?? [],
+function withSizes(executor: Executor, rows: (typeof products.$inferSelect)[]): Promise<AdminProduct[]> {
+  return attachSizes(executor, rows, (size) => ({
+    id: size.id,
+    size: size.size,
+    priceCents: size.priceCents,
+    salePriceCents: size.salePriceCents,
+    inventoryCount: size.inventoryCount,
   }));
 }
 
