@@ -1,5 +1,5 @@
 import { data, isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration } from "react-router";
-import { Toaster } from "#app/components/toaster.tsx";
+import { Toaster } from "#app/components/toast/toaster.tsx";
 import { readToast } from "#app/utils/toast.server.ts";
 import type { Route } from "./+types/root";
 import "./app.css";

@@ -1,7 +1,7 @@
 import { ChevronDown, Plus } from "lucide-react";
 import { useId, useState } from "react";
 import { Link } from "react-router";
-import { toast } from "sonner";
+import { toast } from "#app/components/toast/toast.ts";
 import { Badge, strainBadgeVariant } from "#app/components/ui/badge.tsx";
 import { NativeSelect } from "#app/components/ui/input.tsx";
 import { useCart } from "#app/features/cart/cart-context.tsx";
@@ -94,7 +94,7 @@ export function ProductCard({ product, priority = false }: { product: CardProduc
           {onSale ? <Badge variant="sale">Sale</Badge> : null}
           {product.isFeatured ? <Badge variant="accent">Featured</Badge> : null}
         </span>
-        <Badge variant="outline" className="absolute right-2 bottom-2 bg-card/90">
+        <Badge variant="overlay" className="absolute right-2 bottom-2">
           {product.category}
         </Badge>
       </Link>
@@ -124,7 +124,7 @@ export function ProductCard({ product, priority = false }: { product: CardProduc
               id={selectId}
               value={sizeId}
               onChange={(event) => setSizeId(event.target.value)}
-              className="min-h-11 py-1.5 pr-7 pl-2.5 text-sm"
+              compact
             >
               <option value="" disabled>
                 Select size

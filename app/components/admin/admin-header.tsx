@@ -33,8 +33,10 @@ export function AdminHeader({ email }: { email: string }) {
               to={link.to}
               className={({ isActive }) =>
                 cn(
-                  "inline-flex min-h-11 items-center rounded-md px-3 font-medium text-muted-foreground text-sm hover:bg-muted hover:text-foreground",
-                  isActive && "bg-secondary text-secondary-foreground",
+                  "inline-flex min-h-11 items-center rounded-md px-3 font-medium text-sm hover:text-foreground",
+                  isActive
+                    ? "bg-secondary text-secondary-foreground"
+                    : "text-muted-foreground hover:bg-muted",
                 )
               }
             >

@@ -1,6 +1,6 @@
 import { ImagePlus, Link2, Loader2, X } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
-import { toast } from "sonner";
+import { toast } from "#app/components/toast/toast.ts";
 import { Button } from "#app/components/ui/button.tsx";
 import { FieldError, Input, Label } from "#app/components/ui/input.tsx";
 import {
@@ -157,7 +157,7 @@ export function ImageField({
         </div>
       ) : null}
       <div className="space-y-1.5">
-        <Label htmlFor={`${id}-url`} className="flex items-center gap-1.5 text-muted-foreground">
+        <Label htmlFor={`${id}-url`} muted className="flex items-center gap-1.5">
           <Link2 className="size-4" aria-hidden /> Or paste an image URL
         </Label>
         <div className="flex gap-2">

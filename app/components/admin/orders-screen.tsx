@@ -1,7 +1,7 @@
 import { ChevronLeft, ChevronRight, RefreshCw } from "lucide-react";
 import { useEffect } from "react";
 import { Link, useFetcher, useLocation, useRevalidator } from "react-router";
-import { toast } from "sonner";
+import { toast } from "#app/components/toast/toast.ts";
 import { Button, buttonVariants } from "#app/components/ui/button.tsx";
 import type { AdminOrder } from "#app/features/orders/admin-orders.server.ts";
 import { CsrfInput } from "./csrf.tsx";
@@ -85,8 +85,7 @@ export function OrderActions({ order }: { order: AdminOrder }) {
           type="submit"
           name="intent"
           value={action.intent}
-          variant={action.intent === "cancel" ? "outline" : action.variant}
-          className={action.intent === "cancel" ? "text-destructive" : undefined}
+          variant={action.intent === "cancel" ? "outlineDestructive" : action.variant}
           disabled={order.status === action.status || fetcher.state !== "idle"}
         >
           {pendingIntent === action.intent ? "Updating..." : action.label}

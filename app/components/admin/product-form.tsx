@@ -176,7 +176,7 @@ export function ProductForm({
               <fieldset className="grid grid-cols-2 items-start gap-3 sm:grid-cols-[1.2fr_1fr_1fr_1fr_auto]">
                 <legend className="sr-only">Size {index + 1}</legend>
                 <div className="col-span-2 space-y-1 sm:col-span-1">
-                  <Label htmlFor={`field-sizes.${index}.size`} className="text-xs">
+                  <Label htmlFor={`field-sizes.${index}.size`} small>
                     Size
                   </Label>
                   <Input
@@ -188,7 +188,7 @@ export function ProductForm({
                   <FieldError id={`error-sizes.${index}.size`}>{errors[`sizes.${index}.size`]}</FieldError>
                 </div>
                 <div className="space-y-1">
-                  <Label htmlFor={`field-sizes.${index}.price`} className="text-xs">
+                  <Label htmlFor={`field-sizes.${index}.price`} small>
                     Price ($)
                   </Label>
                   <Input
@@ -203,7 +203,7 @@ export function ProductForm({
                   <FieldError id={`error-sizes.${index}.price`}>{errors[`sizes.${index}.price`]}</FieldError>
                 </div>
                 <div className="space-y-1">
-                  <Label htmlFor={`field-sizes.${index}.salePrice`} className="text-xs">
+                  <Label htmlFor={`field-sizes.${index}.salePrice`} small>
                     Sale Price ($)
                   </Label>
                   <Input
@@ -221,7 +221,7 @@ export function ProductForm({
                   </FieldError>
                 </div>
                 <div className="space-y-1">
-                  <Label htmlFor={`field-sizes.${index}.inventoryCount`} className="text-xs">
+                  <Label htmlFor={`field-sizes.${index}.inventoryCount`} small>
                     Inventory
                   </Label>
                   <Input
@@ -241,9 +241,8 @@ export function ProductForm({
                   <div className="flex items-end justify-end sm:pt-5">
                     <Button
                       type="button"
-                      variant="ghost"
+                      variant="ghostDestructive"
                       size="icon"
-                      className="text-destructive"
                       aria-label={`Remove size ${size.size || index + 1}`}
                       onClick={() =>
                         set(

@@ -12,6 +12,8 @@ export const badgeVariants = cva(
         accent: "bg-accent text-accent-foreground",
         sale: "bg-destructive text-destructive-foreground",
         outline: "border border-border bg-card text-foreground",
+        /** Over a product image: lets a little of the picture through. */
+        overlay: "border border-border bg-card/90 text-foreground",
         warning: "bg-warning-muted text-warning",
         hybrid: "bg-strain-hybrid text-strain-hybrid-foreground",
         indica: "bg-strain-indica text-strain-indica-foreground",

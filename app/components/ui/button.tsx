@@ -4,7 +4,7 @@ import type * as React from "react";
 import { cn } from "#app/utils/cn.ts";
 
 export const buttonVariants = cva(
-  "inline-flex min-h-11 items-center justify-center gap-2 whitespace-nowrap rounded-md text-sm font-semibold transition-colors focus-visible:outline-3 focus-visible:outline-ring disabled:pointer-events-none disabled:opacity-55 [&_svg]:size-4 [&_svg]:shrink-0",
+  "inline-flex items-center justify-center gap-2 whitespace-nowrap rounded-md font-semibold transition-colors focus-visible:outline-3 focus-visible:outline-ring disabled:pointer-events-none disabled:opacity-55 [&_svg]:size-4 [&_svg]:shrink-0",
   {
     variants: {
       variant: {
@@ -12,15 +12,20 @@ export const buttonVariants = cva(
         accent: "bg-accent text-accent-foreground hover:bg-accent-hover",
         secondary: "bg-secondary text-secondary-foreground hover:bg-forest-100",
         outline: "border border-input bg-card text-foreground hover:bg-muted",
+        outlineOnDark: "border border-forest-600 bg-transparent text-paper-50 hover:bg-forest-800",
+        outlineDestructive: "border border-input bg-card text-destructive hover:bg-muted",
         ghost: "text-foreground hover:bg-muted",
+        ghostDestructive: "text-destructive hover:bg-muted",
         destructive: "bg-destructive text-destructive-foreground hover:opacity-90",
-        link: "min-h-0 px-0 text-primary underline-offset-4 hover:underline",
+        link: "text-primary underline-offset-4 hover:underline",
       },
       size: {
         sm: "min-h-11 px-3 text-sm",
-        md: "px-4 py-2",
+        md: "min-h-11 px-4 py-2 text-sm",
         lg: "min-h-12 px-6 text-base",
-        icon: "size-11 p-0",
+        icon: "size-11 p-0 text-sm",
+        /** Text only (links): the caller sets height and size. */
+        bare: "",
       },
     },
     defaultVariants: { variant: "primary", size: "md" },

@@ -1,24 +1,57 @@
 import type * as React from "react";
 import { cn } from "#app/utils/cn.ts";
 
-export const fieldClasses =
-  "block w-full min-h-11 rounded-md border border-input bg-card px-3 py-2 text-base text-foreground placeholder:text-muted-foreground focus-visible:outline-3 focus-visible:outline-ring aria-invalid:border-destructive disabled:cursor-not-allowed disabled:opacity-60";
+/** What every form field shares; height, padding and text size come from the field itself. */
+const fieldBase =
+  "block w-full rounded-md border border-input bg-card text-foreground placeholder:text-muted-foreground focus-visible:outline-3 focus-visible:outline-ring aria-invalid:border-destructive disabled:cursor-not-allowed disabled:opacity-60";
+
+export const fieldClasses = `${fieldBase} min-h-11 px-3 py-2 text-base`;
 
 export function Input({ className, ...props }: React.ComponentProps<"input">) {
   return <input className={cn(fieldClasses, className)} {...props} />;
 }
 
 export function Textarea({ className, ...props }: React.ComponentProps<"textarea">) {
-  return <textarea className={cn(fieldClasses, "min-h-24", className)} {...props} />;
+  return <textarea className={cn(fieldBase, "min-h-24 px-3 py-2 text-base", className)} {...props} />;
 }
 
-export function NativeSelect({ className, ...props }: React.ComponentProps<"select">) {
-  return <select className={cn(fieldClasses, "pr-8", className)} {...props} />;
+/** `compact`: the smaller select of a product card. */
+export function NativeSelect({
+  className,
+  compact = false,
+  ...props
+}: React.ComponentProps<"select"> & { compact?: boolean }) {
+  return (
+    <select
+      className={cn(
+        fieldBase,
+        compact ? "min-h-11 py-1.5 pr-7 pl-2.5 text-sm" : "min-h-11 py-2 pr-8 pl-3 text-base",
+        className,
+      )}
+      {...props}
+    />
+  );
 }
 
-export function Label({ className, ...props }: React.ComponentProps<"label">) {
-  // biome-ignore lint/a11y/noLabelWithoutControl: callers pass htmlFor or wrap the control
-  return <label className={cn("text-sm font-medium text-foreground", className)} {...props} />;
+/** `small` and `muted`: the size rows and secondary fields of the admin's product form. */
+export function Label({
+  className,
+  small = false,
+  muted = false,
+  ...props
+}: React.ComponentProps<"label"> & { small?: boolean; muted?: boolean }) {
+  return (
+    // biome-ignore lint/a11y/noLabelWithoutControl: callers pass htmlFor or wrap the control
+    <label
+      className={cn(
+        "font-medium",
+        small ? "text-xs" : "text-sm",
+        muted ? "text-muted-foreground" : "text-foreground",
+        className,
+      )}
+      {...props}
+    />
+  );
 }
 
 export function FieldError({ id, children }: { id?: string; children?: React.ReactNode }) {

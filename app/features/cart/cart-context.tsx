@@ -12,7 +12,7 @@ import {
   useRef,
   useState,
 } from "react";
-import { toast } from "sonner";
+import { toast } from "#app/components/toast/toast.ts";
 import {
   CART_STORAGE_KEY,
   type CartItemInput,

@@ -16,7 +16,7 @@ import {
 } from "lucide-react";
 import { useEffect, useId, useMemo, useRef, useState } from "react";
 import { useFetcher, useNavigate } from "react-router";
-import { toast } from "sonner";
+import { toast } from "#app/components/toast/toast.ts";
 import { Button } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
 import { FieldError, Input, Label, NativeSelect, Textarea } from "#app/components/ui/input.tsx";

@@ -174,9 +174,8 @@ export default function Home({ loaderData }: Route.ComponentProps) {
             <Link
               to="/washington-dc-weed-delivery"
               className={buttonVariants({
-                variant: "outline",
+                variant: "outlineOnDark",
                 size: "lg",
-                className: "border-forest-600 bg-transparent text-paper-50 hover:bg-forest-800",
               })}
             >
               How delivery works

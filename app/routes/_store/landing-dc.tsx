@@ -134,9 +134,8 @@ export default function LandingDc({ matches }: Route.ComponentProps) {
             <a
               href={telHref(store.phone)}
               className={buttonVariants({
-                variant: "outline",
+                variant: "outlineOnDark",
                 size: "lg",
-                className: "border-forest-600 bg-transparent text-paper-50 hover:bg-forest-800",
               })}
             >
               <Phone aria-hidden />

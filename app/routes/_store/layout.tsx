@@ -1,12 +1,13 @@
 import { lazy, Suspense, useEffect, useState } from "react";
 import { Outlet, useMatches, useNavigation } from "react-router";
-import { toast } from "sonner";
 import { AGE_GATE_STORAGE_KEY } from "#app/components/age-gate-key.ts";
 import { BottomBar } from "#app/components/bottom-bar.tsx";
 import { StoreFooter } from "#app/components/store-footer.tsx";
 import { StoreHeader } from "#app/components/store-header.tsx";
+import { toast } from "#app/components/toast/toast.ts";
 import { CartProvider } from "#app/features/cart/cart-context.tsx";
 import { publicStoreInfo } from "#app/utils/env.server.ts";
+import { onFirstInteraction } from "#app/utils/first-interaction.ts";
 import type { Route } from "./+types/layout";
 
 /** The same for every shopper: the cart and the age-gate answer live in the browser. */
@@ -16,8 +17,8 @@ export function loader() {
 
 /*
  * The two dialogs (Radix) are loaded on demand, keeping them out of the first-load JavaScript: the
- * cart panel when first opened (and prefetched when the browser is idle), the age gate only for a
- * shopper who has not answered yet.
+ * cart panel when first opened (and warmed on the shopper's first tap or key press), the age gate
+ * only for a shopper who has not answered yet.
  */
 const loadCartPanel = () => import("#app/components/cart-panel.tsx");
 const CartPanel = lazy(() => loadCartPanel().then((module) => ({ default: module.CartPanel })));
@@ -58,8 +59,7 @@ export default function StoreLayout({ loaderData }: Route.ComponentProps) {
 
   useEffect(() => {
     if (!hasAnsweredAgeGate()) setNeedsAgeGate(true);
-    const idle = window.requestIdleCallback ?? ((callback: () => void) => window.setTimeout(callback, 2000));
-    idle(() => {
+    return onFirstInteraction(() => {
       loadCartPanel().catch(() => {});
     });
   }, []);

@@ -1,10 +1,10 @@
 import { ArrowLeft, Minus, Plus, ShoppingCart, Sparkles } from "lucide-react";
 import { useEffect, useId, useState } from "react";
 import { data, Link, useNavigate } from "react-router";
-import { toast } from "sonner";
 import { Price } from "#app/components/price.tsx";
 import { defaultSizeId, sizeOptionLabel } from "#app/components/product-card.tsx";
 import { ProductImage } from "#app/components/product-image.tsx";
+import { toast } from "#app/components/toast/toast.ts";
 import { Badge, strainBadgeVariant } from "#app/components/ui/badge.tsx";
 import { Button, buttonVariants } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";

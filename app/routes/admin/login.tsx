@@ -1,7 +1,7 @@
 import { LockKeyhole } from "lucide-react";
 import { useEffect, useState } from "react";
 import { data, Form, redirect, useNavigation } from "react-router";
-import { toast } from "sonner";
+import { toast } from "#app/components/toast/toast.ts";
 import { Button } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
 import { FieldError, Input, Label } from "#app/components/ui/input.tsx";

@@ -72,8 +72,10 @@ export default function Outbox({ loaderData }: Route.ComponentProps) {
               to={filter === "all" ? "/admin/outbox" : `/admin/outbox?status=${filter}`}
               aria-current={current === filter ? "page" : undefined}
               className={cn(
-                "inline-flex min-h-11 items-center gap-2 rounded-full border border-border bg-card px-3 font-medium text-sm capitalize hover:bg-muted",
-                current === filter && "border-primary bg-secondary text-secondary-foreground",
+                "inline-flex min-h-11 items-center gap-2 rounded-full border px-3 font-medium text-sm capitalize",
+                current === filter
+                  ? "border-primary bg-secondary text-secondary-foreground"
+                  : "border-border bg-card hover:bg-muted",
               )}
             >
               {filter} <span className="text-muted-foreground text-xs tabular-nums">{count}</span>

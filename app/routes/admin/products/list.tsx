@@ -1,10 +1,10 @@
 import { ArrowLeft, Pencil, Plus, Search, Trash2, Wand2 } from "lucide-react";
 import { useEffect, useMemo, useState } from "react";
 import { data, Link, useFetcher } from "react-router";
-import { toast } from "sonner";
 import { ConfirmDialog } from "#app/components/admin/confirm-dialog.tsx";
 import { useCsrfToken } from "#app/components/admin/csrf.tsx";
 import { AdminPageHeader } from "#app/components/admin/page-header.tsx";
+import { toast } from "#app/components/toast/toast.ts";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { Button, buttonVariants } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
@@ -172,10 +172,11 @@ export default function ProductList({ loaderData }: Route.ComponentProps) {
               aria-pressed={category === entry.category}
               className={cn(
                 "inline-flex min-h-11 items-center gap-2 rounded-full border px-3 font-medium text-sm transition-colors",
-                entry.known
-                  ? "border-border bg-card hover:bg-muted"
-                  : "border-warning/40 bg-warning-muted text-warning hover:opacity-90",
-                category === entry.category && "border-primary bg-secondary text-secondary-foreground",
+                category === entry.category
+                  ? "border-primary bg-secondary text-secondary-foreground"
+                  : entry.known
+                    ? "border-border bg-card hover:bg-muted"
+                    : "border-warning/40 bg-warning-muted text-warning hover:opacity-90",
               )}
             >
               {entry.category}
@@ -242,6 +243,7 @@ function ProductCard({ product, lowStock }: { product: AdminProduct; lowStock: n
               <Button
                 type="button"
                 variant="link"
+                size="bare"
                 className="min-h-11 text-sm"
                 onClick={() => run("fix-case")}
                 disabled={busyIntent === "fix-case"}
@@ -305,8 +307,7 @@ function ProductCard({ product, lowStock }: { product: AdminProduct; lowStock: n
           </Link>
           <Button
             type="button"
-            variant="outline"
-            className="text-destructive"
+            variant="outlineDestructive"
             onClick={() => setConfirming(true)}
             aria-label={`Delete ${product.name}`}
           >
