@@ -115,8 +115,8 @@ export function ImageField({
             <Button
               type="button"
               variant="outline"
-              size="icon"
-              className="absolute -top-3 -right-3 rounded-full shadow-card"
+              size="iconRound"
+              className="absolute -top-3 -right-3 shadow-card"
               onClick={() => onChange({ imageUrl: "", imageKey: "" })}
               aria-label="Remove image"
             >

@@ -1,10 +1,9 @@
-import { Slot } from "@radix-ui/react-slot";
 import { cva, type VariantProps } from "class-variance-authority";
 import type * as React from "react";
 import { cn } from "#app/utils/cn.ts";
 
 export const buttonVariants = cva(
-  "inline-flex items-center justify-center gap-2 whitespace-nowrap rounded-md font-semibold transition-colors focus-visible:outline-3 focus-visible:outline-ring disabled:pointer-events-none disabled:opacity-55 [&_svg]:size-4 [&_svg]:shrink-0",
+  "inline-flex items-center justify-center gap-2 whitespace-nowrap font-semibold transition-colors focus-visible:outline-3 focus-visible:outline-ring disabled:pointer-events-none disabled:opacity-55 [&_svg]:size-4 [&_svg]:shrink-0",
   {
     variants: {
       variant: {
@@ -20,22 +19,22 @@ export const buttonVariants = cva(
         link: "text-primary underline-offset-4 hover:underline",
       },
       size: {
-        sm: "min-h-11 px-3 text-sm",
-        md: "min-h-11 px-4 py-2 text-sm",
-        lg: "min-h-12 px-6 text-base",
-        icon: "size-11 p-0 text-sm",
+        sm: "min-h-11 rounded-md px-3 text-sm",
+        md: "min-h-11 rounded-md px-4 py-2 text-sm",
+        lg: "min-h-12 rounded-md px-6 text-base",
+        icon: "size-11 rounded-md p-0 text-sm",
+        iconRound: "size-11 rounded-full p-0 text-sm",
         /** Text only (links): the caller sets height and size. */
-        bare: "",
+        bare: "rounded-md",
       },
     },
     defaultVariants: { variant: "primary", size: "md" },
   },
 );
 
-export type ButtonProps = React.ComponentProps<"button"> &
-  VariantProps<typeof buttonVariants> & { asChild?: boolean };
+export type ButtonProps = React.ComponentProps<"button"> & VariantProps<typeof buttonVariants>;
 
-export function Button({ className, variant, size, asChild = false, ...props }: ButtonProps) {
-  const Component = asChild ? Slot : "button";
-  return <Component className={cn(buttonVariants({ variant, size }), className)} {...props} />;
+/** A link styled as a button takes `buttonVariants()` as its class instead. */
+export function Button({ className, variant, size, ...props }: ButtonProps) {
+  return <button className={cn(buttonVariants({ variant, size }), className)} {...props} />;
 }
