@@ -5,7 +5,6 @@
  */
 import { data } from "react-router";
 import { loadHighlight, loadListing } from "#app/features/catalog/listing.server.ts";
-import { formatCents } from "#app/utils/money.ts";
 import type { Route } from "./+types/bench-bare";
 
 export async function loader() {
@@ -20,6 +19,11 @@ export async function loader() {
   return { deals, featured, onSale, all };
 }
 
+/** Inline, so this page loads no storefront code: its first-load JS is the framework's own. */
+function dollars(cents: number) {
+  return `$${(cents / 100).toFixed(2)}`;
+}
+
 export default function BenchBare({ loaderData }: Route.ComponentProps) {
   const { deals, featured, onSale, all } = loaderData;
   return (
@@ -32,7 +36,7 @@ export default function BenchBare({ loaderData }: Route.ComponentProps) {
             <li key={product.id}>
               <a href={`/product/${product.id}`}>{product.name}</a> {product.category}{" "}
               {product.sizes[0]
-                ? formatCents(product.sizes[0].salePriceCents ?? product.sizes[0].priceCents)
+                ? dollars(product.sizes[0].salePriceCents ?? product.sizes[0].priceCents)
                 : ""}
             </li>
           ))}
