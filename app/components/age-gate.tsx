@@ -1,7 +1,7 @@
-import { ShieldCheck } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
 import { Link } from "react-router";
 import { Button, buttonVariants } from "#app/components/ui/button.tsx";
+import { Icon } from "#app/components/ui/icon.tsx";
 import { AGE_GATE_STORAGE_KEY } from "./age-gate-key.ts";
 
 /**
@@ -79,7 +79,7 @@ export function AgeGate({ storeName, skip }: { storeName: string; skip: boolean 
       {open ? (
         <>
           <span className="mx-auto mb-3 inline-flex size-12 items-center justify-center rounded-full bg-secondary text-primary">
-            <ShieldCheck className="size-6" aria-hidden />
+            <Icon name="shield-check" className="size-6" />
           </span>
           {state === "declined" ? (
             <>

@@ -1,5 +1,5 @@
-import { House, Store } from "lucide-react";
 import { NavLink } from "react-router";
+import { Icon } from "#app/components/ui/icon.tsx";
 import { cn } from "#app/utils/cn.ts";
 import { CartTrigger } from "./cart-trigger.tsx";
 
@@ -18,11 +18,11 @@ export function BottomBar({ onOpenCart }: { onOpenCart: () => void }) {
     >
       <div className="mx-auto flex max-w-md items-stretch">
         <NavLink to="/" end className={itemClass}>
-          <House className="size-5" aria-hidden />
+          <Icon name="house" className="size-5" />
           Home
         </NavLink>
         <NavLink to="/shop" className={itemClass}>
-          <Store className="size-5" aria-hidden />
+          <Icon name="store" className="size-5" />
           Shop
         </NavLink>
         <div className="flex flex-1 items-center justify-center">

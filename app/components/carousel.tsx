@@ -2,8 +2,8 @@
  * A small carousel (no library): autoplay with loop, arrows, dots, a 50 px swipe, breakpoints via
  * matchMedia, no autoplay under prefers-reduced-motion, off-screen slides inert (not focusable).
  */
-import { ChevronLeft, ChevronRight } from "lucide-react";
 import { Children, useCallback, useEffect, useRef, useState } from "react";
+import { Icon } from "#app/components/ui/icon.tsx";
 import { cn } from "#app/utils/cn.ts";
 
 export const SWIPE_THRESHOLD_PX = 50;
@@ -198,7 +198,7 @@ export function Carousel({
             }}
             className="pointer-events-auto inline-flex size-11 items-center justify-center rounded-full border border-border bg-card text-foreground shadow-card hover:bg-muted"
           >
-            <ChevronLeft className="size-5" aria-hidden />
+            <Icon name="chevron-left" className="size-5" />
           </button>
           <button
             type="button"
@@ -209,7 +209,7 @@ export function Carousel({
             }}
             className="pointer-events-auto inline-flex size-11 items-center justify-center rounded-full border border-border bg-card text-foreground shadow-card hover:bg-muted"
           >
-            <ChevronRight className="size-5" aria-hidden />
+            <Icon name="chevron-right" className="size-5" />
           </button>
         </div>
       ) : null}

@@ -1,6 +1,6 @@
-import { Minus, Plus, ShoppingBag, Trash2 } from "lucide-react";
 import { Link } from "react-router";
 import { buttonVariants } from "#app/components/ui/button.tsx";
+import { Icon } from "#app/components/ui/icon.tsx";
 import { Sheet, SheetContent, SheetDescription, SheetTitle } from "#app/components/ui/sheet.tsx";
 import { amountToMinimumCents, lineTotalCents, MIN_ORDER_CENTS } from "#app/features/cart/cart.ts";
 import { useCart } from "#app/features/cart/cart-context.tsx";
@@ -24,7 +24,7 @@ export function CartPanel({ open, onOpenChange }: { open: boolean; onOpenChange:
         </div>
         {items.length === 0 ? (
           <div className="flex flex-1 flex-col items-center justify-center gap-4 px-6 text-center">
-            <ShoppingBag className="size-12 text-paper-400" aria-hidden />
+            <Icon name="shopping-bag" className="size-12 text-paper-400" />
             <SheetDescription className="text-lg text-muted-foreground">Your cart is empty</SheetDescription>
             <Link
               to="/shop"
@@ -66,7 +66,7 @@ export function CartPanel({ open, onOpenChange }: { open: boolean; onOpenChange:
                         aria-label={`Remove ${line.productName} (${line.sizeLabel}) from cart`}
                         className="-mt-2 -mr-2 inline-flex size-11 shrink-0 items-center justify-center rounded-md text-muted-foreground hover:bg-muted hover:text-destructive"
                       >
-                        <Trash2 className="size-4" aria-hidden />
+                        <Icon name="trash" className="size-4" />
                       </button>
                     </div>
                     <div className="flex items-center justify-between gap-2">
@@ -77,7 +77,7 @@ export function CartPanel({ open, onOpenChange }: { open: boolean; onOpenChange:
                           aria-label={`Decrease quantity of ${line.productName} (${line.sizeLabel})`}
                           className="inline-flex size-11 items-center justify-center hover:bg-muted"
                         >
-                          <Minus className="size-4" aria-hidden />
+                          <Icon name="minus" className="size-4" />
                         </button>
                         <span className="min-w-8 text-center font-medium tabular-nums" aria-live="polite">
                           <span className="sr-only">Quantity </span>
@@ -89,7 +89,7 @@ export function CartPanel({ open, onOpenChange }: { open: boolean; onOpenChange:
                           aria-label={`Increase quantity of ${line.productName} (${line.sizeLabel})`}
                           className="inline-flex size-11 items-center justify-center hover:bg-muted"
                         >
-                          <Plus className="size-4" aria-hidden />
+                          <Icon name="plus" className="size-4" />
                         </button>
                       </div>
                       <p className="font-semibold tabular-nums">{formatCents(lineTotalCents(line))}</p>

@@ -1,4 +1,4 @@
-import { ShoppingCart } from "lucide-react";
+import { Icon } from "#app/components/ui/icon.tsx";
 import { useCart } from "#app/features/cart/cart-context.tsx";
 import { cn } from "#app/utils/cn.ts";
 
@@ -26,7 +26,7 @@ export function CartTrigger({
         className,
       )}
     >
-      <ShoppingCart className="size-5" aria-hidden />
+      <Icon name="shopping-cart" className="size-5" />
       {label ? <span className="text-xs">{label}</span> : null}
       {itemCount > 0 ? (
         <span

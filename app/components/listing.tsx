@@ -1,32 +1,20 @@
 /** Pieces shared by the shop, category and effect pages: search, category and effect rows, product grid. */
-import {
-  ArrowRight,
-  Cigarette,
-  Cookie,
-  Droplet,
-  LayoutGrid,
-  Leaf,
-  type LucideIcon,
-  Pipette,
-  Search,
-  Sprout,
-  Tag,
-} from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { Form, Link, useFetcher, useLocation, useNavigation, useSubmit } from "react-router";
 import { buttonVariants } from "#app/components/ui/button.tsx";
+import { Icon, type IconName } from "#app/components/ui/icon.tsx";
 import { cn } from "#app/utils/cn.ts";
 import { type CardProduct, ProductCard } from "./product-card.tsx";
 
-export const CATEGORY_ICONS: Record<string, LucideIcon> = {
-  All: LayoutGrid,
-  Flower: Leaf,
-  Edibles: Cookie,
-  "Pre Rolls": Cigarette,
-  Cartridges: Pipette,
-  Concentrates: Droplet,
-  Mushrooms: Sprout,
-  Deals: Tag,
+export const CATEGORY_ICONS: Record<string, IconName> = {
+  All: "layout-grid",
+  Flower: "leaf",
+  Edibles: "cookie",
+  "Pre Rolls": "cigarette",
+  Cartridges: "pipette",
+  Concentrates: "droplet",
+  Mushrooms: "sprout",
+  Deals: "tag",
 };
 
 /**
@@ -60,9 +48,9 @@ export function SearchForm({
       <label htmlFor="product-search" className="sr-only">
         {placeholder.replace(/\.\.\.$/, "")}
       </label>
-      <Search
+      <Icon
+        name="search"
         className="pointer-events-none absolute top-1/2 left-3 size-5 -translate-y-1/2 text-muted-foreground"
-        aria-hidden
       />
       <input
         ref={inputRef}
@@ -86,14 +74,14 @@ export function SearchForm({
         type="submit"
         className="absolute top-1/2 right-0.5 inline-flex size-11 -translate-y-1/2 items-center justify-center rounded-full bg-primary text-sm font-semibold text-primary-foreground hover:bg-primary-hover sm:w-auto sm:px-4"
       >
-        <ArrowRight className="size-4 sm:hidden" aria-hidden />
+        <Icon name="arrow-right" className="size-4 sm:hidden" />
         <span className="sr-only sm:not-sr-only">Search</span>
       </button>
     </Form>
   );
 }
 
-export type ChipLink = { label: string; to: string; active: boolean; icon?: LucideIcon };
+export type ChipLink = { label: string; to: string; active: boolean; icon?: IconName };
 
 /** A horizontally scrolling row of link chips (categories, effects). */
 export function ChipRow({
@@ -109,7 +97,6 @@ export function ChipRow({
     <nav aria-label={label} className="-mx-4 overflow-x-auto px-4 [scrollbar-width:none]">
       <ul className="flex w-max gap-2 py-1">
         {items.map((item) => {
-          const Icon = item.icon;
           return (
             <li key={item.label}>
               <Link
@@ -124,7 +111,7 @@ export function ChipRow({
                     : "border-border bg-card text-foreground hover:border-forest-300 hover:bg-secondary",
                 )}
               >
-                {Icon ? <Icon className="size-4" aria-hidden /> : null}
+                {item.icon ? <Icon name={item.icon} className="size-4" /> : null}
                 {item.label}
               </Link>
             </li>

@@ -1,8 +1,8 @@
-import { ChevronDown, Plus } from "lucide-react";
 import { useId, useState } from "react";
 import { Link } from "react-router";
 import { toast } from "#app/components/toast/toast.ts";
 import { Badge, strainBadgeVariant } from "#app/components/ui/badge.tsx";
+import { Icon } from "#app/components/ui/icon.tsx";
 import { NativeSelect } from "#app/components/ui/input.tsx";
 import { useCart } from "#app/features/cart/cart-context.tsx";
 import type { ProductSizeView } from "#app/features/catalog/catalog.server.ts";
@@ -147,7 +147,7 @@ export function ProductCard({ product, priority = false }: { product: CardProduc
               className="flex min-h-11 w-full items-center justify-between rounded-md text-left text-sm font-medium text-primary"
             >
               Description
-              <ChevronDown className={cn("size-4 transition-transform", open && "rotate-180")} aria-hidden />
+              <Icon name="chevron-down" className={cn("size-4 transition-transform", open && "rotate-180")} />
             </button>
             <p
               id={descriptionId}
@@ -177,7 +177,7 @@ export function ProductCard({ product, priority = false }: { product: CardProduc
             aria-label={soldOut ? `${product.name} is sold out` : `Add ${product.name} to cart`}
             className="inline-flex size-11 shrink-0 items-center justify-center rounded-full bg-primary text-primary-foreground shadow-card transition-colors hover:bg-primary-hover disabled:cursor-not-allowed disabled:opacity-45"
           >
-            <Plus className="size-5" aria-hidden />
+            <Icon name="plus" className="size-5" />
           </button>
         </div>
       </div>

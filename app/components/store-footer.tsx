@@ -1,5 +1,5 @@
-import { Mail, Phone } from "lucide-react";
 import { Link } from "react-router";
+import { Icon } from "#app/components/ui/icon.tsx";
 import { Logo, telHref } from "./store-header.tsx";
 
 type FooterStore = {
@@ -34,13 +34,13 @@ export function StoreFooter({ store }: { store: FooterStore }) {
           <ul className="mt-2 text-sm">
             <li>
               <a href={telHref(store.phone)} className={`${linkClass} gap-2`}>
-                <Phone className="size-4" aria-hidden />
+                <Icon name="phone" className="size-4" />
                 {store.phone}
               </a>
             </li>
             <li>
               <a href={`mailto:${store.email}`} className={`${linkClass} gap-2`}>
-                <Mail className="size-4" aria-hidden />
+                <Icon name="mail" className="size-4" />
                 {store.email}
               </a>
             </li>

@@ -1,7 +1,7 @@
-import { Leaf, Menu, Phone, X } from "lucide-react";
 import { useEffect, useState } from "react";
 import { Link, NavLink, useLocation } from "react-router";
 import { buttonVariants } from "#app/components/ui/button.tsx";
+import { Icon } from "#app/components/ui/icon.tsx";
 import { cn } from "#app/utils/cn.ts";
 import { CartTrigger } from "./cart-trigger.tsx";
 
@@ -13,7 +13,7 @@ export function Logo({ name }: { name: string }) {
   return (
     <span className="inline-flex items-center gap-2 whitespace-nowrap font-display text-lg font-semibold tracking-tight text-primary sm:text-xl">
       <span className="inline-flex size-8 items-center justify-center rounded-full bg-primary text-accent">
-        <Leaf className="size-4" aria-hidden />
+        <Icon name="leaf" className="size-4" />
       </span>
       {name}
     </span>
@@ -58,7 +58,7 @@ export function StoreHeader({
             href={telHref(phone)}
             className="inline-flex min-h-11 items-center gap-2 rounded-md px-3 font-medium hover:bg-muted"
           >
-            <Phone className="size-4 text-primary" aria-hidden />
+            <Icon name="phone" className="size-4 text-primary" />
             {phone}
           </a>
           <CartTrigger onOpen={onOpenCart} />
@@ -79,7 +79,7 @@ export function StoreHeader({
             onClick={() => setMenuOpen((open) => !open)}
             className="inline-flex size-11 items-center justify-center rounded-md hover:bg-muted"
           >
-            {menuOpen ? <X className="size-5" aria-hidden /> : <Menu className="size-5" aria-hidden />}
+            {menuOpen ? <Icon name="x" className="size-5" /> : <Icon name="menu" className="size-5" />}
           </button>
         </div>
       </nav>
@@ -96,7 +96,7 @@ export function StoreHeader({
           </li>
           <li>
             <a href={telHref(phone)} className="flex min-h-12 items-center gap-2 font-medium">
-              <Phone className="size-4 text-primary" aria-hidden />
+              <Icon name="phone" className="size-4 text-primary" />
               {phone}
             </a>
           </li>

@@ -1,6 +1,6 @@
-import { LogOut } from "lucide-react";
 import { Form, Link, NavLink } from "react-router";
 import { Button } from "#app/components/ui/button.tsx";
+import { Icon } from "#app/components/ui/icon.tsx";
 import { cn } from "#app/utils/cn.ts";
 import { CsrfInput } from "./csrf.tsx";
 
@@ -60,7 +60,7 @@ export function SignOutButton({ className }: { className?: string }) {
     <Form method="post" action="/admin/logout" className={className}>
       <CsrfInput />
       <Button type="submit" variant="outline" size="sm">
-        <LogOut aria-hidden />
+        <Icon name="log-out" />
         Sign Out
       </Button>
     </Form>

@@ -1,7 +1,7 @@
-import { ImagePlus, Link2, Loader2, X } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
 import { toast } from "#app/components/toast/toast.ts";
 import { Button } from "#app/components/ui/button.tsx";
+import { Icon } from "#app/components/ui/icon.tsx";
 import { FieldError, Input, Label } from "#app/components/ui/input.tsx";
 import {
   IMAGE_MESSAGES,
@@ -108,7 +108,7 @@ export function ImageField({
           />
           {uploading ? (
             <div className="absolute inset-0 flex flex-col items-center justify-center gap-2 rounded-lg bg-forest-950/55 text-paper-50">
-              <Loader2 className="size-6 animate-spin" aria-hidden />
+              <Icon name="loader-circle" className="size-6 animate-spin" />
               <span className="font-medium text-sm">Uploading... {progress}%</span>
             </div>
           ) : (
@@ -120,7 +120,7 @@ export function ImageField({
               onClick={() => onChange({ imageUrl: "", imageKey: "" })}
               aria-label="Remove image"
             >
-              <X aria-hidden />
+              <Icon name="x" />
             </Button>
           )}
         </div>
@@ -129,7 +129,7 @@ export function ImageField({
           htmlFor={id}
           className="flex min-h-40 cursor-pointer flex-col items-center justify-center gap-2 rounded-lg border-2 border-input border-dashed bg-card px-4 py-8 text-center hover:border-forest-400 hover:bg-secondary focus-within:outline-3 focus-within:outline-ring"
         >
-          <ImagePlus className="size-8 text-forest-500" aria-hidden />
+          <Icon name="image-plus" className="size-8 text-forest-500" />
           <span className="font-medium">Click to upload an image</span>
           <span className="text-muted-foreground text-xs">PNG, JPG, GIF or WebP up to 10MB</span>
         </label>
@@ -158,7 +158,7 @@ export function ImageField({
       ) : null}
       <div className="space-y-1.5">
         <Label htmlFor={`${id}-url`} muted className="flex items-center gap-1.5">
-          <Link2 className="size-4" aria-hidden /> Or paste an image URL
+          <Icon name="link-2" className="size-4" /> Or paste an image URL
         </Label>
         <div className="flex gap-2">
           <Input

@@ -1,6 +1,6 @@
-import { CalendarClock, Mail, MapPin, Phone, User } from "lucide-react";
 import { useState } from "react";
 import { Card } from "#app/components/ui/card.tsx";
+import { Icon } from "#app/components/ui/icon.tsx";
 import type { AdminOrder } from "#app/features/orders/admin-orders.server.ts";
 import { formatCents } from "#app/utils/money.ts";
 import { StatusBadge } from "./status-badge.tsx";
@@ -32,16 +32,16 @@ export function OrderCard({ order, actions }: { order: AdminOrder; actions?: Rea
           </h3>
           <ul className="space-y-1.5 text-sm">
             <li className="flex items-center gap-2">
-              <User className="size-4 text-muted-foreground" aria-hidden /> {order.customerName}
+              <Icon name="user" className="size-4 text-muted-foreground" /> {order.customerName}
             </li>
             <li className="flex items-center gap-2 break-all">
-              <Mail className="size-4 shrink-0 text-muted-foreground" aria-hidden />
+              <Icon name="mail" className="size-4 shrink-0 text-muted-foreground" />
               <a className="underline-offset-2 hover:underline" href={`mailto:${order.userEmail}`}>
                 {order.userEmail}
               </a>
             </li>
             <li className="flex items-center gap-2">
-              <Phone className="size-4 text-muted-foreground" aria-hidden />
+              <Icon name="phone" className="size-4 text-muted-foreground" />
               <a className="underline-offset-2 hover:underline" href={`tel:${order.phone}`}>
                 {order.phone}
               </a>
@@ -55,11 +55,11 @@ export function OrderCard({ order, actions }: { order: AdminOrder; actions?: Rea
           </h3>
           <ul className="space-y-1.5 text-sm">
             <li className="flex items-start gap-2">
-              <MapPin className="mt-0.5 size-4 shrink-0 text-muted-foreground" aria-hidden />{" "}
+              <Icon name="map-pin" className="mt-0.5 size-4 shrink-0 text-muted-foreground" />{" "}
               {order.deliveryAddress}
             </li>
             <li className="flex items-center gap-2">
-              <CalendarClock className="size-4 text-muted-foreground" aria-hidden /> {order.deliveryDate},{" "}
+              <Icon name="calendar-clock" className="size-4 text-muted-foreground" /> {order.deliveryDate},{" "}
               {order.deliveryTime}
             </li>
           </ul>

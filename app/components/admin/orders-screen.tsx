@@ -1,8 +1,8 @@
-import { ChevronLeft, ChevronRight, RefreshCw } from "lucide-react";
 import { useEffect } from "react";
 import { Link, useFetcher, useLocation, useRevalidator } from "react-router";
 import { toast } from "#app/components/toast/toast.ts";
 import { Button, buttonVariants } from "#app/components/ui/button.tsx";
+import { Icon } from "#app/components/ui/icon.tsx";
 import type { AdminOrder } from "#app/features/orders/admin-orders.server.ts";
 import { CsrfInput } from "./csrf.tsx";
 import { OrderCard } from "./order-card.tsx";
@@ -26,7 +26,7 @@ export function RefreshButton() {
   const busy = revalidator.state !== "idle";
   return (
     <Button type="button" variant="outline" onClick={() => void revalidator.revalidate()} disabled={busy}>
-      <RefreshCw aria-hidden className={busy ? "animate-spin" : undefined} />
+      <Icon name="refresh-cw" className={busy ? "animate-spin" : undefined} />
       Refresh
     </Button>
   );
@@ -41,7 +41,7 @@ export function Pager({ nextCursor, isFirstPage }: { nextCursor: string | null; 
         <span />
       ) : (
         <Link to={location.pathname} className={buttonVariants({ variant: "outline" })}>
-          <ChevronLeft aria-hidden /> Newest orders
+          <Icon name="chevron-left" /> Newest orders
         </Link>
       )}
       {nextCursor ? (
@@ -49,7 +49,7 @@ export function Pager({ nextCursor, isFirstPage }: { nextCursor: string | null; 
           to={`${location.pathname}?before=${nextCursor}`}
           className={buttonVariants({ variant: "outline" })}
         >
-          Older orders <ChevronRight aria-hidden />
+          Older orders <Icon name="chevron-right" />
         </Link>
       ) : null}
     </nav>

@@ -1,8 +1,8 @@
-import { Plus, Trash2 } from "lucide-react";
 import { useState } from "react";
 import { Link, useNavigation, useSubmit } from "react-router";
 import { Button, buttonVariants } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
+import { Icon } from "#app/components/ui/icon.tsx";
 import { FieldError, Input, Label, NativeSelect, Textarea } from "#app/components/ui/input.tsx";
 import { Switch } from "#app/components/ui/switch.tsx";
 import { CATEGORIES, STRAINS } from "#app/features/catalog/catalog.ts";
@@ -166,7 +166,7 @@ export function ProductForm({
               ])
             }
           >
-            <Plus aria-hidden /> Add Size
+            <Icon name="plus" /> Add Size
           </Button>
         </div>
         <FieldError id="error-sizes">{errors.sizes}</FieldError>
@@ -251,7 +251,7 @@ export function ProductForm({
                         )
                       }
                     >
-                      <Trash2 aria-hidden />
+                      <Icon name="trash" />
                     </Button>
                   </div>
                 ) : null}

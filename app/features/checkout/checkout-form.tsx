@@ -3,22 +3,12 @@
  * with JavaScript, through a fetcher so the page shows 'Processing', keeps what was typed on an
  * error and clears the cart on success. The server checks everything again.
  */
-import {
-  BanknoteIcon,
-  CalendarDaysIcon,
-  CheckIcon,
-  IdCardIcon,
-  LeafIcon,
-  Loader2Icon,
-  MapPinIcon,
-  ShieldCheckIcon,
-  UploadIcon,
-} from "lucide-react";
 import { useEffect, useId, useMemo, useRef, useState } from "react";
 import { useFetcher, useNavigate } from "react-router";
 import { toast } from "#app/components/toast/toast.ts";
 import { Button } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
+import { Icon } from "#app/components/ui/icon.tsx";
 import { FieldError, Input, Label, NativeSelect, Textarea } from "#app/components/ui/input.tsx";
 import { type CartLine, lineTotalCents } from "#app/features/cart/cart.ts";
 import { cn } from "#app/utils/cn.ts";
@@ -258,7 +248,7 @@ export function CheckoutForm({
       </aside>
 
       <div className="space-y-6 lg:order-1">
-        <Section icon={<CalendarDaysIcon />} title="Delivery date and time" step={1}>
+        <Section icon={<Icon name="calendar-days" />} title="Delivery date and time" step={1}>
           <fieldset>
             <legend className="text-sm font-medium">Delivery date</legend>
             <div className="mt-2 grid grid-cols-2 gap-3">
@@ -340,7 +330,7 @@ export function CheckoutForm({
                           : "border-input",
                       )}
                     >
-                      {timeSlot === slot ? <CheckIcon className="size-3" /> : null}
+                      {timeSlot === slot ? <Icon name="check" className="size-3" /> : null}
                     </span>
                     <span className="flex flex-col">
                       <span className="font-semibold">{slot}</span>
@@ -354,7 +344,7 @@ export function CheckoutForm({
           </fieldset>
         </Section>
 
-        <Section icon={<MapPinIcon />} title="Delivery address" step={2}>
+        <Section icon={<Icon name="map-pin" />} title="Delivery address" step={2}>
           <div className="grid gap-4 sm:grid-cols-2">
             <Field
               label="Full name"
@@ -484,9 +474,9 @@ export function CheckoutForm({
           </div>
         </Section>
 
-        <Section icon={<BanknoteIcon />} title="Payment method" step={3}>
+        <Section icon={<Icon name="banknote" />} title="Payment method" step={3}>
           <div className="flex items-center gap-3 rounded-md border border-primary bg-secondary px-4 py-3">
-            <BanknoteIcon className="size-5 text-primary" aria-hidden="true" />
+            <Icon name="banknote" className="size-5 text-primary" />
             <div>
               <p className="font-semibold">Cash Only</p>
               <p className="text-sm text-muted-foreground">
@@ -496,7 +486,7 @@ export function CheckoutForm({
           </div>
         </Section>
 
-        <Section icon={<IdCardIcon />} title="ID verification" step={4}>
+        <Section icon={<Icon name="id-card" />} title="ID verification" step={4}>
           <p className="text-sm text-muted-foreground">
             Upload a clear photo of the front of your government-issued ID. We check it again in person at
             delivery.
@@ -511,7 +501,7 @@ export function CheckoutForm({
             {preview ? (
               <img src={preview} alt="Preview of your ID" className="max-h-32 rounded-md object-contain" />
             ) : (
-              <UploadIcon className="size-6 text-muted-foreground" aria-hidden="true" />
+              <Icon name="upload" className="size-6 text-muted-foreground" />
             )}
             <span className="font-semibold">{idFile ? idFile.name : "Upload front of ID"}</span>
             <span className="text-sm text-muted-foreground">
@@ -561,12 +551,12 @@ export function CheckoutForm({
           >
             {processing ? (
               <>
-                <Loader2Icon className="animate-spin" aria-hidden="true" />
+                <Icon name="loader-circle" className="animate-spin" />
                 Processing...
               </>
             ) : (
               <>
-                <ShieldCheckIcon aria-hidden="true" />
+                <Icon name="shield-check" />
                 Place Order · {formatCents(totalCents)}
               </>
             )}
@@ -595,7 +585,7 @@ function SummaryImage({ src }: { src: string }) {
         className="flex size-14 shrink-0 items-center justify-center rounded-md bg-secondary"
         aria-hidden="true"
       >
-        <LeafIcon className="size-5 text-forest-400" />
+        <Icon name="leaf" className="size-5 text-forest-400" />
       </div>
     );
   }

@@ -1,7 +1,7 @@
-import { ShoppingBagIcon } from "lucide-react";
 import { useCallback } from "react";
 import { data, Link } from "react-router";
 import { buttonVariants } from "#app/components/ui/button.tsx";
+import { Icon } from "#app/components/ui/icon.tsx";
 import { useCart } from "#app/features/cart/cart-context.tsx";
 import { CHECKOUT_TOASTS } from "#app/features/checkout/checkout.schema.ts";
 import { submitCheckout } from "#app/features/checkout/checkout.server.ts";
@@ -79,7 +79,7 @@ function EmptyCart() {
   return (
     <div className="mx-auto mt-10 flex max-w-md flex-col items-center rounded-lg border border-border bg-card px-6 py-12 text-center shadow-card">
       <span className="flex size-14 items-center justify-center rounded-full bg-secondary text-primary">
-        <ShoppingBagIcon className="size-6" aria-hidden="true" />
+        <Icon name="shopping-bag" className="size-6" />
       </span>
       <h2 className="mt-4 font-display text-2xl font-semibold">Your cart is empty</h2>
       <p className="mt-2 text-muted-foreground">Add some items to your cart before checkout.</p>

@@ -1,26 +1,10 @@
-import {
-  ArrowRight,
-  BadgeCheck,
-  Clock,
-  FlaskConical,
-  IdCard,
-  Lock,
-  MapPin,
-  Moon,
-  PackageCheck,
-  Quote,
-  Sparkles,
-  Star,
-  Sun,
-  Truck,
-  Zap,
-} from "lucide-react";
 import { Link } from "react-router";
 import { Carousel } from "#app/components/carousel.tsx";
 import { CATEGORY_ICONS } from "#app/components/listing.tsx";
 import { useLoadErrorToast } from "#app/components/load-error.tsx";
 import { ProductCard } from "#app/components/product-card.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
+import { Icon } from "#app/components/ui/icon.tsx";
 import { findProducts } from "#app/features/catalog/catalog.server.ts";
 import { seoMeta, storeFromMatches, storeJsonLd } from "#app/features/catalog/seo.ts";
 import { CATEGORY_PAGES } from "#app/features/catalog/storefront.ts";
@@ -61,17 +45,17 @@ export function meta({ matches }: Route.MetaArgs) {
 }
 
 const FEATURE_TILES = [
-  { icon: Truck, title: "Same-Day Delivery", text: "Order by 7 PM Mon–Sat or 4 PM Sun and get it today." },
-  { icon: BadgeCheck, title: "Premium Quality", text: "Lab-tested, top-shelf products only." },
-  { icon: Lock, title: "Discreet Service", text: "Unmarked, discreet and confidential delivery." },
-];
+  { icon: "truck", title: "Same-Day Delivery", text: "Order by 7 PM Mon–Sat or 4 PM Sun and get it today." },
+  { icon: "badge-check", title: "Premium Quality", text: "Lab-tested, top-shelf products only." },
+  { icon: "lock", title: "Discreet Service", text: "Unmarked, discreet and confidential delivery." },
+] as const;
 
 const EFFECT_TILES = [
-  { title: "Energizing", to: "/energetic", icon: Zap, text: "Sativa strains for an active day" },
-  { title: "Relaxing", to: "/relaxed", icon: Moon, text: "Indica and Hybrid strains to unwind" },
-  { title: "Uplifting", to: "/uplifted", icon: Sun, text: "Sativa strains to lift your mood" },
-  { title: "Euphoric", to: "/balanced", icon: Sparkles, text: "Well-balanced Hybrid strains" },
-];
+  { title: "Energizing", to: "/energetic", icon: "zap", text: "Sativa strains for an active day" },
+  { title: "Relaxing", to: "/relaxed", icon: "moon", text: "Indica and Hybrid strains to unwind" },
+  { title: "Uplifting", to: "/uplifted", icon: "sun", text: "Sativa strains to lift your mood" },
+  { title: "Euphoric", to: "/balanced", icon: "sparkles", text: "Well-balanced Hybrid strains" },
+] as const;
 
 const TESTIMONIALS = [
   {
@@ -106,21 +90,21 @@ const STATS = [
 
 const STEPS = [
   {
-    icon: MapPin,
+    icon: "map-pin",
     title: "Explore Our Menu",
     text: "Browse flower, edibles, pre rolls, cartridges and more.",
   },
   {
-    icon: IdCard,
+    icon: "id-card",
     title: "Submit ID & Order",
     text: "Pick a delivery slot, upload a photo of your ID and place your order.",
   },
   {
-    icon: PackageCheck,
+    icon: "package-check",
     title: "Get Your Delivery",
     text: "We check your ID at the door. Pay cash on delivery.",
   },
-];
+] as const;
 
 function SectionHeading({ title, subtitle, id }: { title: string; subtitle?: string; id: string }) {
   return (
@@ -150,7 +134,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         />
         <div className="relative mx-auto max-w-7xl px-4 py-14 md:py-24">
           <p className="inline-flex items-center gap-2 rounded-full bg-forest-800 px-3 py-1 text-sm font-medium text-honey-300">
-            <Star className="size-4 fill-current" aria-hidden />
+            <Icon name="star" className="size-4 fill-current" />
             #1 Weed Delivery Service in Washington DC
           </p>
           <h1
@@ -169,7 +153,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
               className={buttonVariants({ variant: "accent", size: "lg", className: "tracking-wide" })}
             >
               SHOP NOW
-              <ArrowRight aria-hidden />
+              <Icon name="arrow-right" />
             </Link>
             <Link
               to="/washington-dc-weed-delivery"
@@ -187,7 +171,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
                 key={tile.title}
                 className="flex gap-3 rounded-lg bg-forest-800/80 p-4 ring-1 ring-forest-700"
               >
-                <tile.icon className="mt-0.5 size-6 shrink-0 text-honey-400" aria-hidden />
+                <Icon name={tile.icon} className="mt-0.5 size-6 shrink-0 text-honey-400" />
                 <div>
                   <h3 className="font-semibold text-white">{tile.title}</h3>
                   <p className="text-sm text-paper-200">{tile.text}</p>
@@ -232,7 +216,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         <SectionHeading id="categories-heading" title="Shop by Category" />
         <ul className="grid grid-cols-2 gap-3 sm:grid-cols-4 lg:grid-cols-7">
           {CATEGORY_PAGES.map((page) => {
-            const Icon = CATEGORY_ICONS[page.name] ?? Sparkles;
+            const iconName = CATEGORY_ICONS[page.name] ?? "sparkles";
             return (
               <li key={page.slug}>
                 <Link
@@ -240,7 +224,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
                   className="flex h-full min-h-28 flex-col items-center justify-center gap-3 rounded-lg border border-border bg-card p-4 text-center font-semibold shadow-card transition-colors hover:border-forest-300 hover:bg-secondary"
                 >
                   <span className="inline-flex size-12 items-center justify-center rounded-full bg-secondary text-primary">
-                    <Icon className="size-6" aria-hidden />
+                    <Icon name={iconName} className="size-6" />
                   </span>
                   {page.name}
                 </Link>
@@ -264,7 +248,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
                 to={tile.to}
                 className="flex h-full flex-col gap-2 rounded-lg bg-forest-800 p-5 text-paper-50 shadow-card transition-colors hover:bg-forest-700"
               >
-                <tile.icon className="size-7 text-honey-400" aria-hidden />
+                <Icon name={tile.icon} className="size-7 text-honey-400" />
                 <span className="font-display text-xl font-semibold">{tile.title}</span>
                 <span className="text-sm text-paper-200">{tile.text}</span>
               </Link>
@@ -278,25 +262,27 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         <div className="mx-auto max-w-7xl space-y-8 px-4">
           <SectionHeading id="why-heading" title="Why Choose Capital Grown" />
           <ul className="grid gap-4 md:grid-cols-3">
-            {[
-              {
-                icon: Clock,
-                title: "Same-Day Delivery",
-                text: "Most orders arrive in 2–4 hours, many in about 30 minutes.",
-              },
-              {
-                icon: FlaskConical,
-                title: "Premium Lab-Tested Quality",
-                text: "Every product is lab-tested and top shelf.",
-              },
-              {
-                icon: Lock,
-                title: "Discreet Service",
-                text: "Discreet and confidential, with an ID check at the door.",
-              },
-            ].map((item) => (
+            {(
+              [
+                {
+                  icon: "clock",
+                  title: "Same-Day Delivery",
+                  text: "Most orders arrive in 2–4 hours, many in about 30 minutes.",
+                },
+                {
+                  icon: "flask-conical",
+                  title: "Premium Lab-Tested Quality",
+                  text: "Every product is lab-tested and top shelf.",
+                },
+                {
+                  icon: "lock",
+                  title: "Discreet Service",
+                  text: "Discreet and confidential, with an ID check at the door.",
+                },
+              ] as const
+            ).map((item) => (
               <li key={item.title} className="rounded-lg bg-card p-6 shadow-card">
-                <item.icon className="size-7 text-primary" aria-hidden />
+                <Icon name={item.icon} className="size-7 text-primary" />
                 <h3 className="mt-3 font-display text-lg font-semibold">{item.title}</h3>
                 <p className="mt-1 text-muted-foreground">{item.text}</p>
               </li>
@@ -336,7 +322,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
             <SectionHeading id="featured-heading" title="Featured Products" />
             <Link to="/shop" className={buttonVariants({ variant: "outline" })}>
               All products
-              <ArrowRight aria-hidden />
+              <Icon name="arrow-right" />
             </Link>
           </div>
           <Carousel
@@ -365,7 +351,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           <Carousel label="Customer testimonials" intervalMs={4000} arrows="never" dots="always" onDark>
             {TESTIMONIALS.map((item) => (
               <figure key={item.name} className="mx-auto max-w-2xl text-center">
-                <Quote className="mx-auto size-8 text-honey-400" aria-hidden />
+                <Icon name="quote" className="mx-auto size-8 text-honey-400" />
                 <blockquote className="mt-4 font-display text-xl leading-relaxed md:text-2xl">
                   “{item.quote}”
                 </blockquote>
@@ -404,7 +390,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
               >
                 {index + 1}
               </span>
-              <step.icon className="size-7 text-primary" aria-hidden />
+              <Icon name={step.icon} className="size-7 text-primary" />
               <h3 className="mt-3 font-display text-lg font-semibold">
                 <span className="sr-only">Step {index + 1}: </span>
                 {step.title}
@@ -418,7 +404,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         </p>
         <Link to="/shop" className={buttonVariants({ size: "lg" })}>
           Start Shopping
-          <ArrowRight aria-hidden />
+          <Icon name="arrow-right" />
         </Link>
       </section>
     </div>

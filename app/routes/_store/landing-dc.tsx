@@ -1,19 +1,8 @@
-import {
-  ArrowRight,
-  ChevronDown,
-  Clock,
-  HeartHandshake,
-  IdCard,
-  MapPin,
-  Phone,
-  ShoppingBag,
-  Store,
-  Truck,
-} from "lucide-react";
 import { Link } from "react-router";
 import { CATEGORY_ICONS } from "#app/components/listing.tsx";
 import { telHref } from "#app/components/store-header.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
+import { Icon } from "#app/components/ui/icon.tsx";
 import { seoMeta, storeFromMatches, storeJsonLd } from "#app/features/catalog/seo.ts";
 import type { Route } from "./+types/landing-dc";
 
@@ -73,26 +62,26 @@ export function meta({ matches }: Route.MetaArgs) {
 
 const STEPS = [
   {
-    icon: IdCard,
+    icon: "id-card",
     title: "Age Verification",
     text: "Confirm you are 21 or older. We check your ID in person at delivery.",
   },
   {
-    icon: Store,
+    icon: "store",
     title: "Browse Our Menu",
     text: "Flower, edibles, pre rolls, cartridges, concentrates and more.",
   },
   {
-    icon: ShoppingBag,
+    icon: "shopping-bag",
     title: "Place Your Order",
     text: "Choose a two-hour delivery window and check out as a guest.",
   },
   {
-    icon: Truck,
+    icon: "truck",
     title: "Same-Day Delivery",
     text: "Order by 7 PM Mon–Sat or 4 PM Sun; pay cash at your door.",
   },
-];
+] as const;
 
 const AREAS = [
   { region: "Northwest", neighborhoods: ["Georgetown", "Adams Morgan", "Dupont Circle", "Foggy Bottom"] },
@@ -104,7 +93,7 @@ const TEASERS = [
   { title: "Flower", to: "/flower", icon: "Flower", text: "Top-shelf, lab-tested strains" },
   { title: "Edibles", to: "/edibles", icon: "Edibles", text: "Gummies, chocolates and more" },
   { title: "Concentrates", to: "/concentrates", icon: "Concentrates", text: "Wax, shatter and live resin" },
-];
+] as const;
 
 export default function LandingDc({ matches }: Route.ComponentProps) {
   const store = storeFromMatches(matches);
@@ -113,7 +102,7 @@ export default function LandingDc({ matches }: Route.ComponentProps) {
       <section aria-labelledby="landing-heading" className="bg-forest-900 text-paper-50">
         <div className="mx-auto max-w-6xl px-4 py-14 md:py-20">
           <p className="inline-flex items-center gap-2 text-sm font-medium text-honey-300">
-            <MapPin className="size-4" aria-hidden />
+            <Icon name="map-pin" className="size-4" />
             Washington DC &amp; Northern Virginia
           </p>
           <h1
@@ -129,7 +118,7 @@ export default function LandingDc({ matches }: Route.ComponentProps) {
           <div className="mt-8 flex flex-wrap gap-3">
             <Link to="/shop" className={buttonVariants({ variant: "accent", size: "lg" })}>
               Shop the Menu
-              <ArrowRight aria-hidden />
+              <Icon name="arrow-right" />
             </Link>
             <a
               href={telHref(store.phone)}
@@ -138,7 +127,7 @@ export default function LandingDc({ matches }: Route.ComponentProps) {
                 size: "lg",
               })}
             >
-              <Phone aria-hidden />
+              <Icon name="phone" />
               {store.phone}
             </a>
           </div>
@@ -153,7 +142,7 @@ export default function LandingDc({ matches }: Route.ComponentProps) {
           {STEPS.map((step, index) => (
             <li key={step.title} className="rounded-lg border border-border bg-card p-5 shadow-card">
               <span className="text-sm font-semibold text-muted-foreground">Step {index + 1}</span>
-              <step.icon className="mt-2 size-7 text-primary" aria-hidden />
+              <Icon name={step.icon} className="mt-2 size-7 text-primary" />
               <h3 className="mt-2 font-display text-lg font-semibold">{step.title}</h3>
               <p className="mt-1 text-sm text-muted-foreground">{step.text}</p>
             </li>
@@ -176,7 +165,7 @@ export default function LandingDc({ matches }: Route.ComponentProps) {
                 <ul className="mt-3 grid grid-cols-2 gap-2">
                   {area.neighborhoods.map((name) => (
                     <li key={name} className="flex items-center gap-2 text-foreground/90">
-                      <MapPin className="size-4 text-primary" aria-hidden />
+                      <Icon name="map-pin" className="size-4 text-primary" />
                       {name}
                     </li>
                   ))}
@@ -193,14 +182,14 @@ export default function LandingDc({ matches }: Route.ComponentProps) {
         </h2>
         <ul className="grid grid-cols-2 gap-3 md:grid-cols-4">
           {TEASERS.map((teaser) => {
-            const Icon = CATEGORY_ICONS[teaser.icon] ?? Store;
+            const iconName = CATEGORY_ICONS[teaser.icon] ?? "store";
             return (
               <li key={teaser.to}>
                 <Link
                   to={teaser.to}
                   className="flex h-full flex-col gap-2 rounded-lg border border-border bg-card p-5 shadow-card hover:border-forest-300 hover:bg-secondary"
                 >
-                  <Icon className="size-7 text-primary" aria-hidden />
+                  <Icon name={iconName} className="size-7 text-primary" />
                   <span className="font-display text-lg font-semibold">{teaser.title}</span>
                   <span className="text-sm text-muted-foreground">{teaser.text}</span>
                 </Link>
@@ -215,21 +204,23 @@ export default function LandingDc({ matches }: Route.ComponentProps) {
           Why Choose {store.name}
         </h2>
         <ul className="grid gap-4 md:grid-cols-3">
-          {[
-            { icon: Clock, title: "Same-Day Delivery", text: "Most orders arrive in 2–4 hours." },
-            {
-              icon: ShoppingBag,
-              title: "Wide Selection",
-              text: "Pre-rolls, house joints, concentrates and more: 500+ products.",
-            },
-            {
-              icon: HeartHandshake,
-              title: "Community Focus",
-              text: "A local DC team serving our neighbors.",
-            },
-          ].map((item) => (
+          {(
+            [
+              { icon: "clock", title: "Same-Day Delivery", text: "Most orders arrive in 2–4 hours." },
+              {
+                icon: "shopping-bag",
+                title: "Wide Selection",
+                text: "Pre-rolls, house joints, concentrates and more: 500+ products.",
+              },
+              {
+                icon: "heart-handshake",
+                title: "Community Focus",
+                text: "A local DC team serving our neighbors.",
+              },
+            ] as const
+          ).map((item) => (
             <li key={item.title} className="rounded-lg border border-border bg-card p-6 shadow-card">
-              <item.icon className="size-7 text-primary" aria-hidden />
+              <Icon name={item.icon} className="size-7 text-primary" />
               <h3 className="mt-3 font-display text-lg font-semibold">{item.title}</h3>
               <p className="mt-1 text-muted-foreground">{item.text}</p>
             </li>
@@ -246,9 +237,9 @@ export default function LandingDc({ matches }: Route.ComponentProps) {
             <details key={item.question} className="group px-5">
               <summary className="flex min-h-14 cursor-pointer list-none items-center justify-between gap-4 py-3 font-semibold [&::-webkit-details-marker]:hidden">
                 {item.question}
-                <ChevronDown
+                <Icon
+                  name="chevron-down"
                   className="size-5 shrink-0 transition-transform group-open:rotate-180"
-                  aria-hidden
                 />
               </summary>
               <p className="pb-4 text-muted-foreground">{item.answer}</p>
@@ -269,7 +260,7 @@ export default function LandingDc({ matches }: Route.ComponentProps) {
             href={telHref(store.phone)}
             className={buttonVariants({ variant: "accent", size: "lg", className: "mt-5" })}
           >
-            <Phone aria-hidden />
+            <Icon name="phone" />
             {store.phone}
           </a>
         </div>

@@ -1,8 +1,8 @@
-import { CheckCircle2Icon } from "lucide-react";
 import { Link } from "react-router";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
+import { Icon } from "#app/components/ui/icon.tsx";
 import type { OrderStatus } from "#app/db/schema.ts";
 import { getOrderByToken } from "#app/features/orders/orders.server.ts";
 import { formatCents } from "#app/utils/money.ts";
@@ -52,7 +52,7 @@ export default function OrderConfirmationPage({ loaderData }: Route.ComponentPro
   return (
     <div className="mx-auto w-full max-w-lg px-4 pt-10 pb-28 sm:pt-14">
       <Card className="p-6 text-center sm:p-8">
-        <CheckCircle2Icon className="mx-auto size-14 text-success" aria-hidden="true" />
+        <Icon name="circle-check" className="mx-auto size-14 text-success" />
         <h1 className="mt-4 font-display text-3xl font-semibold text-primary">Order Confirmed!</h1>
         <dl className="mt-6 space-y-3 text-left">
           <Row label="Order ID">

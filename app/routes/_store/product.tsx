@@ -1,4 +1,3 @@
-import { ArrowLeft, Minus, Plus, ShoppingCart, Sparkles } from "lucide-react";
 import { useEffect, useId, useState } from "react";
 import { data, Link, useNavigate } from "react-router";
 import { Price } from "#app/components/price.tsx";
@@ -8,6 +7,7 @@ import { toast } from "#app/components/toast/toast.ts";
 import { Badge, strainBadgeVariant } from "#app/components/ui/badge.tsx";
 import { Button, buttonVariants } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
+import { Icon } from "#app/components/ui/icon.tsx";
 import { Label, NativeSelect } from "#app/components/ui/input.tsx";
 import { useCart } from "#app/features/cart/cart-context.tsx";
 import { getProduct } from "#app/features/catalog/catalog.server.ts";
@@ -62,7 +62,7 @@ function BackButton() {
       }}
       className={buttonVariants({ variant: "ghost", className: "-ml-3" })}
     >
-      <ArrowLeft aria-hidden />
+      <Icon name="arrow-left" />
       Back
     </Link>
   );
@@ -185,7 +185,7 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
                 aria-label="Decrease quantity"
                 className="inline-flex size-12 items-center justify-center hover:bg-muted disabled:opacity-40"
               >
-                <Minus className="size-4" aria-hidden />
+                <Icon name="minus" className="size-4" />
               </button>
               <input
                 id={quantityId}
@@ -205,18 +205,18 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
                 aria-label="Increase quantity"
                 className="inline-flex size-12 items-center justify-center hover:bg-muted"
               >
-                <Plus className="size-4" aria-hidden />
+                <Icon name="plus" className="size-4" />
               </button>
             </div>
           </div>
           <Button size="lg" className="w-full sm:w-auto sm:min-w-64" onClick={add} disabled={!size?.inStock}>
-            <ShoppingCart aria-hidden />
+            <Icon name="shopping-cart" />
             {size && !size.inStock ? "Sold out" : "Add to Cart"}
           </Button>
           {effects && strain ? (
             <Card className="p-5">
               <h2 className="flex items-center gap-2 font-display text-lg font-semibold text-primary">
-                <Sparkles className="size-5" aria-hidden />
+                <Icon name="sparkles" className="size-5" />
                 Effects
               </h2>
               <ul className="mt-3 flex flex-wrap gap-2">

@@ -1,7 +1,7 @@
-import { BanknoteIcon, CheckCircle2Icon, IdCardIcon, MailIcon, PhoneIcon } from "lucide-react";
 import { Link } from "react-router";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
+import { Icon } from "#app/components/ui/icon.tsx";
 import { formatDeliveryDate } from "#app/features/checkout/delivery-slots.ts";
 import { getOrderByToken } from "#app/features/orders/orders.server.ts";
 import { formatCents } from "#app/utils/money.ts";
@@ -49,7 +49,7 @@ export default function ThankYouPage({ loaderData }: Route.ComponentProps) {
   return (
     <div className="mx-auto w-full max-w-3xl px-4 pt-8 pb-28 sm:pt-12">
       <div className="text-center">
-        <CheckCircle2Icon className="mx-auto size-14 text-success" aria-hidden="true" />
+        <Icon name="circle-check" className="mx-auto size-14 text-success" />
         <h1 className="mt-4 font-display text-3xl font-semibold text-primary sm:text-4xl">
           Thank you, {firstName}!
         </h1>
@@ -87,7 +87,7 @@ export default function ThankYouPage({ loaderData }: Route.ComponentProps) {
           ))}
         </ul>
         <div className="mt-4 flex items-center gap-3 rounded-md bg-honey-100 px-4 py-3">
-          <BanknoteIcon className="size-5 shrink-0 text-honey-700" aria-hidden="true" />
+          <Icon name="banknote" className="size-5 shrink-0 text-honey-700" />
           <div>
             <p className="font-semibold">Cash on Delivery</p>
             <p className="text-sm">Payment due at delivery</p>
@@ -98,14 +98,14 @@ export default function ThankYouPage({ loaderData }: Route.ComponentProps) {
       <Card className="mt-6 p-5 sm:p-6">
         <h2 className="font-display text-xl font-semibold">What's Next?</h2>
         <ul className="mt-4 space-y-4">
-          <NextStep icon={<MailIcon />}>
+          <NextStep icon={<Icon name="mail" />}>
             You'll receive a confirmation email at <strong>{order.userEmail}</strong>.
           </NextStep>
-          <NextStep icon={<PhoneIcon />}>
+          <NextStep icon={<Icon name="phone" />}>
             Our team will call you at <strong>{order.phone}</strong> to confirm your delivery.
           </NextStep>
-          <NextStep icon={<IdCardIcon />}>Have your ID ready: we check it in person (21+).</NextStep>
-          <NextStep icon={<BanknoteIcon />}>
+          <NextStep icon={<Icon name="id-card" />}>Have your ID ready: we check it in person (21+).</NextStep>
+          <NextStep icon={<Icon name="banknote" />}>
             Prepare the exact amount in cash: <strong>{formatCents(order.totalAmountCents)}</strong>.
           </NextStep>
         </ul>

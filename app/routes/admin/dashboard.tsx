@@ -1,4 +1,3 @@
-import { ClipboardList, DollarSign, Package, Plus, ShoppingBag } from "lucide-react";
 import { Link } from "react-router";
 import { SignOutButton } from "#app/components/admin/admin-header.tsx";
 import { OrdersChart } from "#app/components/admin/orders-chart.tsx";
@@ -6,6 +5,7 @@ import { AdminPageHeader } from "#app/components/admin/page-header.tsx";
 import { StatusBadge } from "#app/components/admin/status-badge.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
+import { Icon } from "#app/components/ui/icon.tsx";
 import { requireAdmin } from "#app/features/admin-auth/guard.server.ts";
 import { type DashboardStats, getDashboardStats } from "#app/features/orders/admin-orders.server.ts";
 import { errorMessage, log } from "#app/utils/logger.server.ts";
@@ -43,30 +43,30 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
     <>
       <AdminPageHeader title="Admin Dashboard" description="Today at a glance.">
         <Link to="/admin/products" className={buttonVariants({ variant: "outline" })}>
-          <Package aria-hidden /> Manage Products
+          <Icon name="package" /> Manage Products
         </Link>
         <Link to="/admin/orders" className={buttonVariants({ variant: "outline" })}>
-          <ClipboardList aria-hidden /> View Orders
+          <Icon name="clipboard-list" /> View Orders
         </Link>
         <Link to="/admin/products/new" className={buttonVariants({ variant: "primary" })}>
-          <Plus aria-hidden /> Add Product
+          <Icon name="plus" /> Add Product
         </Link>
         <SignOutButton />
       </AdminPageHeader>
 
       <div className="grid gap-4 sm:grid-cols-3">
         <StatCard
-          icon={<Package aria-hidden />}
+          icon={<Icon name="package" />}
           label="Total Products"
           value={stats ? String(stats.totalProducts) : "–"}
         />
         <StatCard
-          icon={<ShoppingBag aria-hidden />}
+          icon={<Icon name="shopping-bag" />}
           label="Total Orders"
           value={stats ? stats.totalOrders.toLocaleString("en-US") : "–"}
         />
         <StatCard
-          icon={<DollarSign aria-hidden />}
+          icon={<Icon name="dollar-sign" />}
           label="Total Revenue"
           value={stats ? formatCents(stats.totalRevenueCents) : "–"}
           hint="All orders except cancelled ones"

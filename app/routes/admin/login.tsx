@@ -1,9 +1,9 @@
-import { LockKeyhole } from "lucide-react";
 import { useEffect, useState } from "react";
 import { data, Form, redirect, useNavigation } from "react-router";
 import { toast } from "#app/components/toast/toast.ts";
 import { Button } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
+import { Icon } from "#app/components/ui/icon.tsx";
 import { FieldError, Input, Label } from "#app/components/ui/input.tsx";
 import { db } from "#app/db/client.server.ts";
 import { isSameOrigin, NO_STORE } from "#app/features/admin-auth/guard.server.ts";
@@ -95,7 +95,7 @@ export default function AdminLogin({ loaderData, actionData }: Route.ComponentPr
       <Card className="w-full max-w-sm p-6 sm:p-8">
         <div className="mb-6 flex flex-col items-center gap-3 text-center">
           <span className="flex size-12 items-center justify-center rounded-full bg-secondary text-primary">
-            <LockKeyhole className="size-6" aria-hidden />
+            <Icon name="lock-keyhole" className="size-6" />
           </span>
           <div>
             <h1 className="font-display text-2xl text-primary">Admin Login</h1>

@@ -1,10 +1,10 @@
-import { AlertTriangle, ArrowLeft, ChevronRight } from "lucide-react";
 import { Link, useSearchParams } from "react-router";
 import { RefreshButton, usePolling } from "#app/components/admin/orders-screen.tsx";
 import { AdminPageHeader } from "#app/components/admin/page-header.tsx";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
+import { Icon } from "#app/components/ui/icon.tsx";
 import { requireAdmin } from "#app/features/admin-auth/guard.server.ts";
 import { listOutboxEmails } from "#app/features/orders/admin-orders.server.ts";
 import { cn } from "#app/utils/cn.ts";
@@ -47,7 +47,7 @@ export default function Outbox({ loaderData }: Route.ComponentProps) {
         description="Order e-mails queued, sent and failed, newest first."
       >
         <Link to="/admin/dashboard" className={buttonVariants({ variant: "outline" })}>
-          <ArrowLeft aria-hidden /> Back to Dashboard
+          <Icon name="arrow-left" /> Back to Dashboard
         </Link>
         <RefreshButton />
       </AdminPageHeader>
@@ -56,8 +56,8 @@ export default function Outbox({ loaderData }: Route.ComponentProps) {
           role="alert"
           className="mb-4 flex items-center gap-2 rounded-md bg-destructive/10 px-4 py-3 text-destructive text-sm"
         >
-          <AlertTriangle className="size-4" aria-hidden /> {failed} e-mail{failed === 1 ? "" : "s"} could not
-          be sent after every retry.
+          <Icon name="triangle-exclamation-point" className="size-4" /> {failed} e-mail
+          {failed === 1 ? "" : "s"} could not be sent after every retry.
         </p>
       ) : null}
       <nav aria-label="Filter by status" className="mb-4 flex flex-wrap gap-2">
@@ -106,7 +106,7 @@ export default function Outbox({ loaderData }: Route.ComponentProps) {
                       >
                         {email.status}
                       </Badge>
-                      <ChevronRight className="size-4 text-muted-foreground" aria-hidden />
+                      <Icon name="chevron-right" className="size-4 text-muted-foreground" />
                     </span>
                   </summary>
                   <dl className="mt-3 grid gap-x-4 gap-y-1 text-sm sm:grid-cols-[8rem_1fr]">

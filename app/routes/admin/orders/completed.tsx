@@ -1,7 +1,7 @@
-import { ArrowLeft } from "lucide-react";
 import { Link } from "react-router";
 import { OrdersScreen, RefreshButton } from "#app/components/admin/orders-screen.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
+import { Icon } from "#app/components/ui/icon.tsx";
 import { requireAdmin } from "#app/features/admin-auth/guard.server.ts";
 import { listOrders } from "#app/features/orders/admin-orders.server.ts";
 import { errorMessage, log } from "#app/utils/logger.server.ts";
@@ -37,7 +37,7 @@ export default function CompletedOrders({ loaderData }: Route.ComponentProps) {
       buttons={
         <>
           <Link to="/admin/orders" className={buttonVariants({ variant: "outline" })}>
-            <ArrowLeft aria-hidden /> Back to Incoming Orders
+            <Icon name="arrow-left" /> Back to Incoming Orders
           </Link>
           <RefreshButton />
         </>

@@ -1,7 +1,7 @@
-import { ArrowLeft, CheckCheck } from "lucide-react";
 import { data, Link } from "react-router";
 import { OrdersScreen, RefreshButton } from "#app/components/admin/orders-screen.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
+import { Icon } from "#app/components/ui/icon.tsx";
 import { requireAdmin } from "#app/features/admin-auth/guard.server.ts";
 import { listOrders, setOrderStatus } from "#app/features/orders/admin-orders.server.ts";
 import { ORDER_INTENTS, orderStatusSchema } from "#app/features/orders/order-status.schema.ts";
@@ -59,10 +59,10 @@ export default function IncomingOrders({ loaderData }: Route.ComponentProps) {
       buttons={
         <>
           <Link to="/admin/dashboard" className={buttonVariants({ variant: "outline" })}>
-            <ArrowLeft aria-hidden /> Back to Dashboard
+            <Icon name="arrow-left" /> Back to Dashboard
           </Link>
           <Link to="/admin/completed-orders" className={buttonVariants({ variant: "secondary" })}>
-            <CheckCheck aria-hidden /> View Completed Orders
+            <Icon name="check-check" /> View Completed Orders
           </Link>
           <RefreshButton />
         </>

@@ -1,8 +1,8 @@
-import { ArrowLeft } from "lucide-react";
 import { data, Link } from "react-router";
 import { AdminPageHeader } from "#app/components/admin/page-header.tsx";
 import { ProductForm } from "#app/components/admin/product-form.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
+import { Icon } from "#app/components/ui/icon.tsx";
 import { requireAdmin } from "#app/features/admin-auth/guard.server.ts";
 import {
   getAdminProduct,
@@ -62,7 +62,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 export default function EditProduct({ loaderData, actionData }: Route.ComponentProps) {
   const back = (
     <Link to="/admin/products" className={buttonVariants({ variant: "ghost", className: "-ml-3 mb-2" })}>
-      <ArrowLeft aria-hidden /> Back to Products
+      <Icon name="arrow-left" /> Back to Products
     </Link>
   );
   if (!loaderData.product) {
@@ -71,7 +71,7 @@ export default function EditProduct({ loaderData, actionData }: Route.ComponentP
         <h1 className="font-display text-3xl text-primary">Product Not Found</h1>
         <p className="mt-2 text-muted-foreground">It may have been deleted.</p>
         <Link to="/admin/products" className={buttonVariants({ variant: "primary", className: "mt-6" })}>
-          <ArrowLeft aria-hidden /> Back to Products
+          <Icon name="arrow-left" /> Back to Products
         </Link>
       </div>
     );

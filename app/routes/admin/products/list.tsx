@@ -1,4 +1,3 @@
-import { ArrowLeft, Pencil, Plus, Search, Trash2, Wand2 } from "lucide-react";
 import { useEffect, useMemo, useState } from "react";
 import { data, Link, useFetcher } from "react-router";
 import { ConfirmDialog } from "#app/components/admin/confirm-dialog.tsx";
@@ -8,6 +7,7 @@ import { toast } from "#app/components/toast/toast.ts";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { Button, buttonVariants } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
+import { Icon } from "#app/components/ui/icon.tsx";
 import { Input, Label, NativeSelect } from "#app/components/ui/input.tsx";
 import { requireAdmin } from "#app/features/admin-auth/guard.server.ts";
 import { CATEGORIES, canonicalCategory, isKnownCategory } from "#app/features/catalog/catalog.ts";
@@ -112,10 +112,10 @@ export default function ProductList({ loaderData }: Route.ComponentProps) {
         description={`${products.length} product${products.length === 1 ? "" : "s"} in the shop`}
       >
         <Link to="/admin/dashboard" className={buttonVariants({ variant: "outline" })}>
-          <ArrowLeft aria-hidden /> Back to Dashboard
+          <Icon name="arrow-left" /> Back to Dashboard
         </Link>
         <Link to="/admin/products/new" className={buttonVariants({ variant: "primary" })}>
-          <Plus aria-hidden /> Add Product
+          <Icon name="plus" /> Add Product
         </Link>
       </AdminPageHeader>
 
@@ -124,9 +124,9 @@ export default function ProductList({ loaderData }: Route.ComponentProps) {
           <Label htmlFor="product-search" className="sr-only">
             Search products
           </Label>
-          <Search
+          <Icon
+            name="search"
             className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground"
-            aria-hidden
           />
           <Input
             id="product-search"
@@ -248,7 +248,7 @@ function ProductCard({ product, lowStock }: { product: AdminProduct; lowStock: n
                 onClick={() => run("fix-case")}
                 disabled={busyIntent === "fix-case"}
               >
-                <Wand2 aria-hidden /> Fix Case
+                <Icon name="wand-sparkles" /> Fix Case
               </Button>
             ) : null}
           </div>
@@ -303,7 +303,7 @@ function ProductCard({ product, lowStock }: { product: AdminProduct; lowStock: n
             className={buttonVariants({ variant: "outline", className: "flex-1" })}
             aria-label={`Edit ${product.name}`}
           >
-            <Pencil aria-hidden /> Edit
+            <Icon name="pencil" /> Edit
           </Link>
           <Button
             type="button"
@@ -311,7 +311,7 @@ function ProductCard({ product, lowStock }: { product: AdminProduct; lowStock: n
             onClick={() => setConfirming(true)}
             aria-label={`Delete ${product.name}`}
           >
-            <Trash2 aria-hidden />
+            <Icon name="trash" />
           </Button>
         </div>
       </div>

@@ -1,8 +1,8 @@
-import { ArrowLeft } from "lucide-react";
 import { data, Link } from "react-router";
 import { AdminPageHeader } from "#app/components/admin/page-header.tsx";
 import { ProductForm } from "#app/components/admin/product-form.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
+import { Icon } from "#app/components/ui/icon.tsx";
 import { requireAdmin } from "#app/features/admin-auth/guard.server.ts";
 import { emptyProductForm } from "#app/features/catalog/product.schema.ts";
 import { createProduct, parseProductForm } from "#app/features/catalog/product-admin.server.ts";
@@ -44,7 +44,7 @@ export default function NewProduct({ actionData }: Route.ComponentProps) {
   return (
     <div className="mx-auto max-w-3xl">
       <Link to="/admin/products" className={buttonVariants({ variant: "ghost", className: "-ml-3 mb-2" })}>
-        <ArrowLeft aria-hidden /> Back to Products
+        <Icon name="arrow-left" /> Back to Products
       </Link>
       <AdminPageHeader title="Add New Product" />
       <ProductForm initial={emptyProductForm()} mode="create" serverErrors={actionData?.fieldErrors} />
