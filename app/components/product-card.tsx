@@ -1,4 +1,4 @@
-import { useId, useState } from "react";
+import { useState } from "react";
 import { Link } from "react-router";
 import { toast } from "#app/components/toast/toast.ts";
 import { Badge, strainBadgeVariant } from "#app/components/ui/badge.tsx";
@@ -7,7 +7,6 @@ import { NativeSelect } from "#app/components/ui/input.tsx";
 import { useCart } from "#app/features/cart/cart-context.tsx";
 import type { ProductSizeView } from "#app/features/catalog/catalog.server.ts";
 import { isOnSale, showsThcPercentage } from "#app/features/catalog/catalog.ts";
-import { cn } from "#app/utils/cn.ts";
 import { formatCents } from "#app/utils/money.ts";
 import { Price } from "./price.tsx";
 import { ProductImage } from "./product-image.tsx";
@@ -23,7 +22,6 @@ export type CardProduct = {
   thcMg: number | null;
   isFeatured: boolean;
   imageUrl: string;
-  imageKey: string | null;
   sizes: ProductSizeView[];
 };
 
@@ -55,9 +53,6 @@ export function defaultSizeId(sizes: ProductSizeView[]) {
 export function ProductCard({ product, priority = false }: { product: CardProduct; priority?: boolean }) {
   const { addItem } = useCart();
   const [sizeId, setSizeId] = useState(() => defaultSizeId(product.sizes));
-  const [open, setOpen] = useState(false);
-  const descriptionId = useId();
-  const selectId = useId();
   const size = product.sizes.find((candidate) => candidate.id === sizeId);
   const onSale = product.sizes.some(isOnSale);
   const thc = thcLine(product);
@@ -82,7 +77,7 @@ export function ProductCard({ product, priority = false }: { product: CardProduc
   }
 
   return (
-    <article className="group flex h-full flex-col overflow-hidden rounded-lg border border-border bg-card shadow-card">
+    <article className="product-card group">
       <Link to={href} className="relative block overflow-hidden" tabIndex={-1} aria-hidden>
         <ProductImage
           product={product}
@@ -116,16 +111,9 @@ export function ProductCard({ product, priority = false }: { product: CardProduc
         </h3>
         {thc ? <p className="text-sm text-muted-foreground">{thc}</p> : null}
         {product.sizes.length > 1 ? (
-          <div>
-            <label htmlFor={selectId} className="sr-only">
-              Select size for {product.name}
-            </label>
-            <NativeSelect
-              id={selectId}
-              value={sizeId}
-              onChange={(event) => setSizeId(event.target.value)}
-              compact
-            >
+          <label>
+            <span className="sr-only">Select size for {product.name}</span>
+            <NativeSelect value={sizeId} onChange={(event) => setSizeId(event.target.value)} compact>
               <option value="" disabled>
                 Select size
               </option>
@@ -135,28 +123,16 @@ export function ProductCard({ product, priority = false }: { product: CardProduc
                 </option>
               ))}
             </NativeSelect>
-          </div>
+          </label>
         ) : null}
         {product.description ? (
-          <div>
-            <button
-              type="button"
-              aria-expanded={open}
-              aria-controls={descriptionId}
-              onClick={() => setOpen((value) => !value)}
-              className="flex min-h-11 w-full items-center justify-between rounded-md text-left text-sm font-medium text-primary"
-            >
+          <details>
+            <summary className="product-card-toggle">
               Description
-              <Icon name="chevron-down" className={cn("size-4 transition-transform", open && "rotate-180")} />
-            </button>
-            <p
-              id={descriptionId}
-              hidden={!open}
-              className="pb-1 text-sm leading-relaxed text-muted-foreground"
-            >
-              {product.description}
-            </p>
-          </div>
+              <Icon name="chevron-down" />
+            </summary>
+            <p className="pb-1 text-sm leading-relaxed text-muted-foreground">{product.description}</p>
+          </details>
         ) : null}
         <div className="mt-auto flex items-center justify-between gap-2 pt-1">
           {size ? (
@@ -175,7 +151,7 @@ export function ProductCard({ product, priority = false }: { product: CardProduc
             onClick={add}
             disabled={!size?.inStock}
             aria-label={soldOut ? `${product.name} is sold out` : `Add ${product.name} to cart`}
-            className="inline-flex size-11 shrink-0 items-center justify-center rounded-full bg-primary text-primary-foreground shadow-card transition-colors hover:bg-primary-hover disabled:cursor-not-allowed disabled:opacity-45"
+            className="product-card-add"
           >
             <Icon name="plus" className="size-5" />
           </button>

@@ -1,9 +1,11 @@
 import type * as React from "react";
 import { cn } from "#app/utils/cn.ts";
 
-/** What every form field shares; height, padding and text size come from the field itself. */
-const fieldBase =
-  "block w-full rounded-md border border-input bg-card text-foreground placeholder:text-muted-foreground focus-visible:outline-3 focus-visible:outline-ring aria-invalid:border-destructive disabled:cursor-not-allowed disabled:opacity-60";
+/**
+ * What every form field shares (the `field` component class in app.css); height, padding and text
+ * size come from the field itself.
+ */
+const fieldBase = "field";
 
 export const fieldClasses = `${fieldBase} min-h-11 px-3 py-2 text-base`;
 

@@ -3,7 +3,37 @@ import { log } from "#app/utils/logger.server.ts";
 import { findProducts, type ProductFilter, type ProductView } from "./catalog.server.ts";
 import { PAGE_SIZE } from "./storefront.ts";
 
-export type Listing = { products: ProductView[]; total: number; page: number; failed: boolean };
+/** What a product card renders: the page's data carries nothing else (it is serialised into the HTML). */
+export type ListedProduct = Pick<
+  ProductView,
+  | "id"
+  | "name"
+  | "description"
+  | "category"
+  | "strain"
+  | "thcPercentage"
+  | "thcMg"
+  | "isFeatured"
+  | "imageUrl"
+  | "sizes"
+>;
+
+export type Listing = { products: ListedProduct[]; total: number; page: number; failed: boolean };
+
+function toListedProduct(product: ProductView): ListedProduct {
+  return {
+    id: product.id,
+    name: product.name,
+    description: product.description,
+    category: product.category,
+    strain: product.strain,
+    thcPercentage: product.thcPercentage,
+    thcMg: product.thcMg,
+    isFeatured: product.isFeatured,
+    imageUrl: product.imageUrl,
+    sizes: product.sizes,
+  };
+}
 
 /**
  * Products matching the filter (spec §4: a failed load gives an empty grid): the first
@@ -16,7 +46,7 @@ export async function loadListing(filter: ProductFilter, page: number, only = fa
       filter,
       only ? { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE } : { limit: page * PAGE_SIZE },
     );
-    return { products, total, page, failed: false };
+    return { products: products.map(toListedProduct), total, page, failed: false };
   } catch (error) {
     log.error("Failed to load products", { error: String(error), filter: JSON.stringify(filter) });
     return { products: [], total: 0, page, failed: true };
@@ -24,9 +54,9 @@ export async function loadListing(filter: ProductFilter, page: number, only = fa
 }
 
 /** A short highlight row (Deals, Featured, On Sale); an empty row when the load fails. */
-export async function loadHighlight(filter: ProductFilter, limit: number): Promise<ProductView[]> {
+export async function loadHighlight(filter: ProductFilter, limit: number): Promise<ListedProduct[]> {
   try {
-    return (await findProducts(filter, { limit })).products;
+    return (await findProducts(filter, { limit })).products.map(toListedProduct);
   } catch (error) {
     log.error("Failed to load products", { error: String(error), filter: JSON.stringify(filter) });
     return [];
