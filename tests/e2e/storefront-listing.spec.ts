@@ -218,8 +218,11 @@ test("the product card shows THC % for Flower, THC mg otherwise, and sizes only 
   const plainCard = page.getByRole("article").filter({ hasText: plain }).first();
   await expect(plainCard.getByText("THC: 100mg")).toBeVisible();
   await expect(plainCard.getByRole("combobox")).toHaveCount(0);
-  await plainCard.getByRole("button", { name: "Description" }).click();
-  await expect(plainCard.getByText(`${plain}: a product made by the end-to-end tests.`)).toBeVisible();
+  const description = plainCard.getByText(`${plain}: a product made by the end-to-end tests.`);
+  await expect(description).toBeHidden();
+  // A native <details> disclosure: its <summary> has no ARIA button role for Playwright.
+  await plainCard.getByText("Description", { exact: true }).click();
+  await expect(description).toBeVisible();
   await plainCard.getByRole("link", { name: plain }).click();
   await expect(page).toHaveURL(/\/product\/[0-9a-f-]{36}$/);
   await expect(page.getByRole("heading", { level: 1, name: plain })).toBeVisible();
