@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { Link } from "react-router";
+import { Link, useNavigate } from "react-router";
 import { toast } from "#app/components/toast/toast.ts";
 import { Badge, strainBadgeVariant } from "#app/components/ui/badge.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
@@ -52,12 +52,21 @@ export function defaultSizeId(sizes: ProductSizeView[]) {
 /** Spec §2 product card. */
 export function ProductCard({ product, priority = false }: { product: CardProduct; priority?: boolean }) {
   const { addItem } = useCart();
+  const navigate = useNavigate();
   const [sizeId, setSizeId] = useState(() => defaultSizeId(product.sizes));
   const size = product.sizes.find((candidate) => candidate.id === sizeId);
   const onSale = product.sizes.some(isOnSale);
   const thc = thcLine(product);
   const href = `/product/${product.id}`;
   const soldOut = size ? !size.inStock : product.sizes.length > 0 && product.sizes.every((s) => !s.inStock);
+
+  // The image and the category row are plain links that navigate like <Link>: a card renders three
+  // links to one page, and React Router's Link costs far more to render than an <a>.
+  function openProduct(event: React.MouseEvent<HTMLAnchorElement>) {
+    if (event.button !== 0 || event.metaKey || event.altKey || event.ctrlKey || event.shiftKey) return;
+    event.preventDefault();
+    navigate(href);
+  }
 
   function add() {
     if (!size?.inStock) return;
@@ -78,12 +87,19 @@ export function ProductCard({ product, priority = false }: { product: CardProduc
 
   return (
     <article className="product-card group">
-      <Link to={href} className="relative block overflow-hidden" tabIndex={-1} aria-hidden>
+      {/* biome-ignore lint/a11y/useAnchorContent: a pointer shortcut to the product; its name link is the one for keyboards and screen readers */}
+      <a
+        href={href}
+        onClick={openProduct}
+        className="relative block overflow-hidden"
+        tabIndex={-1}
+        aria-hidden
+      >
         <ProductImage
           product={product}
           sizes={CARD_IMAGE_SIZES}
           priority={priority}
-          className="transition-transform duration-300 group-hover:scale-[1.02]"
+          className="product-card-image"
         />
         <span className="absolute top-2 left-2 flex flex-wrap gap-1">
           {onSale ? <Badge variant="sale">Sale</Badge> : null}
@@ -92,27 +108,21 @@ export function ProductCard({ product, priority = false }: { product: CardProduc
         <Badge variant="overlay" className="absolute right-2 bottom-2">
           {product.category}
         </Badge>
-      </Link>
-      <div className="flex flex-1 flex-col gap-2 p-3 sm:p-4">
-        <Link
-          to={href}
-          className="flex min-h-6 flex-wrap items-center gap-1.5 text-xs text-muted-foreground"
-          tabIndex={-1}
-        >
+      </a>
+      <div className="product-card-body">
+        <a href={href} onClick={openProduct} className="product-card-meta" tabIndex={-1}>
           <span className="font-medium uppercase tracking-wide">{product.category}</span>
           {product.strain ? (
             <Badge variant={strainBadgeVariant(product.strain)}>{product.strain}</Badge>
           ) : null}
-        </Link>
-        <h3 className="font-display text-base leading-snug font-semibold text-foreground sm:text-lg">
-          <Link to={href} className="rounded-sm hover:text-primary hover:underline">
-            {product.name}
-          </Link>
+        </a>
+        <h3 className="product-card-title">
+          <Link to={href}>{product.name}</Link>
         </h3>
         {thc ? <p className="text-sm text-muted-foreground">{thc}</p> : null}
         {product.sizes.length > 1 ? (
           <label>
-            <span className="sr-only">Select size for {product.name}</span>
+            <span className="sr-only">{`Select size for ${product.name}`}</span>
             <NativeSelect value={sizeId} onChange={(event) => setSizeId(event.target.value)} compact>
               <option value="" disabled>
                 Select size
@@ -131,10 +141,10 @@ export function ProductCard({ product, priority = false }: { product: CardProduc
               Description
               <Icon name="chevron-down" />
             </summary>
-            <p className="pb-1 text-sm leading-relaxed text-muted-foreground">{product.description}</p>
+            <p className="product-card-description">{product.description}</p>
           </details>
         ) : null}
-        <div className="mt-auto flex items-center justify-between gap-2 pt-1">
+        <div className="product-card-footer">
           {size ? (
             size.inStock ? (
               <Price size={size} />
