@@ -1,8 +1,14 @@
+/** 1234567 → "1,234,567" (en-US grouping), without Intl: a listing page formats about a hundred prices. */
+function groupThousands(whole: number) {
+  const digits = String(whole);
+  return whole < 1000 ? digits : digits.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+}
+
 /** Money is integer cents everywhere (decision 3) and shown as dollars with 2 decimals. */
 export function formatCents(cents: number) {
   const sign = cents < 0 ? "-" : "";
   const abs = Math.abs(Math.round(cents));
-  const dollars = Math.floor(abs / 100).toLocaleString("en-US");
+  const dollars = groupThousands(Math.floor(abs / 100));
   return `${sign}$${dollars}.${String(abs % 100).padStart(2, "0")}`;
 }
 
