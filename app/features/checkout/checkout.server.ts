@@ -4,7 +4,6 @@
  * here the same way, whether it came from the page, a plain HTML form or a crafted request.
  */
 
-import { db } from "#app/db/client.server.ts";
 import {
   deleteIdPhotos,
   ID_PHOTO_FIELD,
@@ -14,8 +13,12 @@ import {
   storeIdPhoto,
   UploadRefused,
 } from "#app/features/media/id-photos.server.ts";
-import { getOrderByIdempotencyKey } from "#app/features/orders/orders.server.ts";
-import { type PlaceOrderRefusal, placeOrder } from "#app/features/orders/place-order.server.ts";
+import {
+  commitOrder,
+  type PlaceOrderRefusal,
+  type PreparedOrder,
+  prepareOrder,
+} from "#app/features/orders/place-order.server.ts";
 import { log, rootCauseMessage } from "#app/utils/logger.server.ts";
 import {
   CHECKOUT_TOASTS,
@@ -141,13 +144,17 @@ export async function submitCheckout(
   if (!parsed.success || !idFront) return failure(client, 400, fieldErrors, CHECK_DETAILS_TOAST);
   const input = parsed.data;
 
-  // A retry or a double submit of an order already placed: hand back that order, store nothing.
+  // One read: a retry or a double submit of an order already placed gets that order back and
+  // stores nothing; otherwise the cart is priced from the database.
+  let prepared: PreparedOrder;
   try {
-    const first = await getOrderByIdempotencyKey(await db(), input.idempotencyKey);
-    if (first) return { ok: true, client, token: first.publicToken, uploadFailed: false, replayed: true };
+    prepared = await prepareOrder(input, { now });
   } catch (error) {
     log.error("Could not place an order", { error: rootCauseMessage(error) });
     return failure(client, 500, {}, CHECKOUT_TOASTS.orderError);
+  }
+  if (prepared.ok && prepared.replay) {
+    return { ok: true, client, token: prepared.replay.publicToken, uploadFailed: false, replayed: true };
   }
 
   let photo: ProcessedIdPhoto;
@@ -168,6 +175,7 @@ export async function submitCheckout(
     }
     throw error;
   }
+  if (!prepared.ok) return refusalToFailure(client, prepared);
 
   // Step 1 of spec §4: a storage failure does not stop the order.
   let idPhotoId: string | null = null;
@@ -184,7 +192,7 @@ export async function submitCheckout(
   };
 
   try {
-    const result = await placeOrder({ ...input, idPhotoId }, { now });
+    const result = await commitOrder({ ...input, idPhotoId }, prepared.quote, { now });
     if (!result.ok) {
       await forget();
       return refusalToFailure(client, result);

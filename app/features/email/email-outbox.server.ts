@@ -9,7 +9,7 @@ import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { and, asc, eq, inArray, lt, lte, or, sql } from "drizzle-orm";
 import nodemailer from "nodemailer";
-import { db, type Executor } from "#app/db/client.server.ts";
+import { db } from "#app/db/client.server.ts";
 import { emailOutbox } from "#app/db/schema.ts";
 import { config } from "#app/utils/env.server.ts";
 import { errorMessage, log } from "#app/utils/logger.server.ts";
@@ -36,38 +36,39 @@ export function backoffMs(attempts: number) {
   return Math.min(BASE_BACKOFF_MS * 2 ** Math.max(0, attempts - 1), MAX_BACKOFF_MS);
 }
 
-/** Queues the customer confirmation and the shop notification; call it inside the order transaction. */
-export async function queueOrderEmails(
-  executor: Executor,
+export type OrderEmailRow = {
+  kind: "order-confirmation" | "order-notification";
+  toAddress: string;
+  subject: string;
+  textBody: string;
+  htmlBody: string;
+};
+
+/** The customer confirmation and the shop notification of an order, ready to queue. */
+export function orderEmailRows(
   data: OrderEmailData,
-  options: { now: Date; settings?: StoreEmailSettings; shopAddress?: string },
-) {
+  options: { settings?: StoreEmailSettings; shopAddress?: string } = {},
+): OrderEmailRow[] {
   const settings = options.settings ?? storeEmailSettings();
   const shopAddress = options.shopAddress ?? config().ordersEmail;
   const customer = customerConfirmationEmail(data, settings);
   const shop = shopNotificationEmail(data, settings);
-  await executor.insert(emailOutbox).values([
+  return [
     {
-      orderId: data.id,
       kind: "order-confirmation",
       toAddress: data.userEmail,
       subject: customer.subject,
       textBody: customer.text,
       htmlBody: customer.html,
-      nextAttemptAt: options.now,
-      createdAt: options.now,
     },
     {
-      orderId: data.id,
       kind: "order-notification",
       toAddress: shopAddress,
       subject: shop.subject,
       textBody: shop.text,
       htmlBody: shop.html,
-      nextAttemptAt: options.now,
-      createdAt: options.now,
     },
-  ]);
+  ];
 }
 
 export type OutgoingMail = {

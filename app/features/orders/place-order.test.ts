@@ -19,7 +19,7 @@ import {
 } from "#app/features/checkout/checkout-test-helpers.server.ts";
 import { describeEachDatabase } from "#tests/db.ts";
 import { getOrderByToken } from "./orders.server.ts";
-import { placeOrder } from "./place-order.server.ts";
+import { commitOrder, placeOrder, prepareOrder } from "./place-order.server.ts";
 
 async function png() {
   return { bytes: await testPng(), name: "id.png", type: "image/png" };
@@ -135,6 +135,39 @@ describeEachDatabase("placing orders", (database) => {
       { now: MONDAY_MORNING },
     );
     expect(stillRefused).toEqual({ ok: false, reason: "minimum", totalCents: 7999 });
+  });
+
+  it("charges the price under the stock lock when it changed after the cart was priced", async () => {
+    const { db } = database();
+    const product = await insertTestProduct(db, { name: "Repriced", priceCents: 9000 });
+    const input = placeOrderInput([{ productId: product.productId, sizeId: product.sizeId, quantity: 1 }]);
+    const prepared = await prepareOrder(input, { now: MONDAY_MORNING });
+    if (!prepared.ok || prepared.replay) throw new Error("not prepared");
+    expect(prepared.quote.totalCents).toBe(9000);
+    await db.update(productSizes).set({ priceCents: 9500 }).where(eq(productSizes.id, product.sizeId));
+    const placed = await commitOrder(input, prepared.quote, { now: MONDAY_MORNING });
+    expect(placed.ok && placed.order.totalAmountCents).toBe(9500);
+    if (!placed.ok) return;
+    const order = await getOrderByToken(placed.order.publicToken);
+    expect(order?.items.map((item) => item.unitPriceCents)).toEqual([9500]);
+    const [mail] = await db
+      .select({ text: emailOutbox.textBody })
+      .from(emailOutbox)
+      .where(eq(emailOutbox.orderId, placed.order.id))
+      .limit(1);
+    expect(mail?.text).toContain("$95.00");
+
+    // A price cut below the minimum after pricing is refused with the new figure, nothing written.
+    const second = placeOrderInput([{ productId: product.productId, sizeId: product.sizeId, quantity: 1 }]);
+    const again = await prepareOrder(second, { now: MONDAY_MORNING });
+    if (!again.ok || again.replay) throw new Error("not prepared");
+    await db.update(productSizes).set({ priceCents: 7000 }).where(eq(productSizes.id, product.sizeId));
+    expect(await commitOrder(second, again.quote, { now: MONDAY_MORNING })).toEqual({
+      ok: false,
+      reason: "minimum",
+      totalCents: 7000,
+    });
+    expect(await stockOf(product.sizeId)).toBe(99);
   });
 
   it("sells exactly the stock under 200 concurrent orders, never below 0, and names the sold-out item", async () => {
