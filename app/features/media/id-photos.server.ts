@@ -129,7 +129,9 @@ export async function processIdPhoto(input: Uint8Array): Promise<ProcessedIdPhot
       .rotate()
       .resize({ width: STORED_MAX_SIDE, height: STORED_MAX_SIDE, fit: "inside", withoutEnlargement: true })
       .flatten({ background: "#ffffff" })
-      .jpeg({ quality: 85, mozjpeg: true })
+      // Plain libjpeg-turbo, not mozjpeg: files ~15% larger, but ~3× less CPU on a small photo
+      // and >10× less on a large one, and this runs on the checkout request.
+      .jpeg({ quality: 85 })
       .toBuffer({ resolveWithObject: true });
     return { contentType: "image/jpeg", bytes: new Uint8Array(data), width: info.width, height: info.height };
   } catch {
