@@ -72,7 +72,13 @@ export type OrderQuote = { lines: PricedLine[]; totalCents: number };
 
 export type PreparedOrder =
   | { ok: true; replay: PlacedOrder }
-  | { ok: true; replay: null; quote: OrderQuote }
+  | {
+      ok: true;
+      replay: null;
+      quote: OrderQuote;
+      /** The photo sent ahead that `options.photoToken` names, or null when there is none (any more). */
+      sentPhotoId: string | null;
+    }
   | PlaceOrderRefusal;
 
 type SizeSnapshot = {
@@ -95,9 +101,17 @@ function parsedJson<T>(value: unknown): T | null {
   return (typeof value === "string" ? JSON.parse(value) : value) as T;
 }
 
-/** One statement: the order a replayed key already placed, and the sizes the cart names. */
-async function readOrderContext(database: Database, idempotencyKey: string, sizeIds: string[]) {
-  const [row] = rowsOf<{ replay: unknown; sizes: unknown }>(
+/**
+ * One statement: the order a replayed key already placed, the sizes the cart names, and whether
+ * the ID photo sent ahead is stored.
+ */
+async function readOrderContext(
+  database: Database,
+  idempotencyKey: string,
+  sizeIds: string[],
+  photoToken: string | null,
+) {
+  const [row] = rowsOf<{ replay: unknown; sizes: unknown; photo: boolean | null }>(
     await database.execute(sql`
       SELECT
         (SELECT json_build_object('id', o.id, 'publicToken', o.public_token, 'totalAmountCents', o.total_amount_cents)
@@ -107,9 +121,11 @@ async function readOrderContext(database: Database, idempotencyKey: string, size
             'salePriceCents', s.sale_price_cents, 'productName', p.name, 'imageUrl', p.image_url,
             'archived', p.archived_at IS NOT NULL))
           FROM product_sizes s JOIN products p ON p.id = s.product_id
-          WHERE s.id IN (SELECT jsonb_array_elements_text(${JSON.stringify(sizeIds)}::jsonb)::uuid)) AS sizes`),
+          WHERE s.id IN (SELECT jsonb_array_elements_text(${JSON.stringify(sizeIds)}::jsonb)::uuid)) AS sizes,
+        (SELECT true FROM id_photos WHERE id = ${photoToken}::uuid) AS photo`),
   );
   return {
+    photo: row?.photo === true,
     replay: parsedJson<PlacedOrder>(row?.replay),
     sizes: parsedJson<SizeSnapshot[]>(row?.sizes) ?? [],
   };
@@ -121,14 +137,16 @@ async function readOrderContext(database: Database, idempotencyKey: string, size
  */
 export async function prepareOrder(
   input: OrderRequest,
-  options: { now?: Date } = {},
+  options: { now?: Date; photoToken?: string | null } = {},
 ): Promise<PreparedOrder> {
   const now = options.now ?? new Date();
+  const photoToken = options.photoToken ?? null;
   const lines = mergeCartLines(input.items);
   const context = await readOrderContext(
     await db(),
     input.idempotencyKey,
     lines.map((line) => line.sizeId),
+    photoToken,
   );
   if (context.replay) return { ok: true, replay: context.replay };
   if (lines.length === 0) return { ok: false, reason: "empty-cart" };
@@ -161,7 +179,12 @@ export async function prepareOrder(
   }
   const totalCents = priced.reduce((sum, line) => sum + line.totalCents, 0);
   if (totalCents < MIN_ORDER_CENTS) return { ok: false, reason: "minimum", totalCents };
-  return { ok: true, replay: null, quote: { lines: priced, totalCents } };
+  return {
+    ok: true,
+    replay: null,
+    quote: { lines: priced, totalCents },
+    sentPhotoId: context.photo ? photoToken : null,
+  };
 }
 
 /** The SQLSTATE `place_order` raised (CG409 out of stock, CG412 price changed), if it did. */
