@@ -37,6 +37,7 @@ export default [
   ]),
   route("healthz", "routes/resources/healthz.ts"),
   route("api/cart-prices", "routes/resources/cart-prices.ts"),
+  route("api/id-photo", "routes/resources/id-photo-upload.ts"),
   route("sitemap.xml", "routes/resources/sitemap.ts"),
   route("robots.txt", "routes/resources/robots.ts"),
   route("media/:file", "routes/resources/media.ts"),

@@ -24,7 +24,11 @@ test("a placed order moves through Confirm and Mark Delivered into completed ord
   await passAgeGate(shopper);
   const shopPage = await shopper.newPage();
   await shopPage.goto(`/product/${productId}`);
-  await shopPage.getByRole("button", { name: "Add to Cart" }).click();
+  // A click before hydration does nothing: click until the cart says it took the item.
+  await expect(async () => {
+    await shopPage.getByRole("button", { name: "Add to Cart" }).click();
+    await expect(shopPage.getByText("Added to cart").first()).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 20_000 });
   const cart = await shopPage.evaluate(() => window.localStorage.getItem("capital-grown-cart"));
   const sizeId = (JSON.parse(cart ?? "[]") as { selectedSize?: { id: string }; sizeId?: string }[])
     .map((line) => line.selectedSize?.id ?? line.sizeId)

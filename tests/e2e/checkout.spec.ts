@@ -69,10 +69,16 @@ test("a shopper orders from a product page to the thank-you page, with an ID pho
     ["zip", () => page.getByLabel("ZIP code").fill("20001")],
     [
       "ID",
-      async () =>
-        page
+      async () => {
+        // With JavaScript the photo is sent as soon as it is picked (decision 8).
+        const sentAhead = page.waitForResponse(
+          (response) => response.url().endsWith("/api/id-photo") && response.status() === 200,
+        );
+        await page
           .getByLabel(/Upload front of ID/)
-          .setInputFiles({ name: "my-id.png", mimeType: "image/png", buffer: await idPng() }),
+          .setInputFiles({ name: "my-id.png", mimeType: "image/png", buffer: await idPng() });
+        await sentAhead;
+      },
     ],
     ["age", () => page.getByRole("checkbox", { name: /21 years of age or older/ }).check()],
   ];

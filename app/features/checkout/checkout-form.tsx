@@ -96,7 +96,10 @@ export function CheckoutForm({
   const [idFile, setIdFile] = useState<File | null>(null);
   const [preview, setPreview] = useState<string | null>(null);
   const [errors, setErrors] = useState<FieldErrors>({});
-  const processing = fetcher.state !== "idle";
+  // The ID photo goes ahead as soon as it is picked (decision 8); the post then names its token.
+  const sentPhoto = useRef<{ file: File; token: Promise<string | null> } | null>(null);
+  const [awaitingPhoto, setAwaitingPhoto] = useState(false);
+  const processing = fetcher.state !== "idle" || awaitingPhoto;
   const handled = useRef<unknown>(null);
 
   const day = days.find((candidate) => candidate.date === deliveryDate) ?? days[0];
@@ -126,6 +129,8 @@ export function CheckoutForm({
       return;
     }
     setErrors(result.fieldErrors);
+    // The server did not take the photo sent ahead: the next submit carries the file itself.
+    if (result.fieldErrors.idFront) sentPhoto.current = null;
     if (result.toast) showToast(result.toast);
     focusFirstError(formRef.current, result.fieldErrors);
   }, [fetcher.data, fetcher.state, navigate, onPlaced]);
@@ -150,6 +155,35 @@ export function CheckoutForm({
   function update(field: TextField, value: string) {
     setValues((current) => ({ ...current, [field]: value }));
     if (errors[field]) setErrors((current) => ({ ...current, [field]: undefined }));
+  }
+
+  function sendPhotoAhead(file: File | null) {
+    if (!file) {
+      sentPhoto.current = null;
+      return;
+    }
+    const body = new FormData();
+    body.set("idFront", file);
+    // Any failure here only means the file travels with the order post, as without JavaScript.
+    const token = fetch("/api/id-photo", { method: "POST", body })
+      .then(async (response) => (response.ok ? ((await response.json()) as { token?: string }).token : null))
+      .then((value) => value ?? null)
+      .catch(() => null);
+    sentPhoto.current = { file, token };
+  }
+
+  async function submit(formData: FormData) {
+    const sent = sentPhoto.current;
+    if (sent && sent.file === idFile) {
+      setAwaitingPhoto(true);
+      const token = await sent.token;
+      setAwaitingPhoto(false);
+      if (token) {
+        formData.delete("idFront");
+        formData.set("idPhotoToken", token);
+      }
+    }
+    fetcher.submit(formData, { method: "post", action: "/checkout", encType: "multipart/form-data" });
   }
 
   function onSubmit(event: React.FormEvent<HTMLFormElement>) {
@@ -181,7 +215,7 @@ export function CheckoutForm({
       return;
     }
     setErrors({});
-    fetcher.submit(formData, { method: "post", action: "/checkout", encType: "multipart/form-data" });
+    void submit(formData);
   }
 
   const fieldProps = (field: CheckoutField) => ({
@@ -517,6 +551,7 @@ export function CheckoutForm({
                 const file = event.target.files?.[0] ?? null;
                 const problem = file ? idFileProblem(file) : null;
                 setIdFile(file && !problem ? file : null);
+                sendPhotoAhead(file && !problem ? file : null);
                 setErrors((current) => ({ ...current, idFront: problem ?? undefined }));
                 if (problem) event.target.value = "";
               }}

@@ -4,18 +4,22 @@
  * here the same way, whether it came from the page, a plain HTML form or a crafted request.
  */
 
-import { db } from "#app/db/client.server.ts";
 import {
   deleteIdPhotos,
   ID_PHOTO_FIELD,
+  idPhotoTokenOf,
   type ProcessedIdPhoto,
   parseCheckoutForm,
   processIdPhoto,
   storeIdPhoto,
   UploadRefused,
 } from "#app/features/media/id-photos.server.ts";
-import { getOrderByIdempotencyKey } from "#app/features/orders/orders.server.ts";
-import { type PlaceOrderRefusal, placeOrder } from "#app/features/orders/place-order.server.ts";
+import {
+  commitOrder,
+  type PlaceOrderRefusal,
+  type PreparedOrder,
+  prepareOrder,
+} from "#app/features/orders/place-order.server.ts";
 import { log, rootCauseMessage } from "#app/utils/logger.server.ts";
 import {
   CHECKOUT_TOASTS,
@@ -133,58 +137,78 @@ export async function submitCheckout(
   // Spec §5 order: the age box, then the cart, then the fields.
   const parsed = checkoutSchema.safeParse(checkoutValues(form));
   const fieldErrors: FieldErrors = parsed.success ? {} : fieldErrorsOf(parsed.error);
-  if (!idFront) fieldErrors.idFront = ID_IMAGE_MESSAGES.required;
+  // With JavaScript the photo went ahead (decision 8) and the post names it; without, it is here.
+  const photoToken = idFront ? null : idPhotoTokenOf(form);
+  if (!idFront && !photoToken) fieldErrors.idFront = ID_IMAGE_MESSAGES.required;
   if (fieldErrors.ageConfirmed) return failure(client, 400, fieldErrors, CHECKOUT_TOASTS.age);
   if (parsed.success && parsed.data.items.length === 0) {
     return failure(client, 400, fieldErrors, CHECKOUT_TOASTS.cartEmpty);
   }
-  if (!parsed.success || !idFront) return failure(client, 400, fieldErrors, CHECK_DETAILS_TOAST);
+  if (!parsed.success || (!idFront && !photoToken)) {
+    return failure(client, 400, fieldErrors, CHECK_DETAILS_TOAST);
+  }
   const input = parsed.data;
 
-  // A retry or a double submit of an order already placed: hand back that order, store nothing.
+  // One read: a retry or a double submit of an order already placed gets that order back and
+  // stores nothing; otherwise the cart is priced from the database.
+  let prepared: PreparedOrder;
   try {
-    const first = await getOrderByIdempotencyKey(await db(), input.idempotencyKey);
-    if (first) return { ok: true, client, token: first.publicToken, uploadFailed: false, replayed: true };
+    prepared = await prepareOrder(input, { now, photoToken });
   } catch (error) {
     log.error("Could not place an order", { error: rootCauseMessage(error) });
     return failure(client, 500, {}, CHECKOUT_TOASTS.orderError);
   }
-
-  let photo: ProcessedIdPhoto;
-  try {
-    photo = await processIdPhoto(new Uint8Array(await idFront.arrayBuffer()));
-  } catch (error) {
-    if (error instanceof UploadRefused) {
-      return failure(
-        client,
-        error.status,
-        { [ID_PHOTO_FIELD]: error.message },
-        {
-          type: "error",
-          title: error.status === 413 ? "File too large" : "Invalid file type",
-          description: error.message,
-        },
-      );
-    }
-    throw error;
+  if (prepared.ok && prepared.replay) {
+    return { ok: true, client, token: prepared.replay.publicToken, uploadFailed: false, replayed: true };
   }
 
-  // Step 1 of spec §4: a storage failure does not stop the order.
   let idPhotoId: string | null = null;
-  try {
-    idPhotoId = await (dependencies.storePhoto ?? ((value) => storeIdPhoto(value)))(photo);
-  } catch (error) {
-    log.error("Could not store an ID photo; the order continues without it", {
-      error: rootCauseMessage(error),
-    });
+  let storedHere = false;
+  if (idFront) {
+    let photo: ProcessedIdPhoto;
+    try {
+      photo = await processIdPhoto(new Uint8Array(await idFront.arrayBuffer()));
+    } catch (error) {
+      if (error instanceof UploadRefused) {
+        return failure(
+          client,
+          error.status,
+          { [ID_PHOTO_FIELD]: error.message },
+          {
+            type: "error",
+            title: error.status === 413 ? "File too large" : "Invalid file type",
+            description: error.message,
+          },
+        );
+      }
+      throw error;
+    }
+    if (!prepared.ok) return refusalToFailure(client, prepared);
+    // Step 1 of spec §4: a storage failure does not stop the order.
+    try {
+      idPhotoId = await (dependencies.storePhoto ?? ((value) => storeIdPhoto(value)))(photo);
+      storedHere = true;
+    } catch (error) {
+      log.error("Could not store an ID photo; the order continues without it", {
+        error: rootCauseMessage(error),
+      });
+    }
+  } else {
+    if (!prepared.ok) return refusalToFailure(client, prepared);
+    // The photo sent ahead is gone (deleted unclaimed, or the token was made up): ask for it again.
+    if (!prepared.sentPhotoId) {
+      return failure(client, 400, { [ID_PHOTO_FIELD]: ID_IMAGE_MESSAGES.required }, CHECK_DETAILS_TOAST);
+    }
+    idPhotoId = prepared.sentPhotoId;
   }
 
+  // A photo sent ahead stays for a corrected resubmit; one stored by this request goes with it.
   const forget = async () => {
-    if (idPhotoId) await deleteIdPhotos([idPhotoId]).catch(() => {});
+    if (storedHere && idPhotoId) await deleteIdPhotos([idPhotoId]).catch(() => {});
   };
 
   try {
-    const result = await placeOrder({ ...input, idPhotoId }, { now });
+    const result = await commitOrder({ ...input, idPhotoId }, prepared.quote, { now });
     if (!result.ok) {
       await forget();
       return refusalToFailure(client, result);

@@ -9,7 +9,7 @@ import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { and, asc, eq, inArray, lt, lte, or, sql } from "drizzle-orm";
 import nodemailer from "nodemailer";
-import { db, type Executor } from "#app/db/client.server.ts";
+import { db } from "#app/db/client.server.ts";
 import { emailOutbox } from "#app/db/schema.ts";
 import { config } from "#app/utils/env.server.ts";
 import { errorMessage, log } from "#app/utils/logger.server.ts";
@@ -36,38 +36,39 @@ export function backoffMs(attempts: number) {
   return Math.min(BASE_BACKOFF_MS * 2 ** Math.max(0, attempts - 1), MAX_BACKOFF_MS);
 }
 
-/** Queues the customer confirmation and the shop notification; call it inside the order transaction. */
-export async function queueOrderEmails(
-  executor: Executor,
+export type OrderEmailRow = {
+  kind: "order-confirmation" | "order-notification";
+  toAddress: string;
+  subject: string;
+  textBody: string;
+  htmlBody: string;
+};
+
+/** The customer confirmation and the shop notification of an order, ready to queue. */
+export function orderEmailRows(
   data: OrderEmailData,
-  options: { now: Date; settings?: StoreEmailSettings; shopAddress?: string },
-) {
+  options: { settings?: StoreEmailSettings; shopAddress?: string } = {},
+): OrderEmailRow[] {
   const settings = options.settings ?? storeEmailSettings();
   const shopAddress = options.shopAddress ?? config().ordersEmail;
   const customer = customerConfirmationEmail(data, settings);
   const shop = shopNotificationEmail(data, settings);
-  await executor.insert(emailOutbox).values([
+  return [
     {
-      orderId: data.id,
       kind: "order-confirmation",
       toAddress: data.userEmail,
       subject: customer.subject,
       textBody: customer.text,
       htmlBody: customer.html,
-      nextAttemptAt: options.now,
-      createdAt: options.now,
     },
     {
-      orderId: data.id,
       kind: "order-notification",
       toAddress: shopAddress,
       subject: shop.subject,
       textBody: shop.text,
       htmlBody: shop.html,
-      nextAttemptAt: options.now,
-      createdAt: options.now,
     },
-  ]);
+  ];
 }
 
 export type OutgoingMail = {
@@ -253,37 +254,64 @@ export function wakeEmailWorker() {
   wake?.();
 }
 
-/** Sends queued mail until stopped: right after an order, and every `pollMs` otherwise. */
+/** Up to this many mails per claim. */
+const WORKER_BATCH = 50;
+/**
+ * After an order the worker waits this long before claiming, so one claim serves a burst of orders
+ * instead of one claim (a transaction of its own) per order.
+ */
+export const EMAIL_WAKE_DELAY_MS = 200;
+
+/**
+ * Sends queued mail until stopped: shortly after an order, and every `pollMs` otherwise. A full
+ * batch is followed by the next at once; a partial one means the queue is drained.
+ */
 export function startEmailWorker(options: { pollMs?: number; transport?: MailTransport } = {}) {
   const transport = options.transport ?? configuredTransport();
   const pollMs = options.pollMs ?? 5_000;
   let stopped = false;
+  let woken = false;
   let timer: NodeJS.Timeout | undefined;
   let sleeping: (() => void) | undefined;
+  let sleepUntil = 0;
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      sleeping = resolve;
+      sleepUntil = Date.now() + ms;
+      timer = setTimeout(resolve, ms);
+    });
   const loop = (async () => {
     while (!stopped) {
+      woken = false;
+      let full = false;
       try {
-        const result = await processEmailBatch({ transport });
-        if (result.sent + result.retried + result.failed > 0 && !stopped) continue;
+        const result = await processEmailBatch({ transport, limit: WORKER_BATCH });
+        full = result.sent + result.retried + result.failed >= WORKER_BATCH;
       } catch (error) {
         log.error("The e-mail worker could not read the outbox", { error: errorMessage(error) });
       }
       if (stopped) break;
-      await new Promise<void>((resolve) => {
-        sleeping = resolve;
-        timer = setTimeout(resolve, pollMs);
-      });
+      if (full) continue;
+      // An order queued mail while this batch ran: come back after the short delay.
+      await sleep(woken ? EMAIL_WAKE_DELAY_MS : pollMs);
+      sleeping = undefined;
     }
   })();
   wake = () => {
-    if (timer) clearTimeout(timer);
-    sleeping?.();
+    woken = true;
+    const wakeAt = Date.now() + EMAIL_WAKE_DELAY_MS;
+    if (sleeping && sleepUntil > wakeAt) {
+      clearTimeout(timer);
+      sleepUntil = wakeAt;
+      timer = setTimeout(sleeping, EMAIL_WAKE_DELAY_MS);
+    }
   };
   log.info(`E-mail worker started (${transport.name === "smtp" ? "SMTP" : `writing to ${outboxFolder()}`})`);
   return async () => {
     stopped = true;
-    wake?.();
     wake = undefined;
+    clearTimeout(timer);
+    sleeping?.();
     await loop;
     transport.close();
   };

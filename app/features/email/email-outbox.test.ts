@@ -14,10 +14,13 @@ import { placeOrder } from "#app/features/orders/place-order.server.ts";
 import { describeEachDatabase } from "#tests/db.ts";
 import {
   backoffMs,
+  EMAIL_WAKE_DELAY_MS,
   folderTransport,
   type MailTransport,
   processEmailBatch,
   smtpTransport,
+  startEmailWorker,
+  wakeEmailWorker,
 } from "./email-outbox.server.ts";
 import { customerConfirmationEmail, shopNotificationEmail } from "./order-emails.ts";
 
@@ -231,6 +234,45 @@ describeEachDatabase("the e-mail outbox", (database) => {
       }
     } finally {
       rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it("sends mail shortly after an order wakes the worker, and stops at once", async () => {
+    const sent: string[] = [];
+    const transport: MailTransport = {
+      name: "recording",
+      async send(mail) {
+        sent.push(mail.id);
+      },
+      close() {},
+    };
+    const stop = startEmailWorker({ pollMs: 60_000, transport });
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const due = new Date(Date.now() - 1000);
+      const rows = await database()
+        .db.insert(emailOutbox)
+        .values(
+          [1, 2, 3].map((n) => ({
+            kind: "order-confirmation",
+            toAddress: `burst-${n}@example.com`,
+            subject: "Burst",
+            textBody: "text",
+            htmlBody: "<p>html</p>",
+            nextAttemptAt: due,
+          })),
+        )
+        .returning({ id: emailOutbox.id });
+      const woken = performance.now();
+      for (let n = 0; n < 3; n++) wakeEmailWorker();
+      await expect
+        .poll(() => rows.every((row) => sent.includes(row.id)), { timeout: 5_000, interval: 50 })
+        .toBe(true);
+      expect(performance.now() - woken).toBeGreaterThanOrEqual(EMAIL_WAKE_DELAY_MS - 20);
+    } finally {
+      const stopping = performance.now();
+      await stop();
+      expect(performance.now() - stopping).toBeLessThan(1_000);
     }
   });
 });

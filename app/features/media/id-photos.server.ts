@@ -19,6 +19,7 @@ import { db, type Executor } from "#app/db/client.server.ts";
 import { idPhotos } from "#app/db/schema.ts";
 import { ID_IMAGE_MESSAGES } from "#app/features/checkout/checkout.schema.ts";
 import { MAX_UPLOAD_BYTES } from "#app/features/checkout/limits.ts";
+import { log, rootCauseMessage } from "#app/utils/logger.server.ts";
 
 /** Room for the text fields of the checkout form beside the photo. */
 const FORM_FIELDS_BYTES = 256 * 1024;
@@ -29,6 +30,8 @@ const MAX_INPUT_PIXELS = 50_000_000;
 const STORED_MAX_SIDE = 2400;
 
 export const ID_PHOTO_FIELD = "idFront";
+/** The checkout post's field naming a photo sent ahead by `uploadIdPhoto`. */
+export const ID_PHOTO_TOKEN_FIELD = "idPhotoToken";
 
 /** An upload the server will not take; `status` is 413 for size, 400 otherwise. Never a 5xx. */
 export class UploadRefused extends Error {
@@ -129,12 +132,48 @@ export async function processIdPhoto(input: Uint8Array): Promise<ProcessedIdPhot
       .rotate()
       .resize({ width: STORED_MAX_SIDE, height: STORED_MAX_SIDE, fit: "inside", withoutEnlargement: true })
       .flatten({ background: "#ffffff" })
-      .jpeg({ quality: 85, mozjpeg: true })
+      // Plain libjpeg-turbo, not mozjpeg: files ~15% larger, but ~3× less CPU on a small photo
+      // and >10× less on a large one, and this runs on the checkout request.
+      .jpeg({ quality: 85 })
       .toBuffer({ resolveWithObject: true });
     return { contentType: "image/jpeg", bytes: new Uint8Array(data), width: info.width, height: info.height };
   } catch {
     throw new UploadRefused(400, ID_IMAGE_MESSAGES.unreadable);
   }
+}
+
+export type IdPhotoUpload =
+  | { ok: true; token: string }
+  | { ok: false; status: 400 | 413 | 500; message: string };
+
+/**
+ * The ID photo sent as soon as the shopper picks it (decision 8): read, checked and re-encoded as
+ * on the checkout post, stored privately, and answered with its id as the token the order post
+ * names instead of the file. A photo no order claims is deleted by the retention job.
+ */
+export async function uploadIdPhoto(request: Request): Promise<IdPhotoUpload> {
+  try {
+    const { idFront } = await parseCheckoutForm(request);
+    if (!idFront) return { ok: false, status: 400, message: ID_IMAGE_MESSAGES.required };
+    const photo = await processIdPhoto(new Uint8Array(await idFront.arrayBuffer()));
+    return { ok: true, token: await storeIdPhoto(photo) };
+  } catch (error) {
+    if (error instanceof UploadRefused) return { ok: false, status: error.status, message: error.message };
+    log.error("Could not store an ID photo sent ahead of checkout", { error: rootCauseMessage(error) });
+    return {
+      ok: false,
+      status: 500,
+      message: "The photo could not be stored now; it will be sent with the order.",
+    };
+  }
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The token of a photo sent ahead, as the checkout post names it; null when absent or malformed. */
+export function idPhotoTokenOf(form: FormData): string | null {
+  const value = form.get(ID_PHOTO_TOKEN_FIELD);
+  return typeof value === "string" && UUID.test(value) ? value.toLowerCase() : null;
 }
 
 export async function storeIdPhoto(photo: ProcessedIdPhoto, executor?: Executor): Promise<string> {
@@ -149,7 +188,7 @@ export async function storeIdPhoto(photo: ProcessedIdPhoto, executor?: Executor)
 
 /** The stored photo for the admin ID-photo route (which must check the admin session first). */
 export async function getIdPhoto(id: string): Promise<{ contentType: string; bytes: Uint8Array } | null> {
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return null;
+  if (!UUID.test(id)) return null;
   const database = await db();
   const [row] = await database
     .select({ contentType: idPhotos.contentType, bytes: idPhotos.bytes })

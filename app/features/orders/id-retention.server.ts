@@ -1,7 +1,8 @@
 /**
  * ID photos are deleted ID_RETENTION_DAYS after their order is delivered or cancelled
  * (decision 6). `orders.status_changed_at` says when that happened; the admin's status change
- * must set it. A photo no order refers to (a checkout that failed half-way) goes after a day.
+ * must set it. A photo no order refers to (sent ahead of a checkout that never came, decision 8,
+ * or a checkout that failed half-way) goes after UNCLAIMED_PHOTO_HOURS.
  */
 import { and, inArray, isNotNull, lt, sql } from "drizzle-orm";
 import { db } from "#app/db/client.server.ts";
@@ -9,7 +10,10 @@ import { idPhotos, orders } from "#app/db/schema.ts";
 import { config } from "#app/utils/env.server.ts";
 import { errorMessage, log } from "#app/utils/logger.server.ts";
 
-const DAY_MS = 24 * 60 * 60 * 1000;
+const HOUR_MS = 60 * 60 * 1000;
+const DAY_MS = 24 * HOUR_MS;
+/** Long enough to finish a checkout after picking the photo, short enough not to keep strangers' IDs. */
+export const UNCLAIMED_PHOTO_HOURS = 6;
 
 /** Deletes the photos whose retention is over at `now`; returns how many went. */
 export async function deleteExpiredIdPhotos(options: { now?: Date; retentionDays?: number } = {}) {
@@ -55,7 +59,7 @@ export async function deleteExpiredIdPhotos(options: { now?: Date; retentionDays
       .delete(idPhotos)
       .where(
         and(
-          lt(idPhotos.createdAt, new Date(now.getTime() - DAY_MS)),
+          lt(idPhotos.createdAt, new Date(now.getTime() - UNCLAIMED_PHOTO_HOURS * HOUR_MS)),
           sql`NOT EXISTS (SELECT 1 FROM ${orders} WHERE ${orders.idPhotoId} = ${idPhotos.id})`,
         ),
       )

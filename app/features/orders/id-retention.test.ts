@@ -9,7 +9,7 @@ import {
 } from "#app/features/checkout/checkout-test-helpers.server.ts";
 import { getIdPhoto, processIdPhoto, storeIdPhoto } from "#app/features/media/id-photos.server.ts";
 import { describeEachDatabase } from "#tests/db.ts";
-import { deleteExpiredIdPhotos } from "./id-retention.server.ts";
+import { deleteExpiredIdPhotos, UNCLAIMED_PHOTO_HOURS } from "./id-retention.server.ts";
 import { placeOrder } from "./place-order.server.ts";
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -62,9 +62,28 @@ describeEachDatabase("ID photo retention", (database) => {
     expect(await getIdPhoto(confirmed.photoId)).not.toBeNull();
   });
 
-  it("removes photos no order refers to after a day", async () => {
+  it("removes photos no order refers to after a few hours, and keeps claimed ones", async () => {
     const orphan = await storeIdPhoto(await processIdPhoto(await testPng()));
-    await deleteExpiredIdPhotos({ now: new Date(Date.now() + 2 * DAY), retentionDays: 30 });
+    const product = await insertTestProduct(database().db, { priceCents: 9000 });
+    const claimed = await storeIdPhoto(await processIdPhoto(await testPng()));
+    const placed = await placeOrder(
+      placeOrderInput([{ productId: product.productId, sizeId: product.sizeId, quantity: 1 }], {
+        idPhotoId: claimed,
+      }),
+      { now: MONDAY_MORNING },
+    );
+    expect(placed.ok).toBe(true);
+    const hour = 60 * 60 * 1000;
+    await deleteExpiredIdPhotos({
+      now: new Date(Date.now() + (UNCLAIMED_PHOTO_HOURS - 1) * hour),
+      retentionDays: 30,
+    });
+    expect(await getIdPhoto(orphan)).not.toBeNull();
+    await deleteExpiredIdPhotos({
+      now: new Date(Date.now() + (UNCLAIMED_PHOTO_HOURS + 1) * hour),
+      retentionDays: 30,
+    });
     expect(await getIdPhoto(orphan)).toBeNull();
+    expect(await getIdPhoto(claimed)).not.toBeNull();
   });
 });

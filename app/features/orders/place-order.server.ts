@@ -3,25 +3,20 @@
  * one transaction: prices come from the database, stock is decremented conditionally (never below
  * 0), the order and its item snapshots are written, the dashboard's running totals move, and both
  * e-mails are queued. The idempotency key makes a double submit return the first order.
+ *
+ * Two round trips: one read (a replayed key, the sizes' prices and names), then the SQL function
+ * `place_order` (drizzle/0002) writes everything in one statement and checks under the row locks
+ * that the prices it was given are still the database's; if one changed in between, read again.
  */
-import { randomBytes } from "node:crypto";
-import { and, eq, gte, inArray, sql } from "drizzle-orm";
-import { db, type Transaction } from "#app/db/client.server.ts";
-import {
-  orderDailyStats,
-  orderItems,
-  orderStatusCounts,
-  orders,
-  productSizes,
-  products,
-} from "#app/db/schema.ts";
+import { randomBytes, randomUUID } from "node:crypto";
+import { type SQL, sql } from "drizzle-orm";
+import { type Database, db } from "#app/db/client.server.ts";
 import { unitPriceCents } from "#app/features/catalog/catalog.ts";
 import type { CartLineInput, CheckoutInput } from "#app/features/checkout/checkout.schema.ts";
 import { deliveryChoiceProblem, storeDay } from "#app/features/checkout/delivery-slots.ts";
 import { MIN_ORDER_CENTS } from "#app/features/checkout/limits.ts";
-import { queueOrderEmails, wakeEmailWorker } from "#app/features/email/email-outbox.server.ts";
+import { orderEmailRows, wakeEmailWorker } from "#app/features/email/email-outbox.server.ts";
 import { log } from "#app/utils/logger.server.ts";
-import { getOrderByIdempotencyKey } from "./orders.server.ts";
 
 export type PlaceOrderInput = Omit<CheckoutInput, "ageConfirmed"> & {
   /** The stored, re-encoded ID photo, or null when none could be stored. */
@@ -38,16 +33,6 @@ export type PlaceOrderRefusal =
   | { ok: false; reason: "minimum"; totalCents: number };
 
 export type PlaceOrderResult = { ok: true; order: PlacedOrder; replayed: boolean } | PlaceOrderRefusal;
-
-class Refused extends Error {
-  readonly refusal: PlaceOrderRefusal;
-  constructor(refusal: PlaceOrderRefusal) {
-    super(refusal.reason);
-    this.refusal = refusal;
-  }
-}
-
-class DuplicateSubmit extends Error {}
 
 export function newOrderToken() {
   return randomBytes(24).toString("base64url");
@@ -69,206 +54,279 @@ function itemDisplayName(name: string, size: string) {
   return `${name} (${size})`;
 }
 
-export async function placeOrder(
-  input: PlaceOrderInput,
-  options: { now?: Date } = {},
-): Promise<PlaceOrderResult> {
+/** What a checkout asks for, before any ID photo is stored. */
+export type OrderRequest = Omit<PlaceOrderInput, "idPhotoId">;
+
+type PricedLine = CartLineInput & {
+  productName: string;
+  sizeLabel: string;
+  imageUrl: string;
+  priceCents: number;
+  salePriceCents: number | null;
+  unitCents: number;
+  totalCents: number;
+};
+
+/** The lines priced from the database, ready to be written. */
+export type OrderQuote = { lines: PricedLine[]; totalCents: number };
+
+export type PreparedOrder =
+  | { ok: true; replay: PlacedOrder }
+  | {
+      ok: true;
+      replay: null;
+      quote: OrderQuote;
+      /** The photo sent ahead that `options.photoToken` names, or null when there is none (any more). */
+      sentPhotoId: string | null;
+    }
+  | PlaceOrderRefusal;
+
+type SizeSnapshot = {
+  sizeId: string;
+  productId: string;
+  size: string;
+  priceCents: number;
+  salePriceCents: number | null;
+  productName: string;
+  imageUrl: string;
+  archived: boolean;
+};
+
+function rowsOf<T>(result: unknown): T[] {
+  return (result as { rows: T[] }).rows;
+}
+
+function parsedJson<T>(value: unknown): T | null {
+  if (value === null || value === undefined) return null;
+  return (typeof value === "string" ? JSON.parse(value) : value) as T;
+}
+
+/**
+ * One statement: the order a replayed key already placed, the sizes the cart names, and whether
+ * the ID photo sent ahead is stored.
+ */
+async function readOrderContext(
+  database: Database,
+  idempotencyKey: string,
+  sizeIds: string[],
+  photoToken: string | null,
+) {
+  const [row] = rowsOf<{ replay: unknown; sizes: unknown; photo: boolean | null }>(
+    await database.execute(sql`
+      SELECT
+        (SELECT json_build_object('id', o.id, 'publicToken', o.public_token, 'totalAmountCents', o.total_amount_cents)
+          FROM orders o WHERE o.idempotency_key = ${idempotencyKey}) AS replay,
+        (SELECT json_agg(json_build_object(
+            'sizeId', s.id, 'productId', s.product_id, 'size', s.size, 'priceCents', s.price_cents,
+            'salePriceCents', s.sale_price_cents, 'productName', p.name, 'imageUrl', p.image_url,
+            'archived', p.archived_at IS NOT NULL))
+          FROM product_sizes s JOIN products p ON p.id = s.product_id
+          WHERE s.id IN (SELECT jsonb_array_elements_text(${JSON.stringify(sizeIds)}::jsonb)::uuid)) AS sizes,
+        (SELECT true FROM id_photos WHERE id = ${photoToken}::uuid) AS photo`),
+  );
+  return {
+    photo: row?.photo === true,
+    replay: parsedJson<PlacedOrder>(row?.replay),
+    sizes: parsedJson<SizeSnapshot[]>(row?.sizes) ?? [],
+  };
+}
+
+/**
+ * Everything that can be decided before writing: a replayed key, the cart, the delivery choice,
+ * the sizes still on sale and the $80 minimum, with prices read from the database.
+ */
+export async function prepareOrder(
+  input: OrderRequest,
+  options: { now?: Date; photoToken?: string | null } = {},
+): Promise<PreparedOrder> {
   const now = options.now ?? new Date();
-  const database = await db();
-
-  const replay = await getOrderByIdempotencyKey(database, input.idempotencyKey);
-  if (replay) return { ok: true, order: await placedOrder(replay.id), replayed: true };
-
+  const photoToken = options.photoToken ?? null;
   const lines = mergeCartLines(input.items);
+  const context = await readOrderContext(
+    await db(),
+    input.idempotencyKey,
+    lines.map((line) => line.sizeId),
+    photoToken,
+  );
+  if (context.replay) return { ok: true, replay: context.replay };
   if (lines.length === 0) return { ok: false, reason: "empty-cart" };
   const delivery = deliveryChoiceProblem(input.deliveryDate, input.timeSlot, now);
   if (delivery) return { ok: false, reason: "delivery", ...delivery };
 
-  try {
-    const order = await database.transaction((tx) => writeOrder(tx, input, lines, now));
-    log.info("Order placed", { orderId: order.id, totalCents: order.totalAmountCents, lines: lines.length });
-    wakeEmailWorker();
-    return { ok: true, order, replayed: false };
-  } catch (error) {
-    if (error instanceof Refused) return error.refusal;
-    if (error instanceof DuplicateSubmit) {
-      const first = await getOrderByIdempotencyKey(database, input.idempotencyKey);
-      if (first) return { ok: true, order: await placedOrder(first.id), replayed: true };
-    }
-    throw error;
-  }
-}
-
-async function placedOrder(id: string): Promise<PlacedOrder> {
-  const database = await db();
-  const [row] = await database
-    .select({ id: orders.id, publicToken: orders.publicToken, totalAmountCents: orders.totalAmountCents })
-    .from(orders)
-    .where(eq(orders.id, id));
-  if (!row) throw new Error(`Order ${id} vanished`);
-  return row;
-}
-
-async function writeOrder(
-  tx: Transaction,
-  input: PlaceOrderInput,
-  lines: CartLineInput[],
-  now: Date,
-): Promise<PlacedOrder> {
-  const sizeRows = await tx
-    .select({
-      sizeId: productSizes.id,
-      productId: productSizes.productId,
-      size: productSizes.size,
-      priceCents: productSizes.priceCents,
-      salePriceCents: productSizes.salePriceCents,
-      productName: products.name,
-      imageUrl: products.imageUrl,
-      archivedAt: products.archivedAt,
-    })
-    .from(productSizes)
-    .innerJoin(products, eq(products.id, productSizes.productId))
-    .where(
-      inArray(
-        productSizes.id,
-        lines.map((line) => line.sizeId),
-      ),
-    );
-  const bySize = new Map(sizeRows.map((row) => [row.sizeId, row]));
-
+  const bySize = new Map(context.sizes.map((row) => [row.sizeId, row]));
+  const priced: PricedLine[] = [];
   // Every line must name a size of the product it claims, still on sale in the shop.
   for (const line of lines) {
     const row = bySize.get(line.sizeId);
-    if (!row || row.productId !== line.productId || row.archivedAt !== null) {
-      throw new Refused({
+    if (!row || row.productId !== line.productId || row.archived) {
+      return {
         ok: false,
         reason: "unavailable",
         itemName: row ? itemDisplayName(row.productName, row.size) : null,
-      });
+      };
     }
+    const unitCents = unitPriceCents(row);
+    priced.push({
+      ...line,
+      productName: row.productName,
+      sizeLabel: row.size,
+      imageUrl: row.imageUrl,
+      priceCents: row.priceCents,
+      salePriceCents: row.salePriceCents,
+      unitCents,
+      totalCents: unitCents * line.quantity,
+    });
   }
+  const totalCents = priced.reduce((sum, line) => sum + line.totalCents, 0);
+  if (totalCents < MIN_ORDER_CENTS) return { ok: false, reason: "minimum", totalCents };
+  return {
+    ok: true,
+    replay: null,
+    quote: { lines: priced, totalCents },
+    sentPhotoId: context.photo ? photoToken : null,
+  };
+}
 
-  const estimate = lines.reduce((sum, line) => {
-    const row = bySize.get(line.sizeId) as (typeof sizeRows)[number];
-    return sum + unitPriceCents(row) * line.quantity;
-  }, 0);
-  if (estimate < MIN_ORDER_CENTS) throw new Refused({ ok: false, reason: "minimum", totalCents: estimate });
-
-  // Conditional decrement: the row lock serialises concurrent buyers, the WHERE keeps stock >= 0,
-  // and the prices read back are the ones under that lock.
-  const priced = [];
-  for (const line of lines) {
-    const row = bySize.get(line.sizeId) as (typeof sizeRows)[number];
-    const [locked] = await tx
-      .update(productSizes)
-      .set({ inventoryCount: sql`${productSizes.inventoryCount} - ${line.quantity}` })
-      .where(and(eq(productSizes.id, line.sizeId), gte(productSizes.inventoryCount, line.quantity)))
-      .returning({
-        size: productSizes.size,
-        priceCents: productSizes.priceCents,
-        salePriceCents: productSizes.salePriceCents,
-      });
-    if (!locked) {
-      throw new Refused({
-        ok: false,
-        reason: "out-of-stock",
-        itemName: itemDisplayName(row.productName, row.size),
-      });
-    }
-    const unit = unitPriceCents(locked);
-    priced.push({ line, row, sizeLabel: locked.size, unit, total: unit * line.quantity });
+/** The SQLSTATE `place_order` raised (CG409 out of stock, CG412 price changed), if it did. */
+function placeOrderRefusal(error: unknown): { code: "CG409" | "CG412"; sizeId: string } | null {
+  for (let cause = error; cause && typeof cause === "object"; cause = (cause as { cause?: unknown }).cause) {
+    const { code, detail } = cause as { code?: unknown; detail?: unknown };
+    if (code === "CG409" || code === "CG412") return { code, sizeId: String(detail ?? "") };
   }
-  const totalCents = priced.reduce((sum, item) => sum + item.total, 0);
-  if (totalCents < MIN_ORDER_CENTS) throw new Refused({ ok: false, reason: "minimum", totalCents });
+  return null;
+}
 
-  const first = priced[0] as (typeof priced)[number];
+function placeOrderStatement(input: PlaceOrderInput, quote: OrderQuote, now: Date): SQL {
+  const id = randomUUID();
+  const publicToken = newOrderToken();
   const deliveryAddress = `${input.address}, ${input.city}, ${input.state} ${input.zipCode}`;
-  const [order] = await tx
-    .insert(orders)
-    .values({
-      publicToken: newOrderToken(),
-      idempotencyKey: input.idempotencyKey,
-      status: "pending",
-      statusChangedAt: now,
-      userEmail: input.email,
-      customerName: input.name,
-      phone: input.phone,
-      street: input.address,
-      city: input.city,
-      state: input.state,
-      zipCode: input.zipCode,
-      deliveryAddress,
-      deliveryDate: input.deliveryDate,
-      deliveryTime: input.timeSlot,
-      totalAmountCents: totalCents,
-      notes: input.notes,
-      idPhotoId: input.idPhotoId,
-      productId: first.line.productId,
-      quantity: priced.reduce((sum, item) => sum + item.line.quantity, 0),
-      createdAt: now,
-      updatedAt: now,
-    })
-    .onConflictDoNothing({ target: orders.idempotencyKey })
-    .returning({ id: orders.id, publicToken: orders.publicToken });
-  // Another request with the same key won the race: this one rolls back and returns that order.
-  if (!order) throw new DuplicateSubmit();
-
-  await tx.insert(orderItems).values(
-    priced.map((item) => ({
-      orderId: order.id,
-      productId: item.line.productId,
-      productSizeId: item.line.sizeId,
-      productName: item.row.productName,
-      sizeLabel: item.sizeLabel,
-      imageUrl: item.row.imageUrl,
-      quantity: item.line.quantity,
-      unitPriceCents: item.unit,
-      totalPriceCents: item.total,
+  const first = quote.lines[0] as PricedLine;
+  const createdAt = now.toISOString();
+  const order = {
+    id,
+    public_token: publicToken,
+    idempotency_key: input.idempotencyKey,
+    user_email: input.email,
+    customer_name: input.name,
+    phone: input.phone,
+    street: input.address,
+    city: input.city,
+    state: input.state,
+    zip_code: input.zipCode,
+    delivery_address: deliveryAddress,
+    delivery_date: input.deliveryDate,
+    delivery_time: input.timeSlot,
+    total_amount_cents: quote.totalCents,
+    notes: input.notes,
+    id_photo_id: input.idPhotoId,
+    product_id: first.productId,
+    quantity: quote.lines.reduce((sum, line) => sum + line.quantity, 0),
+    created_at: createdAt,
+    store_day: storeDay(now),
+  };
+  const lines = quote.lines.map((line) => ({
+    product_id: line.productId,
+    product_size_id: line.sizeId,
+    product_name: line.productName,
+    size_label: line.sizeLabel,
+    image_url: line.imageUrl,
+    quantity: line.quantity,
+    unit_price_cents: line.unitCents,
+    total_price_cents: line.totalCents,
+    price_cents: line.priceCents,
+    sale_price_cents: line.salePriceCents,
+  }));
+  const mails = orderEmailRows({
+    id,
+    publicToken,
+    customerName: input.name,
+    userEmail: input.email,
+    phone: input.phone,
+    deliveryAddress,
+    deliveryDate: input.deliveryDate,
+    deliveryTime: input.timeSlot,
+    totalAmountCents: quote.totalCents,
+    notes: input.notes,
+    hasIdPhoto: input.idPhotoId !== null,
+    items: quote.lines.map((line) => ({
+      productName: line.productName,
+      sizeLabel: line.sizeLabel,
+      quantity: line.quantity,
+      unitPriceCents: line.unitCents,
+      totalPriceCents: line.totalCents,
     })),
-  );
+  }).map((mail) => ({
+    kind: mail.kind,
+    to_address: mail.toAddress,
+    subject: mail.subject,
+    text_body: mail.textBody,
+    html_body: mail.htmlBody,
+    created_at: createdAt,
+  }));
+  return sql`SELECT order_id, order_token, order_total_cents, order_replayed FROM place_order(
+    ${JSON.stringify(order)}::jsonb, ${JSON.stringify(lines)}::jsonb, ${JSON.stringify(mails)}::jsonb)`;
+}
 
-  await tx
-    .insert(orderDailyStats)
-    .values({ day: storeDay(now), ordersCount: 1, revenueCents: totalCents })
-    .onConflictDoUpdate({
-      target: orderDailyStats.day,
-      set: {
-        ordersCount: sql`${orderDailyStats.ordersCount} + 1`,
-        revenueCents: sql`${orderDailyStats.revenueCents} + ${totalCents}`,
-      },
-    });
-  await tx
-    .insert(orderStatusCounts)
-    .values({ status: "pending", ordersCount: 1 })
-    .onConflictDoUpdate({
-      target: orderStatusCounts.status,
-      set: { ordersCount: sql`${orderStatusCounts.ordersCount} + 1` },
-    });
+/** A price read before the write changed under it this many times in a row: give up. */
+const MAX_REPRICES = 3;
 
-  await queueOrderEmails(
-    tx,
-    {
-      id: order.id,
-      publicToken: order.publicToken,
-      customerName: input.name,
-      userEmail: input.email,
-      phone: input.phone,
-      deliveryAddress,
-      deliveryDate: input.deliveryDate,
-      deliveryTime: input.timeSlot,
-      totalAmountCents: totalCents,
-      notes: input.notes,
-      hasIdPhoto: input.idPhotoId !== null,
-      items: priced.map((item) => ({
-        productName: item.row.productName,
-        sizeLabel: item.sizeLabel,
-        quantity: item.line.quantity,
-        unitPriceCents: item.unit,
-        totalPriceCents: item.total,
-      })),
-    },
-    { now },
-  );
+/** Writes a prepared order in one statement (see the file comment). */
+export async function commitOrder(
+  input: PlaceOrderInput,
+  quote: OrderQuote,
+  options: { now?: Date } = {},
+): Promise<PlaceOrderResult> {
+  const now = options.now ?? new Date();
+  const database = await db();
+  let current = quote;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const [row] = rowsOf<{
+        order_id: string;
+        order_token: string;
+        order_total_cents: number;
+        order_replayed: boolean;
+      }>(await database.execute(placeOrderStatement(input, current, now)));
+      if (!row) throw new Error("place_order returned no row");
+      const order = {
+        id: row.order_id,
+        publicToken: row.order_token,
+        totalAmountCents: row.order_total_cents,
+      };
+      if (!row.order_replayed) {
+        log.info("Order placed", {
+          orderId: order.id,
+          totalCents: order.totalAmountCents,
+          lines: current.lines.length,
+        });
+        wakeEmailWorker();
+      }
+      return { ok: true, order, replayed: row.order_replayed };
+    } catch (error) {
+      const refusal = placeOrderRefusal(error);
+      if (refusal?.code === "CG409") {
+        const line = current.lines.find((candidate) => candidate.sizeId === refusal.sizeId);
+        return {
+          ok: false,
+          reason: "out-of-stock",
+          itemName: line ? itemDisplayName(line.productName, line.sizeLabel) : "An item in your cart",
+        };
+      }
+      if (refusal?.code !== "CG412" || attempt >= MAX_REPRICES) throw error;
+    }
+    const again = await prepareOrder(input, { now });
+    if (!again.ok) return again;
+    if (again.replay) return { ok: true, order: again.replay, replayed: true };
+    current = again.quote;
+  }
+}
 
-  return { id: order.id, publicToken: order.publicToken, totalAmountCents: totalCents };
+export async function placeOrder(
+  input: PlaceOrderInput,
+  options: { now?: Date } = {},
+): Promise<PlaceOrderResult> {
+  const prepared = await prepareOrder(input, options);
+  if (!prepared.ok) return prepared;
+  if (prepared.replay) return { ok: true, order: prepared.replay, replayed: true };
+  return commitOrder(input, prepared.quote, options);
 }

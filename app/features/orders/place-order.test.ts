@@ -17,9 +17,10 @@ import {
   placeOrderInput,
   testPng,
 } from "#app/features/checkout/checkout-test-helpers.server.ts";
+import { uploadIdPhoto } from "#app/features/media/id-photos.server.ts";
 import { describeEachDatabase } from "#tests/db.ts";
 import { getOrderByToken } from "./orders.server.ts";
-import { placeOrder } from "./place-order.server.ts";
+import { commitOrder, placeOrder, prepareOrder } from "./place-order.server.ts";
 
 async function png() {
   return { bytes: await testPng(), name: "id.png", type: "image/png" };
@@ -135,6 +136,39 @@ describeEachDatabase("placing orders", (database) => {
       { now: MONDAY_MORNING },
     );
     expect(stillRefused).toEqual({ ok: false, reason: "minimum", totalCents: 7999 });
+  });
+
+  it("charges the price under the stock lock when it changed after the cart was priced", async () => {
+    const { db } = database();
+    const product = await insertTestProduct(db, { name: "Repriced", priceCents: 9000 });
+    const input = placeOrderInput([{ productId: product.productId, sizeId: product.sizeId, quantity: 1 }]);
+    const prepared = await prepareOrder(input, { now: MONDAY_MORNING });
+    if (!prepared.ok || prepared.replay) throw new Error("not prepared");
+    expect(prepared.quote.totalCents).toBe(9000);
+    await db.update(productSizes).set({ priceCents: 9500 }).where(eq(productSizes.id, product.sizeId));
+    const placed = await commitOrder(input, prepared.quote, { now: MONDAY_MORNING });
+    expect(placed.ok && placed.order.totalAmountCents).toBe(9500);
+    if (!placed.ok) return;
+    const order = await getOrderByToken(placed.order.publicToken);
+    expect(order?.items.map((item) => item.unitPriceCents)).toEqual([9500]);
+    const [mail] = await db
+      .select({ text: emailOutbox.textBody })
+      .from(emailOutbox)
+      .where(eq(emailOutbox.orderId, placed.order.id))
+      .limit(1);
+    expect(mail?.text).toContain("$95.00");
+
+    // A price cut below the minimum after pricing is refused with the new figure, nothing written.
+    const second = placeOrderInput([{ productId: product.productId, sizeId: product.sizeId, quantity: 1 }]);
+    const again = await prepareOrder(second, { now: MONDAY_MORNING });
+    if (!again.ok || again.replay) throw new Error("not prepared");
+    await db.update(productSizes).set({ priceCents: 7000 }).where(eq(productSizes.id, product.sizeId));
+    expect(await commitOrder(second, again.quote, { now: MONDAY_MORNING })).toEqual({
+      ok: false,
+      reason: "minimum",
+      totalCents: 7000,
+    });
+    expect(await stockOf(product.sizeId)).toBe(99);
   });
 
   it("sells exactly the stock under 200 concurrent orders, never below 0, and names the sold-out item", async () => {
@@ -289,6 +323,63 @@ describeEachDatabase("placing orders", (database) => {
     const [mailsAfter] = await db.select({ count: sql<number>`count(*)::int` }).from(emailOutbox);
     expect(ordersAfter?.count).toBe(ordersBefore?.count);
     expect(mailsAfter?.count).toBe(mailsBefore?.count);
+  });
+
+  it("takes the ID photo sent ahead by its token, and asks again for one it does not have", async () => {
+    const { db } = database();
+    const product = await insertTestProduct(db, { priceCents: 9000 });
+    const items = [{ productId: product.productId, sizeId: product.sizeId, quantity: 1 }];
+    const upload = await uploadIdPhoto(checkoutRequest({}, await png()));
+    if (!upload.ok) throw new Error(upload.message);
+    expect(upload.token).toMatch(/^[0-9a-f-]{36}$/);
+
+    // A refused post keeps the photo for the corrected resubmit.
+    const refused = await submitCheckout(
+      checkoutRequest(orderFields(items, { name: " ", idPhotoToken: upload.token }), null),
+      { now: MONDAY_MORNING },
+    );
+    expect(refused).toMatchObject({ ok: false, status: 400, fieldErrors: { name: "Full name is required" } });
+    expect(refused.ok || refused.fieldErrors.idFront).toBeFalsy();
+    const tooSmall = await submitCheckout(
+      checkoutRequest(
+        orderFields([{ productId: product.productId, sizeId: product.sizeId, quantity: 0 }], {
+          idPhotoToken: upload.token,
+        }),
+        null,
+      ),
+      { now: MONDAY_MORNING },
+    );
+    expect(tooSmall.ok).toBe(false);
+
+    const placed = await submitCheckout(
+      checkoutRequest(orderFields(items, { idPhotoToken: upload.token }), null),
+      { now: MONDAY_MORNING },
+    );
+    expect(placed).toMatchObject({ ok: true, uploadFailed: false, replayed: false });
+    if (!placed.ok) return;
+    const [row] = await db
+      .select({ idPhotoId: orders.idPhotoId })
+      .from(orders)
+      .where(eq(orders.publicToken, placed.token));
+    expect(row?.idPhotoId).toBe(upload.token);
+
+    for (const token of [crypto.randomUUID(), "not-a-token"]) {
+      const unknown = await submitCheckout(
+        checkoutRequest(orderFields(items, { idPhotoToken: token }), null),
+        { now: MONDAY_MORNING },
+      );
+      expect(unknown).toMatchObject({
+        ok: false,
+        status: 400,
+        fieldErrors: { idFront: "Upload a photo of the front of your ID" },
+      });
+    }
+
+    const notImage = await uploadIdPhoto(
+      checkoutRequest({}, { bytes: new TextEncoder().encode("hello"), name: "id.png", type: "image/png" }),
+    );
+    expect(notImage).toMatchObject({ ok: false, status: 400 });
+    expect(await uploadIdPhoto(checkoutRequest({}, null))).toMatchObject({ ok: false, status: 400 });
   });
 
   it("continues without the image when storing the ID photo fails", async () => {

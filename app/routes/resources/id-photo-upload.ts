@@ -1,0 +1,11 @@
+import { uploadIdPhoto } from "#app/features/media/id-photos.server.ts";
+import type { Route } from "./+types/id-photo-upload";
+
+/** The checkout's ID photo, sent as soon as it is picked (decision 8). */
+export async function action({ request }: Route.ActionArgs) {
+  const result = await uploadIdPhoto(request);
+  return Response.json(result.ok ? { token: result.token } : { error: result.message }, {
+    status: result.ok ? 200 : result.status,
+    headers: { "Cache-Control": "private, no-store" },
+  });
+}
