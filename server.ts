@@ -168,7 +168,13 @@ if (settings.PAGE_CACHE) {
 // Build assets in brotli (quality 11) from memory when the browser accepts it; gzip otherwise.
 app.use("/assets", precompressedAssets(path.join(buildDir, "client/assets")).handle);
 
-app.use(compression());
+// Only GET/HEAD: a post's answer is a redirect or a few hundred bytes of action data, where a zlib
+// stream per request costs more CPU than the bytes it saves.
+app.use(
+  compression({
+    filter: (req, res) => (req.method === "GET" || req.method === "HEAD") && compression.filter(req, res),
+  }),
+);
 
 // Fingerprinted build output never changes under its name: cache it for a year.
 app.use(

@@ -197,6 +197,9 @@ export async function processEmailBatch(options: {
   const claimed = await claimDueEmails({ now, limit: options.limit });
   const result: BatchResult = { sent: 0, retried: 0, failed: 0 };
   const from = fromAddress();
+  // Marked sent in one statement after the batch: a crash before it re-sends this batch once its
+  // lease is over (at least once, as a crash between a send and its own update always could).
+  const sentIds: string[] = [];
   for (const row of claimed) {
     try {
       await options.transport.send({
@@ -208,10 +211,7 @@ export async function processEmailBatch(options: {
         text: row.textBody,
         html: row.htmlBody,
       });
-      await database
-        .update(emailOutbox)
-        .set({ status: "sent", sentAt: now, lockedUntil: null, lastError: null })
-        .where(eq(emailOutbox.id, row.id));
+      sentIds.push(row.id);
       result.sent += 1;
     } catch (error) {
       const message = errorMessage(error).slice(0, 500);
@@ -243,6 +243,12 @@ export async function processEmailBatch(options: {
         });
       }
     }
+  }
+  if (sentIds.length > 0) {
+    await database
+      .update(emailOutbox)
+      .set({ status: "sent", sentAt: now, lockedUntil: null, lastError: null })
+      .where(inArray(emailOutbox.id, sentIds));
   }
   return result;
 }
