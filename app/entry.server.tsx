@@ -1,4 +1,4 @@
-import { PassThrough } from "node:stream";
+import { Transform, type TransformCallback } from "node:stream";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import type { RenderToPipeableStreamOptions } from "react-dom/server";
@@ -14,6 +14,39 @@ export { catalogVersion } from "#app/server/page-cache-version.server.ts";
 export { requestInfoContext };
 
 export const streamTimeout = 5_000;
+
+/**
+ * React writes a page in 2 KB pieces, and each would travel alone through two stream conversions
+ * and a socket write (a 130 KB listing page: some 65 of each). This joins what is written in one
+ * turn of the event loop (the whole shell) into one chunk; later pieces (streamed, deferred data)
+ * still go out as soon as they are written.
+ */
+class CoalescingStream extends Transform {
+  #pending: Buffer[] = [];
+  #scheduled = false;
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback) {
+    this.#pending.push(chunk);
+    if (!this.#scheduled) {
+      this.#scheduled = true;
+      setImmediate(() => this.#release());
+    }
+    callback();
+  }
+
+  override _flush(callback: TransformCallback) {
+    this.#release();
+    callback();
+  }
+
+  #release() {
+    this.#scheduled = false;
+    if (this.#pending.length === 0) return;
+    const chunk = this.#pending.length === 1 ? (this.#pending[0] as Buffer) : Buffer.concat(this.#pending);
+    this.#pending = [];
+    this.push(chunk);
+  }
+}
 
 export const handleError: HandleErrorFunction = (error, { request, context }) => {
   if (request.signal.aborted) return;
@@ -52,7 +85,7 @@ export default function handleRequest(
       {
         [readyOption]() {
           shellRendered = true;
-          const body = new PassThrough({
+          const body = new CoalescingStream({
             final(callback) {
               clearTimeout(timeoutId);
               timeoutId = undefined;

@@ -54,7 +54,8 @@ export function ProductCard({ product, priority = false }: { product: CardProduc
   const { addItem } = useCart();
   const navigate = useNavigate();
   const [sizeId, setSizeId] = useState(() => defaultSizeId(product.sizes));
-  const size = product.sizes.find((candidate) => candidate.id === sizeId);
+  const sizeIndex = product.sizes.findIndex((candidate) => candidate.id === sizeId);
+  const size = product.sizes[sizeIndex];
   const onSale = product.sizes.some(isOnSale);
   const thc = thcLine(product);
   const href = `/product/${product.id}`;
@@ -101,10 +102,12 @@ export function ProductCard({ product, priority = false }: { product: CardProduc
           priority={priority}
           className="product-card-image"
         />
-        <span className="absolute top-2 left-2 flex flex-wrap gap-1">
-          {onSale ? <Badge variant="sale">Sale</Badge> : null}
-          {product.isFeatured ? <Badge variant="accent">Featured</Badge> : null}
-        </span>
+        {onSale || product.isFeatured ? (
+          <span className="product-card-flags">
+            {onSale ? <Badge variant="sale">Sale</Badge> : null}
+            {product.isFeatured ? <Badge variant="accent">Featured</Badge> : null}
+          </span>
+        ) : null}
         <Badge variant="overlay" className="absolute right-2 bottom-2">
           {product.category}
         </Badge>
@@ -121,19 +124,22 @@ export function ProductCard({ product, priority = false }: { product: CardProduc
         </h3>
         {thc ? <p className="text-sm text-muted-foreground">{thc}</p> : null}
         {product.sizes.length > 1 ? (
-          <label>
-            <span className="sr-only">{`Select size for ${product.name}`}</span>
-            <NativeSelect value={sizeId} onChange={(event) => setSizeId(event.target.value)} compact>
-              <option value="" disabled>
-                Select size
+          <NativeSelect
+            aria-label={`Select size for ${product.name}`}
+            // Options are numbered by position, not by size id: 36 bytes less per option on the page.
+            value={sizeIndex < 0 ? "" : String(sizeIndex)}
+            onChange={(event) => setSizeId(product.sizes[Number(event.target.value)]?.id ?? "")}
+            compact
+          >
+            <option value="" disabled>
+              Select size
+            </option>
+            {product.sizes.map((option, index) => (
+              <option key={option.id} value={index} disabled={!option.inStock}>
+                {option.inStock ? option.size : `${option.size} - Sold out`}
               </option>
-              {product.sizes.map((option) => (
-                <option key={option.id} value={option.id} disabled={!option.inStock}>
-                  {option.inStock ? option.size : `${option.size} - Sold out`}
-                </option>
-              ))}
-            </NativeSelect>
-          </label>
+            ))}
+          </NativeSelect>
         ) : null}
         {product.description ? (
           <details>
