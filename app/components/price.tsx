@@ -12,7 +12,7 @@ export function Price({
 }) {
   const onSale = isOnSale(size);
   return (
-    <p className={cn("flex items-baseline gap-2", className)}>
+    <p className={cn("flex flex-wrap items-baseline gap-x-2", className)}>
       <span className={cn("font-semibold", onSale ? "text-destructive" : "text-foreground")}>
         {onSale ? <span className="sr-only">Sale price </span> : null}
         {formatCents(unitPriceCents(size))}

@@ -153,7 +153,7 @@ export function ProductCard({ product, priority = false }: { product: CardProduc
         <div className="product-card-footer">
           {size ? (
             size.inStock ? (
-              <Price size={size} />
+              <Price size={size} className="min-w-0" />
             ) : (
               <p className="font-semibold text-muted-foreground">Sold out</p>
             )

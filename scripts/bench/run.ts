@@ -389,7 +389,7 @@ ${machine()
 
 ${table.join("\n")}
 ${notes.length ? `\nNotes:\n${notes.map((note) => `- ${note}`).join("\n")}\n` : ""}
-## What misses and why
+## Analysis: what moved each figure, and where the margin is thin
 
 ${analysis}
 
