@@ -14,22 +14,13 @@ import { AGE_GATE_STORAGE_KEY } from "./age-gate-key.ts";
  * dismissed without an answer, and Tab stays inside it.
  */
 export function AgeGate({ storeName, skip }: { storeName: string; skip: boolean }) {
-  const [state, setState] = useState<"unknown" | "ask" | "declined" | "verified">("unknown");
+  // Mounted by the store layout only for a shopper who has not answered yet.
+  const [state, setState] = useState<"ask" | "declined" | "verified">("ask");
   const dialogRef = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const descriptionId = useId();
 
-  useEffect(() => {
-    let verified = false;
-    try {
-      verified = window.localStorage.getItem(AGE_GATE_STORAGE_KEY) === "yes";
-    } catch {
-      verified = false;
-    }
-    setState(verified ? "verified" : "ask");
-  }, []);
-
-  const open = !skip && (state === "ask" || state === "declined");
+  const open = !skip && state !== "verified";
 
   useEffect(() => {
     const dialog = dialogRef.current;
