@@ -1,8 +1,7 @@
-import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
-import pg from "pg";
 import { afterAll, beforeAll, describe, inject } from "vitest";
 import { type DatabaseHandle, openDatabase, setDatabaseHandle } from "#app/db/client.server.ts";
+import { openInThrowawaySchema } from "./support/throwaway-schema.ts";
 
 export type TestDatabaseKind = "pglite" | "postgres";
 
@@ -17,19 +16,7 @@ export async function openTestDatabase(kind: TestDatabaseKind): Promise<Database
     const template = new Blob([readFileSync(inject("pgliteTemplatePath"))]);
     return openDatabase({ kind: "pglite", loadDataDir: template });
   }
-  const url = process.env.TEST_DATABASE_URL as string;
-  const schema = `test_${randomBytes(6).toString("hex")}`;
-  const handle = await openDatabase({ kind: "postgres", url, schema, poolSize: 20 });
-  return {
-    ...handle,
-    async close() {
-      await handle.close();
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      await client.end();
-    },
-  };
+  return openInThrowawaySchema(process.env.TEST_DATABASE_URL as string, "test", { poolSize: 20 });
 }
 
 /**

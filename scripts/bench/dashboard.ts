@@ -7,11 +7,10 @@
  *
  *   npx node scripts/bench/dashboard.ts            (or: npm run bench -- --only=dashboard)
  */
-import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
-import pg from "pg";
 import { type DatabaseHandle, openDatabase } from "#app/db/client.server.ts";
 import { getDashboardStats, listOrders } from "#app/features/orders/admin-orders.server.ts";
+import { openInThrowawaySchema } from "../../tests/support/throwaway-schema.ts";
 
 const SIZES = [100, 100_000];
 const WARMUP = 10;
@@ -121,21 +120,7 @@ async function run(label: string, open: () => Promise<DatabaseHandle>) {
 const postgresUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 let ok = await run("[pglite]", () => openDatabase({ kind: "pglite" }));
 if (postgresUrl) {
-  ok =
-    (await run("[postgres]", async () => {
-      const schema = `bench_dash_${randomBytes(4).toString("hex")}`;
-      const handle = await openDatabase({ kind: "postgres", url: postgresUrl, schema });
-      return {
-        ...handle,
-        async close() {
-          await handle.close();
-          const client = new pg.Client({ connectionString: postgresUrl });
-          await client.connect();
-          await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-          await client.end();
-        },
-      };
-    })) && ok;
+  ok = (await run("[postgres]", () => openInThrowawaySchema(postgresUrl, "bench_dash"))) && ok;
 } else {
   say("(set BENCH_DATABASE_URL or TEST_DATABASE_URL to measure PostgreSQL too)");
 }

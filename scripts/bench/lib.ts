@@ -3,13 +3,13 @@
  * the load generator (wrk from Debian when installed, else autocannon from npm), CPU time of the
  * server process from /proc, medians, and throwaway PostgreSQL databases.
  */
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
+import { buildApp as buildAppInto, type RunningApp, startApp } from "../../tests/support/app-server.ts";
 
 export const ROOT = path.resolve(import.meta.dirname, "../..");
 export const NODE = path.join(ROOT, "node_modules/.bin/node");
@@ -33,25 +33,9 @@ export function sleep(ms: number) {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
+/** The production build the bench serves, in a folder of its own. */
 export function buildApp() {
-  mkdirSync(path.dirname(BUILD_DIR), { recursive: true });
-  rmSync(BUILD_DIR, { recursive: true, force: true });
-  const result = spawnSync(path.join(ROOT, "node_modules/.bin/react-router"), ["build"], {
-    cwd: ROOT,
-    env: { ...process.env, BUILD_DIR, NODE_ENV: "production" },
-    encoding: "utf8",
-  });
-  if (result.status !== 0) throw new Error(`Build failed:\n${result.stdout}\n${result.stderr}`);
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject()));
-    });
-  });
+  buildAppInto(BUILD_DIR);
 }
 
 /** A data set the servers use: a fresh PGlite folder, or a fresh database on a PostgreSQL server. */
@@ -105,77 +89,32 @@ export async function createDataSet(options: {
   };
 }
 
-export type BenchServer = {
-  url: string;
-  pid: number;
-  process: ChildProcess;
-  stop(): Promise<void>;
-  logs(): string;
-};
+export type BenchServer = RunningApp & { pid: number };
 
 /** Starts the production build with the bench reference endpoints on a free loopback port. */
 export async function startServer(data: DataSet, env: Record<string, string> = {}): Promise<BenchServer> {
-  const port = await freePort();
-  const child = spawn(NODE, [path.join(ROOT, "server.ts")], {
-    cwd: ROOT,
+  const app = await startApp({
+    buildDir: BUILD_DIR,
+    dataDir: data.env.DATA_DIR,
+    startTimeoutMs: 120_000,
     env: {
-      ...process.env,
-      NODE_ENV: "production",
-      BUILD_DIR,
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-      LOG_LEVEL: "warn",
       SEED_DEMO: "false",
       ADMIN_EMAIL: ADMIN.email,
       ADMIN_PASSWORD: ADMIN.password,
       BENCH_REFERENCE: "1",
       ...data.env,
       ...env,
-    } as NodeJS.ProcessEnv,
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
+    },
   });
-  let output = "";
-  child.stdout?.on("data", (chunk) => {
-    output += chunk;
-  });
-  child.stderr?.on("data", (chunk) => {
-    output += chunk;
-  });
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`The server exited during start:\n${output}`);
-    if (Date.now() > deadline) throw new Error(`The server did not start:\n${output}`);
-    try {
-      if ((await fetch(`${url}/healthz`)).ok) break;
-    } catch {}
-    await sleep(150);
-  }
+  const pid = app.process.pid as number;
   // Let start-up work (migrations, JIT, brotli of the build assets) finish before anything is measured.
   const settleDeadline = Date.now() + 30_000;
   for (;;) {
-    const before = cpuSeconds(child.pid as number);
+    const before = cpuSeconds(pid);
     await sleep(500);
-    if (cpuSeconds(child.pid as number) - before < 0.02 || Date.now() > settleDeadline) break;
+    if (cpuSeconds(pid) - before < 0.02 || Date.now() > settleDeadline) break;
   }
-  return {
-    url,
-    pid: child.pid as number,
-    process: child,
-    logs: () => output,
-    async stop() {
-      if (child.exitCode !== null || !child.pid) return;
-      const exited = new Promise((resolve) => child.once("exit", resolve));
-      process.kill(-child.pid, "SIGTERM");
-      const timer = setTimeout(() => {
-        if (child.pid && child.exitCode === null) process.kill(-child.pid, "SIGKILL");
-      }, 10_000);
-      await exited;
-      clearTimeout(timer);
-    },
-  };
+  return { ...app, pid };
 }
 
 const TICKS_PER_SECOND = 100;

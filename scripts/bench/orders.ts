@@ -18,6 +18,7 @@ import { sql } from "drizzle-orm";
 import pg from "pg";
 import sharp from "sharp";
 import { type DatabaseHandle, openDatabase } from "#app/db/client.server.ts";
+import { orderFields } from "#app/features/checkout/checkout-test-helpers.server.ts";
 import { availableSlots, deliveryOptions } from "#app/features/checkout/delivery-slots.ts";
 import { type DataSet, median, say, startServer } from "./lib.ts";
 
@@ -188,22 +189,7 @@ export async function benchOrders(
       photoToken?: string,
     ) {
       const form = new FormData();
-      const fields: Record<string, string> = {
-        name: "Ada Shopper",
-        email: "ada@example.com",
-        phone: "(202) 555-0100",
-        address: "1600 Example Ave NW",
-        city: "Washington",
-        state: "DC",
-        zipCode: "20001",
-        notes: "",
-        deliveryDate: defaultDate,
-        timeSlot: slot,
-        ageConfirmed: "on",
-        idempotencyKey: randomUUID(),
-        items: JSON.stringify(lines),
-        _client: "js",
-      };
+      const fields = orderFields(lines, { deliveryDate: defaultDate, timeSlot: slot, _client: "js" }, now);
       for (const [key, value] of Object.entries(fields)) form.append(key, value);
       if (photoToken) form.append("idPhotoToken", photoToken);
       else form.append("idFront", new File([new Uint8Array(png)], "id.png", { type: "image/png" }));

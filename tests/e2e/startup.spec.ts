@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { freePort, startApp } from "./support/app-server.ts";
+import { freePort, startApp } from "../support/app-server.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 

@@ -1,10 +1,10 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
-const ROOT = path.resolve(import.meta.dirname, "../../..");
+const ROOT = path.resolve(import.meta.dirname, "../..");
 const NODE = path.join(ROOT, "node_modules/.bin/node");
 
 export function freePort(): Promise<number> {
@@ -19,6 +19,8 @@ export function freePort(): Promise<number> {
 
 /** Builds the production bundle into a folder of its own (parallel runs never share `build/`). */
 export function buildApp(buildDir: string) {
+  mkdirSync(path.dirname(buildDir), { recursive: true });
+  rmSync(buildDir, { recursive: true, force: true });
   const result = spawnSync(path.join(ROOT, "node_modules/.bin/react-router"), ["build"], {
     cwd: ROOT,
     env: { ...process.env, BUILD_DIR: buildDir, NODE_ENV: "production" },
@@ -35,11 +37,15 @@ export type RunningApp = {
   logs(): string;
 };
 
-/** Starts the built server on a free loopback port with a fresh data folder, in its own process group. */
+/**
+ * Starts the built server on a free loopback port with a fresh data folder (or `dataDir`), in its
+ * own process group, and waits until /healthz answers.
+ */
 export async function startApp(options: {
   buildDir: string;
   env?: Record<string, string | undefined>;
   dataDir?: string;
+  startTimeoutMs?: number;
 }): Promise<RunningApp> {
   const port = await freePort();
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), "cg-e2e-data-"));
@@ -69,14 +75,15 @@ export async function startApp(options: {
     output += chunk;
   });
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 90_000;
-  while (Date.now() < deadline) {
+  const deadline = Date.now() + (options.startTimeoutMs ?? 90_000);
+  for (;;) {
     if (child.exitCode !== null) throw new Error(`The app exited during start:\n${output}`);
+    if (Date.now() > deadline) throw new Error(`The app did not start in time:\n${output}`);
     try {
       const response = await fetch(`${url}/healthz`);
       if (response.ok) break;
     } catch {}
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await new Promise((resolve) => setTimeout(resolve, 150));
   }
   return {
     url,

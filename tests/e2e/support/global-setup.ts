@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { buildApp, startApp } from "./app-server.ts";
+import { buildApp, startApp } from "../../support/app-server.ts";
 
 export const E2E_ADMIN = { email: "e2e-admin@capitalgrown.test", password: "e2e-password-123" };
 
