@@ -4,7 +4,7 @@ import { isbot } from "isbot";
 import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import { renderToPipeableStream } from "react-dom/server";
 import type { EntryContext, HandleErrorFunction, RouterContextProvider } from "react-router";
-import { ServerRouter } from "react-router";
+import { isRouteErrorResponse, ServerRouter } from "react-router";
 import { errorMessage, log } from "#app/utils/logger.server.ts";
 import { requestInfoContext } from "#app/utils/request-context.ts";
 
@@ -50,6 +50,9 @@ class CoalescingStream extends Transform {
 
 export const handleError: HandleErrorFunction = (error, { request, context }) => {
   if (request.signal.aborted) return;
+  // A client's mistake the router answered itself (a GET to an action-only route, say): the request
+  // log line already has its 4xx status; it is not a server error.
+  if (isRouteErrorResponse(error) && error.status < 500) return;
   const { requestId } = context.get(requestInfoContext);
   log.error("Unhandled error while serving a request", {
     requestId,

@@ -87,4 +87,23 @@ test.describe("starting the server", () => {
       await second.stop();
     }
   });
+
+  test("a client's mistake the router answers (a GET to the action-only photo upload) is not logged as a server error", async () => {
+    const app = await startApp({
+      buildDir: process.env.E2E_BUILD_DIR as string,
+      env: { SEED_DEMO: "false" },
+    });
+    try {
+      const response = await fetch(`${app.url}/api/id-photo`);
+      expect(response.status).toBe(400);
+      const failure = await fetch(`${app.url}/api/id-photo`, { method: "POST" });
+      expect(failure.status).toBe(400);
+      expect(await failure.json()).toEqual({
+        error: "The form could not be read. Please check your details and try again.",
+      });
+      expect(app.logs()).not.toContain("Unhandled error");
+    } finally {
+      await app.stop();
+    }
+  });
 });
