@@ -2,6 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
 import sharp from "sharp";
 import { E2E_ADMIN } from "./support/global-setup.ts";
+import { createProducts, uniqueName } from "./support/storefront.ts";
 
 /** A real photo-sized PNG, as a phone camera upload would be. */
 async function idPng() {
@@ -196,4 +197,23 @@ test("a crafted post with a 50 MB file is refused early with 413, not a server e
     },
   });
   expect(response.status()).toBe(413);
+});
+
+test("checkout fits a phone without sideways scrolling, even with a long product name in the summary", async ({
+  page,
+  browser,
+  baseURL,
+}) => {
+  const name = uniqueName("Extra Long Name Midnight Berry Sleep Gummies Family Pack");
+  const [id] = await createProducts(browser, baseURL as string, [
+    { name, sizes: [{ size: "10 pack", price: "90.00" }] },
+  ]);
+  await page.setViewportSize({ width: 390, height: 900 });
+  await confirmAge(page);
+  await page.goto(`/product/${id}`);
+  await page.getByRole("button", { name: "Add to Cart" }).click();
+  await page.goto("/checkout");
+  await expect(page.getByRole("button", { name: /Place Order/ })).toBeVisible();
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
 });

@@ -236,7 +236,7 @@ export function CheckoutForm({
       encType="multipart/form-data"
       onSubmit={onSubmit}
       noValidate
-      className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_380px] lg:items-start lg:gap-10"
+      className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,1fr)_380px] lg:items-start lg:gap-10"
     >
       <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
       <input type="hidden" name="items" value={cartPayload(items)} />
