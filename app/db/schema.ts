@@ -9,11 +9,13 @@ import {
   doublePrecision,
   index,
   integer,
+  jsonb,
   pgTable,
   text,
   timestamp,
   uniqueIndex,
   uuid,
+  varchar,
 } from "drizzle-orm/pg-core";
 
 /** Binary file content (images). Both drivers hand back a Uint8Array. */
@@ -75,6 +77,11 @@ export const productSizes = pgTable(
     salePriceCents: integer("sale_price_cents"),
     inventoryCount: integer("inventory_count").notNull().default(0),
     position: integer("position").notNull().default(0),
+    /**
+     * What one unit counts against the per-order purchase limit, in milligrams of flower
+     * equivalent (decision 28). Null only for sizes saved before the limits existed.
+     */
+    flowerEquivalentMg: integer("flower_equivalent_mg"),
   },
   (table) => [
     index("product_sizes_product_id_idx").on(table.productId, table.position),
@@ -84,6 +91,10 @@ export const productSizes = pgTable(
       sql`${table.salePriceCents} IS NULL OR ${table.salePriceCents} >= 0`,
     ),
     check("product_sizes_inventory_non_negative", sql`${table.inventoryCount} >= 0`),
+    check(
+      "product_sizes_flower_equivalent_non_negative",
+      sql`${table.flowerEquivalentMg} IS NULL OR ${table.flowerEquivalentMg} >= 0`,
+    ),
   ],
 );
 
@@ -122,8 +133,10 @@ export const orders = pgTable(
     deliveryAddress: text("delivery_address").notNull(),
     deliveryDate: date("delivery_date", { mode: "string" }).notNull(),
     deliveryTime: text("delivery_time").notNull(),
-    totalAmountCents: integer("total_amount_cents").notNull(),
+    totalAmountCents: bigint("total_amount_cents", { mode: "number" }).notNull(),
     notes: text("notes"),
+    /** Why a cancelled order was cancelled ('not confirmed in time' when the shop did it itself). */
+    cancelReason: text("cancel_reason"),
     idPhotoId: uuid("id_photo_id"),
     /** The first cart item's product, as the spec's single-product order cards expect. */
     productId: uuid("product_id").references(() => products.id, { onDelete: "set null" }),
@@ -135,6 +148,17 @@ export const orders = pgTable(
     uniqueIndex("orders_idempotency_key_idx").on(table.idempotencyKey),
     index("orders_created_at_idx").on(table.createdAt.desc(), table.id.desc()),
     index("orders_status_created_at_idx").on(table.status, table.createdAt.desc(), table.id.desc()),
+    // A photo sent ahead is claimed by one order only (decision 29).
+    uniqueIndex("orders_id_photo_id_idx")
+      .on(table.idPhotoId)
+      .where(sql`${table.idPhotoId} IS NOT NULL`),
+    // Open orders per e-mail address and per phone number (decision 29), counted in `place_order`.
+    index("orders_open_email_idx")
+      .on(sql`lower(${table.userEmail})`)
+      .where(sql`${table.status} IN ('pending', 'confirmed')`),
+    index("orders_open_phone_idx")
+      .on(sql`regexp_replace(${table.phone}, '\\D', '', 'g')`)
+      .where(sql`${table.status} IN ('pending', 'confirmed')`),
     index("orders_retention_idx")
       .on(table.status, table.statusChangedAt)
       .where(sql`${table.idPhotoId} IS NOT NULL`),
@@ -161,7 +185,7 @@ export const orderItems = pgTable(
     imageUrl: text("image_url").notNull().default(""),
     quantity: integer("quantity").notNull(),
     unitPriceCents: integer("unit_price_cents").notNull(),
-    totalPriceCents: integer("total_price_cents").notNull(),
+    totalPriceCents: bigint("total_price_cents", { mode: "number" }).notNull(),
   },
   (table) => [
     index("order_items_order_id_idx").on(table.orderId),
@@ -173,12 +197,47 @@ export const orderItems = pgTable(
   ],
 );
 
-/** Customer ID photos: private, never under a public URL (decision 6). */
+/**
+ * Customer ID photos: private, never under a public URL (decision 6), encrypted at rest with
+ * AES-256-GCM: `bytes` holds the ciphertext followed by the tag, `nonce` is random per photo and
+ * `keyId` names the key in `encryption_keys` (null only for photos stored before encryption).
+ */
 export const idPhotos = pgTable("id_photos", {
   id: uuid("id").primaryKey().defaultRandom(),
   contentType: text("content_type").notNull(),
   bytes: bytea("bytes").notNull(),
+  keyId: text("key_id"),
+  nonce: bytea("nonce"),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * The keys ID photos were encrypted with, by id, each with a check value computed from the key,
+ * so an instance started with another key refuses to start instead of writing unreadable photos.
+ * The keys themselves are never stored here.
+ */
+export const encryptionKeys = pgTable("encryption_keys", {
+  keyId: text("key_id").primaryKey(),
+  checkValue: text("check_value").notNull(),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  retiredAt: timestamp("retired_at", { withTimezone: true }),
+});
+
+/** Shop settings an owner changes at run time (purchase limits, …): one JSON value per key. */
+export const storeSettings = pgTable("store_settings", {
+  key: text("key").primaryKey(),
+  value: jsonb("value").notNull(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * Counters of `rate-limiter-flexible`'s PostgreSQL store (decision 30), shared by every instance;
+ * the table is the library's own layout, created here instead of by the library.
+ */
+export const rateLimits = pgTable("rate_limits", {
+  key: varchar("key", { length: 255 }).primaryKey(),
+  points: integer("points").notNull().default(0),
+  expire: bigint("expire", { mode: "number" }),
 });
 
 /** Running totals kept in the order transaction so the dashboard never scans every order. */

@@ -284,14 +284,15 @@ export async function commitOrder(
       const [row] = rowsOf<{
         order_id: string;
         order_token: string;
-        order_total_cents: number;
+        /** bigint: a string from node-postgres. */
+        order_total_cents: number | string;
         order_replayed: boolean;
       }>(await database.execute(placeOrderStatement(input, current, now)));
       if (!row) throw new Error("place_order returned no row");
       const order = {
         id: row.order_id,
         publicToken: row.order_token,
-        totalAmountCents: row.order_total_cents,
+        totalAmountCents: Number(row.order_total_cents),
       };
       if (!row.order_replayed) {
         log.info("Order placed", {
