@@ -149,9 +149,7 @@ export const orders = pgTable(
     index("orders_created_at_idx").on(table.createdAt.desc(), table.id.desc()),
     index("orders_status_created_at_idx").on(table.status, table.createdAt.desc(), table.id.desc()),
     // A photo sent ahead is claimed by one order only (decision 29).
-    uniqueIndex("orders_id_photo_id_idx")
-      .on(table.idPhotoId)
-      .where(sql`${table.idPhotoId} IS NOT NULL`),
+    uniqueIndex("orders_id_photo_id_idx").on(table.idPhotoId).where(sql`${table.idPhotoId} IS NOT NULL`),
     // Open orders per e-mail address and per phone number (decision 29), counted in `place_order`.
     index("orders_open_email_idx")
       .on(sql`lower(${table.userEmail})`)
