@@ -31,6 +31,7 @@ export default [
       route("orders", "routes/admin/orders/incoming.tsx"),
       route("completed-orders", "routes/admin/orders/completed.tsx"),
       route("outbox", "routes/admin/outbox.tsx"),
+      route("settings/limits", "routes/admin/settings/limits.tsx"),
       route("logout", "routes/admin/logout.tsx"),
       route("id-photos/:id", "routes/admin/id-photo.ts"),
     ]),

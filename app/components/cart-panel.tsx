@@ -4,6 +4,9 @@ import { Icon } from "#app/components/ui/icon.tsx";
 import { Sheet, SheetContent, SheetDescription, SheetTitle } from "#app/components/ui/sheet.tsx";
 import { amountToMinimumCents, lineTotalCents, MIN_ORDER_CENTS } from "#app/features/cart/cart.ts";
 import { useCart } from "#app/features/cart/cart-context.tsx";
+import { PurchaseLimitMeter } from "#app/features/checkout/purchase-limit-meter.tsx";
+import { STATE_NAMES, weightLimitMessage } from "#app/features/checkout/purchase-limits.ts";
+import { useCartWeight } from "#app/features/checkout/use-cart-weights.ts";
 import { productImageSrc } from "#app/features/media/image-urls.ts";
 import { cn } from "#app/utils/cn.ts";
 import { formatCents } from "#app/utils/money.ts";
@@ -12,7 +15,20 @@ import { formatCents } from "#app/utils/money.ts";
 export function CartPanel({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
   const { items, totalCents, itemCount, removeItem, updateQuantity } = useCart();
   const missing = amountToMinimumCents(totalCents);
-  const canCheckout = items.length > 0 && missing === 0;
+  const weight = useCartWeight(items);
+  const { limits, totalMg } = weight;
+  // The delivery state is chosen at checkout: the cart is blocked only when no state would take it.
+  const states = limits ? (Object.keys(limits.stateLimitsMg) as (keyof typeof STATE_NAMES)[]) : [];
+  const firstProblem = weight.problemFor("DC");
+  const capProblem = firstProblem?.kind === "quantity" ? firstProblem : null;
+  const overEveryState =
+    totalMg !== null && limits !== null && states.every((state) => totalMg > limits.stateLimitsMg[state]);
+  const highest = states.reduce<keyof typeof STATE_NAMES | null>(
+    (best, state) =>
+      !best || (limits?.stateLimitsMg[state] ?? 0) > (limits?.stateLimitsMg[best] ?? 0) ? state : best,
+    null,
+  );
+  const canCheckout = items.length > 0 && missing === 0 && !capProblem && !overEveryState;
 
   return (
     <Sheet open={open} onOpenChange={onOpenChange}>
@@ -86,8 +102,9 @@ export function CartPanel({ open, onOpenChange }: { open: boolean; onOpenChange:
                         <button
                           type="button"
                           onClick={() => updateQuantity(line.productId, line.sizeId, line.quantity + 1)}
+                          disabled={limits !== null && line.quantity >= limits.maxQuantityPerSize}
                           aria-label={`Increase quantity of ${line.productName} (${line.sizeLabel})`}
-                          className="inline-flex size-11 items-center justify-center hover:bg-muted"
+                          className="inline-flex size-11 items-center justify-center hover:bg-muted disabled:opacity-40"
                         >
                           <Icon name="plus" className="size-4" />
                         </button>
@@ -105,6 +122,27 @@ export function CartPanel({ open, onOpenChange }: { open: boolean; onOpenChange:
                   {formatCents(totalCents)}
                 </span>
               </div>
+              {limits && totalMg !== null ? (
+                <div className="space-y-2">
+                  {states.map((state) => (
+                    <PurchaseLimitMeter
+                      key={state}
+                      label={`Flower equivalent, ${STATE_NAMES[state]}`}
+                      totalMg={totalMg}
+                      limitMg={limits.stateLimitsMg[state]}
+                    />
+                  ))}
+                </div>
+              ) : null}
+              {capProblem ? (
+                <p className="rounded-md bg-destructive/10 px-3 py-2 text-sm text-destructive" role="alert">
+                  {capProblem.message}
+                </p>
+              ) : overEveryState && highest && limits && totalMg !== null ? (
+                <p className="rounded-md bg-destructive/10 px-3 py-2 text-sm text-destructive" role="alert">
+                  {weightLimitMessage(totalMg, highest, limits.stateLimitsMg[highest])}
+                </p>
+              ) : null}
               {canCheckout ? (
                 <Link
                   to="/checkout"
@@ -113,6 +151,10 @@ export function CartPanel({ open, onOpenChange }: { open: boolean; onOpenChange:
                 >
                   Checkout
                 </Link>
+              ) : capProblem || overEveryState ? (
+                <button type="button" disabled className={cn(buttonVariants({ size: "lg" }), "w-full")}>
+                  Over the purchase limit
+                </button>
               ) : (
                 <>
                   <div className="rounded-md bg-warning-muted px-3 py-2 text-sm text-warning" role="status">

@@ -1,6 +1,7 @@
 import { closeDatabase, getDatabaseHandle } from "#app/db/client.server.ts";
 import { ensureAdminAccount } from "#app/features/admin-auth/admin-users.server.ts";
 import { seedDemoCatalogue } from "#app/features/catalog/seed.server.ts";
+import { fillMissingFlowerEquivalents } from "#app/features/checkout/purchase-limits.server.ts";
 import { config } from "#app/utils/env.server.ts";
 import { log } from "#app/utils/logger.server.ts";
 import { type StopJob, startBackgroundJobs } from "./background-jobs.server.ts";
@@ -15,6 +16,8 @@ export async function boot() {
     const { seeded, ms } = await seedDemoCatalogue(handle.db, { count: SEED_DEMO_COUNT });
     if (seeded > 0) log.info(`Seeded the demo catalogue: ${seeded} products`, { ms: Math.round(ms) });
   }
+  const weighed = await fillMissingFlowerEquivalents(handle.db);
+  if (weighed > 0) log.info(`Gave ${weighed} product sizes their flower-equivalent weight`);
   const admin = await ensureAdminAccount(handle.db, { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
   if (admin.status === "created") {
     if (admin.generatedPassword) {

@@ -9,6 +9,7 @@ const LINKS = [
   { to: "/admin/products", label: "Products" },
   { to: "/admin/orders", label: "Orders" },
   { to: "/admin/outbox", label: "Outbox" },
+  { to: "/admin/settings/limits", label: "Limits" },
 ];
 
 /** Top bar of the back office: brand, sections, the signed-in admin and 'Sign Out'. */

@@ -7,8 +7,8 @@ import { FieldError, Input, Label, NativeSelect, Textarea } from "#app/component
 import { Switch } from "#app/components/ui/switch.tsx";
 import { CATEGORIES, STRAINS } from "#app/features/catalog/catalog.ts";
 import {
+  emptySizeRow,
   fieldErrorsOf,
-  newSizeRowKey,
   type ProductFormValues,
   productFormSchema,
 } from "#app/features/catalog/product.schema.ts";
@@ -159,21 +159,24 @@ export function ProductForm({
             type="button"
             variant="outline"
             size="sm"
-            onClick={() =>
-              set("sizes", [
-                ...values.sizes,
-                { id: "", key: newSizeRowKey(), size: "", price: "0", salePrice: "", inventoryCount: "0" },
-              ])
-            }
+            onClick={() => set("sizes", [...values.sizes, emptySizeRow()])}
           >
             <Icon name="plus" /> Add Size
           </Button>
         </div>
+        <p className="text-muted-foreground text-sm">
+          Flower eq.: the grams of flower one unit counts against the purchase limit (flower and pre-rolls by
+          weight; edibles, cartridges and concentrates by the equivalences in{" "}
+          <Link to="/admin/settings/limits" className="underline">
+            Limits
+          </Link>
+          ).
+        </p>
         <FieldError id="error-sizes">{errors.sizes}</FieldError>
         <ol className="space-y-3">
           {values.sizes.map((size, index) => (
             <li key={size.key} className="rounded-lg border border-border bg-background p-3">
-              <fieldset className="grid grid-cols-2 items-start gap-3 sm:grid-cols-[1.2fr_1fr_1fr_1fr_auto]">
+              <fieldset className="grid grid-cols-2 items-start gap-3 sm:grid-cols-[1.2fr_1fr_1fr_1fr_1fr_auto]">
                 <legend className="sr-only">Size {index + 1}</legend>
                 <div className="col-span-2 space-y-1 sm:col-span-1">
                   <Label htmlFor={`field-sizes.${index}.size`} small>
@@ -235,6 +238,24 @@ export function ProductForm({
                   />
                   <FieldError id={`error-sizes.${index}.inventoryCount`}>
                     {errors[`sizes.${index}.inventoryCount`]}
+                  </FieldError>
+                </div>
+                <div className="space-y-1">
+                  <Label htmlFor={`field-sizes.${index}.flowerEquivalent`} small>
+                    Flower eq. (g)
+                  </Label>
+                  <Input
+                    {...fieldProps(`sizes.${index}.flowerEquivalent`)}
+                    type="number"
+                    inputMode="decimal"
+                    step="0.001"
+                    min="0"
+                    placeholder="e.g. 3.5"
+                    value={size.flowerEquivalent}
+                    onChange={(e) => setSize(index, "flowerEquivalent", e.target.value)}
+                  />
+                  <FieldError id={`error-sizes.${index}.flowerEquivalent`}>
+                    {errors[`sizes.${index}.flowerEquivalent`]}
                   </FieldError>
                 </div>
                 {values.sizes.length > 1 ? (

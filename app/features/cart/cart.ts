@@ -190,6 +190,8 @@ export type CurrentSizePrice = {
   priceCents: number;
   salePriceCents: number | null;
   inStock: boolean;
+  /** What one unit counts against the purchase limit (decision 28); null only before start-up filled it. */
+  flowerEquivalentMg?: number | null;
 };
 
 /**

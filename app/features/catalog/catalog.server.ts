@@ -120,6 +120,7 @@ export async function currentSizePrices(sizeIds: readonly string[]): Promise<Cur
       priceCents: productSizes.priceCents,
       salePriceCents: productSizes.salePriceCents,
       inventoryCount: productSizes.inventoryCount,
+      flowerEquivalentMg: productSizes.flowerEquivalentMg,
     })
     .from(productSizes)
     .innerJoin(products, eq(products.id, productSizes.productId))

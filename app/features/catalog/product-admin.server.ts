@@ -6,6 +6,7 @@
 import { and, eq, isNull, notInArray, sql } from "drizzle-orm";
 import { db, type Executor } from "#app/db/client.server.ts";
 import { orderItems, productSizes, products } from "#app/db/schema.ts";
+import { formatGrams } from "#app/features/checkout/purchase-limits.ts";
 import { attachSizes, NEWEST_FIRST } from "./catalog.server.ts";
 import { canonicalCategory } from "./catalog.ts";
 import {
@@ -27,6 +28,7 @@ export type AdminProductSize = {
   priceCents: number;
   salePriceCents: number | null;
   inventoryCount: number;
+  flowerEquivalentMg: number | null;
 };
 
 export type AdminProduct = {
@@ -52,6 +54,7 @@ function withSizes(executor: Executor, rows: (typeof products.$inferSelect)[]): 
     priceCents: size.priceCents,
     salePriceCents: size.salePriceCents,
     inventoryCount: size.inventoryCount,
+    flowerEquivalentMg: size.flowerEquivalentMg,
   }));
 }
 
@@ -100,6 +103,7 @@ export function toFormValues(product: AdminProduct): ProductFormValues {
       price: dollars(size.priceCents),
       salePrice: size.salePriceCents === null ? "" : dollars(size.salePriceCents),
       inventoryCount: String(size.inventoryCount),
+      flowerEquivalent: size.flowerEquivalentMg === null ? "" : formatGrams(size.flowerEquivalentMg),
     })),
   };
 }
@@ -126,6 +130,7 @@ function sizeColumns(size: ProductFormData["sizes"][number], position: number) {
     salePriceCents:
       size.salePrice === null || size.salePrice === undefined ? null : dollarsToCentsNumber(size.salePrice),
     inventoryCount: size.inventoryCount,
+    flowerEquivalentMg: size.flowerEquivalent,
     position,
   };
 }

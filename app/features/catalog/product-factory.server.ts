@@ -5,6 +5,10 @@
 import { randomUUID } from "node:crypto";
 import type { Executor } from "#app/db/client.server.ts";
 import { productSizes, products } from "#app/db/schema.ts";
+import {
+  DEFAULT_PURCHASE_LIMITS,
+  estimateFlowerEquivalentMg,
+} from "#app/features/checkout/purchase-limits.ts";
 
 export type ProductRow = typeof products.$inferSelect;
 export type ProductSizeRow = typeof productSizes.$inferSelect;
@@ -15,6 +19,8 @@ export type SizeInput = {
   priceCents: number;
   salePriceCents?: number | null;
   inventoryCount?: number;
+  /** Flower equivalent of one unit; default: what the label gives with the default equivalences. */
+  flowerEquivalentMg?: number;
 };
 
 export type ProductInput = Partial<Omit<typeof products.$inferInsert, "id">> & {
@@ -61,6 +67,17 @@ function withDefaults(input: ProductInput) {
       priceCents: size.priceCents,
       salePriceCents: size.salePriceCents ?? null,
       inventoryCount: size.inventoryCount ?? 20,
+      flowerEquivalentMg:
+        size.flowerEquivalentMg ??
+        estimateFlowerEquivalentMg(
+          {
+            category,
+            thcMg: product.thcMg,
+            sizeLabel: size.size,
+            productSizeLabels: sizeList.map((entry) => entry.size),
+          },
+          DEFAULT_PURCHASE_LIMITS.equivalences,
+        ),
       position,
     })),
   };

@@ -3,6 +3,7 @@
  * for the browser's messages and the server's check. Prices are typed in dollars and stored in cents.
  */
 import { z } from "zod";
+import { gramsToMg } from "#app/features/checkout/purchase-limits.ts";
 import { CATEGORIES, STRAINS } from "./catalog.ts";
 
 export const MAX_PRODUCT_IMAGE_BYTES = 10 * 1024 * 1024;
@@ -48,6 +49,22 @@ export const productSizeSchema = z.object({
       .min(0, "Inventory must be non-negative")
       .max(1_000_000),
   ),
+  /** Grams of flower equivalent one unit counts against the purchase limit (decision 28), as mg. */
+  flowerEquivalent: z
+    .union([z.string(), z.number()], { error: "Flower equivalent is required" })
+    .transform((value, context) => {
+      const text = String(value).trim();
+      if (text === "") {
+        context.addIssue({ code: "custom", message: "Flower equivalent is required" });
+        return z.NEVER;
+      }
+      const mg = gramsToMg(text);
+      if (mg === undefined || mg > 1_000_000) {
+        context.addIssue({ code: "custom", message: "Flower equivalent must be grams from 0 to 1000" });
+        return z.NEVER;
+      }
+      return mg;
+    }),
 });
 
 const optionalNumber = (max: number, message: string) =>
@@ -108,6 +125,8 @@ export type ProductFormValues = {
     price: string;
     salePrice: string;
     inventoryCount: string;
+    /** Grams, e.g. "3.5". */
+    flowerEquivalent: string;
   }[];
 };
 
@@ -116,6 +135,18 @@ let rowCounter = 0;
 export function newSizeRowKey() {
   rowCounter += 1;
   return `new-${rowCounter}`;
+}
+
+export function emptySizeRow(): ProductFormValues["sizes"][number] {
+  return {
+    id: "",
+    key: newSizeRowKey(),
+    size: "",
+    price: "0",
+    salePrice: "",
+    inventoryCount: "0",
+    flowerEquivalent: "",
+  };
 }
 
 /** Defaults (spec §5): one empty size row with price 0 and inventory 0, featured and deal off. */
@@ -131,7 +162,7 @@ export function emptyProductForm(): ProductFormValues {
     imageKey: "",
     isFeatured: false,
     isDeal: false,
-    sizes: [{ id: "", key: newSizeRowKey(), size: "", price: "0", salePrice: "", inventoryCount: "0" }],
+    sizes: [emptySizeRow()],
   };
 }
 

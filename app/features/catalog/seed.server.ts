@@ -6,6 +6,8 @@ import { availableParallelism } from "node:os";
 import { sql } from "drizzle-orm";
 import type { Database, Executor } from "#app/db/client.server.ts";
 import { products } from "#app/db/schema.ts";
+import { getPurchaseLimitSettings } from "#app/features/checkout/purchase-limits.server.ts";
+import { estimateFlowerEquivalentMg } from "#app/features/checkout/purchase-limits.ts";
 import { productArtworkSvg } from "#app/features/media/artwork.server.ts";
 import { type StoredImage, storeProductArtwork } from "#app/features/media/images.server.ts";
 import { DEMO_PRODUCT_COUNT, demoProducts } from "./demo-catalog.ts";
@@ -73,6 +75,7 @@ export async function seedDemoCatalogue(database: Database, options: SeedOptions
     // Two app instances starting together on one PostgreSQL database seed once.
     await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext('capital-grown:seed-demo-catalogue'))`);
     if (await hasProducts(tx)) return 0;
+    const { equivalences } = await getPurchaseLimitSettings(tx);
     await createProducts(
       tx,
       list.map((product, index) => {
@@ -91,7 +94,19 @@ export async function seedDemoCatalogue(database: Database, options: SeedOptions
           imageKey: image.imageKey,
           createdAt,
           updatedAt: createdAt,
-          sizes: product.sizes,
+          // Weighed by label with the owner's equivalences (decision 28).
+          sizes: product.sizes.map((size) => ({
+            ...size,
+            flowerEquivalentMg: estimateFlowerEquivalentMg(
+              {
+                category: product.category,
+                thcMg: product.thcMg,
+                sizeLabel: size.size,
+                productSizeLabels: product.sizes.map((entry) => entry.size),
+              },
+              equivalences,
+            ),
+          })),
         };
       }),
     );

@@ -18,6 +18,7 @@ import {
   type CheckoutField,
   checkoutSchema,
   checkoutValues,
+  type DeliveryState,
   type FieldErrors,
   fieldErrorsOf,
   idFileProblem,
@@ -28,6 +29,9 @@ import {
 } from "./checkout.schema.ts";
 import { DELIVERY_DATE_HINT, type DeliveryDay } from "./delivery-slots.ts";
 import { ID_IMAGE_ACCEPT, ID_IMAGE_HINT, MIN_ORDER_CENTS } from "./limits.ts";
+import { PurchaseLimitMeter } from "./purchase-limit-meter.tsx";
+import { type PurchaseLimits, STATE_NAMES } from "./purchase-limits.ts";
+import { useCartWeight } from "./use-cart-weights.ts";
 
 export type CheckoutActionData =
   | { ok: true; token: string; uploadFailed: boolean }
@@ -67,9 +71,12 @@ export function CheckoutForm({
   days,
   defaultDate,
   idempotencyKey,
+  limits,
   onPlaced,
 }: {
   items: CartLine[];
+  /** The purchase limits (decision 28); the weights of the sizes are fetched. */
+  limits: PurchaseLimits;
   totalCents: number;
   days: DeliveryDay[];
   defaultDate: string;
@@ -89,7 +96,7 @@ export function CheckoutForm({
     zipCode: "",
     notes: "",
   });
-  const [state, setState] = useState<string>("DC");
+  const [state, setState] = useState<DeliveryState>("DC");
   const [deliveryDate, setDeliveryDate] = useState(defaultDate);
   const [timeSlot, setTimeSlot] = useState("");
   const [ageConfirmed, setAgeConfirmed] = useState(false);
@@ -149,8 +156,12 @@ export function CheckoutForm({
     return list;
   }, [values, timeSlot, idFile, ageConfirmed]);
 
-  // Spec §4: disabled while processing, without the age box, a slot, any required field or the ID.
-  const disabled = processing || missing.length > 0;
+  const weight = useCartWeight(items, limits);
+  const limitProblem = weight.problemFor(state);
+
+  // Spec §4: disabled while processing, without the age box, a slot, any required field or the ID;
+  // decision 28: and while the cart is over a purchase limit.
+  const disabled = processing || missing.length > 0 || limitProblem !== null;
 
   function update(field: TextField, value: string) {
     setValues((current) => ({ ...current, [field]: value }));
@@ -272,6 +283,20 @@ export function CheckoutForm({
               </dd>
             </div>
           </dl>
+          {weight.totalMg !== null ? (
+            <div className="mt-4">
+              <PurchaseLimitMeter
+                label={`Flower equivalent, ${STATE_NAMES[state]}`}
+                totalMg={weight.totalMg}
+                limitMg={(weight.limits ?? limits).stateLimitsMg[state]}
+              />
+            </div>
+          ) : null}
+          {limitProblem ? (
+            <p className="mt-4 rounded-md bg-destructive/10 px-3 py-2 text-sm text-destructive" role="alert">
+              {limitProblem.message}
+            </p>
+          ) : null}
           {shortfall ? (
             <div className="mt-4 rounded-md bg-warning-muted px-3 py-2 text-sm text-warning" role="status">
               <p className="font-semibold">{shortfall.required}</p>
@@ -465,7 +490,7 @@ export function CheckoutForm({
                   {...fieldProps("state")}
                   autoComplete="address-level1"
                   value={state}
-                  onChange={(event) => setState(event.target.value)}
+                  onChange={(event) => setState(event.target.value as DeliveryState)}
                 >
                   {US_STATES.map((option) => (
                     <option key={option} value={option}>
@@ -596,7 +621,9 @@ export function CheckoutForm({
               </>
             )}
           </Button>
-          {missing.length > 0 && !processing ? (
+          {limitProblem && !processing ? (
+            <p className="mt-3 text-center text-sm text-destructive">{limitProblem.message}</p>
+          ) : missing.length > 0 && !processing ? (
             <p id={`${baseId}-missing`} className="mt-3 text-center text-sm text-muted-foreground">
               To place your order, add {listText(missing)}.
             </p>

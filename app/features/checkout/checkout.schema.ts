@@ -15,11 +15,15 @@ const required = (message: string) => z.string({ error: message }).trim().min(1,
 export const cartLineInputSchema = z.object({
   productId: z.uuid("Unknown product"),
   sizeId: z.uuid("Unknown size"),
-  quantity: z.coerce
-    .number("Quantity must be a whole number")
-    .int("Quantity must be a whole number")
-    .min(1, "Quantity must be at least 1")
-    .max(MAX_LINE_QUANTITY, `Quantity can be at most ${MAX_LINE_QUANTITY}`),
+  // A JSON integer or a string of digits only: "1e2", "0x10", " 3", "2.0" and true are refused.
+  quantity: z.preprocess(
+    (value) => (typeof value === "string" && /^\d{1,6}$/.test(value) ? Number(value) : value),
+    z
+      .number("Quantity must be a whole number")
+      .int("Quantity must be a whole number")
+      .min(1, "Quantity must be at least 1")
+      .max(MAX_LINE_QUANTITY, `Quantity can be at most ${MAX_LINE_QUANTITY}`),
+  ),
 });
 export type CartLineInput = z.infer<typeof cartLineInputSchema>;
 
@@ -53,7 +57,10 @@ export const checkoutSchema = z.object({
   ),
   address: required("Street address is required").pipe(z.string().max(200, "Address is too long")),
   city: required("City is required").pipe(z.string().max(100, "City is too long")),
-  state: z.enum(US_STATES, "We deliver in DC and VA only"),
+  state: z.enum(US_STATES, {
+    error: (issue) =>
+      issue.input === undefined || issue.input === "" ? "Choose a state" : "We deliver in DC and VA only",
+  }),
   zipCode: required("ZIP code is required").pipe(
     z.string().regex(/^\d{5}(-\d{4})?$/, "Enter a 5-digit ZIP code"),
   ),
@@ -86,7 +93,7 @@ export function checkoutValues(form: FormData | Record<string, unknown>) {
     phone: get("phone"),
     address: get("address"),
     city: get("city"),
-    state: get("state") ?? "DC",
+    state: get("state"),
     zipCode: get("zipCode"),
     notes: get("notes"),
     deliveryDate: get("deliveryDate"),

@@ -81,6 +81,13 @@ function refusalToFailure(client: CheckoutClient, refusal: PlaceOrderRefusal): C
       return failure(client, 400, {}, CHECKOUT_TOASTS.cartEmpty);
     case "minimum":
       return failure(client, 400, {}, minimumOrderToast(refusal.totalCents));
+    case "purchase-limit":
+      return failure(
+        client,
+        400,
+        {},
+        { type: "error", title: "Purchase limit", description: refusal.message },
+      );
     case "out-of-stock":
       return failure(client, 409, {}, outOfStockToast(refusal.itemName));
     case "unavailable":

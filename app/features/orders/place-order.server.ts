@@ -15,6 +15,9 @@ import { unitPriceCents } from "#app/features/catalog/catalog.ts";
 import type { CartLineInput, CheckoutInput } from "#app/features/checkout/checkout.schema.ts";
 import { deliveryChoiceProblem, storeDay } from "#app/features/checkout/delivery-slots.ts";
 import { MIN_ORDER_CENTS } from "#app/features/checkout/limits.ts";
+import { storedLimits } from "#app/features/checkout/purchase-limits.schema.ts";
+import { PURCHASE_LIMITS_KEY } from "#app/features/checkout/purchase-limits.server.ts";
+import { purchaseLimitProblem } from "#app/features/checkout/purchase-limits.ts";
 import { orderEmailRows, wakeEmailWorker } from "#app/features/email/email-outbox.server.ts";
 import { log } from "#app/utils/logger.server.ts";
 
@@ -30,7 +33,9 @@ export type PlaceOrderRefusal =
   | { ok: false; reason: "delivery"; field: "deliveryDate" | "timeSlot"; message: string }
   | { ok: false; reason: "unavailable"; itemName: string | null }
   | { ok: false; reason: "out-of-stock"; itemName: string }
-  | { ok: false; reason: "minimum"; totalCents: number };
+  | { ok: false; reason: "minimum"; totalCents: number }
+  /** Over the per-size cap or the delivery state's weight limit (decision 28). */
+  | { ok: false; reason: "purchase-limit"; message: string };
 
 export type PlaceOrderResult = { ok: true; order: PlacedOrder; replayed: boolean } | PlaceOrderRefusal;
 
@@ -90,6 +95,7 @@ type SizeSnapshot = {
   productName: string;
   imageUrl: string;
   archived: boolean;
+  flowerEquivalentMg: number | null;
 };
 
 function rowsOf<T>(result: unknown): T[] {
@@ -102,8 +108,8 @@ function parsedJson<T>(value: unknown): T | null {
 }
 
 /**
- * One statement: the order a replayed key already placed, the sizes the cart names, and whether
- * the ID photo sent ahead is stored.
+ * One statement: the order a replayed key already placed, the sizes the cart names, whether the ID
+ * photo sent ahead is stored, and the purchase limits.
  */
 async function readOrderContext(
   database: Database,
@@ -111,7 +117,7 @@ async function readOrderContext(
   sizeIds: string[],
   photoToken: string | null,
 ) {
-  const [row] = rowsOf<{ replay: unknown; sizes: unknown; photo: boolean | null }>(
+  const [row] = rowsOf<{ replay: unknown; sizes: unknown; photo: boolean | null; limits: unknown }>(
     await database.execute(sql`
       SELECT
         (SELECT json_build_object('id', o.id, 'publicToken', o.public_token, 'totalAmountCents', o.total_amount_cents)
@@ -119,21 +125,24 @@ async function readOrderContext(
         (SELECT json_agg(json_build_object(
             'sizeId', s.id, 'productId', s.product_id, 'size', s.size, 'priceCents', s.price_cents,
             'salePriceCents', s.sale_price_cents, 'productName', p.name, 'imageUrl', p.image_url,
-            'archived', p.archived_at IS NOT NULL))
+            'archived', p.archived_at IS NOT NULL, 'flowerEquivalentMg', s.flower_equivalent_mg))
           FROM product_sizes s JOIN products p ON p.id = s.product_id
           WHERE s.id IN (SELECT jsonb_array_elements_text(${JSON.stringify(sizeIds)}::jsonb)::uuid)) AS sizes,
-        (SELECT true FROM id_photos WHERE id = ${photoToken}::uuid) AS photo`),
+        (SELECT true FROM id_photos WHERE id = ${photoToken}::uuid) AS photo,
+        (SELECT value FROM store_settings WHERE key = ${PURCHASE_LIMITS_KEY}) AS limits`),
   );
   return {
     photo: row?.photo === true,
     replay: parsedJson<PlacedOrder>(row?.replay),
     sizes: parsedJson<SizeSnapshot[]>(row?.sizes) ?? [],
+    limits: storedLimits(parsedJson(row?.limits)),
   };
 }
 
 /**
  * Everything that can be decided before writing: a replayed key, the cart, the delivery choice,
- * the sizes still on sale and the $80 minimum, with prices read from the database.
+ * the sizes still on sale, the purchase limits (on lines merged by size, so repeating a line gets
+ * round nothing) and the $80 minimum, with prices and weights read from the database.
  */
 export async function prepareOrder(
   input: OrderRequest,
@@ -177,6 +186,18 @@ export async function prepareOrder(
       totalCents: unitCents * line.quantity,
     });
   }
+  const limit = purchaseLimitProblem(
+    priced.map((line) => ({
+      sizeId: line.sizeId,
+      productName: line.productName,
+      sizeLabel: line.sizeLabel,
+      quantity: line.quantity,
+      flowerEquivalentMg: bySize.get(line.sizeId)?.flowerEquivalentMg ?? null,
+    })),
+    input.state,
+    context.limits,
+  );
+  if (limit) return { ok: false, reason: "purchase-limit", message: limit.message };
   const totalCents = priced.reduce((sum, line) => sum + line.totalCents, 0);
   if (totalCents < MIN_ORDER_CENTS) return { ok: false, reason: "minimum", totalCents };
   return {

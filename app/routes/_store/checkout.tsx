@@ -7,6 +7,7 @@ import { CHECKOUT_TOASTS } from "#app/features/checkout/checkout.schema.ts";
 import { submitCheckout } from "#app/features/checkout/checkout.server.ts";
 import { CheckoutForm } from "#app/features/checkout/checkout-form.tsx";
 import { deliveryOptions } from "#app/features/checkout/delivery-slots.ts";
+import { getPurchaseLimitSettings } from "#app/features/checkout/purchase-limits.server.ts";
 import { redirectWithToast } from "#app/utils/toast.server.ts";
 import type { Route } from "./+types/checkout";
 
@@ -18,10 +19,15 @@ export function headers() {
   return { "Cache-Control": "private, no-store" };
 }
 
-export function loader() {
+export async function loader() {
+  const { stateLimitsMg, maxQuantityPerSize } = await getPurchaseLimitSettings();
   // A fresh key per page view: a double submit, a retry or a resubmitted post of this page
   // carries the same key and gets the first order back (decision 10).
-  return { delivery: deliveryOptions(new Date()), idempotencyKey: crypto.randomUUID() };
+  return {
+    delivery: deliveryOptions(new Date()),
+    idempotencyKey: crypto.randomUUID(),
+    limits: { stateLimitsMg, maxQuantityPerSize },
+  };
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -67,6 +73,7 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
             days={loaderData.delivery.days}
             defaultDate={loaderData.delivery.defaultDate}
             idempotencyKey={loaderData.idempotencyKey}
+            limits={loaderData.limits}
             onPlaced={onPlaced}
           />
         </div>

@@ -14,14 +14,16 @@ import { getProduct } from "#app/features/catalog/catalog.server.ts";
 import { isKnownStrain, isOnSale, showsThcPercentage } from "#app/features/catalog/catalog.ts";
 import { productJsonLd, seoMeta, storeFromMatches } from "#app/features/catalog/seo.ts";
 import { STRAIN_EFFECTS } from "#app/features/catalog/storefront.ts";
+import { getPurchaseLimitSettings } from "#app/features/checkout/purchase-limits.server.ts";
 import { log } from "#app/utils/logger.server.ts";
 import type { Route } from "./+types/product";
 
 export async function loader({ params }: Route.LoaderArgs) {
   try {
-    const product = await getProduct(params.id);
+    const [product, limits] = await Promise.all([getProduct(params.id), getPurchaseLimitSettings()]);
     if (!product) return data({ product: null, failed: false }, { status: 404 });
-    return { product, failed: false };
+    // The stepper stops at the per-size cap; saving a new cap marks the cached page stale.
+    return { product, failed: false, maxQuantity: limits.maxQuantityPerSize };
   } catch (error) {
     log.error("Failed to load product", { id: params.id, error: String(error) });
     return data({ product: null, failed: true }, { status: 500 });
@@ -88,6 +90,7 @@ function NotFound() {
 
 export default function ProductPage({ loaderData }: Route.ComponentProps) {
   const { product } = loaderData;
+  const maxQuantity = "maxQuantity" in loaderData ? loaderData.maxQuantity : 10;
   const { addItem } = useCart();
   const [sizeId, setSizeId] = useState(() => (product ? defaultSizeId(product.sizes) : ""));
   const [quantity, setQuantity] = useState(1);
@@ -192,18 +195,20 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
                 type="number"
                 inputMode="numeric"
                 min={1}
+                max={maxQuantity}
                 value={quantity}
                 onChange={(event) => {
                   const value = Number.parseInt(event.target.value, 10);
-                  setQuantity(Number.isFinite(value) && value >= 1 ? value : 1);
+                  setQuantity(Number.isFinite(value) && value >= 1 ? Math.min(value, maxQuantity) : 1);
                 }}
                 className="h-12 w-16 border-x border-input bg-transparent text-center text-base font-semibold tabular-nums [appearance:textfield] [&::-webkit-inner-spin-button]:appearance-none"
               />
               <button
                 type="button"
-                onClick={() => setQuantity((value) => value + 1)}
+                onClick={() => setQuantity((value) => Math.min(maxQuantity, value + 1))}
+                disabled={quantity >= maxQuantity}
                 aria-label="Increase quantity"
-                className="inline-flex size-12 items-center justify-center hover:bg-muted"
+                className="inline-flex size-12 items-center justify-center hover:bg-muted disabled:opacity-40"
               >
                 <Icon name="plus" className="size-4" />
               </button>

@@ -1,9 +1,15 @@
 import { currentSizePrices } from "#app/features/catalog/catalog.server.ts";
+import { getPurchaseLimitSettings } from "#app/features/checkout/purchase-limits.server.ts";
 import type { Route } from "./+types/cart-prices";
 
-/** Current prices and stock of the sizes in a stored cart (decision 20): GET ?size=<id>&size=<id>. */
+/**
+ * Current prices, stock and weights of the sizes in a stored cart (decisions 20, 28), with the
+ * purchase limits: GET ?size=<id>&size=<id>. The cart panel and checkout show the running weight
+ * from this, so the cached catalogue pages carry neither weights nor limits.
+ */
 export async function loader({ request }: Route.LoaderArgs) {
   const sizeIds = new URL(request.url).searchParams.getAll("size");
-  const sizes = await currentSizePrices(sizeIds);
-  return Response.json({ sizes }, { headers: { "Cache-Control": "no-store" } });
+  const [sizes, settings] = await Promise.all([currentSizePrices(sizeIds), getPurchaseLimitSettings()]);
+  const limits = { stateLimitsMg: settings.stateLimitsMg, maxQuantityPerSize: settings.maxQuantityPerSize };
+  return Response.json({ sizes, limits }, { headers: { "Cache-Control": "no-store" } });
 }

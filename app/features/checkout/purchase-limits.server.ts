@@ -1,0 +1,89 @@
+/**
+ * The purchase limits settings (decision 28) in `store_settings`, and the start-up fill of sizes
+ * saved before sizes carried a weight.
+ */
+import { eq, isNull, sql } from "drizzle-orm";
+import { db, type Executor } from "#app/db/client.server.ts";
+import { productSizes, products, storeSettings } from "#app/db/schema.ts";
+import { storedLimits } from "./purchase-limits.schema.ts";
+import { estimateFlowerEquivalentMg, type PurchaseLimitSettings } from "./purchase-limits.ts";
+
+/** The `store_settings` key of the limits. */
+export const PURCHASE_LIMITS_KEY = "purchase_limits";
+
+export async function getPurchaseLimitSettings(executor?: Executor): Promise<PurchaseLimitSettings> {
+  const database = executor ?? (await db());
+  const [row] = await database
+    .select({ value: storeSettings.value })
+    .from(storeSettings)
+    .where(eq(storeSettings.key, PURCHASE_LIMITS_KEY))
+    .limit(1);
+  return storedLimits(row?.value);
+}
+
+/**
+ * Saves the limits. Product pages (cached, see app/server/page-cache.server.ts) stop the quantity
+ * stepper at the per-size cap, so a new cap marks the catalogue changed, as a price change does.
+ */
+export async function savePurchaseLimitSettings(
+  settings: PurchaseLimitSettings,
+  options: { now?: Date } = {},
+) {
+  const now = options.now ?? new Date();
+  const database = await db();
+  await database.transaction(async (tx) => {
+    const before = await getPurchaseLimitSettings(tx);
+    await tx
+      .insert(storeSettings)
+      .values({ key: PURCHASE_LIMITS_KEY, value: settings, updatedAt: now })
+      .onConflictDoUpdate({ target: storeSettings.key, set: { value: settings, updatedAt: now } });
+    if (before.maxQuantityPerSize !== settings.maxQuantityPerSize) {
+      await tx.execute(sql`
+        WITH bumped AS (
+          UPDATE catalog_state SET version = version + 1, changed_at = now() WHERE id = 1 RETURNING version)
+        SELECT pg_notify('catalog_changed', version::text) FROM bumped`);
+    }
+  });
+}
+
+/**
+ * Gives every size without a weight the one its label and the owner's equivalences give it (the
+ * rule the demo seed uses), so the limits apply to sizes saved before they existed. Idempotent:
+ * it only touches sizes whose weight is null.
+ */
+export async function fillMissingFlowerEquivalents(executor?: Executor): Promise<number> {
+  const database = executor ?? (await db());
+  const missing = await database
+    .select({ productId: productSizes.productId })
+    .from(productSizes)
+    .where(isNull(productSizes.flowerEquivalentMg));
+  if (missing.length === 0) return 0;
+  const { equivalences } = await getPurchaseLimitSettings(database);
+  const productIds = [...new Set(missing.map((row) => row.productId))];
+  let filled = 0;
+  for (const productId of productIds) {
+    const [product] = await database
+      .select({ category: products.category, thcMg: products.thcMg })
+      .from(products)
+      .where(eq(products.id, productId));
+    if (!product) continue;
+    const sizes = await database
+      .select({ id: productSizes.id, size: productSizes.size, weight: productSizes.flowerEquivalentMg })
+      .from(productSizes)
+      .where(eq(productSizes.productId, productId));
+    const labels = sizes.map((size) => size.size);
+    for (const size of sizes) {
+      if (size.weight !== null) continue;
+      const weight = estimateFlowerEquivalentMg(
+        { category: product.category, thcMg: product.thcMg, sizeLabel: size.size, productSizeLabels: labels },
+        equivalences,
+      );
+      await database
+        .update(productSizes)
+        .set({ flowerEquivalentMg: weight })
+        .where(sql`${productSizes.id} = ${size.id} AND ${productSizes.flowerEquivalentMg} IS NULL`);
+      filled += 1;
+    }
+  }
+  return filled;
+}

@@ -1,0 +1,86 @@
+/**
+ * The cart's weight against the purchase limits in the browser (decision 28). Weights and limits
+ * come from /api/cart-prices when the cart panel or the checkout needs them, so the cached
+ * catalogue pages and their first-load JavaScript carry neither.
+ */
+import { useEffect, useMemo, useState } from "react";
+import type { CartLine, CurrentSizePrice } from "#app/features/cart/cart.ts";
+import { CART_PRICES_PATH } from "#app/features/cart/cart-context.tsx";
+import type { DeliveryState } from "./checkout.schema.ts";
+import { type PurchaseLimitProblem, type PurchaseLimits, purchaseLimitProblem } from "./purchase-limits.ts";
+
+/** Weights already fetched in this page's life: reopening the panel asks again only for new sizes. */
+const knownWeights = new Map<string, number | null>();
+let knownLimits: PurchaseLimits | null = null;
+
+async function fetchWeights(sizeIds: string[], signal: AbortSignal) {
+  const params = new URLSearchParams();
+  for (const id of sizeIds) params.append("size", id);
+  const response = await fetch(`${CART_PRICES_PATH}?${params}`, {
+    signal,
+    headers: { accept: "application/json" },
+  });
+  if (!response.ok) throw new Error(`cart prices answered ${response.status}`);
+  return (await response.json()) as { sizes: CurrentSizePrice[]; limits: PurchaseLimits };
+}
+
+export type CartWeight = {
+  /** Null until every line's weight is known. */
+  totalMg: number | null;
+  /** Null until fetched (or `initialLimits` when given). */
+  limits: PurchaseLimits | null;
+  /** The first limit the cart breaks for a delivery state, once the weights are known. */
+  problemFor: (state: DeliveryState) => PurchaseLimitProblem | null;
+};
+
+export function useCartWeight(items: readonly CartLine[], initialLimits?: PurchaseLimits): CartWeight {
+  const [limits, setLimits] = useState<PurchaseLimits | null>(initialLimits ?? knownLimits);
+  const [, setVersion] = useState(0);
+  const sizeKey = [...new Set(items.map((line) => line.sizeId))].sort().join(",");
+
+  useEffect(() => {
+    const ids = sizeKey ? sizeKey.split(",") : [];
+    const unknown = ids.filter((id) => !knownWeights.has(id));
+    if (unknown.length === 0 && knownLimits) return;
+    const controller = new AbortController();
+    fetchWeights(unknown.length ? unknown : ids.slice(0, 1), controller.signal)
+      .then((body) => {
+        for (const id of unknown) knownWeights.set(id, null);
+        for (const size of body.sizes) knownWeights.set(size.sizeId, size.flowerEquivalentMg ?? null);
+        knownLimits = body.limits;
+        setLimits(body.limits);
+        setVersion((version) => version + 1);
+      })
+      .catch((error: unknown) => {
+        if (!controller.signal.aborted) console.error("Could not read the purchase limits", error);
+      });
+    return () => controller.abort();
+  }, [sizeKey]);
+
+  const weighed = items.map((line) => ({
+    sizeId: line.sizeId,
+    productName: line.productName,
+    sizeLabel: line.sizeLabel,
+    quantity: line.quantity,
+    flowerEquivalentMg: knownWeights.get(line.sizeId) ?? null,
+  }));
+  const complete = items.every((line) => knownWeights.has(line.sizeId));
+  const totalMg = complete
+    ? weighed.reduce((sum, line) => sum + line.quantity * (line.flowerEquivalentMg ?? 0), 0)
+    : null;
+  const key = `${weighed.map((line) => `${line.sizeId}:${line.quantity}:${line.flowerEquivalentMg}`).join()}`;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `key` stands for `weighed`
+  return useMemo(
+    () => ({
+      totalMg,
+      limits,
+      problemFor: (state: DeliveryState) => {
+        if (!limits) return null;
+        // Only the per-size cap can be judged before the weights are in.
+        const lines = complete ? weighed : weighed.map((line) => ({ ...line, flowerEquivalentMg: 0 }));
+        return purchaseLimitProblem(lines, state, limits);
+      },
+    }),
+    [key, limits, complete, totalMg],
+  );
+}

@@ -1,0 +1,155 @@
+import { useState } from "react";
+import { data, Form, useNavigation } from "react-router";
+import { CsrfInput } from "#app/components/admin/csrf.tsx";
+import { AdminPageHeader } from "#app/components/admin/page-header.tsx";
+import { Button } from "#app/components/ui/button.tsx";
+import { Card } from "#app/components/ui/card.tsx";
+import { FieldError, Input, Label } from "#app/components/ui/input.tsx";
+import { requireAdmin } from "#app/features/admin-auth/guard.server.ts";
+import {
+  formValuesOf,
+  type LimitsFormValues,
+  limitsFieldErrors,
+  limitsFormSchema,
+  settingsFromForm,
+} from "#app/features/checkout/purchase-limits.schema.ts";
+import {
+  getPurchaseLimitSettings,
+  savePurchaseLimitSettings,
+} from "#app/features/checkout/purchase-limits.server.ts";
+import { redirectWithToast } from "#app/utils/toast.server.ts";
+import type { Route } from "./+types/limits";
+
+export function meta() {
+  return [{ title: "Purchase Limits | Admin" }];
+}
+
+export async function loader({ context }: Route.LoaderArgs) {
+  requireAdmin(context);
+  return { values: formValuesOf(await getPurchaseLimitSettings()) };
+}
+
+const FIELDS = Object.keys(limitsFormSchema.shape) as (keyof LimitsFormValues)[];
+
+export async function action({ request, context }: Route.ActionArgs) {
+  requireAdmin(context);
+  const form = await request.formData();
+  const raw = Object.fromEntries(FIELDS.map((field) => [field, form.get(field) ?? undefined]));
+  const parsed = limitsFormSchema.safeParse(raw);
+  if (!parsed.success) return data({ fieldErrors: limitsFieldErrors(parsed.error) }, { status: 400 });
+  await savePurchaseLimitSettings(settingsFromForm(parsed.data));
+  return redirectWithToast("/admin/settings/limits", {
+    type: "success",
+    title: "Success",
+    description: "Purchase limits saved",
+  });
+}
+
+type FieldSpec = { name: keyof LimitsFormValues; label: string; hint: string; unit: string };
+
+const STATE_FIELDS: FieldSpec[] = [
+  { name: "dcLimit", label: "Washington DC", hint: "Most flower equivalent per order", unit: "g" },
+  { name: "vaLimit", label: "Virginia", hint: "Most flower equivalent per order", unit: "g" },
+];
+const EQUIVALENCE_FIELDS: FieldSpec[] = [
+  { name: "ediblesPer100MgThc", label: "Edibles", hint: "Grams of flower per 100 mg of THC", unit: "g" },
+  { name: "cartridgesPerGram", label: "Cartridges", hint: "Grams of flower per 1 g of oil", unit: "g" },
+  { name: "concentratesPerGram", label: "Concentrates", hint: "Grams of flower per 1 g", unit: "g" },
+];
+
+export default function LimitsSettings({ loaderData, actionData }: Route.ComponentProps) {
+  const [clientErrors, setClientErrors] = useState<Record<string, string> | null>(null);
+  const navigation = useNavigation();
+  const saving = navigation.state !== "idle" && navigation.formMethod === "POST";
+  const errors = clientErrors ?? actionData?.fieldErrors ?? {};
+
+  function onSubmit(event: React.FormEvent<HTMLFormElement>) {
+    const form = new FormData(event.currentTarget);
+    const parsed = limitsFormSchema.safeParse(
+      Object.fromEntries(FIELDS.map((field) => [field, form.get(field)])),
+    );
+    if (parsed.success) {
+      setClientErrors(null);
+      return;
+    }
+    event.preventDefault();
+    const found = limitsFieldErrors(parsed.error);
+    setClientErrors(found);
+    document.getElementById(`field-${Object.keys(found)[0]}`)?.focus();
+  }
+
+  const field = (spec: FieldSpec) => (
+    <div key={spec.name} className="space-y-1.5">
+      <Label htmlFor={`field-${spec.name}`}>
+        {spec.label} ({spec.unit})
+      </Label>
+      <Input
+        id={`field-${spec.name}`}
+        name={spec.name}
+        type="number"
+        inputMode="decimal"
+        step="0.001"
+        min="0"
+        defaultValue={loaderData.values[spec.name]}
+        aria-invalid={errors[spec.name] ? true : undefined}
+        aria-describedby={`hint-${spec.name}${errors[spec.name] ? ` error-${spec.name}` : ""}`}
+      />
+      <p id={`hint-${spec.name}`} className="text-muted-foreground text-xs">
+        {spec.hint}
+      </p>
+      <FieldError id={`error-${spec.name}`}>{errors[spec.name]}</FieldError>
+    </div>
+  );
+
+  return (
+    <div className="mx-auto max-w-3xl">
+      <AdminPageHeader
+        title="Purchase Limits"
+        description="What one order may hold. Confirm these figures with counsel: the defaults (DC 56 g, Virginia 28 g) are a starting point, not legal advice."
+      />
+      <Form method="post" onSubmit={onSubmit} noValidate className="space-y-6">
+        <CsrfInput />
+        <Card className="space-y-5 p-5 sm:p-6">
+          <div>
+            <h2 className="font-semibold">Per order, by delivery state</h2>
+            <p className="text-muted-foreground text-sm">
+              Each size counts its flower equivalent (set on the product) times its quantity.
+            </p>
+          </div>
+          <div className="grid gap-5 sm:grid-cols-2">{STATE_FIELDS.map(field)}</div>
+          <div className="space-y-1.5 sm:w-1/2 sm:pr-2.5">
+            <Label htmlFor="field-maxQuantityPerSize">Most of one size per order</Label>
+            <Input
+              id="field-maxQuantityPerSize"
+              name="maxQuantityPerSize"
+              type="number"
+              inputMode="numeric"
+              step="1"
+              min="1"
+              defaultValue={loaderData.values.maxQuantityPerSize}
+              aria-invalid={errors.maxQuantityPerSize ? true : undefined}
+              aria-describedby={errors.maxQuantityPerSize ? "error-maxQuantityPerSize" : undefined}
+            />
+            <FieldError id="error-maxQuantityPerSize">{errors.maxQuantityPerSize}</FieldError>
+          </div>
+        </Card>
+        <Card className="space-y-5 p-5 sm:p-6">
+          <div>
+            <h2 className="font-semibold">Flower equivalences</h2>
+            <p className="text-muted-foreground text-sm">
+              Used to weigh the demo catalogue and sizes saved before weights existed. A product's own "Flower
+              eq." figure is what counts; changing these does not change saved products.
+            </p>
+          </div>
+          <div className="grid gap-5 sm:grid-cols-3">{EQUIVALENCE_FIELDS.map(field)}</div>
+          <p className="text-muted-foreground text-sm">Mushrooms contain no cannabis and count 0 g.</p>
+        </Card>
+        <div className="flex justify-end">
+          <Button type="submit" size="lg" disabled={saving}>
+            {saving ? "Saving..." : "Save Limits"}
+          </Button>
+        </div>
+      </Form>
+    </div>
+  );
+}
