@@ -9,6 +9,7 @@ import {
   fixCategoryCase,
   getAdminProduct,
   listAdminProducts,
+  toFormValues,
   updateProduct,
 } from "./product-admin.server.ts";
 
@@ -24,8 +25,8 @@ const base = {
   isFeatured: false,
   isDeal: true,
   sizes: [
-    { size: "10 pack", price: "20", salePrice: "18.5", inventoryCount: "4" },
-    { size: "20 pack", price: "38", salePrice: "", inventoryCount: "9" },
+    { size: "10 pack", price: "20", salePrice: "18.5", inventoryCount: "4", flowerEquivalent: "0.35" },
+    { size: "20 pack", price: "38", salePrice: "", inventoryCount: "9", flowerEquivalent: "0.7" },
   ],
 };
 
@@ -33,10 +34,19 @@ describeEachDatabase("product admin", (database) => {
   it("creates with sizes in order, in cents, and the shop sees it at once", async () => {
     const { id } = await createProduct(productFormSchema.parse(base));
     const product = await getAdminProduct(id);
-    expect(product?.sizes.map((s) => [s.size, s.priceCents, s.salePriceCents, s.inventoryCount])).toEqual([
-      ["10 pack", 2000, 1850, 4],
-      ["20 pack", 3800, null, 9],
+    expect(
+      product?.sizes.map((s) => [
+        s.size,
+        s.priceCents,
+        s.salePriceCents,
+        s.inventoryCount,
+        s.flowerEquivalentMg,
+      ]),
+    ).toEqual([
+      ["10 pack", 2000, 1850, 4, 350],
+      ["20 pack", 3800, null, 9, 700],
     ]);
+    expect(product && toFormValues(product).sizes.map((s) => s.flowerEquivalent)).toEqual(["0.35", "0.7"]);
     expect((await listProducts()).some((p) => p.id === id)).toBe(true);
   });
 
@@ -50,8 +60,15 @@ describeEachDatabase("product admin", (database) => {
         ...base,
         name: "Edited",
         sizes: [
-          { id: kept, size: "20 pack", price: "36", salePrice: "", inventoryCount: "7" },
-          { size: "40 pack", price: "70", salePrice: "", inventoryCount: "2" },
+          {
+            id: kept,
+            size: "20 pack",
+            price: "36",
+            salePrice: "",
+            inventoryCount: "7",
+            flowerEquivalent: "0.7",
+          },
+          { size: "40 pack", price: "70", salePrice: "", inventoryCount: "2", flowerEquivalent: "1.4" },
         ],
       }),
     );

@@ -13,14 +13,14 @@ const valid = {
   imageKey: "abc123",
   isFeatured: true,
   isDeal: false,
-  sizes: [{ id: "", size: "3.5g", price: "45", salePrice: "", inventoryCount: "" }],
+  sizes: [{ id: "", size: "3.5g", price: "45", salePrice: "", inventoryCount: "", flowerEquivalent: "3.5" }],
 };
 
 describe("product form schema (spec §5)", () => {
   it("turns empty price and inventory into 0 and an empty sale price into unset", () => {
     const parsed = productFormSchema.parse({
       ...valid,
-      sizes: [{ size: "1g", price: "", salePrice: "", inventoryCount: "" }],
+      sizes: [{ size: "1g", price: "", salePrice: "", inventoryCount: "", flowerEquivalent: "1" }],
     });
     expect(parsed.sizes[0]).toEqual({
       id: undefined,
@@ -28,6 +28,7 @@ describe("product form schema (spec §5)", () => {
       price: 0,
       salePrice: null,
       inventoryCount: 0,
+      flowerEquivalent: 1000,
     });
     expect(parsed.thcPercentage).toBe(21.5);
     expect(parsed.thcMg).toBeNull();
@@ -41,7 +42,7 @@ describe("product form schema (spec §5)", () => {
       description: "",
       category: "",
       imageUrl: "",
-      sizes: [{ size: "", price: "-1", salePrice: "", inventoryCount: "-2" }],
+      sizes: [{ size: "", price: "-1", salePrice: "", inventoryCount: "-2", flowerEquivalent: "" }],
     });
     expect(result.success).toBe(false);
     if (result.success) return;
@@ -53,9 +54,29 @@ describe("product form schema (spec §5)", () => {
       "sizes.0.size": "Size is required",
       "sizes.0.price": "Price must be positive",
       "sizes.0.inventoryCount": "Inventory must be non-negative",
+      "sizes.0.flowerEquivalent": "Flower equivalent is required",
     });
     const noSizes = productFormSchema.safeParse({ ...valid, sizes: [] });
     expect(noSizes.success || fieldErrorsOf(noSizes.error).sizes).toBe("At least one size is required");
+  });
+
+  it("requires each size's flower equivalent in grams (decision 28) and stores milligrams", () => {
+    const withWeight = (flowerEquivalent: unknown) =>
+      productFormSchema.safeParse({ ...valid, sizes: [{ ...valid.sizes[0], flowerEquivalent }] });
+    const missing = withWeight(undefined);
+    expect(missing.success || fieldErrorsOf(missing.error)["sizes.0.flowerEquivalent"]).toBe(
+      "Flower equivalent is required",
+    );
+    for (const bad of ["-1", "abc", "1e3", "3.5.1", "1001"]) {
+      const result = withWeight(bad);
+      expect(result.success || fieldErrorsOf(result.error)["sizes.0.flowerEquivalent"], bad).toBe(
+        "Flower equivalent must be grams from 0 to 1000",
+      );
+    }
+    expect(withWeight("3.5").data?.sizes[0]?.flowerEquivalent).toBe(3500);
+    expect(withWeight("0").data?.sizes[0]?.flowerEquivalent).toBe(0);
+    expect(withWeight(0.125).data?.sizes[0]?.flowerEquivalent).toBe(125);
+    expect(emptyProductForm().sizes[0]?.flowerEquivalent).toBe("");
   });
 
   it("refuses an unknown category, a script URL and a THC percentage over 100", () => {

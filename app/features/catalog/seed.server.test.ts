@@ -27,6 +27,16 @@ describeEachDatabase("demo catalogue seed", (database) => {
       .where(isNotNull(products.imageKey));
     expect(withImages).toHaveLength(64);
     expect(new Set(rows.map((row) => row.createdAt.getTime())).size).toBe(64);
+    // Decision 28: every size carries its flower equivalent, flower by the weight in its label.
+    const sizes = await db
+      .select({ size: productSizes.size, mg: productSizes.flowerEquivalentMg, category: products.category })
+      .from(productSizes)
+      .innerJoin(products, eq(products.id, productSizes.productId));
+    expect(sizes.filter((size) => size.mg === null)).toEqual([]);
+    expect(
+      sizes.filter((size) => size.category === "Flower" && size.size === "28g").map((size) => size.mg),
+    ).toContain(28_000);
+    expect(sizes.filter((size) => size.category === "Mushrooms").every((size) => size.mg === 0)).toBe(true);
 
     const second = await seedDemoCatalogue(db);
     expect(second.seeded).toBe(0);
