@@ -27,7 +27,15 @@ async function product(name: string, stock: number, priceDollars = 50) {
     imageKey: "",
     isFeatured: false,
     isDeal: false,
-    sizes: [{ size: "3.5g", price: String(priceDollars), salePrice: "", inventoryCount: String(stock) }],
+    sizes: [
+      {
+        size: "3.5g",
+        price: String(priceDollars),
+        salePrice: "",
+        inventoryCount: String(stock),
+        flowerEquivalent: "3.5",
+      },
+    ],
   });
   const { id } = await createProduct(input);
   const loaded = await getAdminProduct(id);
