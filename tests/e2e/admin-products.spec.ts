@@ -20,6 +20,7 @@ test("create a product with two sizes and an uploaded image, see it in the shop,
   await expect(page.getByText("Description is required")).toBeVisible();
   await expect(page.getByText("Size is required")).toBeVisible();
   await expect(page.getByText("Image is required")).toBeVisible();
+  await expect(page.getByText("Flower equivalent is required")).toBeVisible();
 
   await page.getByLabel("Product Name").fill(name);
   await page.getByLabel("Category").selectOption("Flower");
@@ -32,11 +33,13 @@ test("create a product with two sizes and an uploaded image, see it in the shop,
   await expect(page.getByText("Price must be positive")).toBeVisible();
   await page.getByLabel("Price ($)", { exact: true }).fill("45");
   await page.getByLabel("Inventory").fill("12");
+  await page.getByLabel("Flower eq. (g)").fill("3.5");
   await page.getByRole("button", { name: "Add Size" }).click();
   await page.getByLabel("Size", { exact: true }).nth(1).fill("7g");
   await page.getByLabel("Price ($)", { exact: true }).nth(1).fill("80");
   await page.getByLabel("Sale Price ($)").nth(1).fill("72.50");
   await page.getByLabel("Inventory").nth(1).fill("3");
+  await page.getByLabel("Flower eq. (g)").nth(1).fill("7");
 
   // A file that is not an image is refused in the browser with the spec's words.
   await page.getByLabel("Upload product image").setInputFiles({
@@ -79,6 +82,7 @@ test("create a product with two sizes and an uploaded image, see it in the shop,
   await card.getByRole("link", { name: `Edit ${name}` }).click();
   await expect(page.getByRole("heading", { name: "Edit Product" })).toBeVisible();
   await expect(page.getByLabel("Product Name")).toHaveValue(name);
+  await expect(page.getByLabel("Flower eq. (g)").first()).toHaveValue("3.5");
   const renamed = `${name} Reserve`;
   await page.getByLabel("Product Name").fill(renamed);
   await page.getByLabel("Price ($)", { exact: true }).first().fill("47.00");
@@ -112,6 +116,7 @@ test("the admin screens fit a phone and a desktop without sideways scrolling", a
       "/admin/products/new",
       "/admin/orders",
       "/admin/outbox",
+      "/admin/settings/limits",
     ]) {
       await page.goto(url);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

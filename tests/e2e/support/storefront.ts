@@ -18,7 +18,14 @@ export async function passAgeGate(context: BrowserContext) {
   }, AGE_GATE_STORAGE_KEY);
 }
 
-export type TestSize = { size: string; price: string; salePrice?: string; inventoryCount?: number };
+export type TestSize = {
+  size: string;
+  price: string;
+  salePrice?: string;
+  inventoryCount?: number;
+  /** Grams of flower equivalent per unit (decision 28); default 1. */
+  flowerEquivalent?: string;
+};
 export type TestProduct = {
   name: string;
   category?: string;
@@ -66,6 +73,7 @@ export async function createProducts(browser: Browser, baseURL: string, products
           price: size.price,
           salePrice: size.salePrice ?? "",
           inventoryCount: size.inventoryCount ?? 50,
+          flowerEquivalent: size.flowerEquivalent ?? "1",
         })),
       };
       const response = await page.request.post("/admin/products/new", {
