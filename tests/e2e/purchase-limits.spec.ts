@@ -126,7 +126,9 @@ test("the owner sets the limits, and the checkout measures against them", async 
     await addFromProductPage(shop, 9);
     await shop.goto("/checkout");
     await shop.getByLabel("State").selectOption("VA");
-    await expect(shop.getByRole("complementary", { name: "Order Summary" }).getByText("31.5 g of 35 g")).toBeVisible();
+    await expect(
+      shop.getByRole("complementary", { name: "Order Summary" }).getByText("31.5 g of 35 g"),
+    ).toBeVisible();
     await shopper.close();
   } finally {
     await page.getByLabel("Virginia (g)").fill("28");
