@@ -5,7 +5,6 @@ import { createProduct } from "#app/features/catalog/product-factory.server.ts";
 import { listOrders } from "#app/features/orders/admin-orders.server.ts";
 import { getOrderByToken } from "#app/features/orders/orders.server.ts";
 import { placeOrder } from "#app/features/orders/place-order.server.ts";
-import { loader as cartPricesLoader } from "#app/routes/resources/cart-prices.ts";
 import { describeEachDatabase } from "#tests/db.ts";
 import { submitCheckout } from "./checkout.server.ts";
 import {
@@ -136,17 +135,6 @@ describeEachDatabase("purchase limits (decision 28)", (database) => {
     await savePurchaseLimitSettings({ ...DEFAULT_PURCHASE_LIMITS, maxQuantityPerSize: 12 });
     expect(await version()).toBe((before as number) + 1);
     await savePurchaseLimitSettings(DEFAULT_PURCHASE_LIMITS);
-  });
-
-  it("serves sizes' weights and the limits to the browser through /api/cart-prices", async () => {
-    const { db } = database();
-    const flower = await insertTestProduct(db, { name: "Meter Mint" });
-    const response = await cartPricesLoader({
-      request: new Request(`http://localhost/api/cart-prices?size=${flower.sizeId}`),
-    } as never);
-    const body = await (response as Response).json();
-    expect(body.limits).toEqual({ stateLimitsMg: { DC: 56_000, VA: 28_000 }, maxQuantityPerSize: 10 });
-    expect(body.sizes).toMatchObject([{ sizeId: flower.sizeId, flowerEquivalentMg: 3500 }]);
   });
 
   it("gives sizes saved before the limits a weight at start-up, once", async () => {
