@@ -6,7 +6,7 @@ import { amountToMinimumCents, lineTotalCents, MIN_ORDER_CENTS } from "#app/feat
 import { useCart } from "#app/features/cart/cart-context.tsx";
 import { PurchaseLimitMeter } from "#app/features/checkout/purchase-limit-meter.tsx";
 import { STATE_NAMES, weightLimitMessage } from "#app/features/checkout/purchase-limits.ts";
-import { useCartWeight } from "#app/features/checkout/use-cart-weights.ts";
+import { useCartWeight } from "#app/features/checkout/use-cart-weight.ts";
 import { productImageSrc } from "#app/features/media/image-urls.ts";
 import { cn } from "#app/utils/cn.ts";
 import { formatCents } from "#app/utils/money.ts";
@@ -23,11 +23,9 @@ export function CartPanel({ open, onOpenChange }: { open: boolean; onOpenChange:
   const capProblem = firstProblem?.kind === "quantity" ? firstProblem : null;
   const overEveryState =
     totalMg !== null && limits !== null && states.every((state) => totalMg > limits.stateLimitsMg[state]);
-  const highest = states.reduce<keyof typeof STATE_NAMES | null>(
-    (best, state) =>
-      !best || (limits?.stateLimitsMg[state] ?? 0) > (limits?.stateLimitsMg[best] ?? 0) ? state : best,
-    null,
-  );
+  const highest = limits
+    ? states.toSorted((a, b) => limits.stateLimitsMg[b] - limits.stateLimitsMg[a])[0]
+    : null;
   const canCheckout = items.length > 0 && missing === 0 && !capProblem && !overEveryState;
 
   return (

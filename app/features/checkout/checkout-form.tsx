@@ -31,7 +31,7 @@ import { DELIVERY_DATE_HINT, type DeliveryDay } from "./delivery-slots.ts";
 import { ID_IMAGE_ACCEPT, ID_IMAGE_HINT, MIN_ORDER_CENTS } from "./limits.ts";
 import { PurchaseLimitMeter } from "./purchase-limit-meter.tsx";
 import { type PurchaseLimits, STATE_NAMES } from "./purchase-limits.ts";
-import { useCartWeight } from "./use-cart-weights.ts";
+import { useCartWeight } from "./use-cart-weight.ts";
 
 export type CheckoutActionData =
   | { ok: true; token: string; uploadFailed: boolean }

@@ -3,11 +3,16 @@
  * come from /api/cart-prices when the cart panel or the checkout needs them, so the cached
  * catalogue pages and their first-load JavaScript carry neither.
  */
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useState } from "react";
 import type { CartLine, CurrentSizePrice } from "#app/features/cart/cart.ts";
 import { CART_PRICES_PATH } from "#app/features/cart/cart-context.tsx";
 import type { DeliveryState } from "./checkout.schema.ts";
-import { type PurchaseLimitProblem, type PurchaseLimits, purchaseLimitProblem } from "./purchase-limits.ts";
+import {
+  orderWeightMg,
+  type PurchaseLimitProblem,
+  type PurchaseLimits,
+  purchaseLimitProblem,
+} from "./purchase-limits.ts";
 
 /** Weights already fetched in this page's life: reopening the panel asks again only for new sizes. */
 const knownWeights = new Map<string, number | null>();
@@ -65,22 +70,14 @@ export function useCartWeight(items: readonly CartLine[], initialLimits?: Purcha
     flowerEquivalentMg: knownWeights.get(line.sizeId) ?? null,
   }));
   const complete = items.every((line) => knownWeights.has(line.sizeId));
-  const totalMg = complete
-    ? weighed.reduce((sum, line) => sum + line.quantity * (line.flowerEquivalentMg ?? 0), 0)
-    : null;
-  const key = `${weighed.map((line) => `${line.sizeId}:${line.quantity}:${line.flowerEquivalentMg}`).join()}`;
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `key` stands for `weighed`
-  return useMemo(
-    () => ({
-      totalMg,
-      limits,
-      problemFor: (state: DeliveryState) => {
-        if (!limits) return null;
-        // Only the per-size cap can be judged before the weights are in.
-        const lines = complete ? weighed : weighed.map((line) => ({ ...line, flowerEquivalentMg: 0 }));
-        return purchaseLimitProblem(lines, state, limits);
-      },
-    }),
-    [key, limits, complete, totalMg],
-  );
+  return {
+    totalMg: complete ? orderWeightMg(weighed) : null,
+    limits,
+    problemFor: (state) => {
+      if (!limits) return null;
+      // Before the weights are in, only the per-size cap can be judged.
+      const lines = complete ? weighed : weighed.map((line) => ({ ...line, flowerEquivalentMg: 0 }));
+      return purchaseLimitProblem(lines, state, limits);
+    },
+  };
 }
