@@ -5,6 +5,7 @@
 import { eq, isNull, sql } from "drizzle-orm";
 import { db, type Executor } from "#app/db/client.server.ts";
 import { productSizes, products, storeSettings } from "#app/db/schema.ts";
+import { log } from "#app/utils/logger.server.ts";
 import { storedLimits } from "./purchase-limits.schema.ts";
 import { estimateFlowerEquivalentMg, type PurchaseLimitSettings } from "./purchase-limits.ts";
 
@@ -43,6 +44,11 @@ export async function savePurchaseLimitSettings(
           UPDATE catalog_state SET version = version + 1, changed_at = now() WHERE id = 1 RETURNING version)
         SELECT pg_notify('catalog_changed', version::text) FROM bumped`);
     }
+  });
+  log.info("Purchase limits saved", {
+    dcMg: settings.stateLimitsMg.DC,
+    vaMg: settings.stateLimitsMg.VA,
+    maxQuantityPerSize: settings.maxQuantityPerSize,
   });
 }
 
