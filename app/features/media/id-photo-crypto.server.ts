@@ -124,6 +124,11 @@ export class IdPhotoKeyring {
   ids(): string[] {
     return [...this.#keys.keys()];
   }
+
+  /** Each key's id and check value, the current key first: what a restore compares with a backup's. */
+  fingerprints(): { id: string; checkValue: string }[] {
+    return [...this.#keys.values()].map((key) => ({ id: key.id, checkValue: key.checkValue }));
+  }
 }
 
 function readKeyFile(file: string): IdPhotoKey {
@@ -132,10 +137,11 @@ function readKeyFile(file: string): IdPhotoKey {
   return idPhotoKey(secret);
 }
 
-function retiredKeyFiles(folder: string): IdPhotoKey[] {
+/** Every key file in the folder: the current one and the ones earlier rotations kept. */
+function keyFiles(folder: string): IdPhotoKey[] {
   if (!existsSync(folder)) return [];
   return readdirSync(folder)
-    .filter((name) => RETIRED_KEY_FILE.test(name))
+    .filter((name) => name === CURRENT_KEY_FILE || RETIRED_KEY_FILE.test(name))
     .map((name) => readKeyFile(path.join(folder, name)));
 }
 
@@ -159,7 +165,7 @@ export class MissingIdPhotoKeyError extends Error {}
 /** Loads the keys; `generated` is true when this call made a new key file (warn the owner to back it up). */
 export function loadIdPhotoKeyring(options: KeyringOptions): { keyring: IdPhotoKeyring; generated: boolean } {
   const folder = keysFolder(options.dataDir);
-  const fromFiles = () => retiredKeyFiles(folder);
+  const fromFiles = () => keyFiles(folder);
   const previous = (options.previousKeys ?? []).map(idPhotoKey);
   if (options.currentKey) {
     const current = idPhotoKey(options.currentKey);
