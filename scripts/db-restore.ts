@@ -1,7 +1,7 @@
 /** `npm run db:restore -- <file>`: replaces the configured database's data with a backup's. */
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { restoreDatabase } from "../app/db/backup.server.ts";
+import { checkBackupKeys, restoreDatabase } from "../app/db/backup.server.ts";
 import { openConfiguredDatabase } from "../app/db/client.server.ts";
 import { loadIdPhotoKeyring, MissingIdPhotoKeyError } from "../app/features/media/id-photo-crypto.server.ts";
 import { ConfigError, config } from "../app/utils/env.server.ts";
@@ -34,6 +34,7 @@ function availableKeys() {
 try {
   makeDataDirPrivate(config().dataDir);
   const keys = availableKeys();
+  await checkBackupKeys(path.resolve(given), keys);
   const handle = await openConfiguredDatabase("npm run db:restore");
   try {
     const restored = await restoreDatabase(handle.db, path.resolve(given), { availableKeys: keys });

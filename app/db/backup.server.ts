@@ -119,6 +119,26 @@ function assertKeysAvailable(header: Header, available: KeyFingerprint[]) {
   }
 }
 
+async function readHeader(file: string): Promise<Header> {
+  const lines = createInterface({ input: createReadStream(file).pipe(createGunzip()), crlfDelay: Infinity });
+  try {
+    for await (const line of lines) {
+      if (!line.trim()) continue;
+      const entry = JSON.parse(line);
+      if (entry.format !== BACKUP_FORMAT || entry.version !== 1) break;
+      return entry as Header;
+    }
+  } finally {
+    lines.close();
+  }
+  throw new BackupFormatError(`${file} is not a Capital Grown backup`);
+}
+
+/** Checks, before any database is opened, that this instance holds the keys a backup needs. */
+export async function checkBackupKeys(file: string, availableKeys: KeyFingerprint[]) {
+  assertKeysAvailable(await readHeader(file), availableKeys);
+}
+
 /**
  * Replaces every row of the shop's tables with the backup's, in one transaction, after checking
  * this instance holds the keys its ID photos are encrypted with (`availableKeys`, current first).
