@@ -44,9 +44,9 @@ function keyring(): IdPhotoKeyring {
 try {
   const { dataDir, ID_PHOTO_KEY } = config();
   makeDataDirPrivate(dataDir);
+  let keys = keyring();
   const handle = await openConfiguredDatabase("npm run id-photos:rotate-key");
   try {
-    let keys = keyring();
     if (!ID_PHOTO_KEY) {
       const [current] = await handle.db
         .select({ keyId: encryptionKeys.keyId })
