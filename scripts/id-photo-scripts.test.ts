@@ -117,4 +117,4 @@ it("rotates the key of a stopped shop's photos, backs them up, and restores them
     path.join(elsewhere, name),
   );
   expect(entries.filter((entry) => (lstatSync(entry).mode & 0o077) !== 0)).toEqual([]);
-});
+}, 240_000);
