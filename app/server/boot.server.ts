@@ -25,8 +25,9 @@ export async function boot() {
   const { SEED_DEMO, SEED_DEMO_COUNT, ADMIN_EMAIL, ADMIN_PASSWORD, dataDir } = config();
   const madePrivate = makeDataDirPrivate(dataDir);
   if (madePrivate > 0) log.info(`Took group and other permissions off ${madePrivate} entries in ${dataDir}`);
-  const keyring = loadKeyring(dataDir);
   const handle = await getDatabaseHandle();
+  // After the database answers: a server that cannot start leaves no new key behind.
+  const keyring = loadKeyring(dataDir);
   await checkKeys(handle.db, keyring);
   if (SEED_DEMO) {
     const { seeded, ms } = await seedDemoCatalogue(handle.db, { count: SEED_DEMO_COUNT });
