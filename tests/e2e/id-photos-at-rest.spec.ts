@@ -17,6 +17,7 @@ import {
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, type Page, test } from "@playwright/test";
+import pg from "pg";
 import sharp from "sharp";
 import { startApp } from "../support/app-server.ts";
 import { signIn, tomorrowInStore } from "./admin-support.ts";
@@ -197,6 +198,74 @@ test("a server started without the database's ID photo key refuses to start and 
     const withTheKey = await start({ ID_PHOTO_KEY: key });
     expect(withTheKey.started, withTheKey.logs).toBe(true);
   } finally {
+    rmSync(workDir, { recursive: true, force: true });
+  }
+});
+
+test("on a shared PostgreSQL, a second instance needs the first one's key, and then reads its photos", async ({
+  browser,
+}) => {
+  test.skip(!process.env.TEST_DATABASE_URL, "needs TEST_DATABASE_URL");
+  test.setTimeout(180_000);
+  const buildDir = process.env.E2E_BUILD_DIR as string;
+  const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+  await admin.connect();
+  const database = `cg_keys_${randomBytes(6).toString("hex")}`;
+  await admin.query(`CREATE DATABASE "${database}"`);
+  const url = new URL(process.env.TEST_DATABASE_URL as string);
+  url.pathname = `/${database}`;
+  const workDir = mkdtempSync(path.join(tmpdir(), "cg-shared-key-"));
+  const env = {
+    DATABASE_URL: url.toString(),
+    SEED_DEMO: "false",
+    ADMIN_EMAIL: E2E_ADMIN.email,
+    ADMIN_PASSWORD: E2E_ADMIN.password,
+  };
+  const running: { stop(): Promise<void> }[] = [];
+  try {
+    const first = await startApp({ buildDir, dataDir: path.join(workDir, "first"), env });
+    running.push(first);
+    const key = readFileSync(path.join(workDir, "first", "keys", "id-photo.key"), "utf8").trim();
+
+    // A second server with a data folder of its own and no ID_PHOTO_KEY: it may not write photos.
+    const refused = await startApp({ buildDir, dataDir: path.join(workDir, "second"), env }).then(
+      async (app) => {
+        await app.stop();
+        return "started";
+      },
+      (error: Error) => error.message,
+    );
+    expect(refused).toMatch(
+      /Could not start: ID photos in this database are encrypted with key [0-9a-f]{16}; this instance has key [0-9a-f]{16}: set ID_PHOTO_KEY to the key used by the other instances/,
+    );
+
+    const second = await startApp({
+      buildDir,
+      dataDir: path.join(workDir, "second-with-key"),
+      env: { ...env, ID_PHOTO_KEY: key },
+    });
+    running.push(second);
+    const context = await browser.newContext({ baseURL: second.url });
+    const sent = await context.request.post("/api/id-photo", {
+      headers: { Origin: second.url },
+      multipart: { idFront: { name: "id.png", mimeType: "image/png", buffer: await noisyPng(200, 120) } },
+    });
+    expect(sent.status(), await sent.text()).toBe(200);
+    const { token } = (await sent.json()) as { token: string };
+    await context.close();
+
+    // Staff signed in on the first instance see the photo the second one stored.
+    const staff = await browser.newContext({ baseURL: first.url });
+    const page = await staff.newPage();
+    await signIn(page);
+    const photo = await page.request.get(`/admin/id-photos/${token}`);
+    expect(photo.status()).toBe(200);
+    expect([...(await photo.body()).subarray(0, 3)]).toEqual([0xff, 0xd8, 0xff]);
+    await staff.close();
+  } finally {
+    for (const app of running) await app.stop();
+    await admin.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
+    await admin.end();
     rmSync(workDir, { recursive: true, force: true });
   }
 });
