@@ -18,6 +18,7 @@ import { PageCache } from "./app/server/page-cache.server.ts";
 import { precompressedAssets } from "./app/server/page-cache-assets.server.ts";
 import { ConfigError, parseConfig } from "./app/utils/env.server.ts";
 import { log, rootCauseMessage } from "./app/utils/logger.server.ts";
+import { PRIVATE_UMASK } from "./app/utils/private-data-dir.server.ts";
 
 type AppEntry = {
   boot(): Promise<{ database: string }>;
@@ -33,6 +34,9 @@ function fail(message: string): never {
   process.stderr.write(`${message}\n`);
   process.exit(1);
 }
+
+// Everything this process writes (the embedded database, keys, e-mails, backups) is private.
+process.umask(PRIVATE_UMASK);
 
 let settings: ReturnType<typeof parseConfig>;
 try {
@@ -52,7 +56,7 @@ try {
 } catch (error) {
   const detail = rootCauseMessage(error);
   fail(
-    settings.DATABASE_URL
+    settings.DATABASE_URL && !(error as { refusesStart?: boolean }).refusesStart
       ? `Could not start: the database at DATABASE_URL is not usable (${detail})`
       : `Could not start: ${detail}`,
   );

@@ -3,8 +3,9 @@ import { parseArgs } from "node:util";
 import { z } from "zod";
 import { openConfiguredDatabase } from "../app/db/client.server.ts";
 import { upsertAdminUser } from "../app/features/admin-auth/admin-users.server.ts";
-import { ConfigError } from "../app/utils/env.server.ts";
+import { ConfigError, config } from "../app/utils/env.server.ts";
 import { rootCauseMessage } from "../app/utils/logger.server.ts";
+import { makeDataDirPrivate } from "../app/utils/private-data-dir.server.ts";
 
 const argsSchema = z.object({
   email: z.email("--email must be an e-mail address"),
@@ -19,6 +20,7 @@ if (!parsed.success) {
   process.exit(1);
 }
 try {
+  makeDataDirPrivate(config().dataDir);
   const handle = await openConfiguredDatabase("npm run admin:create");
   try {
     const { created } = await upsertAdminUser(handle.db, parsed.data.email, parsed.data.password);

@@ -1,6 +1,11 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, inject } from "vitest";
 import { type DatabaseHandle, openDatabase, setDatabaseHandle } from "#app/db/client.server.ts";
+import {
+  generateIdPhotoKey,
+  IdPhotoKeyring,
+  setIdPhotoKeyring,
+} from "#app/features/media/id-photo-crypto.server.ts";
 import { openInThrowawaySchema } from "./support/throwaway-schema.ts";
 
 export type TestDatabaseKind = "pglite" | "postgres";
@@ -21,7 +26,8 @@ export async function openTestDatabase(kind: TestDatabaseKind): Promise<Database
 
 /**
  * Runs the same suite once per database. Inside, `database()` is that suite's handle, and it is
- * also installed as the process-wide database so feature functions that call `db()` use it.
+ * also installed as the process-wide database so feature functions that call `db()` use it, with
+ * a fresh ID photo key (as boot would load).
  */
 export function describeEachDatabase(name: string, suite: (database: () => DatabaseHandle) => void) {
   for (const kind of testDatabaseKinds()) {
@@ -30,6 +36,7 @@ export function describeEachDatabase(name: string, suite: (database: () => Datab
       beforeAll(async () => {
         handle = await openTestDatabase(kind);
         setDatabaseHandle(handle);
+        setIdPhotoKeyring(new IdPhotoKeyring(generateIdPhotoKey()));
       });
       afterAll(async () => {
         await handle?.close();

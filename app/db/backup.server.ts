@@ -21,6 +21,7 @@ export const BACKUP_TABLES = [
   "admin_users",
   "admin_sessions",
   "login_attempts",
+  "encryption_keys",
   "id_photos",
   "orders",
   "order_items",
@@ -31,7 +32,19 @@ export const BACKUP_TABLES = [
 
 const CHUNK_ROWS = 200;
 
-type Header = { format: string; version: 1; createdAt: string; tables: Record<string, number> };
+/** A key by its public id and check value (decision 014); the key itself is never in a backup. */
+export type KeyFingerprint = { id: string; checkValue: string };
+
+type Header = {
+  format: string;
+  version: 1;
+  createdAt: string;
+  tables: Record<string, number>;
+  /** The keys a restore needs: the current one and every one a photo is encrypted with. */
+  idPhotoKeys?: KeyFingerprint[];
+  /** Photos stored before encryption that the server had not encrypted yet when the backup ran. */
+  plaintextIdPhotos?: number;
+};
 
 function rowsOf(result: unknown): Record<string, unknown>[] {
   return (result as { rows: Record<string, unknown>[] }).rows;
@@ -45,6 +58,7 @@ export async function backupDatabase(db: Database, file: string) {
     if (!out.write(`${JSON.stringify(value)}\n`)) await once(out, "drain");
   };
   const counts: Record<string, number> = {};
+  let plaintextIdPhotos = 0;
   await db.transaction(
     async (tx) => {
       for (const table of BACKUP_TABLES) {
@@ -53,7 +67,24 @@ export async function backupDatabase(db: Database, file: string) {
         );
         counts[table] = total;
       }
-      await write({ format: BACKUP_FORMAT, version: 1, createdAt: new Date().toISOString(), tables: counts });
+      const idPhotoKeys = rowsOf(
+        await tx.execute(sql`SELECT key_id AS id, check_value AS "checkValue" FROM encryption_keys AS k
+          WHERE k.retired_at IS NULL OR EXISTS (SELECT 1 FROM id_photos AS p WHERE p.key_id = k.key_id)
+          ORDER BY k.retired_at NULLS FIRST, k.key_id`),
+      ) as KeyFingerprint[];
+      plaintextIdPhotos = Number(
+        rowsOf(await tx.execute(sql`SELECT count(*)::int AS n FROM id_photos WHERE key_id IS NULL`))[0]?.n ??
+          0,
+      );
+      const header: Header = {
+        format: BACKUP_FORMAT,
+        version: 1,
+        createdAt: new Date().toISOString(),
+        tables: counts,
+        idPhotoKeys,
+        plaintextIdPhotos,
+      };
+      await write(header);
       for (const table of BACKUP_TABLES) {
         for (let offset = 0; offset < (counts[table] ?? 0); offset += CHUNK_ROWS) {
           const rows = rowsOf(
@@ -69,13 +100,54 @@ export async function backupDatabase(db: Database, file: string) {
   );
   out.end();
   await once(sink, "finish");
-  return counts;
+  return { counts, plaintextIdPhotos };
 }
 
 export class BackupFormatError extends Error {}
 
-/** Replaces every row of the shop's tables with the backup's, in one transaction. */
-export async function restoreDatabase(db: Database, file: string) {
+/** The backup's ID photos need a key this instance does not hold: nothing is restored. */
+export class BackupKeyError extends Error {}
+
+function assertKeysAvailable(header: Header, available: KeyFingerprint[]) {
+  for (const needed of header.idPhotoKeys ?? []) {
+    const held = available.some((key) => key.id === needed.id && key.checkValue === needed.checkValue);
+    if (held) continue;
+    const has = available.length > 0 ? `key ${available.map((key) => key.id).join(", ")}` : "no ID photo key";
+    throw new BackupKeyError(
+      `This backup's ID photos are encrypted with key ${needed.id}; this instance has ${has}: set ID_PHOTO_KEY (or ID_PHOTO_PREVIOUS_KEYS) to key ${needed.id} and restore again. Nothing was restored.`,
+    );
+  }
+}
+
+async function readHeader(file: string): Promise<Header> {
+  const lines = createInterface({ input: createReadStream(file).pipe(createGunzip()), crlfDelay: Infinity });
+  try {
+    for await (const line of lines) {
+      if (!line.trim()) continue;
+      const entry = JSON.parse(line);
+      if (entry.format !== BACKUP_FORMAT || entry.version !== 1) break;
+      return entry as Header;
+    }
+  } finally {
+    lines.close();
+  }
+  throw new BackupFormatError(`${file} is not a Capital Grown backup`);
+}
+
+/** Checks, before any database is opened, that this instance holds the keys a backup needs. */
+export async function checkBackupKeys(file: string, availableKeys: KeyFingerprint[]) {
+  assertKeysAvailable(await readHeader(file), availableKeys);
+}
+
+/**
+ * Replaces every row of the shop's tables with the backup's, in one transaction, after checking
+ * this instance holds the keys its ID photos are encrypted with (`availableKeys`, current first).
+ */
+export async function restoreDatabase(
+  db: Database,
+  file: string,
+  options: { availableKeys: KeyFingerprint[] },
+) {
   const restored: Record<string, number> = {};
   let header: Header | undefined;
   await db.transaction(async (tx) => {
@@ -92,6 +164,7 @@ export async function restoreDatabase(db: Database, file: string) {
           throw new BackupFormatError(`${file} is not a Capital Grown backup`);
         }
         header = entry as Header;
+        assertKeysAvailable(header, options.availableKeys);
         await tx.execute(
           sql.raw(
             `TRUNCATE ${BACKUP_TABLES.map((table) => `"${table}"`).join(", ")} RESTART IDENTITY CASCADE`,

@@ -9,6 +9,7 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
 import { config } from "../utils/env.server.ts";
+import { makeDataDirPrivate } from "../utils/private-data-dir.server.ts";
 import { acquireDataDirLock } from "./data-dir-lock.server.ts";
 import * as schema from "./schema.ts";
 
@@ -121,6 +122,8 @@ async function openPglite(options: Extract<OpenOptions, { kind: "pglite" }>) {
   try {
     client = await PGlite.create({ dataDir, loadDataDir: options.loadDataDir });
     await migratePglite(drizzlePglite(client), { migrationsFolder: migrationsFolder() });
+    // A new database's files are unpacked with mode 0666 whatever the umask: take that back.
+    if (options.dataDir) makeDataDirPrivate(options.dataDir);
   } catch (error) {
     releaseLock();
     throw error;

@@ -1,17 +1,35 @@
-import { closeDatabase, getDatabaseHandle } from "#app/db/client.server.ts";
+import path from "node:path";
+import { closeDatabase, type Database, getDatabaseHandle } from "#app/db/client.server.ts";
 import { ensureAdminAccount } from "#app/features/admin-auth/admin-users.server.ts";
 import { seedDemoCatalogue } from "#app/features/catalog/seed.server.ts";
 import { fillMissingFlowerEquivalents } from "#app/features/checkout/purchase-limits.server.ts";
+import {
+  CURRENT_KEY_FILE,
+  type IdPhotoKeyring,
+  keysFolder,
+  loadIdPhotoKeyring,
+  setIdPhotoKeyring,
+} from "#app/features/media/id-photo-crypto.server.ts";
+import { checkIdPhotoKeys, reencryptIdPhotos } from "#app/features/media/id-photo-keys.server.ts";
 import { config } from "#app/utils/env.server.ts";
-import { log } from "#app/utils/logger.server.ts";
+import { log, rootCauseMessage } from "#app/utils/logger.server.ts";
+import { makeDataDirPrivate } from "#app/utils/private-data-dir.server.ts";
 import { type StopJob, startBackgroundJobs } from "./background-jobs.server.ts";
 
 let stops: StopJob[] = [];
 
-/** Opens and migrates the database, seeds a demo catalogue, makes sure an admin exists, starts jobs. */
+/**
+ * Opens and migrates the database, checks the ID photo key against it, seeds a demo catalogue,
+ * makes sure an admin exists, starts jobs.
+ */
 export async function boot() {
-  const { SEED_DEMO, SEED_DEMO_COUNT, ADMIN_EMAIL, ADMIN_PASSWORD } = config();
+  const { SEED_DEMO, SEED_DEMO_COUNT, ADMIN_EMAIL, ADMIN_PASSWORD, dataDir } = config();
+  const madePrivate = makeDataDirPrivate(dataDir);
+  if (madePrivate > 0) log.info(`Took group and other permissions off ${madePrivate} entries in ${dataDir}`);
   const handle = await getDatabaseHandle();
+  // After the database answers: a server that cannot start leaves no new key behind.
+  const keyring = loadKeyring(dataDir);
+  await checkKeys(handle.db, keyring);
   if (SEED_DEMO) {
     const { seeded, ms } = await seedDemoCatalogue(handle.db, { count: SEED_DEMO_COUNT });
     if (seeded > 0) log.info(`Seeded the demo catalogue: ${seeded} products`, { ms: Math.round(ms) });
@@ -28,12 +46,63 @@ export async function boot() {
       log.info(`Created the admin account ${admin.email}`);
     }
   }
-  stops = await startBackgroundJobs();
+  stops = [reencryptInBackground(handle.db, keyring), ...(await startBackgroundJobs())];
   return { database: handle.description };
+}
+
+function loadKeyring(dataDir: string) {
+  const { ID_PHOTO_KEY, ID_PHOTO_PREVIOUS_KEYS } = config();
+  const { keyring, generated } = loadIdPhotoKeyring({
+    dataDir,
+    currentKey: ID_PHOTO_KEY,
+    previousKeys: ID_PHOTO_PREVIOUS_KEYS,
+    create: true,
+  });
+  if (generated) {
+    log.warn(
+      `Generated the ID photo encryption key ${keyring.current.id} in ${path.join(keysFolder(dataDir), CURRENT_KEY_FILE)}: back it up apart from the database (without it no backup's ID photos can be read), and give any other instance the same key with ID_PHOTO_KEY`,
+    );
+  }
+  return keyring;
+}
+
+async function checkKeys(database: Database, keyring: IdPhotoKeyring) {
+  const keys = await checkIdPhotoKeys(database, keyring);
+  setIdPhotoKeyring(keyring);
+  if (keys.recorded) log.info(`ID photos are encrypted with key ${keyring.current.id}`);
+  if (keys.currentKeyId !== keyring.current.id) {
+    log.warn(
+      `This instance's ID photo key ${keyring.current.id} is not the database's current key ${keys.currentKeyId} yet: new photos use ${keys.currentKeyId} until npm run id-photos:rotate-key switches to it`,
+    );
+  }
+  for (const { keyId, photos } of keys.unreadable) {
+    log.warn(
+      `${photos} ID photos are encrypted with key ${keyId}, which this instance does not have: add it to ID_PHOTO_PREVIOUS_KEYS and run npm run id-photos:rotate-key`,
+    );
+  }
+}
+
+/** Photos stored before encryption, or left under an older key by an interrupted rotation. */
+function reencryptInBackground(database: Database, keyring: IdPhotoKeyring): StopJob {
+  const controller = new AbortController();
+  const running = reencryptIdPhotos(database, keyring, { signal: controller.signal })
+    .then((count) => {
+      if (count > 0) log.info(`Encrypted ${count} ID photos under the current key`);
+    })
+    .catch((error) => {
+      if (!controller.signal.aborted) {
+        log.error("Could not re-encrypt the ID photos", { error: rootCauseMessage(error) });
+      }
+    });
+  return async () => {
+    controller.abort();
+    await running;
+  };
 }
 
 export async function shutdown() {
   await Promise.allSettled(stops.map((stop) => stop()));
   stops = [];
+  setIdPhotoKeyring(undefined);
   await closeDatabase();
 }

@@ -7,6 +7,42 @@ const booleanFromString = z
 
 const emptyAsUndefined = (value: unknown) => (value === "" ? undefined : value);
 
+export const ID_PHOTO_KEY_BYTES = 32;
+
+/** A 32-byte key written in base64 (or base64url), or null when it is anything else. */
+export function parseBase64Key(text: string): Buffer | null {
+  const trimmed = text.trim();
+  if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(trimmed)) return null;
+  const bytes = Buffer.from(trimmed, /[-_]/.test(trimmed) ? "base64url" : "base64");
+  return bytes.byteLength === ID_PHOTO_KEY_BYTES ? bytes : null;
+}
+
+const KEY_MESSAGE = "must be 32 bytes written in base64 (make one with: openssl rand -base64 32)";
+
+const base64Key = z.string().transform((value, context) => {
+  const key = parseBase64Key(value);
+  if (!key) {
+    context.addIssue({ code: "custom", message: KEY_MESSAGE });
+    return z.NEVER;
+  }
+  return key;
+});
+
+const base64KeyList = z.string().transform((value, context) => {
+  const keys = value
+    .split(/[\s,]+/)
+    .filter(Boolean)
+    .map((item) => parseBase64Key(item));
+  if (keys.some((key) => key === null)) {
+    context.addIssue({
+      code: "custom",
+      message: `must be a comma-separated list of keys that each ${KEY_MESSAGE}`,
+    });
+    return z.NEVER;
+  }
+  return keys as Buffer[];
+});
+
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
   PORT: z.coerce
@@ -58,6 +94,8 @@ const envSchema = z.object({
     .int("must be a whole number of days")
     .min(1, "must be at least 1")
     .default(30),
+  ID_PHOTO_KEY: z.preprocess(emptyAsUndefined, base64Key.optional()),
+  ID_PHOTO_PREVIOUS_KEYS: z.preprocess(emptyAsUndefined, base64KeyList.optional()),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   PAGE_CACHE: booleanFromString.default(true),
 });
@@ -78,7 +116,8 @@ function describeIssues(error: z.ZodError, source: Record<string, string | undef
     .map((issue) => {
       const key = String(issue.path[0] ?? "environment");
       const given = source[key];
-      const shown = key.includes("PASSWORD") || key.includes("URL") ? "" : ` (got "${given}")`;
+      const secret = key.includes("PASSWORD") || key.includes("URL") || key.includes("KEY");
+      const shown = secret ? "" : ` (got "${given}")`;
       return `${key} ${issue.message}${given === undefined ? "" : shown}`;
     })
     .join("; ");

@@ -1,8 +1,11 @@
 /**
  * Customer ID photos (decision 6): the checkout upload is read from the request stream with a
  * hard byte limit, checked by content (magic bytes and a real decode), re-encoded to JPEG without
- * any metadata (EXIF/GPS gone) and stored privately in `id_photos`. Only an admin route serves them.
+ * any metadata (EXIF/GPS gone) and stored privately in `id_photos`, encrypted (decision 014). Only an
+ * admin route serves them.
  */
+
+import { randomUUID } from "node:crypto";
 import {
   FormDataParseError,
   MaxFileSizeExceededError,
@@ -20,6 +23,8 @@ import { idPhotos } from "#app/db/schema.ts";
 import { ID_IMAGE_MESSAGES } from "#app/features/checkout/checkout.schema.ts";
 import { MAX_UPLOAD_BYTES } from "#app/features/checkout/limits.ts";
 import { log, rootCauseMessage } from "#app/utils/logger.server.ts";
+import { idPhotoKeyring } from "./id-photo-crypto.server.ts";
+import { insertEncryptedIdPhoto, openIdPhoto } from "./id-photo-keys.server.ts";
 
 /** Room for the text fields of the checkout form beside the photo. */
 const FORM_FIELDS_BYTES = 256 * 1024;
@@ -176,26 +181,34 @@ export function idPhotoTokenOf(form: FormData): string | null {
   return typeof value === "string" && UUID.test(value) ? value.toLowerCase() : null;
 }
 
+/** Stores the photo encrypted under the database's current key (decision 014); returns its id. */
 export async function storeIdPhoto(photo: ProcessedIdPhoto, executor?: Executor): Promise<string> {
-  const database = executor ?? (await db());
-  const [row] = await database
-    .insert(idPhotos)
-    .values({ contentType: photo.contentType, bytes: photo.bytes })
-    .returning({ id: idPhotos.id });
-  if (!row) throw new Error("The ID photo was not stored");
-  return row.id;
+  const id = randomUUID();
+  await insertEncryptedIdPhoto(executor ?? (await db()), idPhotoKeyring(), {
+    id,
+    contentType: photo.contentType,
+    bytes: photo.bytes,
+  });
+  return id;
 }
 
-/** The stored photo for the admin ID-photo route (which must check the admin session first). */
+/** The stored photo, decrypted, for the admin ID-photo route (which must check the admin session first). */
 export async function getIdPhoto(id: string): Promise<{ contentType: string; bytes: Uint8Array } | null> {
   if (!UUID.test(id)) return null;
   const database = await db();
   const [row] = await database
-    .select({ contentType: idPhotos.contentType, bytes: idPhotos.bytes })
+    .select({
+      id: idPhotos.id,
+      contentType: idPhotos.contentType,
+      bytes: idPhotos.bytes,
+      keyId: idPhotos.keyId,
+      nonce: idPhotos.nonce,
+    })
     .from(idPhotos)
     .where(eq(idPhotos.id, id))
     .limit(1);
-  return row ?? null;
+  if (!row) return null;
+  return { contentType: row.contentType, bytes: openIdPhoto(idPhotoKeyring(), row) };
 }
 
 export async function deleteIdPhotos(ids: string[], executor?: Executor) {
