@@ -7,6 +7,8 @@ import { CHECKOUT_TOASTS } from "#app/features/checkout/checkout.schema.ts";
 import { submitCheckout } from "#app/features/checkout/checkout.server.ts";
 import { CheckoutForm } from "#app/features/checkout/checkout-form.tsx";
 import { deliveryOptions } from "#app/features/checkout/delivery-slots.ts";
+import { requestInfoContext } from "#app/utils/request-context.ts";
+import { keepRetryAfter } from "#app/utils/retry-after.ts";
 import { redirectWithToast } from "#app/utils/toast.server.ts";
 import type { Route } from "./+types/checkout";
 
@@ -14,8 +16,8 @@ export function meta() {
   return [{ title: "Checkout | Capital Grown" }, { name: "robots", content: "noindex" }];
 }
 
-export function headers() {
-  return { "Cache-Control": "private, no-store" };
+export function headers(args: Route.HeadersArgs) {
+  return keepRetryAfter(args, { "Cache-Control": "private, no-store" });
 }
 
 export function loader() {
@@ -24,8 +26,10 @@ export function loader() {
   return { delivery: deliveryOptions(new Date()), idempotencyKey: crypto.randomUUID() };
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  const result = await submitCheckout(request);
+export async function action({ request, context }: Route.ActionArgs) {
+  const result = await submitCheckout(request, {
+    clientAddress: context.get(requestInfoContext).clientAddress,
+  });
   if (result.ok) {
     if (result.client === "html") {
       return redirectWithToast(
@@ -37,7 +41,10 @@ export async function action({ request }: Route.ActionArgs) {
   }
   return data(
     { ok: false as const, fieldErrors: result.fieldErrors, toast: result.toast },
-    { status: result.status },
+    {
+      status: result.status,
+      headers: result.retryAfterSeconds ? { "Retry-After": String(result.retryAfterSeconds) } : undefined,
+    },
   );
 }
 
