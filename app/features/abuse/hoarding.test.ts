@@ -49,7 +49,7 @@ describeEachDatabase("anti-hoarding", (database) => {
       if (result.ok) placed.push(result.token);
     }
     const third = await submitCheckout(
-      checkoutRequest(orderFields(items, { phone: phones[2] }), await png()),
+      checkoutRequest(orderFields(items, { phone: phones[2] as string }), await png()),
       {
         clientAddress: newShopper().clientAddress,
         now: MONDAY_MORNING,
@@ -72,7 +72,7 @@ describeEachDatabase("anti-hoarding", (database) => {
       .where(eq(orders.publicToken, placed[0] as string));
     await setOrderStatus(first?.id as string, "delivered");
     const again = await submitCheckout(
-      checkoutRequest(orderFields(items, { phone: phones[2] }), await png()),
+      checkoutRequest(orderFields(items, { phone: phones[2] as string }), await png()),
       {
         clientAddress: newShopper().clientAddress,
         now: MONDAY_MORNING,
