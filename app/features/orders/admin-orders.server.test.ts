@@ -3,12 +3,12 @@ import { eq } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { orderStatusCounts, productSizes } from "#app/db/schema.ts";
 import { productFormSchema } from "#app/features/catalog/product.schema.ts";
-import { newShopper } from "#app/features/checkout/checkout-test-helpers.server.ts";
 import {
   createProduct,
   deleteOrArchiveProduct,
   getAdminProduct,
 } from "#app/features/catalog/product-admin.server.ts";
+import { newShopper } from "#app/features/checkout/checkout-test-helpers.server.ts";
 import { describeEachDatabase } from "#tests/db.ts";
 import { getDashboardStats, listOrders, setOrderStatus } from "./admin-orders.server.ts";
 import { placeOrder } from "./place-order.server.ts";
