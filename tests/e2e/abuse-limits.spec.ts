@@ -2,9 +2,9 @@
  * The per-address budgets and the sign-in throttle (decisions 29 and 30) against a server of its
  * own, started with the default limits and no TRUST_PROXY (the shared e2e server raises them).
  */
-import { expect, test } from "@playwright/test";
+import { expect, type Page, test } from "@playwright/test";
 import { type RunningApp, startApp } from "../support/app-server.ts";
-import { pngBytes } from "./admin-support.ts";
+import { pngBytes, tomorrowInStore } from "./admin-support.ts";
 
 const OWNER = { email: "owner@abuse-limits.test", password: "owner-password-1" };
 
@@ -15,7 +15,7 @@ test.describe.configure({ mode: "serial" });
 test.beforeAll(async () => {
   app = await startApp({
     buildDir: process.env.E2E_BUILD_DIR as string,
-    env: { ADMIN_EMAIL: OWNER.email, ADMIN_PASSWORD: OWNER.password, SEED_DEMO: "false" },
+    env: { ADMIN_EMAIL: OWNER.email, ADMIN_PASSWORD: OWNER.password, SEED_DEMO: "true" },
   });
 });
 
@@ -54,6 +54,109 @@ test("the 21st ID photo upload in an hour gets 429 with Retry-After, however X-F
       /^Too many photo uploads from this connection\. Please try again in \d+ minutes\.$/,
     ),
   });
+});
+
+type Line = { productId: string; sizeId: string; quantity: number };
+
+/** Demo products in stock with enough of each in the cart for the $80 minimum, one at a time. */
+async function* cartsWorthOrdering(page: Page): AsyncGenerator<Line> {
+  await page.goto(`${app.url}/`);
+  await page.evaluate(() => window.localStorage.setItem("capital-grown-age-verified", "yes"));
+  await page.goto(`${app.url}/shop`);
+  const hrefs = await page
+    .locator('main a[href^="/product/"]')
+    .evaluateAll((links) => [...new Set(links.map((link) => link.getAttribute("href") ?? ""))]);
+  for (const href of hrefs) {
+    await page.evaluate(() => window.localStorage.removeItem("capital-grown-cart"));
+    await page.goto(`${app.url}${href}`);
+    const addButton = page.getByRole("button", { name: "Add to Cart" });
+    if (!(await addButton.isVisible()) || (await addButton.isDisabled())) continue;
+    await addButton.click();
+    await expect(page.getByText("Added to cart").first()).toBeVisible();
+    // Enough of it for the $80 minimum, written back to the stored cart.
+    const line = await page.evaluate(() => {
+      const [first] = JSON.parse(window.localStorage.getItem("capital-grown-cart") ?? "[]");
+      if (!first) return null;
+      const unit =
+        first.salePriceCents !== null && first.salePriceCents < first.priceCents
+          ? first.salePriceCents
+          : first.priceCents;
+      first.quantity = Math.ceil(8000 / unit);
+      window.localStorage.setItem("capital-grown-cart", JSON.stringify([first]));
+      return first as Line;
+    });
+    if (line && line.quantity <= 4) yield line;
+  }
+  throw new Error("no demo product in stock");
+}
+
+/** An order as a browser without JavaScript posts it; returns the response status. */
+async function postOrder(line: Line, email: string, photo: Buffer) {
+  const form = new FormData();
+  const fields = {
+    name: "Hoarding Harry",
+    email,
+    phone: "(202) 555-0177",
+    address: "1 Hoard St NW",
+    city: "Washington",
+    state: "DC",
+    zipCode: "20001",
+    notes: "",
+    deliveryDate: tomorrowInStore(),
+    timeSlot: "12:00 PM-2:00 PM",
+    ageConfirmed: "on",
+    idempotencyKey: crypto.randomUUID(),
+    items: JSON.stringify([line]),
+  };
+  for (const [key, value] of Object.entries(fields)) form.set(key, value);
+  form.set("idFront", new File([new Uint8Array(photo)], "id.png", { type: "image/png" }));
+  const response = await fetch(`${app.url}/checkout`, {
+    method: "POST",
+    body: form,
+    redirect: "manual",
+    headers: { Origin: app.url, "Sec-Fetch-Site": "same-origin" },
+  });
+  await response.arrayBuffer();
+  return response.status;
+}
+
+test("a 3rd open order for one phone number is refused on the checkout page, the form kept", async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const id = await pngBytes(640, 400, "#7eb394");
+  // Two orders already placed with this number (demo stock is small: sold-out products are skipped).
+  let placed = 0;
+  for await (const line of cartsWorthOrdering(page)) {
+    while (placed < 2) {
+      const status = await postOrder(line, `order${placed}@abuse-limits.test`, id);
+      if (status !== 302) break;
+      placed += 1;
+    }
+    if (placed === 2) break;
+  }
+  expect(placed).toBe(2);
+
+  await page.goto(`${app.url}/checkout`);
+  await page.getByText("In-person delivery").first().click();
+  await page.getByLabel("Full name").fill("Hoarding Harry");
+  await page.getByLabel("Email").fill("third@abuse-limits.test");
+  await page.getByLabel("Phone").fill("202.555.0177");
+  await page.getByLabel("Street address").fill("1 Hoard St NW");
+  await page.getByLabel("City").fill("Washington");
+  await page.getByLabel("ZIP code").fill("20001");
+  await page
+    .getByLabel(/Upload front of ID/)
+    .setInputFiles({ name: "id.png", mimeType: "image/png", buffer: id });
+  await page.getByRole("checkbox", { name: /21 years of age or older/ }).check();
+  await page.getByRole("button", { name: /Place Order/ }).click();
+
+  const message =
+    "You already have 2 open orders with this phone number. We can take a new one once one of them is delivered — or call us at (202) 555-0142.";
+  await expect(page.getByText("Too many open orders")).toBeVisible();
+  await expect(page.getByLabel("Phone")).toHaveAccessibleDescription(message);
+  await expect(page).toHaveURL(/\/checkout$/);
+  await expect(page.getByLabel("Full name")).toHaveValue("Hoarding Harry");
 });
 
 test("a search beyond the per-minute budget is a plain 429 page that keeps Retry-After", async ({ page }) => {
