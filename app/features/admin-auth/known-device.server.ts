@@ -15,17 +15,25 @@ export const KNOWN_DEVICE_COOKIE = "cg_known_device";
 const KNOWN_DEVICE_DAYS = 180;
 const SECRET_KEY = "known-device-secret";
 
-async function signingKey(executor: Executor): Promise<Buffer> {
-  await executor
-    .insert(storeSettings)
-    .values({ key: SECRET_KEY, value: sql`${JSON.stringify(randomBytes(32).toString("base64url"))}::jsonb` })
-    .onConflictDoNothing();
+async function readSigningKey(executor: Executor) {
   const [row] = await executor
     .select({ value: storeSettings.value })
     .from(storeSettings)
     .where(eq(storeSettings.key, SECRET_KEY));
-  if (typeof row?.value !== "string") throw new Error("The known-device key is missing");
-  return Buffer.from(row.value, "base64url");
+  return typeof row?.value === "string" ? Buffer.from(row.value, "base64url") : null;
+}
+
+/** The key, made on first use; instances racing to make it agree on the one stored first. */
+async function signingKey(executor: Executor): Promise<Buffer> {
+  const existing = await readSigningKey(executor);
+  if (existing) return existing;
+  await executor
+    .insert(storeSettings)
+    .values({ key: SECRET_KEY, value: sql`${JSON.stringify(randomBytes(32).toString("base64url"))}::jsonb` })
+    .onConflictDoNothing();
+  const made = await readSigningKey(executor);
+  if (!made) throw new Error("The known-device key is missing");
+  return made;
 }
 
 function accountTag(email: string) {

@@ -45,17 +45,19 @@ export function delayAfterFailures(failures: number) {
 export async function admitSignInAttempt(attempt: {
   email: string;
   ipAddress: string;
-  /** A known device or address of this account: not slowed down by attacks from elsewhere. */
-  trusted: boolean;
+  /**
+   * Whether this is a known device or address of the account (not slowed down by attacks from
+   * elsewhere); asked only when the account is being slowed down.
+   */
+  isTrusted: () => Promise<boolean>;
 }): Promise<ThrottleDecision> {
   const account = normaliseEmail(attempt.email);
   const byAddress = await consumeBudget("signInAddress", attempt.ipAddress);
   if (!byAddress.ok) return { allowed: false, retryAfterSeconds: byAddress.retryAfterSeconds };
   const byPair = await consumeBudget("signInAccountAndAddress", pairKey(account, attempt.ipAddress));
   if (!byPair.ok) return { allowed: false, retryAfterSeconds: byPair.retryAfterSeconds };
-  if (attempt.trusted) return { allowed: true };
   const delay = delayAfterFailures(await budgetUsed("signInAccountFailures", account));
-  if (delay === 0) return { allowed: true };
+  if (delay === 0 || (await attempt.isTrusted())) return { allowed: true };
   // One attempt per delay for everyone else: the first to take the gate goes, the others wait.
   const gate = await consumeBudget("signInAccountGate", account, { durationSeconds: delay });
   return gate.ok ? { allowed: true } : { allowed: false, retryAfterSeconds: gate.retryAfterSeconds };

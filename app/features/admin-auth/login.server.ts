@@ -37,10 +37,13 @@ export async function signIn(
   dependencies: SignInDependencies = {},
 ): Promise<SignInResult> {
   const now = input.now ?? new Date();
-  const trusted =
-    (await isKnownDevice(executor, input.knownDeviceToken, input.email, now)) ||
-    (await isKnownAddress(executor, input.email, input.ipAddress, now));
-  const admitted = await admitSignInAttempt({ email: input.email, ipAddress: input.ipAddress, trusted });
+  const admitted = await admitSignInAttempt({
+    email: input.email,
+    ipAddress: input.ipAddress,
+    isTrusted: async () =>
+      (await isKnownDevice(executor, input.knownDeviceToken, input.email, now)) ||
+      (await isKnownAddress(executor, input.email, input.ipAddress, now)),
+  });
   if (!admitted.allowed)
     return { ok: false, reason: "throttled", retryAfterSeconds: admitted.retryAfterSeconds };
 
