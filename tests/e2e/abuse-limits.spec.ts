@@ -56,6 +56,23 @@ test("the 21st ID photo upload in an hour gets 429 with Retry-After, however X-F
   });
 });
 
+test("cart price checks beyond 120 a minute get 429 JSON with Retry-After, however X-Forwarded-For rotates", async () => {
+  const statuses: number[] = [];
+  let refusal: Response | undefined;
+  for (let i = 0; i < 121; i++) {
+    const response = await fetch(`${app.url}/api/cart-prices?size=${crypto.randomUUID()}`, {
+      headers: { "X-Forwarded-For": `203.0.113.${i}` },
+    });
+    statuses.push(response.status);
+    if (response.status === 429) refusal = response;
+    else await response.arrayBuffer();
+  }
+  expect(statuses.slice(0, 120).every((status) => status === 200)).toBe(true);
+  expect(statuses[120]).toBe(429);
+  expect(Number(refusal?.headers.get("retry-after"))).toBeGreaterThan(0);
+  expect(await refusal?.json()).toEqual({ error: "Too many requests. Please try again shortly." });
+});
+
 type Line = { productId: string; sizeId: string; quantity: number };
 
 /** Demo products in stock with enough of each in the cart for the $80 minimum, one at a time. */
