@@ -231,3 +231,25 @@ test("sign-in: the 6th attempt from one address is refused with 429 and Retry-Af
   await page.getByRole("button", { name: "Sign In" }).click();
   await expect(page.getByRole("alert").filter({ hasText: "Too many sign-in attempts" })).toBeVisible();
 });
+
+test("behind a trusted proxy (TRUST_PROXY), each forwarded client address has its own budget", async () => {
+  const proxied = await startApp({
+    buildDir: process.env.E2E_BUILD_DIR as string,
+    env: { SEED_DEMO: "false", TRUST_PROXY: "loopback", CART_PRICES_PER_MINUTE: "2" },
+  });
+  try {
+    const check = async (client: string) => {
+      const response = await fetch(`${proxied.url}/api/cart-prices`, {
+        headers: { "X-Forwarded-For": client },
+      });
+      await response.arrayBuffer();
+      return response.status;
+    };
+    expect([await check("203.0.113.1"), await check("203.0.113.1"), await check("203.0.113.1")]).toEqual([
+      200, 200, 429,
+    ]);
+    expect(await check("203.0.113.2")).toBe(200);
+  } finally {
+    await proxied.stop();
+  }
+});
