@@ -66,7 +66,8 @@ const REQUEST_ID = /^[\w-]{1,64}$/;
 
 const app = express();
 app.disable("x-powered-by");
-app.set("trust proxy", "loopback, linklocal, uniquelocal");
+// X-Forwarded-For is read only from the proxies TRUST_PROXY names (decision 30): by default nobody.
+app.set("trust proxy", settings.TRUST_PROXY);
 
 app.use((req, res, next) => {
   const incoming = req.get("x-request-id");

@@ -9,6 +9,17 @@ export async function loader({ request }: Route.LoaderArgs) {
   return data({ toast }, { headers });
 }
 
+/** A refusal's Retry-After survives to the document response (root is the error boundary). */
+export function headers(args: Route.HeadersArgs) {
+  const headers = new Headers(args.parentHeaders);
+  const retryAfter = args.errorHeaders?.get("Retry-After");
+  if (retryAfter) {
+    headers.set("Retry-After", retryAfter);
+    headers.set("Cache-Control", "private, no-store");
+  }
+  return headers;
+}
+
 export const links: Route.LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
@@ -43,6 +54,7 @@ export default function App({ loaderData }: Route.ComponentProps) {
 
 /** Last line of defence: a calm page, never a stack trace (spec §8: 'Unexpected Application Error!'). */
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  if (isRouteErrorResponse(error) && error.status === 429) return <TooManyRequests message={error.data} />;
   const notFound = isRouteErrorResponse(error) && error.status === 404;
   return (
     <main className="mx-auto flex min-h-dvh max-w-xl flex-col items-center justify-center gap-4 px-6 text-center">
@@ -55,6 +67,27 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
           ? "The page you are looking for does not exist."
           : "Sorry, something went wrong on our side. Please try again in a moment."}
       </p>
+      <a
+        href="/"
+        className="inline-flex min-h-11 items-center rounded-md bg-primary px-5 font-semibold text-primary-foreground"
+      >
+        Return to Home
+      </a>
+    </main>
+  );
+}
+
+/** A budget used up (decision 30): what happened and when to come back, with the way home. */
+function TooManyRequests({ message }: { message: unknown }) {
+  const text =
+    message && typeof message === "object" && "message" in message && typeof message.message === "string"
+      ? message.message
+      : "Too many requests from this connection. Please try again in a minute.";
+  return (
+    <main className="mx-auto flex min-h-dvh max-w-xl flex-col items-center justify-center gap-4 px-6 text-center">
+      <title>Too many requests</title>
+      <h1 className="font-display text-3xl text-primary">Too many requests</h1>
+      <p className="text-muted-foreground">{text}</p>
       <a
         href="/"
         className="inline-flex min-h-11 items-center rounded-md bg-primary px-5 font-semibold text-primary-foreground"

@@ -5,7 +5,8 @@ CREATE TABLE "encryption_keys" (
 	"retired_at" timestamp with time zone
 );
 --> statement-breakpoint
-CREATE TABLE "rate_limits" (
+-- Unlogged: a rate count lost in a crash costs nothing, and each count skips a WAL flush.
+CREATE UNLOGGED TABLE "rate_limits" (
 	"key" varchar(255) PRIMARY KEY NOT NULL,
 	"points" integer DEFAULT 0 NOT NULL,
 	"expire" bigint

@@ -21,6 +21,8 @@ export type Executor = Database | Transaction;
 export type DatabaseHandle = {
   db: Database;
   kind: "pglite" | "postgres";
+  /** PostgreSQL only: the node-postgres pool itself, for libraries that need it (the rate limiter's store). */
+  pgPool?: pg.Pool;
   /** For logs: never contains a password. */
   description: string;
   ping(): Promise<boolean>;
@@ -82,6 +84,7 @@ async function openPostgres(options: Extract<OpenOptions, { kind: "postgres" }>)
   return {
     db,
     kind: "postgres",
+    pgPool: pool,
     description: `PostgreSQL ${redact(options.url)}${options.schema ? ` (schema ${options.schema})` : ""}`,
     async ping() {
       try {

@@ -72,7 +72,11 @@ export type PageCacheOptions = {
   brotliQuality?: number;
 };
 
-/** The cache key of a request URL, or null when the path is not a catalogue page. */
+/**
+ * The cache key of a request URL, or null when the path is not a catalogue page or the request is a
+ * search: every `q` would be an entry of its own, and searches have a per-address budget the app
+ * counts (decision 30), which a cached answer would skip.
+ */
 export function cacheKey(url: string): string | null {
   const q = url.indexOf("?");
   const pathname = q === -1 ? url : url.slice(0, q);
@@ -80,6 +84,7 @@ export function cacheKey(url: string): string | null {
   if (q === -1 || q === url.length - 1) return pathname;
   const params = [...new URLSearchParams(url.slice(q + 1))];
   if (params.length === 0) return pathname;
+  if (params.some(([name, value]) => name === "q" && value.trim() !== "")) return null;
   params.sort(([a, av], [b, bv]) => (a < b ? -1 : a > b ? 1 : av < bv ? -1 : av > bv ? 1 : 0));
   return `${pathname}?${new URLSearchParams(params).toString()}`;
 }

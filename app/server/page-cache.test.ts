@@ -20,6 +20,10 @@ describe("page cache rules", () => {
     expect(cacheKey("/_root.data")).toBe("/_root.data");
     expect(cacheKey("/flower")).toBe("/flower");
     expect(cacheKey("/washington-dc-weed-delivery")).toBe("/washington-dc-weed-delivery");
+    // Searches are counted per address by the app (decision 30), never answered from the cache.
+    expect(cacheKey("/shop?q=kush")).toBeNull();
+    expect(cacheKey("/flower.data?q=haze&page=2")).toBeNull();
+    expect(cacheKey("/shop?q=&page=2")).toBe("/shop?page=2&q=");
     for (const path of [
       "/admin",
       "/admin/products",

@@ -28,6 +28,27 @@ describe("configuration", () => {
     expect(() => parseConfig(env)).toThrow(message);
   });
 
+  it("trusts no proxy by default, and reads TRUST_PROXY as a hop count or a list of addresses", () => {
+    const defaults = parseConfig({});
+    expect(defaults.TRUST_PROXY).toBe(false);
+    expect(defaults.MAX_OPEN_ORDERS).toBe(2);
+    expect(defaults.ORDERS_PER_HOUR).toBe(5);
+    expect(defaults.ID_UPLOADS_PER_HOUR).toBe(20);
+    expect(parseConfig({ TRUST_PROXY: "1" }).TRUST_PROXY).toBe(1);
+    expect(parseConfig({ TRUST_PROXY: "10.0.0.5, 192.168.0.0/16,loopback, ::1" }).TRUST_PROXY).toEqual([
+      "10.0.0.5",
+      "192.168.0.0/16",
+      "loopback",
+      "::1",
+    ]);
+    for (const bad of ["everyone", "10.0.0.0/33", "10.0.0.1/8/8", ","]) {
+      expect(() => parseConfig({ TRUST_PROXY: bad })).toThrow(
+        /TRUST_PROXY must be a hop count or a comma list of proxy addresses or CIDRs/,
+      );
+    }
+    expect(() => parseConfig({ ORDERS_PER_HOUR: "0" })).toThrow(/ORDERS_PER_HOUR must be at least 1/);
+  });
+
   it("never echoes a password or a database URL back", () => {
     expect(() => parseConfig({ ADMIN_PASSWORD: "short" })).toThrow(
       /^Invalid configuration: ADMIN_PASSWORD must be at least 10 characters$/,

@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import path from "node:path";
 import { z } from "zod";
 
@@ -42,6 +43,55 @@ const base64KeyList = z.string().transform((value, context) => {
   }
   return keys as Buffer[];
 });
+/** A whole number from `min` up, for the abuse limits below. */
+const wholeNumber = (unit: string, min: number, fallback: number) =>
+  z.coerce
+    .number({ error: `must be a whole number of ${unit}` })
+    .int(`must be a whole number of ${unit}`)
+    .min(min, `must be at least ${min}`)
+    .default(fallback);
+
+/** Express's names for address ranges, accepted in TRUST_PROXY beside addresses and CIDRs. */
+const PROXY_RANGE_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
+
+function isProxyAddress(item: string) {
+  if (PROXY_RANGE_NAMES.has(item)) return true;
+  const [address, bits, ...rest] = item.split("/");
+  if (rest.length > 0 || !address || isIP(address) === 0) return false;
+  if (bits === undefined) return true;
+  const max = isIP(address) === 4 ? 32 : 128;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= max;
+}
+
+/**
+ * Which peers may tell us the client's address in X-Forwarded-For (decision 30): unset trusts
+ * nobody; a number is a hop count; otherwise a comma list of proxy addresses, CIDRs or Express's
+ * range names. Parsed into the value Express's "trust proxy" setting takes.
+ */
+const trustProxy = z.preprocess(
+  emptyAsUndefined,
+  z
+    .string()
+    .optional()
+    .transform((value, context): false | number | string[] => {
+      if (value === undefined) return false;
+      const text = value.trim();
+      if (/^\d+$/.test(text)) return Number(text);
+      const items = text
+        .split(",")
+        .map((item) => item.trim())
+        .filter(Boolean);
+      const bad = items.find((item) => !isProxyAddress(item));
+      if (items.length === 0 || bad !== undefined) {
+        context.addIssue({
+          code: "custom",
+          message: "must be a hop count or a comma list of proxy addresses or CIDRs",
+        });
+        return z.NEVER;
+      }
+      return items;
+    }),
+);
 
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
@@ -98,6 +148,13 @@ const envSchema = z.object({
   ID_PHOTO_PREVIOUS_KEYS: z.preprocess(emptyAsUndefined, base64KeyList.optional()),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   PAGE_CACHE: booleanFromString.default(true),
+  // Abuse limits (decisions 29 and 30).
+  TRUST_PROXY: trustProxy,
+  MAX_OPEN_ORDERS: wholeNumber("orders", 1, 2),
+  ORDERS_PER_HOUR: wholeNumber("orders", 1, 5),
+  ID_UPLOADS_PER_HOUR: wholeNumber("uploads", 1, 20),
+  CART_PRICES_PER_MINUTE: wholeNumber("requests", 1, 120),
+  SEARCHES_PER_MINUTE: wholeNumber("searches", 1, 60),
 });
 
 type ParsedEnv = z.infer<typeof envSchema>;

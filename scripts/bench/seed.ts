@@ -26,7 +26,9 @@ try {
           (ARRAY['pending', 'confirmed', 'delivered', 'cancelled'])[1 + g % 4],
           'shopper' || g || '@example.com', 'Shopper ' || g, '(202) 555-0100', '1600 Example Ave NW',
           'Washington', 'DC', '20001', '1600 Example Ave NW, Washington, DC 20001',
-          (now() - (g % 365) * interval '1 day')::date, '2:00 PM - 4:00 PM', 8000 + (g % 50) * 100, 1,
+          -- Pending orders are for tomorrow: one whose slot had ended would be cancelled by the shop.
+          CASE WHEN g % 4 = 0 THEN (now() + interval '1 day')::date ELSE (now() - (g % 365) * interval '1 day')::date END,
+          '2:00 PM - 4:00 PM', 8000 + (g % 50) * 100, 1,
           (SELECT id FROM products ORDER BY created_at LIMIT 1),
           now() - (g % 365) * interval '1 day' - (g % 1440) * interval '1 minute',
           now() - (g % 365) * interval '1 day', now() - (g % 365) * interval '1 day'

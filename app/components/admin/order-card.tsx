@@ -20,6 +20,9 @@ export function OrderCard({ order, actions }: { order: AdminOrder; actions?: Rea
         <div className="flex items-center gap-3">
           <h2 className="font-mono font-semibold text-base">Order #{order.id.slice(0, 8)}</h2>
           <StatusBadge status={order.status} />
+          {order.status === "cancelled" && order.cancelReason ? (
+            <span className="text-muted-foreground text-sm">({order.cancelReason})</span>
+          ) : null}
         </div>
         <p className="text-muted-foreground text-sm">
           <time dateTime={order.createdAt}>{placedAt.format(new Date(order.createdAt))}</time>

@@ -1,49 +1,94 @@
 /**
- * Brute-force protection for the admin sign-in (decision 5): after 5 failed attempts for one
- * account or from one address within 15 minutes, further attempts are refused, right password or
- * not, until the oldest of those failures is 15 minutes old.
+ * Sign-in throttling that slows attackers down without locking the owner out (decision 30; it
+ * replaces decision 5's lock-out, which anyone could turn against the owner).
+ *
+ * Before any password is checked, each attempt spends, atomically (`rate-limiter-flexible`):
+ * 1. its client address's budget (SIGN_IN_ATTEMPTS_PER_ADDRESS per 15 minutes, any accounts);
+ * 2. its account-and-address budget (SIGN_IN_ATTEMPTS_PER_ACCOUNT_AND_ADDRESS per 15 minutes), so
+ *    40 parallel guesses from one address cost at most 5 password checks;
+ * 3. when the account has had more than FREE_FAILURES failures in the last hour, whatever the
+ *    addresses: one attempt per delay that doubles with every further failure (1 s up to
+ *    MAX_DELAY_SECONDS). A known device (a cookie from an earlier sign-in) or an address this
+ *    account signed in from before skips this step, so the owner still gets in.
+ * A success clears its account-and-address counter and gives the address its point back.
  */
-import { and, desc, eq, gt, lt, type SQL } from "drizzle-orm";
+import { and, eq, gt, lt, or } from "drizzle-orm";
 import type { Executor } from "#app/db/client.server.ts";
 import { loginAttempts } from "#app/db/schema.ts";
+import {
+  budgetUsed,
+  consumeBudget,
+  refundBudget,
+  resetBudget,
+} from "#app/features/abuse/rate-limits.server.ts";
 import { normaliseEmail } from "./admin-users.server.ts";
 
-export const MAX_FAILED_ATTEMPTS = 5;
-export const THROTTLE_WINDOW_MS = 15 * 60_000;
+/** Failed sign-ins an account may have in an hour before attempts on it are spaced out. */
+export const FREE_FAILURES = 5;
+/** The longest wait between two attempts on an attacked account from an unknown device. */
+export const MAX_DELAY_SECONDS = 5 * 60;
+/** How long an address that signed in successfully stays 'known' for that account. */
+const KNOWN_ADDRESS_DAYS = 30;
+const DAY_MS = 24 * 60 * 60_000;
 
-export type ThrottleState = { locked: false } | { locked: true; retryAfterMs: number };
+export type ThrottleDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
-/** Whether this e-mail or this address has used up its failed attempts. */
-export async function checkLoginThrottle(
-  executor: Executor,
-  email: string,
-  ipAddress: string,
-  now = new Date(),
-): Promise<ThrottleState> {
-  const since = new Date(now.getTime() - THROTTLE_WINDOW_MS);
-  const byEmail = await recentFailures(executor, eq(loginAttempts.email, normaliseEmail(email)), since);
-  const byAddress = await recentFailures(executor, eq(loginAttempts.ipAddress, ipAddress), since);
-  let unlockAt = 0;
-  for (const failures of [byEmail, byAddress]) {
-    if (failures.length >= MAX_FAILED_ATTEMPTS) {
-      // The fifth most recent failure has to age out of the window before the next try.
-      const fifth = failures[MAX_FAILED_ATTEMPTS - 1] as Date;
-      unlockAt = Math.max(unlockAt, fifth.getTime() + THROTTLE_WINDOW_MS);
-    }
-  }
-  return unlockAt > now.getTime()
-    ? { locked: true, retryAfterMs: unlockAt - now.getTime() }
-    : { locked: false };
+const pairKey = (email: string, ipAddress: string) => `${normaliseEmail(email)} ${ipAddress}`;
+
+/** The wait imposed on an account after `failures` recent failed sign-ins. */
+export function delayAfterFailures(failures: number) {
+  if (failures < FREE_FAILURES) return 0;
+  return Math.min(2 ** (failures - FREE_FAILURES), MAX_DELAY_SECONDS);
 }
 
-async function recentFailures(executor: Executor, who: SQL, since: Date) {
-  const rows = await executor
-    .select({ createdAt: loginAttempts.createdAt })
+/** Spends this attempt's budgets; the password may be checked only when it answers allowed. */
+export async function admitSignInAttempt(attempt: {
+  email: string;
+  ipAddress: string;
+  /**
+   * Whether this is a known device or address of the account (not slowed down by attacks from
+   * elsewhere); asked only when the account is being slowed down.
+   */
+  isTrusted: () => Promise<boolean>;
+}): Promise<ThrottleDecision> {
+  const account = normaliseEmail(attempt.email);
+  const byAddress = await consumeBudget("signInAddress", attempt.ipAddress);
+  if (!byAddress.ok) return { allowed: false, retryAfterSeconds: byAddress.retryAfterSeconds };
+  const byPair = await consumeBudget("signInAccountAndAddress", pairKey(account, attempt.ipAddress));
+  if (!byPair.ok) return { allowed: false, retryAfterSeconds: byPair.retryAfterSeconds };
+  const delay = delayAfterFailures(await budgetUsed("signInAccountFailures", account));
+  if (delay === 0 || (await attempt.isTrusted())) return { allowed: true };
+  // One attempt per delay for everyone else: the first to take the gate goes, the others wait.
+  const gate = await consumeBudget("signInAccountGate", account, { durationSeconds: delay });
+  return gate.ok ? { allowed: true } : { allowed: false, retryAfterSeconds: gate.retryAfterSeconds };
+}
+
+/** After the password check: failures slow the account down; a success clears its address's count. */
+export async function settleSignInAttempt(attempt: { email: string; ipAddress: string; succeeded: boolean }) {
+  const account = normaliseEmail(attempt.email);
+  if (!attempt.succeeded) {
+    await consumeBudget("signInAccountFailures", account);
+    return;
+  }
+  await resetBudget("signInAccountAndAddress", pairKey(account, attempt.ipAddress));
+  await refundBudget("signInAddress", attempt.ipAddress);
+}
+
+/** Whether this account signed in successfully from this address in the last 30 days. */
+export async function isKnownAddress(executor: Executor, email: string, ipAddress: string, now = new Date()) {
+  const [row] = await executor
+    .select({ id: loginAttempts.id })
     .from(loginAttempts)
-    .where(and(who, eq(loginAttempts.succeeded, false), gt(loginAttempts.createdAt, since)))
-    .orderBy(desc(loginAttempts.createdAt))
-    .limit(MAX_FAILED_ATTEMPTS);
-  return rows.map((row) => row.createdAt);
+    .where(
+      and(
+        eq(loginAttempts.email, normaliseEmail(email)),
+        eq(loginAttempts.ipAddress, ipAddress),
+        eq(loginAttempts.succeeded, true),
+        gt(loginAttempts.createdAt, new Date(now.getTime() - KNOWN_ADDRESS_DAYS * DAY_MS)),
+      ),
+    )
+    .limit(1);
+  return Boolean(row);
 }
 
 export async function recordLoginAttempt(
@@ -58,9 +103,17 @@ export async function recordLoginAttempt(
   });
 }
 
-/** Old attempts are of no use after the window: keep the table small. */
+/** Failures are kept a day (for the record), successes 30 days (they make an address known). */
 export async function pruneLoginAttempts(executor: Executor, now = new Date()) {
   await executor
     .delete(loginAttempts)
-    .where(lt(loginAttempts.createdAt, new Date(now.getTime() - 24 * 60 * 60_000)));
+    .where(
+      or(
+        and(
+          eq(loginAttempts.succeeded, false),
+          lt(loginAttempts.createdAt, new Date(now.getTime() - DAY_MS)),
+        ),
+        lt(loginAttempts.createdAt, new Date(now.getTime() - KNOWN_ADDRESS_DAYS * DAY_MS)),
+      ),
+    );
 }

@@ -1,10 +1,17 @@
 import { eq } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { adminSessions } from "#app/db/schema.ts";
+import {
+  consumeBudget,
+  SIGN_IN_ATTEMPTS_PER_ACCOUNT_AND_ADDRESS,
+  SIGN_IN_ATTEMPTS_PER_ADDRESS,
+} from "#app/features/abuse/rate-limits.server.ts";
 import { describeEachDatabase } from "#tests/db.ts";
 import { upsertAdminUser } from "./admin-users.server.ts";
-import { lockedMessage, signIn } from "./login.server.ts";
-import { MAX_FAILED_ATTEMPTS, THROTTLE_WINDOW_MS } from "./login-throttle.server.ts";
+import { isKnownDevice, knownDeviceCookie, readKnownDeviceToken } from "./known-device.server.ts";
+import { signIn, throttledMessage } from "./login.server.ts";
+import { delayAfterFailures, FREE_FAILURES, MAX_DELAY_SECONDS } from "./login-throttle.server.ts";
+import { verifyPassword } from "./passwords.server.ts";
 import {
   createSession,
   findSession,
@@ -66,58 +73,132 @@ describeEachDatabase("admin sign-in", (database) => {
     expect(fastest(known)).toBeGreaterThan(fastest(unknown) / 4);
   });
 
-  it("refuses the 6th attempt within 15 minutes even with the right password, then lets it through later", async () => {
+  it("five wrong passwords from one address do not stop the right password from another", async () => {
     const { db } = database();
-    await upsertAdminUser(db, "locked@shop.test", password);
-    const start = new Date("2026-11-22T10:00:00Z");
-    for (let i = 0; i < MAX_FAILED_ATTEMPTS; i++) {
-      const at = new Date(start.getTime() + i * 60_000);
+    await upsertAdminUser(db, "owner@shop.test", password);
+    for (let i = 0; i < SIGN_IN_ATTEMPTS_PER_ACCOUNT_AND_ADDRESS; i++) {
       const result = await signIn(db, {
-        email: "locked@shop.test",
+        email: "owner@shop.test",
         password: `wrong-${i}`,
-        ipAddress: `10.2.0.${i}`,
-        now: at,
+        ipAddress: "203.0.113.5",
       });
       expect(result).toEqual({ ok: false, reason: "invalid" });
     }
-    const sixth = await signIn(db, {
-      email: "LOCKED@shop.test",
-      password,
-      ipAddress: "10.2.1.1",
-      now: new Date(start.getTime() + 6 * 60_000),
-    });
-    expect(sixth.ok).toBe(false);
-    expect(sixth).toMatchObject({ reason: "locked" });
-    if (!sixth.ok && sixth.reason === "locked") {
-      expect(sixth.retryAfterMs).toBe(THROTTLE_WINDOW_MS - 6 * 60_000);
-      expect(lockedMessage(sixth.retryAfterMs)).toBe(
-        "Too many failed sign-in attempts. Please wait 9 minutes and try again.",
+    // The attacker's address is done for 15 minutes, even with the right password…
+    const sixth = await signIn(db, { email: "OWNER@shop.test", password, ipAddress: "203.0.113.5" });
+    expect(sixth).toMatchObject({ ok: false, reason: "throttled" });
+    if (!sixth.ok && sixth.reason === "throttled") {
+      expect(sixth.retryAfterSeconds).toBeGreaterThan(14 * 60);
+      expect(sixth.retryAfterSeconds).toBeLessThanOrEqual(15 * 60);
+      expect(throttledMessage(sixth.retryAfterSeconds)).toBe(
+        "Too many sign-in attempts. Please wait 15 minutes and try again.",
       );
     }
-    const later = await signIn(db, {
-      email: "locked@shop.test",
-      password,
-      ipAddress: "10.2.1.1",
-      now: new Date(start.getTime() + 4 * 60_000 + THROTTLE_WINDOW_MS + 1000),
-    });
-    expect(later.ok).toBe(true);
+    // …but the owner from anywhere else gets in at once.
+    const owner = await signIn(db, { email: "owner@shop.test", password, ipAddress: "198.51.100.7" });
+    expect(owner.ok).toBe(true);
   });
 
-  it("locks out one address trying many accounts", async () => {
+  it("counts 40 parallel wrong guesses from one address before checking: at most 5 password checks", async () => {
     const { db } = database();
-    await upsertAdminUser(db, "victim@shop.test", password);
-    const now = new Date("2026-11-22T12:00:00Z");
-    for (let i = 0; i < MAX_FAILED_ATTEMPTS; i++) {
-      await signIn(db, { email: `guess${i}@shop.test`, password: "x-wrong", ipAddress: "203.0.113.9", now });
+    await upsertAdminUser(db, "parallel@shop.test", password);
+    let checks = 0;
+    const verify = async (hash: string, guess: string) => {
+      checks += 1;
+      return verifyPassword(hash, guess);
+    };
+    const results = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        signIn(
+          db,
+          { email: "parallel@shop.test", password: `guess-${i}`, ipAddress: "203.0.113.40" },
+          { verify },
+        ),
+      ),
+    );
+    expect(checks).toBeLessThanOrEqual(SIGN_IN_ATTEMPTS_PER_ACCOUNT_AND_ADDRESS);
+    expect(results.filter((result) => !result.ok && result.reason === "invalid")).toHaveLength(checks);
+    expect(results.filter((result) => !result.ok && result.reason === "throttled")).toHaveLength(40 - checks);
+  });
+
+  it("slows an account attacked from many addresses, but not its owner on a known device or address", async () => {
+    const { db } = database();
+    const email = "attacked@shop.test";
+    await upsertAdminUser(db, email, password);
+    // The owner signed in before, from home, and the browser kept its known-device cookie.
+    expect((await signIn(db, { email, password, ipAddress: "192.0.2.10" })).ok).toBe(true);
+    const cookie = await knownDeviceCookie(db, email);
+    const knownDeviceToken = readKnownDeviceToken(
+      new Request("http://localhost/admin/login", { headers: { Cookie: cookie.split(";")[0] as string } }),
+    );
+    expect(knownDeviceToken).not.toBeNull();
+    expect(cookie).toContain("HttpOnly");
+    expect(cookie).toContain("Path=/admin/login");
+
+    // Five failures from five addresses cost nothing more; from then on, one attempt per delay.
+    for (let i = 0; i < FREE_FAILURES; i++) {
+      const result = await signIn(db, { email, password: "wrong-guess", ipAddress: `203.0.113.${100 + i}` });
+      expect(result).toEqual({ ok: false, reason: "invalid" });
     }
-    const attempt = await signIn(db, { email: "victim@shop.test", password, ipAddress: "203.0.113.9", now });
-    expect(attempt).toMatchObject({ ok: false, reason: "locked" });
-    const elsewhere = await signIn(db, {
-      email: "victim@shop.test",
+    // An attack that went on for a while: 10 failures in the last hour (32 s between attempts).
+    await consumeBudget("signInAccountFailures", email, { points: 5 });
+    expect(delayAfterFailures(10)).toBe(32);
+    const first = await signIn(db, { email, password: "wrong-guess", ipAddress: "203.0.113.120" });
+    expect(first).toEqual({ ok: false, reason: "invalid" });
+    const next = await signIn(db, { email, password: "wrong-guess", ipAddress: "203.0.113.121" });
+    expect(next).toMatchObject({ ok: false, reason: "throttled" });
+    if (!next.ok && next.reason === "throttled") {
+      expect(next.retryAfterSeconds).toBeGreaterThan(25);
+      expect(next.retryAfterSeconds).toBeLessThanOrEqual(32);
+    }
+    // The right password from an unknown device and address waits like everyone else…
+    const stranger = await signIn(db, { email, password, ipAddress: "198.51.100.99" });
+    expect(stranger).toMatchObject({ ok: false, reason: "throttled" });
+    // …while the owner's browser and the owner's usual address get straight in.
+    const onKnownDevice = await signIn(db, {
+      email,
       password,
-      ipAddress: "198.51.100.1",
-      now,
+      ipAddress: "198.51.100.100",
+      knownDeviceToken,
     });
+    expect(onKnownDevice.ok).toBe(true);
+    const fromKnownAddress = await signIn(db, { email, password, ipAddress: "192.0.2.10" });
+    expect(fromKnownAddress.ok).toBe(true);
+    // A cookie of another account, or a forged one, is no key.
+    const forged = `${knownDeviceToken?.slice(0, -4)}AAAA`;
+    expect(await isKnownDevice(db, forged, email)).toBe(false);
+    expect(await isKnownDevice(db, knownDeviceToken, "someone-else@shop.test")).toBe(false);
+    expect(delayAfterFailures(100)).toBe(MAX_DELAY_SECONDS);
+  });
+
+  it("clears an address's count for an account when it signs in, and refuses an address trying many accounts", async () => {
+    const { db } = database();
+    await upsertAdminUser(db, "typo@shop.test", password);
+    for (let i = 0; i < 4; i++) {
+      await signIn(db, { email: "typo@shop.test", password: "tpyo-password", ipAddress: "192.0.2.50" });
+    }
+    expect((await signIn(db, { email: "typo@shop.test", password, ipAddress: "192.0.2.50" })).ok).toBe(true);
+    for (let i = 0; i < 4; i++) {
+      const again = await signIn(db, {
+        email: "typo@shop.test",
+        password: "tpyo-again",
+        ipAddress: "192.0.2.50",
+      });
+      expect(again).toEqual({ ok: false, reason: "invalid" });
+    }
+
+    for (let i = 0; i < SIGN_IN_ATTEMPTS_PER_ADDRESS; i++) {
+      const guess = await signIn(db, {
+        email: `guess${i}@shop.test`,
+        password: "x-wrong",
+        ipAddress: "203.0.113.9",
+      });
+      expect(guess).toEqual({ ok: false, reason: "invalid" });
+    }
+    await upsertAdminUser(db, "victim@shop.test", password);
+    const attempt = await signIn(db, { email: "victim@shop.test", password, ipAddress: "203.0.113.9" });
+    expect(attempt).toMatchObject({ ok: false, reason: "throttled" });
+    const elsewhere = await signIn(db, { email: "victim@shop.test", password, ipAddress: "198.51.100.1" });
     expect(elsewhere.ok).toBe(true);
   });
 });

@@ -48,16 +48,34 @@ export async function testPng() {
   return cachedPng;
 }
 
+let shoppers = 0;
+
+/**
+ * A shopper of their own for each order: an e-mail address, a phone number and a client address no
+ * other order of the run has, so the open-orders limit and the per-address budgets (decision 29)
+ * apply to the tests that check them, not to every test that places orders.
+ */
+export function newShopper() {
+  shoppers += 1;
+  const n = shoppers;
+  return {
+    email: `shopper${n}@example.com`,
+    phone: `(202) ${String(100 + Math.floor(n / 10_000)).padStart(3, "0")}-${String(n % 10_000).padStart(4, "0")}`,
+    clientAddress: `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`,
+  };
+}
+
 export function orderFields(
   items: { productId: string; sizeId: string; quantity: number }[],
   overrides: Record<string, string> = {},
   now = MONDAY_MORNING,
 ) {
   const date = storeClock(now).date;
+  const shopper = newShopper();
   return {
     name: "Ada Shopper",
-    email: "ada@example.com",
-    phone: "(202) 555-0100",
+    email: shopper.email,
+    phone: shopper.phone,
     address: "1600 Example Ave NW",
     city: "Washington",
     state: "DC",
@@ -75,14 +93,15 @@ export function orderFields(
 /** The input placeOrder takes, for the same order. */
 export function placeOrderInput(
   items: { productId: string; sizeId: string; quantity: number }[],
-  overrides: { idempotencyKey?: string; idPhotoId?: string | null } = {},
+  overrides: { idempotencyKey?: string; idPhotoId?: string | null; email?: string; phone?: string } = {},
   now = MONDAY_MORNING,
 ) {
   const date = storeClock(now).date;
+  const shopper = newShopper();
   return {
     name: "Ada Shopper",
-    email: "ada@example.com",
-    phone: "(202) 555-0100",
+    email: overrides.email ?? shopper.email,
+    phone: overrides.phone ?? shopper.phone,
     address: "1600 Example Ave NW",
     city: "Washington",
     state: "DC" as const,

@@ -4,6 +4,7 @@
  * here the same way, whether it came from the page, a plain HTML form or a crafted request.
  */
 
+import { consumeBudget, refundBudget, waitPhrase } from "#app/features/abuse/rate-limits.server.ts";
 import {
   deleteIdPhotos,
   ID_PHOTO_FIELD,
@@ -20,6 +21,7 @@ import {
   type PreparedOrder,
   prepareOrder,
 } from "#app/features/orders/place-order.server.ts";
+import { config } from "#app/utils/env.server.ts";
 import { log, rootCauseMessage } from "#app/utils/logger.server.ts";
 import {
   CHECKOUT_TOASTS,
@@ -47,14 +49,18 @@ export type CheckoutSuccess = {
 export type CheckoutFailure = {
   ok: false;
   client: CheckoutClient;
-  status: 400 | 409 | 413 | 500;
+  status: 400 | 409 | 413 | 429 | 500;
   fieldErrors: FieldErrors;
   toast: ToastMessage | null;
+  /** With status 429: when this client address may order again. */
+  retryAfterSeconds?: number;
 };
 
 export type CheckoutResult = CheckoutSuccess | CheckoutFailure;
 
 export type CheckoutDependencies = {
+  /** The client's address as the server sees it (TRUST_PROXY decides): its hourly order budget. */
+  clientAddress: string;
   now?: Date;
   /** Where the re-encoded photo goes; the default stores it in `id_photos`. */
   storePhoto?: (photo: ProcessedIdPhoto) => Promise<string>;
@@ -75,8 +81,42 @@ function failure(
   return { ok: false, client, status, fieldErrors, toast };
 }
 
+/** Decision 29's refusal of a third open order, in words that say what to do next. */
+export function openOrdersMessage(contact: "email" | "phone", limit: number) {
+  const what = contact === "email" ? "this email address" : "this phone number";
+  return `You already have ${limit} open order${limit === 1 ? "" : "s"} with ${what}. We can take a new one once one of them is delivered — or call us at ${config().STORE_PHONE}.`;
+}
+
+function tooManyOrders(client: CheckoutClient, retryAfterSeconds: number): CheckoutFailure {
+  const perHour = config().ORDERS_PER_HOUR;
+  return {
+    ...failure(
+      client,
+      429,
+      {},
+      {
+        type: "error",
+        title: "Too many orders",
+        description: `We take at most ${perHour} order${perHour === 1 ? "" : "s"} an hour from one connection. Please try again in ${waitPhrase(retryAfterSeconds)}, or call us at ${config().STORE_PHONE}.`,
+      },
+    ),
+    retryAfterSeconds,
+  };
+}
+
 function refusalToFailure(client: CheckoutClient, refusal: PlaceOrderRefusal): CheckoutFailure {
   switch (refusal.reason) {
+    case "open-orders": {
+      const message = openOrdersMessage(refusal.contact, refusal.limit);
+      return failure(
+        client,
+        409,
+        { [refusal.contact]: message },
+        { type: "error", title: "Too many open orders", description: message },
+      );
+    }
+    case "photo-claimed":
+      return failure(client, 400, { [ID_PHOTO_FIELD]: ID_IMAGE_MESSAGES.required }, CHECK_DETAILS_TOAST);
     case "empty-cart":
       return failure(client, 400, {}, CHECKOUT_TOASTS.cartEmpty);
     case "minimum":
@@ -117,7 +157,7 @@ function refusalToFailure(client: CheckoutClient, refusal: PlaceOrderRefusal): C
 
 export async function submitCheckout(
   request: Request,
-  dependencies: CheckoutDependencies = {},
+  dependencies: CheckoutDependencies,
 ): Promise<CheckoutResult> {
   const now = dependencies.now ?? new Date();
   let form: FormData;
@@ -169,6 +209,24 @@ export async function submitCheckout(
     return { ok: true, client, token: prepared.replay.publicToken, uploadFailed: false, replayed: true };
   }
 
+  // The hourly order budget of this client address (decision 29), taken before any photo work or
+  // write and given back when no order comes of it: it counts orders placed, so a shopper fixing a
+  // typo or a sold-out line spends nothing, while parallel posts cannot get past it.
+  const { clientAddress } = dependencies;
+  let budgetTaken = false;
+  if (prepared.ok) {
+    const budget = await consumeBudget("checkout", clientAddress);
+    if (!budget.ok) {
+      log.warn("Checkout refused: hourly order budget used up", { clientAddress });
+      return tooManyOrders(client, budget.retryAfterSeconds);
+    }
+    budgetTaken = true;
+  }
+  const giveBudgetBack = async () => {
+    if (budgetTaken) await refundBudget("checkout", clientAddress).catch(() => {});
+    budgetTaken = false;
+  };
+
   let idPhotoId: string | null = null;
   let storedHere = false;
   if (idFront) {
@@ -176,6 +234,7 @@ export async function submitCheckout(
     try {
       photo = await processIdPhoto(new Uint8Array(await idFront.arrayBuffer()));
     } catch (error) {
+      await giveBudgetBack();
       if (error instanceof UploadRefused) {
         return failure(
           client,
@@ -204,6 +263,7 @@ export async function submitCheckout(
     if (!prepared.ok) return refusalToFailure(client, prepared);
     // The photo sent ahead is gone (deleted unclaimed, or the token was made up): ask for it again.
     if (!prepared.sentPhotoId) {
+      await giveBudgetBack();
       return failure(client, 400, { [ID_PHOTO_FIELD]: ID_IMAGE_MESSAGES.required }, CHECK_DETAILS_TOAST);
     }
     idPhotoId = prepared.sentPhotoId;
@@ -218,9 +278,13 @@ export async function submitCheckout(
     const result = await commitOrder({ ...input, idPhotoId }, prepared.quote, { now });
     if (!result.ok) {
       await forget();
+      await giveBudgetBack();
       return refusalToFailure(client, result);
     }
-    if (result.replayed) await forget();
+    if (result.replayed) {
+      await forget();
+      await giveBudgetBack();
+    }
     return {
       ok: true,
       client,
@@ -230,6 +294,7 @@ export async function submitCheckout(
     };
   } catch (error) {
     await forget();
+    await giveBudgetBack();
     log.error("Could not place an order", { error: rootCauseMessage(error) });
     return failure(client, 500, {}, CHECKOUT_TOASTS.orderError);
   }

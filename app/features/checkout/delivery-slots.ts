@@ -67,6 +67,17 @@ export function availableSlots(date: string, now: Date): DeliverySlotLabel[] {
   }).map((slot) => slot.label);
 }
 
+/**
+ * The slot labels of `date` that have ended at `now` (every slot of an earlier day): the orders
+ * booked for them can no longer be delivered on time.
+ */
+export function endedSlots(date: string, now: Date): DeliverySlotLabel[] {
+  const clock = storeClock(now);
+  if (date < clock.date) return [...DELIVERY_SLOT_LABELS];
+  if (date > clock.date) return [];
+  return DELIVERY_SLOTS.filter((slot) => clock.minutes >= slot.endHour * 60).map((slot) => slot.label);
+}
+
 export type DeliveryDay = {
   date: string;
   /** "Today" or "Tomorrow". */

@@ -11,6 +11,7 @@ import {
   checkoutRequest,
   insertTestProduct,
   MONDAY_MORNING,
+  newShopper,
   orderFields,
   placeOrderInput,
   testPng,
@@ -39,7 +40,7 @@ describeEachDatabase("purchase limits (decision 28)", (database) => {
     const line = { productId: product.productId, sizeId: product.sizeId, quantity: 999 };
     const result = await submitCheckout(
       checkoutRequest(orderFields(Array.from({ length: 100 }, () => line)), await png()),
-      { now: MONDAY_MORNING },
+      { now: MONDAY_MORNING, clientAddress: newShopper().clientAddress },
     );
     expect(result).toMatchObject({
       ok: false,
@@ -74,7 +75,7 @@ describeEachDatabase("purchase limits (decision 28)", (database) => {
     ]; // 28 g + 2.5 g = 30.5 g
     const virginia = await submitCheckout(
       checkoutRequest(orderFields(items, { state: "VA", zipCode: "22201" }), await png()),
-      { now: MONDAY_MORNING },
+      { now: MONDAY_MORNING, clientAddress: newShopper().clientAddress },
     );
     expect(virginia).toMatchObject({
       ok: false,

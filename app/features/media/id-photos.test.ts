@@ -8,6 +8,7 @@ import {
   checkoutRequest,
   insertTestProduct,
   MONDAY_MORNING,
+  newShopper,
   orderFields,
   testPng,
 } from "#app/features/checkout/checkout-test-helpers.server.ts";
@@ -118,7 +119,7 @@ describeEachDatabase("ID photo uploads at checkout", (database) => {
         name: "id.png",
         type: "image/png",
       }),
-      { now: MONDAY_MORNING },
+      { clientAddress: newShopper().clientAddress, now: MONDAY_MORNING },
     );
     expect(result).toMatchObject({
       ok: false,
@@ -142,7 +143,7 @@ describeEachDatabase("ID photo uploads at checkout", (database) => {
         name: "id.png",
         type: "image/png",
       }),
-      { now: MONDAY_MORNING },
+      { clientAddress: newShopper().clientAddress, now: MONDAY_MORNING },
     );
     expect(result).toMatchObject({
       ok: false,
@@ -156,7 +157,10 @@ describeEachDatabase("ID photo uploads at checkout", (database) => {
     const product = await insertTestProduct(database().db, { priceCents: 9000 });
     const fields = orderFields([{ productId: product.productId, sizeId: product.sizeId, quantity: 1 }]);
     const upload = streamingCheckout(fields, 50 * 1024 * 1024);
-    const result = await submitCheckout(upload.request, { now: MONDAY_MORNING });
+    const result = await submitCheckout(upload.request, {
+      clientAddress: newShopper().clientAddress,
+      now: MONDAY_MORNING,
+    });
     expect(result).toMatchObject({ ok: false, status: 413 });
     expect(upload.pulled()).toBeGreaterThan(MAX_UPLOAD_BYTES);
     expect(upload.pulled()).toBeLessThan(MAX_UPLOAD_BYTES + 1024 * 1024);
@@ -165,7 +169,10 @@ describeEachDatabase("ID photo uploads at checkout", (database) => {
   it("refuses a declared 50 MB body before reading any of it", async () => {
     const upload = streamingCheckout({ name: "x" }, 50 * 1024 * 1024, 50 * 1024 * 1024);
     expect(upload.request.headers.get("Content-Length")).toBe(String(50 * 1024 * 1024));
-    const result = await submitCheckout(upload.request, { now: MONDAY_MORNING });
+    const result = await submitCheckout(upload.request, {
+      clientAddress: newShopper().clientAddress,
+      now: MONDAY_MORNING,
+    });
     expect(result).toMatchObject({ ok: false, status: 413 });
     expect(upload.pulled()).toBe(0);
   });
@@ -179,7 +186,7 @@ describeEachDatabase("ID photo uploads at checkout", (database) => {
         name: "my id.png",
         type: "image/png",
       }),
-      { now: MONDAY_MORNING },
+      { clientAddress: newShopper().clientAddress, now: MONDAY_MORNING },
     );
     expect(result.ok).toBe(true);
     if (!result.ok) return;

@@ -52,6 +52,8 @@ export type AdminOrder = {
   totalAmountCents: number;
   quantity: number;
   notes: string | null;
+  /** Why a cancelled order was cancelled, when the shop recorded it ('not confirmed in time'). */
+  cancelReason: string | null;
   idPhotoId: string | null;
   createdAt: string;
   items: AdminOrderItem[];
@@ -108,6 +110,7 @@ export async function listOrders(
       totalAmountCents: orders.totalAmountCents,
       quantity: orders.quantity,
       notes: orders.notes,
+      cancelReason: orders.cancelReason,
       idPhotoId: orders.idPhotoId,
       createdAt: orders.createdAt,
       createdAtText: sql<string>`${orders.createdAt}::text`,
@@ -181,69 +184,95 @@ class StockShort extends Error {
   }
 }
 
+export type StatusChangeOptions = {
+  now?: Date;
+  /** Recorded with a cancellation (the shop's own: 'not confirmed in time'); cleared otherwise. */
+  cancelReason?: string;
+  /** Change only an order still in one of these states (a job must not undo a staff decision). */
+  onlyFrom?: OrderStatus[];
+};
+
 /** Sets an order's status (any state to any state, spec §4) in one transaction with its side effects. */
 export async function setOrderStatus(
   orderId: string,
   status: OrderStatus,
-  options: { now?: Date } = {},
+  options: StatusChangeOptions = {},
 ): Promise<SetStatusResult> {
   if (!UUID.test(orderId)) return { ok: false, reason: "not-found" };
-  const now = options.now ?? new Date();
   const database = await db();
   try {
-    return await database.transaction(async (tx) => {
-      const [order] = await tx
-        .select({
-          status: orders.status,
-          createdAt: orders.createdAt,
-          totalAmountCents: orders.totalAmountCents,
-        })
-        .from(orders)
-        .where(eq(orders.id, orderId))
-        .for("update");
-      if (!order) return { ok: false, reason: "not-found" } as const;
-      if (order.status === status) return { ok: true, changed: false } as const;
-
-      if (status === "cancelled") await restock(tx, orderId, +1);
-      if (order.status === "cancelled") await restock(tx, orderId, -1);
-
-      await tx
-        .update(orders)
-        .set({ status, statusChangedAt: now, updatedAt: now })
-        .where(eq(orders.id, orderId));
-      await tx
-        .update(orderStatusCounts)
-        .set({ ordersCount: sql`greatest(${orderStatusCounts.ordersCount} - 1, 0)` })
-        .where(eq(orderStatusCounts.status, order.status));
-      await tx
-        .insert(orderStatusCounts)
-        .values({ status, ordersCount: 1 })
-        .onConflictDoUpdate({
-          target: orderStatusCounts.status,
-          set: { ordersCount: sql`${orderStatusCounts.ordersCount} + 1` },
-        });
-
-      const revenueDelta =
-        status === "cancelled"
-          ? -order.totalAmountCents
-          : order.status === "cancelled"
-            ? order.totalAmountCents
-            : 0;
-      if (revenueDelta !== 0) {
-        await tx
-          .insert(orderDailyStats)
-          .values({ day: storeDay(order.createdAt), ordersCount: 0, revenueCents: revenueDelta })
-          .onConflictDoUpdate({
-            target: orderDailyStats.day,
-            set: { revenueCents: sql`${orderDailyStats.revenueCents} + ${revenueDelta}` },
-          });
-      }
-      return { ok: true, changed: true } as const;
-    });
+    return await database.transaction((tx) => changeOrderStatus(tx, orderId, status, options));
   } catch (error) {
     if (error instanceof StockShort) return { ok: false, reason: "out-of-stock", itemName: error.itemName };
     throw error;
   }
+}
+
+/**
+ * The status change inside the caller's transaction: the order row locked, stock moved, running
+ * totals kept right. Throws StockShort when un-cancelling needs stock that is gone.
+ */
+export async function changeOrderStatus(
+  tx: Transaction,
+  orderId: string,
+  status: OrderStatus,
+  options: StatusChangeOptions = {},
+): Promise<SetStatusResult> {
+  const now = options.now ?? new Date();
+  const [order] = await tx
+    .select({
+      status: orders.status,
+      createdAt: orders.createdAt,
+      totalAmountCents: orders.totalAmountCents,
+    })
+    .from(orders)
+    .where(eq(orders.id, orderId))
+    .for("update");
+  if (!order) return { ok: false, reason: "not-found" } as const;
+  if (order.status === status) return { ok: true, changed: false } as const;
+  if (options.onlyFrom && !options.onlyFrom.includes(order.status))
+    return { ok: true, changed: false } as const;
+
+  if (status === "cancelled") await restock(tx, orderId, +1);
+  if (order.status === "cancelled") await restock(tx, orderId, -1);
+
+  await tx
+    .update(orders)
+    .set({
+      status,
+      statusChangedAt: now,
+      updatedAt: now,
+      cancelReason: status === "cancelled" ? (options.cancelReason ?? null) : null,
+    })
+    .where(eq(orders.id, orderId));
+  await tx
+    .update(orderStatusCounts)
+    .set({ ordersCount: sql`greatest(${orderStatusCounts.ordersCount} - 1, 0)` })
+    .where(eq(orderStatusCounts.status, order.status));
+  await tx
+    .insert(orderStatusCounts)
+    .values({ status, ordersCount: 1 })
+    .onConflictDoUpdate({
+      target: orderStatusCounts.status,
+      set: { ordersCount: sql`${orderStatusCounts.ordersCount} + 1` },
+    });
+
+  const revenueDelta =
+    status === "cancelled"
+      ? -order.totalAmountCents
+      : order.status === "cancelled"
+        ? order.totalAmountCents
+        : 0;
+  if (revenueDelta !== 0) {
+    await tx
+      .insert(orderDailyStats)
+      .values({ day: storeDay(order.createdAt), ordersCount: 0, revenueCents: revenueDelta })
+      .onConflictDoUpdate({
+        target: orderDailyStats.day,
+        set: { revenueCents: sql`${orderDailyStats.revenueCents} + ${revenueDelta}` },
+      });
+  }
+  return { ok: true, changed: true } as const;
 }
 
 /** direction +1 puts the order's items back on the shelf; -1 takes them again (never below 0). */

@@ -19,6 +19,7 @@ import { storedLimits } from "#app/features/checkout/purchase-limits.schema.ts";
 import { PURCHASE_LIMITS_KEY } from "#app/features/checkout/purchase-limits.server.ts";
 import { purchaseLimitProblem } from "#app/features/checkout/purchase-limits.ts";
 import { orderEmailRows, wakeEmailWorker } from "#app/features/email/email-outbox.server.ts";
+import { config } from "#app/utils/env.server.ts";
 import { log } from "#app/utils/logger.server.ts";
 
 export type PlaceOrderInput = Omit<CheckoutInput, "ageConfirmed"> & {
@@ -35,7 +36,11 @@ export type PlaceOrderRefusal =
   | { ok: false; reason: "out-of-stock"; itemName: string }
   | { ok: false; reason: "minimum"; totalCents: number }
   /** Over the per-size cap or the delivery state's weight limit (decision 28). */
-  | { ok: false; reason: "purchase-limit"; message: string };
+  | { ok: false; reason: "purchase-limit"; message: string }
+  /** This e-mail address or phone number already has `limit` open orders (decision 29). */
+  | { ok: false; reason: "open-orders"; contact: "email" | "phone"; limit: number }
+  /** The photo sent ahead is already another order's (a photo token is single-use, decision 29). */
+  | { ok: false; reason: "photo-claimed" };
 
 export type PlaceOrderResult = { ok: true; order: PlacedOrder; replayed: boolean } | PlaceOrderRefusal;
 
@@ -109,7 +114,7 @@ function parsedJson<T>(value: unknown): T | null {
 
 /**
  * One statement: the order a replayed key already placed, the sizes the cart names, whether the ID
- * photo sent ahead is stored, and the purchase limits.
+ * photo sent ahead is stored and not yet claimed by an order, and the purchase limits.
  */
 async function readOrderContext(
   database: Database,
@@ -128,7 +133,8 @@ async function readOrderContext(
             'archived', p.archived_at IS NOT NULL, 'flowerEquivalentMg', s.flower_equivalent_mg))
           FROM product_sizes s JOIN products p ON p.id = s.product_id
           WHERE s.id IN (SELECT jsonb_array_elements_text(${JSON.stringify(sizeIds)}::jsonb)::uuid)) AS sizes,
-        (SELECT true FROM id_photos WHERE id = ${photoToken}::uuid) AS photo,
+        (SELECT true FROM id_photos p WHERE p.id = ${photoToken}::uuid
+          AND NOT EXISTS (SELECT 1 FROM orders o WHERE o.id_photo_id = p.id)) AS photo,
         (SELECT value FROM store_settings WHERE key = ${PURCHASE_LIMITS_KEY}) AS limits`),
   );
   return {
@@ -208,11 +214,31 @@ export async function prepareOrder(
   };
 }
 
-/** The SQLSTATE `place_order` raised (CG409 out of stock, CG412 price changed), if it did. */
-function placeOrderRefusal(error: unknown): { code: "CG409" | "CG412"; sizeId: string } | null {
+type DatabaseRefusal =
+  | { code: "CG409" | "CG412"; sizeId: string }
+  | { code: "CG429"; contact: "email" | "phone" }
+  | { code: "photo-claimed" };
+
+/**
+ * The refusal `place_order` raised, if it did: CG409 out of stock, CG412 price changed, CG429 too
+ * many open orders, or a unique violation on the photo an order already holds.
+ */
+function placeOrderRefusal(error: unknown): DatabaseRefusal | null {
   for (let cause = error; cause && typeof cause === "object"; cause = (cause as { cause?: unknown }).cause) {
-    const { code, detail } = cause as { code?: unknown; detail?: unknown };
+    const { code, detail, constraint, message } = cause as {
+      code?: unknown;
+      detail?: unknown;
+      constraint?: unknown;
+      message?: unknown;
+    };
     if (code === "CG409" || code === "CG412") return { code, sizeId: String(detail ?? "") };
+    if (code === "CG429") return { code, contact: detail === "email" ? "email" : "phone" };
+    if (
+      code === "23505" &&
+      (constraint === "orders_id_photo_id_idx" || String(message ?? "").includes("orders_id_photo_id_idx"))
+    ) {
+      return { code: "photo-claimed" };
+    }
   }
   return null;
 }
@@ -244,6 +270,7 @@ function placeOrderStatement(input: PlaceOrderInput, quote: OrderQuote, now: Dat
     quantity: quote.lines.reduce((sum, line) => sum + line.quantity, 0),
     created_at: createdAt,
     store_day: storeDay(now),
+    max_open_orders: config().MAX_OPEN_ORDERS,
   };
   const lines = quote.lines.map((line) => ({
     product_id: line.productId,
@@ -326,6 +353,15 @@ export async function commitOrder(
       return { ok: true, order, replayed: row.order_replayed };
     } catch (error) {
       const refusal = placeOrderRefusal(error);
+      if (refusal?.code === "CG429") {
+        return {
+          ok: false,
+          reason: "open-orders",
+          contact: refusal.contact,
+          limit: config().MAX_OPEN_ORDERS,
+        };
+      }
+      if (refusal?.code === "photo-claimed") return { ok: false, reason: "photo-claimed" };
       if (refusal?.code === "CG409") {
         const line = current.lines.find((candidate) => candidate.sizeId === refusal.sizeId);
         return {

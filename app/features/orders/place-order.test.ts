@@ -13,6 +13,7 @@ import {
   checkoutRequest,
   insertTestProduct,
   MONDAY_MORNING,
+  newShopper,
   orderFields,
   placeOrderInput,
   testPng,
@@ -94,7 +95,10 @@ describeEachDatabase("placing orders", (database) => {
       totalCents: "1",
       total_amount: "0.01",
     });
-    const result = await submitCheckout(checkoutRequest(fields, await png()), { now: MONDAY_MORNING });
+    const result = await submitCheckout(checkoutRequest(fields, await png()), {
+      clientAddress: newShopper().clientAddress,
+      now: MONDAY_MORNING,
+    });
     expect(result.ok).toBe(true);
     if (!result.ok) return;
     const order = await getOrderByToken(result.token);
@@ -111,7 +115,7 @@ describeEachDatabase("placing orders", (database) => {
         orderFields([{ productId: cheap.productId, sizeId: cheap.sizeId, quantity: 1 }]),
         await png(),
       ),
-      { now: MONDAY_MORNING },
+      { clientAddress: newShopper().clientAddress, now: MONDAY_MORNING },
     );
     expect(refused).toMatchObject({
       ok: false,
@@ -207,13 +211,21 @@ describeEachDatabase("placing orders", (database) => {
     });
     const file = await png();
     const results = await Promise.all(
-      Array.from({ length: 5 }, () => submitCheckout(checkoutRequest(fields, file), { now: MONDAY_MORNING })),
+      Array.from({ length: 5 }, () =>
+        submitCheckout(checkoutRequest(fields, file), {
+          clientAddress: newShopper().clientAddress,
+          now: MONDAY_MORNING,
+        }),
+      ),
     );
     const tokens = new Set(results.map((result) => (result.ok ? result.token : "refused")));
     expect(tokens.size).toBe(1);
     expect([...tokens][0]).not.toBe("refused");
     // A later reload of the post returns the same order too.
-    const again = await submitCheckout(checkoutRequest(fields, file), { now: MONDAY_MORNING });
+    const again = await submitCheckout(checkoutRequest(fields, file), {
+      clientAddress: newShopper().clientAddress,
+      now: MONDAY_MORNING,
+    });
     expect(again).toMatchObject({ ok: true, replayed: true, token: [...tokens][0] });
     const rows = await db.select({ id: orders.id }).from(orders).where(eq(orders.idempotencyKey, key));
     expect(rows).toHaveLength(1);
@@ -226,6 +238,7 @@ describeEachDatabase("placing orders", (database) => {
     const items = [{ productId: product.productId, sizeId: product.sizeId, quantity: 1 }];
     const file = await png();
     const noAge = await submitCheckout(checkoutRequest(orderFields(items, { ageConfirmed: "" }), file), {
+      clientAddress: newShopper().clientAddress,
       now: MONDAY_MORNING,
     });
     expect(noAge).toMatchObject({
@@ -236,7 +249,10 @@ describeEachDatabase("placing orders", (database) => {
         description: "You must be 21 or older to purchase cannabis products.",
       },
     });
-    const empty = await submitCheckout(checkoutRequest(orderFields([]), file), { now: MONDAY_MORNING });
+    const empty = await submitCheckout(checkoutRequest(orderFields([]), file), {
+      clientAddress: newShopper().clientAddress,
+      now: MONDAY_MORNING,
+    });
     expect(empty).toMatchObject({
       ok: false,
       toast: { title: "Cart Empty", description: "Please add items to your cart before checkout." },
@@ -252,7 +268,7 @@ describeEachDatabase("placing orders", (database) => {
         }),
         null,
       ),
-      { now: MONDAY_MORNING },
+      { clientAddress: newShopper().clientAddress, now: MONDAY_MORNING },
     );
     expect(bad.ok).toBe(false);
     if (bad.ok) return;
@@ -269,12 +285,12 @@ describeEachDatabase("placing orders", (database) => {
     const evening = new Date("2026-11-23T23:30:00Z"); // 6:30 PM in New York
     const ended = await submitCheckout(
       checkoutRequest(orderFields(items, { deliveryDate: "2026-11-23", timeSlot: "4:00 PM-6:00 PM" }), file),
-      { now: evening },
+      { clientAddress: newShopper().clientAddress, now: evening },
     );
     expect(ended).toMatchObject({ ok: false, status: 400, fieldErrors: { timeSlot: expect.any(String) } });
     const dayAfter = await submitCheckout(
       checkoutRequest(orderFields(items, { deliveryDate: "2026-11-25" }), file),
-      { now: MONDAY_MORNING },
+      { clientAddress: newShopper().clientAddress, now: MONDAY_MORNING },
     );
     expect(dayAfter).toMatchObject({
       ok: false,
@@ -311,7 +327,11 @@ describeEachDatabase("placing orders", (database) => {
         orderFields([{ productId: product.productId, sizeId: product.sizeId, quantity: 2 }]),
         await png(),
       ),
-      { now: MONDAY_MORNING, storePhoto: async () => "not-a-uuid" },
+      {
+        clientAddress: newShopper().clientAddress,
+        now: MONDAY_MORNING,
+        storePhoto: async () => "not-a-uuid",
+      },
     );
     expect(result).toMatchObject({
       ok: false,
@@ -336,7 +356,7 @@ describeEachDatabase("placing orders", (database) => {
     // A refused post keeps the photo for the corrected resubmit.
     const refused = await submitCheckout(
       checkoutRequest(orderFields(items, { name: " ", idPhotoToken: upload.token }), null),
-      { now: MONDAY_MORNING },
+      { clientAddress: newShopper().clientAddress, now: MONDAY_MORNING },
     );
     expect(refused).toMatchObject({ ok: false, status: 400, fieldErrors: { name: "Full name is required" } });
     expect(refused.ok || refused.fieldErrors.idFront).toBeFalsy();
@@ -347,13 +367,13 @@ describeEachDatabase("placing orders", (database) => {
         }),
         null,
       ),
-      { now: MONDAY_MORNING },
+      { clientAddress: newShopper().clientAddress, now: MONDAY_MORNING },
     );
     expect(tooSmall.ok).toBe(false);
 
     const placed = await submitCheckout(
       checkoutRequest(orderFields(items, { idPhotoToken: upload.token }), null),
-      { now: MONDAY_MORNING },
+      { clientAddress: newShopper().clientAddress, now: MONDAY_MORNING },
     );
     expect(placed).toMatchObject({ ok: true, uploadFailed: false, replayed: false });
     if (!placed.ok) return;
@@ -366,7 +386,7 @@ describeEachDatabase("placing orders", (database) => {
     for (const token of [crypto.randomUUID(), "not-a-token"]) {
       const unknown = await submitCheckout(
         checkoutRequest(orderFields(items, { idPhotoToken: token }), null),
-        { now: MONDAY_MORNING },
+        { clientAddress: newShopper().clientAddress, now: MONDAY_MORNING },
       );
       expect(unknown).toMatchObject({
         ok: false,
@@ -391,6 +411,7 @@ describeEachDatabase("placing orders", (database) => {
         await png(),
       ),
       {
+        clientAddress: newShopper().clientAddress,
         now: MONDAY_MORNING,
         storePhoto: async () => {
           throw new Error("disk full");

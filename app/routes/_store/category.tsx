@@ -1,6 +1,7 @@
 import { data } from "react-router";
 import { CATEGORY_ICONS, ChipRow, EmptyState, PaginatedGrid, SearchForm } from "#app/components/listing.tsx";
 import { LoadErrorNotice, useLoadErrorToast } from "#app/components/load-error.tsx";
+import { requireSearchBudget } from "#app/features/abuse/rate-limits.server.ts";
 import { loadListing } from "#app/features/catalog/listing.server.ts";
 import { seoMeta, storeFromMatches } from "#app/features/catalog/seo.ts";
 import {
@@ -15,6 +16,7 @@ import {
   productsAvailable,
   strainForEffectFilter,
 } from "#app/features/catalog/storefront.ts";
+import { requestInfoContext } from "#app/utils/request-context.ts";
 import type { Route } from "./+types/category";
 
 const CATEGORY_DESCRIPTIONS: Record<string, string> = {
@@ -27,11 +29,12 @@ const CATEGORY_DESCRIPTIONS: Record<string, string> = {
   Deals: "Today's best deals",
 };
 
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const page = categoryPageBySlug(pageSlug(url));
   if (!page) throw data(null, { status: 404 });
   const search = parseSearch(url.searchParams.get("q"));
+  await requireSearchBudget(search, context.get(requestInfoContext).clientAddress);
   const effect = parseEffect(url.searchParams.get("effect"));
   const strain = effect ? strainForEffectFilter(effect) : null;
   const listing = await loadListing(

@@ -8,6 +8,8 @@ import { submitCheckout } from "#app/features/checkout/checkout.server.ts";
 import { CheckoutForm } from "#app/features/checkout/checkout-form.tsx";
 import { deliveryOptions } from "#app/features/checkout/delivery-slots.ts";
 import { getPurchaseLimitSettings } from "#app/features/checkout/purchase-limits.server.ts";
+import { requestInfoContext } from "#app/utils/request-context.ts";
+import { keepRetryAfter } from "#app/utils/retry-after.ts";
 import { redirectWithToast } from "#app/utils/toast.server.ts";
 import type { Route } from "./+types/checkout";
 
@@ -15,8 +17,8 @@ export function meta() {
   return [{ title: "Checkout | Capital Grown" }, { name: "robots", content: "noindex" }];
 }
 
-export function headers() {
-  return { "Cache-Control": "private, no-store" };
+export function headers(args: Route.HeadersArgs) {
+  return keepRetryAfter(args, { "Cache-Control": "private, no-store" });
 }
 
 export async function loader() {
@@ -30,8 +32,10 @@ export async function loader() {
   };
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  const result = await submitCheckout(request);
+export async function action({ request, context }: Route.ActionArgs) {
+  const result = await submitCheckout(request, {
+    clientAddress: context.get(requestInfoContext).clientAddress,
+  });
   if (result.ok) {
     if (result.client === "html") {
       return redirectWithToast(
@@ -43,7 +47,10 @@ export async function action({ request }: Route.ActionArgs) {
   }
   return data(
     { ok: false as const, fieldErrors: result.fieldErrors, toast: result.toast },
-    { status: result.status },
+    {
+      status: result.status,
+      headers: result.retryAfterSeconds ? { "Retry-After": String(result.retryAfterSeconds) } : undefined,
+    },
   );
 }
 

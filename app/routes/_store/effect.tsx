@@ -1,6 +1,7 @@
 import { data } from "react-router";
 import { EmptyState, PaginatedGrid, SearchForm } from "#app/components/listing.tsx";
 import { LoadErrorNotice, useLoadErrorToast } from "#app/components/load-error.tsx";
+import { requireSearchBudget } from "#app/features/abuse/rate-limits.server.ts";
 import { loadListing } from "#app/features/catalog/listing.server.ts";
 import { seoMeta, storeFromMatches } from "#app/features/catalog/seo.ts";
 import {
@@ -11,14 +12,16 @@ import {
   parseSearch,
   productsAvailable,
 } from "#app/features/catalog/storefront.ts";
+import { requestInfoContext } from "#app/utils/request-context.ts";
 import type { Route } from "./+types/effect";
 
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const slug = pageSlug(url);
   const page = EFFECT_PAGES[slug];
   if (!page) throw data(null, { status: 404 });
   const search = parseSearch(url.searchParams.get("q"));
+  await requireSearchBudget(search, context.get(requestInfoContext).clientAddress);
   const listing = await loadListing(
     { strains: page.strains, search },
     parsePage(url.searchParams.get("page")),

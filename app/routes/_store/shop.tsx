@@ -7,6 +7,7 @@ import {
   SearchForm,
 } from "#app/components/listing.tsx";
 import { LoadErrorNotice, useLoadErrorToast } from "#app/components/load-error.tsx";
+import { requireSearchBudget } from "#app/features/abuse/rate-limits.server.ts";
 import { CATEGORIES, isKnownCategory } from "#app/features/catalog/catalog.ts";
 import { loadHighlight, loadListing } from "#app/features/catalog/listing.server.ts";
 import { seoMeta, storeFromMatches } from "#app/features/catalog/seo.ts";
@@ -18,13 +19,15 @@ import {
   parseSearch,
   productsAvailable,
 } from "#app/features/catalog/storefront.ts";
+import { requestInfoContext } from "#app/utils/request-context.ts";
 import type { Route } from "./+types/shop";
 
 const HIGHLIGHT_LIMIT = 4;
 
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const params = new URL(request.url).searchParams;
   const search = parseSearch(params.get("q"));
+  await requireSearchBudget(search, context.get(requestInfoContext).clientAddress);
   const requested = params.get("category") ?? "";
   const category = isKnownCategory(requested) ? requested : null;
   const page = parsePage(params.get("page"));

@@ -7,10 +7,12 @@ import { Icon } from "#app/components/ui/icon.tsx";
 import { FieldError, Input, Label } from "#app/components/ui/input.tsx";
 import { db } from "#app/db/client.server.ts";
 import { isSameOrigin, NO_STORE } from "#app/features/admin-auth/guard.server.ts";
+import { knownDeviceCookie, readKnownDeviceToken } from "#app/features/admin-auth/known-device.server.ts";
 import { loginSchema, safeAdminRedirect } from "#app/features/admin-auth/login.schema.ts";
-import { lockedMessage, signIn } from "#app/features/admin-auth/login.server.ts";
+import { signIn, throttledMessage } from "#app/features/admin-auth/login.server.ts";
 import { findSession, readSessionToken, sessionCookie } from "#app/features/admin-auth/sessions.server.ts";
 import { requestInfoContext } from "#app/utils/request-context.ts";
+import { keepRetryAfter } from "#app/utils/retry-after.ts";
 import { toastHeader } from "#app/utils/toast.server.ts";
 import type { Route } from "./+types/login";
 
@@ -18,8 +20,8 @@ export function meta() {
   return [{ title: "Admin Login" }, { name: "robots", content: "noindex, nofollow" }];
 }
 
-export function headers() {
-  return { "Cache-Control": NO_STORE };
+export function headers(args: Route.HeadersArgs) {
+  return keepRetryAfter(args, { "Cache-Control": NO_STORE });
 }
 
 export async function loader({ request }: Route.LoaderArgs) {
@@ -48,17 +50,19 @@ export async function action({ request, context }: Route.ActionArgs) {
     );
   }
   const { clientAddress } = context.get(requestInfoContext);
-  const result = await signIn(await db(), {
+  const database = await db();
+  const result = await signIn(database, {
     email: parsed.data.email,
     password: parsed.data.password,
     ipAddress: clientAddress,
     previousToken: readSessionToken(request),
+    knownDeviceToken: readKnownDeviceToken(request),
   });
   if (!result.ok) {
-    if (result.reason === "locked") {
+    if (result.reason === "throttled") {
       return data<ActionData>(
-        { error: { title: "Login Failed", description: lockedMessage(result.retryAfterMs) } },
-        { status: 429, headers: { "Retry-After": String(Math.ceil(result.retryAfterMs / 1000)) } },
+        { error: { title: "Login Failed", description: throttledMessage(result.retryAfterSeconds) } },
+        { status: 429, headers: { "Retry-After": String(result.retryAfterSeconds) } },
       );
     }
     return data<ActionData>(
@@ -68,6 +72,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   const headers = new Headers({ "Cache-Control": NO_STORE });
   headers.append("Set-Cookie", sessionCookie(result.token));
+  headers.append("Set-Cookie", await knownDeviceCookie(database, parsed.data.email));
   headers.append(
     "Set-Cookie",
     await toastHeader({

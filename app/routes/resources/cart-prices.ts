@@ -1,5 +1,7 @@
+import { consumeBudget, retryAfterHeaders } from "#app/features/abuse/rate-limits.server.ts";
 import { currentSizePrices } from "#app/features/catalog/catalog.server.ts";
 import { getPurchaseLimitSettings } from "#app/features/checkout/purchase-limits.server.ts";
+import { requestInfoContext } from "#app/utils/request-context.ts";
 import type { Route } from "./+types/cart-prices";
 
 /**
@@ -7,7 +9,14 @@ import type { Route } from "./+types/cart-prices";
  * purchase limits: GET ?size=<id>&size=<id>. The cart panel and checkout show the running weight
  * from this, so the cached catalogue pages carry neither weights nor limits.
  */
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const budget = await consumeBudget("cartPrices", context.get(requestInfoContext).clientAddress);
+  if (!budget.ok) {
+    return Response.json(
+      { error: "Too many requests. Please try again shortly." },
+      { status: 429, headers: retryAfterHeaders(budget.retryAfterSeconds) },
+    );
+  }
   const sizeIds = new URL(request.url).searchParams.getAll("size");
   const [sizes, settings] = await Promise.all([currentSizePrices(sizeIds), getPurchaseLimitSettings()]);
   const limits = { stateLimitsMg: settings.stateLimitsMg, maxQuantityPerSize: settings.maxQuantityPerSize };

@@ -1,8 +1,20 @@
+import { consumeBudget, retryAfterHeaders, waitPhrase } from "#app/features/abuse/rate-limits.server.ts";
 import { uploadIdPhoto } from "#app/features/media/id-photos.server.ts";
+import { requestInfoContext } from "#app/utils/request-context.ts";
 import type { Route } from "./+types/id-photo-upload";
 
 /** The checkout's ID photo, sent as soon as it is picked (decision 8). */
-export async function action({ request }: Route.ActionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
+  // Every upload costs a decode: counted before the body is read (decision 29).
+  const budget = await consumeBudget("idPhotoUpload", context.get(requestInfoContext).clientAddress);
+  if (!budget.ok) {
+    return Response.json(
+      {
+        error: `Too many photo uploads from this connection. Please try again in ${waitPhrase(budget.retryAfterSeconds)}.`,
+      },
+      { status: 429, headers: retryAfterHeaders(budget.retryAfterSeconds) },
+    );
+  }
   const result = await uploadIdPhoto(request);
   return Response.json(result.ok ? { token: result.token } : { error: result.message }, {
     status: result.ok ? 200 : result.status,

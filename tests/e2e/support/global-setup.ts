@@ -16,7 +16,19 @@ export default async function globalSetup() {
   const app = await startApp({
     buildDir,
     dataDir: path.join(workDir, "data"),
-    env: { ADMIN_EMAIL: E2E_ADMIN.email, ADMIN_PASSWORD: E2E_ADMIN.password, SEED_DEMO: "true" },
+    env: {
+      ADMIN_EMAIL: E2E_ADMIN.email,
+      ADMIN_PASSWORD: E2E_ADMIN.password,
+      SEED_DEMO: "true",
+      // Every story shops from 127.0.0.1, often with the same details: the per-address budgets and
+      // the open-orders limit (decision 29) are raised for this shared server through the
+      // configuration; tests/e2e/abuse-limits.spec.ts starts its own server with the defaults.
+      MAX_OPEN_ORDERS: "1000",
+      ORDERS_PER_HOUR: "100000",
+      ID_UPLOADS_PER_HOUR: "100000",
+      CART_PRICES_PER_MINUTE: "100000",
+      SEARCHES_PER_MINUTE: "100000",
+    },
   });
   process.env.E2E_BASE_URL = app.url;
   process.env.E2E_BUILD_DIR = buildDir;

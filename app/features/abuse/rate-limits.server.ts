@@ -1,0 +1,177 @@
+/**
+ * Per-client budgets (decisions 29 and 30), counted by `rate-limiter-flexible`: in the database's
+ * `rate_limits` table on PostgreSQL, so every instance sharing the database shares the counts, and
+ * in memory on the embedded database (one process by construction).
+ *
+ * Every budget is consumed before the work it protects (one atomic upsert decides), never checked
+ * first and recorded after: parallel requests cannot slip through between a check and a write.
+ * A database error falls back to an in-memory count instead of refusing or failing the request.
+ */
+import { createHash } from "node:crypto";
+import {
+  type RateLimiterAbstract,
+  RateLimiterMemory,
+  RateLimiterPostgres,
+  RateLimiterRes,
+} from "rate-limiter-flexible";
+import { data } from "react-router";
+import { type DatabaseHandle, getDatabaseHandle } from "#app/db/client.server.ts";
+import { config } from "#app/utils/env.server.ts";
+
+const MINUTE = 60;
+const HOUR = 60 * MINUTE;
+
+/** Sign-in attempts per client address in SIGN_IN_WINDOW_SECONDS, whatever the accounts. */
+export const SIGN_IN_ATTEMPTS_PER_ADDRESS = 10;
+/** Sign-in attempts for one account from one address in SIGN_IN_WINDOW_SECONDS. */
+export const SIGN_IN_ATTEMPTS_PER_ACCOUNT_AND_ADDRESS = 5;
+export const SIGN_IN_WINDOW_SECONDS = 15 * MINUTE;
+/** How long an account's failed sign-ins are remembered to slow down the next ones. */
+export const SIGN_IN_FAILURE_MEMORY_SECONDS = HOUR;
+
+export type BudgetName =
+  | "checkout"
+  | "idPhotoUpload"
+  | "cartPrices"
+  | "search"
+  | "signInAddress"
+  | "signInAccountAndAddress"
+  | "signInAccountFailures"
+  | "signInAccountGate";
+
+type BudgetSpec = { points: number; durationSeconds: number };
+
+function budgetSpecs(): Record<BudgetName, BudgetSpec> {
+  const settings = config();
+  return {
+    checkout: { points: settings.ORDERS_PER_HOUR, durationSeconds: HOUR },
+    idPhotoUpload: { points: settings.ID_UPLOADS_PER_HOUR, durationSeconds: HOUR },
+    cartPrices: { points: settings.CART_PRICES_PER_MINUTE, durationSeconds: MINUTE },
+    search: { points: settings.SEARCHES_PER_MINUTE, durationSeconds: MINUTE },
+    signInAddress: { points: SIGN_IN_ATTEMPTS_PER_ADDRESS, durationSeconds: SIGN_IN_WINDOW_SECONDS },
+    signInAccountAndAddress: {
+      points: SIGN_IN_ATTEMPTS_PER_ACCOUNT_AND_ADDRESS,
+      durationSeconds: SIGN_IN_WINDOW_SECONDS,
+    },
+    // A counter, never refused: how many failed sign-ins an account had lately.
+    signInAccountFailures: { points: 1_000_000_000, durationSeconds: SIGN_IN_FAILURE_MEMORY_SECONDS },
+    // One attempt per delay for an account under attack; each consume sets its own delay.
+    signInAccountGate: { points: 1, durationSeconds: MINUTE },
+  };
+}
+
+type Limiters = Map<BudgetName, RateLimiterAbstract>;
+
+/** One set of limiters per open database: tests switch databases, each gets fresh counts. */
+const limitersByDatabase = new WeakMap<DatabaseHandle, Limiters>();
+
+function createLimiter(handle: DatabaseHandle, name: BudgetName, spec: BudgetSpec): RateLimiterAbstract {
+  const common = { keyPrefix: `cg-${name}`, points: spec.points, duration: spec.durationSeconds };
+  if (!handle.pgPool) return new RateLimiterMemory(common);
+  return new RateLimiterPostgres({
+    ...common,
+    storeClient: handle.pgPool,
+    storeType: "pool",
+    // Created by migration 0003; unqualified, so it is found on the connection's search_path.
+    tableName: "rate_limits",
+    tableCreated: true,
+    insuranceLimiter: new RateLimiterMemory(common),
+  });
+}
+
+async function limiterFor(name: BudgetName): Promise<RateLimiterAbstract> {
+  const handle = await getDatabaseHandle();
+  let limiters = limitersByDatabase.get(handle);
+  if (!limiters) {
+    limiters = new Map();
+    limitersByDatabase.set(handle, limiters);
+  }
+  let limiter = limiters.get(name);
+  if (!limiter) {
+    limiter = createLimiter(handle, name, budgetSpecs()[name]);
+    limiters.set(name, limiter);
+  }
+  return limiter;
+}
+
+/** Keys stay short and never store an e-mail address in clear (the store's key is 255 characters). */
+function storedKey(key: string) {
+  return key.length <= 64 && /^[\w.:-]+$/.test(key)
+    ? key
+    : `h:${createHash("sha256").update(key).digest("base64url")}`;
+}
+
+export type BudgetResult = { ok: true; used: number } | { ok: false; retryAfterSeconds: number };
+
+function secondsUntil(res: RateLimiterRes) {
+  return Math.max(1, Math.ceil(res.msBeforeNext / 1000));
+}
+
+/**
+ * Takes `points` from the budget `name` of `key`, or says when to come back. The upsert is the
+ * decision: of N parallel consumers of a budget of P, exactly P get through.
+ */
+export async function consumeBudget(
+  name: BudgetName,
+  key: string,
+  options: { points?: number; durationSeconds?: number } = {},
+): Promise<BudgetResult> {
+  const limiter = await limiterFor(name);
+  try {
+    const res = await limiter.consume(
+      storedKey(key),
+      options.points ?? 1,
+      options.durationSeconds === undefined ? {} : { customDuration: options.durationSeconds },
+    );
+    return { ok: true, used: res.consumedPoints };
+  } catch (error) {
+    if (error instanceof RateLimiterRes) return { ok: false, retryAfterSeconds: secondsUntil(error) };
+    throw error;
+  }
+}
+
+/** Gives back what a request consumed when its work did not happen (an order not placed, …). */
+export async function refundBudget(name: BudgetName, key: string, points = 1) {
+  await (await limiterFor(name)).reward(storedKey(key), points);
+}
+
+/** Points used in the current window (0 when none). */
+export async function budgetUsed(name: BudgetName, key: string) {
+  const res = await (await limiterFor(name)).get(storedKey(key));
+  return res?.consumedPoints ?? 0;
+}
+
+/** Forgets a key's count (a successful sign-in clears its account-and-address counter). */
+export async function resetBudget(name: BudgetName, key: string) {
+  await (await limiterFor(name)).delete(storedKey(key));
+}
+
+/** The response headers and words of a refusal: every block says when to come back. */
+export function retryAfterHeaders(retryAfterSeconds: number) {
+  return { "Retry-After": String(retryAfterSeconds), "Cache-Control": "private, no-store" };
+}
+
+/** 'in 12 minutes', 'in 40 seconds': when a refused client may try again. */
+export function waitPhrase(retryAfterSeconds: number) {
+  if (retryAfterSeconds < 90) {
+    return `${retryAfterSeconds} second${retryAfterSeconds === 1 ? "" : "s"}`;
+  }
+  const minutes = Math.ceil(retryAfterSeconds / 60);
+  return `${minutes} minute${minutes === 1 ? "" : "s"}`;
+}
+
+/**
+ * A search (a non-empty `q` on /shop, a category or an effect page) spends the address's
+ * per-minute search budget; beyond it the page is a plain 429 with Retry-After.
+ */
+export async function requireSearchBudget(search: string, clientAddress: string) {
+  if (search === "") return;
+  const budget = await consumeBudget("search", clientAddress);
+  if (budget.ok) return;
+  throw data(
+    {
+      message: `Too many searches from this connection. Please try again in ${waitPhrase(budget.retryAfterSeconds)}.`,
+    },
+    { status: 429, headers: retryAfterHeaders(budget.retryAfterSeconds) },
+  );
+}
