@@ -113,7 +113,7 @@ async function openPglite(options: Extract<OpenOptions, { kind: "pglite" }>) {
   let releaseLock = () => {};
   let dataDir: string | undefined;
   if (options.dataDir) {
-    releaseLock = acquireDataDirLock(options.dataDir, options.lockOwner ?? "another process");
+    releaseLock = await acquireDataDirLock(options.dataDir, options.lockOwner ?? "another process");
     dataDir = path.join(options.dataDir, "pglite");
     mkdirSync(dataDir, { recursive: true });
   }
