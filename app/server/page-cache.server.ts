@@ -65,6 +65,11 @@ export type Encoding = "br" | "gzip" | "identity";
 export type PageCacheOptions = {
   /** The catalogue version pages are rendered at now, or undefined when it is not known to be fresh. */
   currentVersion: () => number | undefined;
+  /**
+   * While the database cannot be reached: the last version read, whose pages are served as they are
+   * (nothing can change the catalogue through a database nobody reaches); undefined otherwise.
+   */
+  unreachableVersion?: () => number | undefined;
   /** Renders a request with the app (a miss). The response is buffered. */
   render: (req: IncomingMessage, res: ServerResponse) => Promise<Response>;
   maxBytes?: number;
@@ -183,7 +188,12 @@ export class PageCache {
   #stats = { hits: 0, misses: 0, bypasses: 0, notModified: 0 };
 
   constructor(options: PageCacheOptions) {
-    this.#options = { maxBytes: 64 * 1024 * 1024, brotliQuality: 5, ...options };
+    this.#options = {
+      maxBytes: 64 * 1024 * 1024,
+      brotliQuality: 5,
+      unreachableVersion: () => undefined,
+      ...options,
+    };
   }
 
   get stats(): PageCacheStats {
@@ -244,6 +254,13 @@ export class PageCache {
     // older version, so it is dropped as soon as the newer one is known.
     const version = this.#options.currentVersion();
     if (version === undefined) {
+      const lastKnown = this.#options.unreachableVersion();
+      const stale = lastKnown === undefined ? undefined : this.lookup(key, lastKnown);
+      if (stale) {
+        this.#stats.hits++;
+        this.#send(req, res, stale, "STALE");
+        return;
+      }
       this.#stats.bypasses++;
       res.setHeader("X-Cache", "BYPASS");
       return next();
@@ -294,7 +311,7 @@ export class PageCache {
     }
   }
 
-  #send(req: IncomingMessage, res: ServerResponse, entry: CachedPage, state: "HIT" | "MISS") {
+  #send(req: IncomingMessage, res: ServerResponse, entry: CachedPage, state: "HIT" | "MISS" | "STALE") {
     const encoding = preferredEncoding(req.headers["accept-encoding"] as string | undefined);
     const etag = entry.etag[encoding];
     const ifNoneMatch = req.headers["if-none-match"];

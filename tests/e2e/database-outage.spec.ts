@@ -1,0 +1,154 @@
+import { expect, test } from "@playwright/test";
+import { inArray } from "drizzle-orm";
+import pg from "pg";
+import { type DatabaseHandle, openDatabase } from "#app/db/client.server.ts";
+import { orders } from "#app/db/schema.ts";
+import { type RunningApp, startApp } from "../support/app-server.ts";
+import { orderableSizes, postOrder, showsStack } from "../support/shop-orders.ts";
+import { createThrowawayDatabase } from "../support/throwaway-database.ts";
+
+const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
+const ADMIN = { email: "storm-admin@capitalgrown.test", password: "storm-password-123" };
+const STORM_MS = 28_000;
+
+// Issue 12 item 1: what a PostgreSQL restart, a failover or a managed database's maintenance does
+// to the app's connections, every 500 ms for half a minute, under mixed traffic.
+test.describe("the database drops the app's connections", () => {
+  test.skip(!TEST_DATABASE_URL, "needs TEST_DATABASE_URL (PostgreSQL)");
+
+  test("the process stays up, no stack is shown, every acknowledged order is kept, LISTEN comes back", async () => {
+    test.setTimeout(150_000);
+    const database = await createThrowawayDatabase(TEST_DATABASE_URL as string, "cg_outage");
+    let app: RunningApp | undefined;
+    let helper: DatabaseHandle | undefined;
+    const killer = new pg.Client({ connectionString: database.url, application_name: "cg-test-killer" });
+    try {
+      app = await startApp({
+        buildDir: process.env.E2E_BUILD_DIR as string,
+        env: {
+          DATABASE_URL: database.url,
+          SEED_DEMO_COUNT: "16",
+          ADMIN_EMAIL: ADMIN.email,
+          ADMIN_PASSWORD: ADMIN.password,
+          LOG_LEVEL: "info",
+        },
+      });
+      const { url } = app;
+      helper = await openDatabase({ kind: "postgres", url: database.url, applicationName: "cg-test-helper" });
+      const sizes = await orderableSizes(helper.db, 6);
+      await killer.connect();
+
+      const login = await fetch(`${url}/admin/login`, {
+        method: "POST",
+        body: new URLSearchParams(ADMIN),
+        redirect: "manual",
+      });
+      const cookie = login.headers
+        .getSetCookie()
+        .map((value) => value.split(";")[0])
+        .join("; ");
+      expect(cookie).toContain("cg_");
+      const catalogue = ["/shop", "/flower", "/edibles", "/"];
+      for (const path of catalogue) expect((await fetch(`${url}${path}`)).status).toBe(200);
+
+      const statuses = new Map<number, number>();
+      const withStack: string[] = [];
+      const acknowledged: string[] = [];
+      let catalogueServed = 0;
+      let shopper = 0;
+      let stormOver = false;
+      const count = (status: number) => statuses.set(status, (statuses.get(status) ?? 0) + 1);
+      const get = async (path: string, headers: Record<string, string> = {}) => {
+        const response = await fetch(`${url}${path}`, { headers, redirect: "manual" });
+        const body = await response.text();
+        count(response.status);
+        if (showsStack(body)) withStack.push(`${path} ${response.status}: ${body.slice(0, 300)}`);
+        if (response.status >= 500) expect(response.headers.get("retry-after")).toBeTruthy();
+        return response;
+      };
+      const lanes = [
+        async () => {
+          for (let i = 0; !stormOver; i++) {
+            const response = await get(catalogue[i % catalogue.length] as string);
+            if (response.status === 200) catalogueServed++;
+          }
+        },
+        async () => {
+          while (!stormOver) {
+            const size = sizes[shopper % sizes.length];
+            if (!size) break;
+            const placed = await postOrder(url, size, shopper++).catch(() => ({ refused: -1, body: "" }));
+            if ("token" in placed) acknowledged.push(placed.token);
+            else {
+              count(placed.refused);
+              if (showsStack(placed.body))
+                withStack.push(`checkout ${placed.refused}: ${placed.body.slice(0, 300)}`);
+            }
+          }
+        },
+        async () => {
+          for (let i = 0; !stormOver; i++) {
+            await get(i % 2 ? "/admin/orders" : "/admin/products", { cookie });
+            await get("/checkout");
+          }
+        },
+      ];
+      let terminated = 0;
+      const storm = (async () => {
+        const until = Date.now() + STORM_MS;
+        while (Date.now() < until) {
+          const result = await killer.query(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND application_name = 'capital-grown'",
+            [database.name],
+          );
+          terminated += result.rowCount ?? 0;
+          expect(app?.process.exitCode, app?.logs().slice(-2000)).toBeNull();
+          await new Promise((resolve) => setTimeout(resolve, 500));
+        }
+        stormOver = true;
+      })();
+      await Promise.all([storm, ...lanes.map((lane) => lane())]);
+
+      expect(app.process.exitCode, app.logs().slice(-3000)).toBeNull();
+      expect(terminated).toBeGreaterThan(40);
+      expect(withStack).toEqual([]);
+      expect(acknowledged.length).toBeGreaterThan(10);
+      expect(catalogueServed).toBeGreaterThan(50);
+      console.log(
+        `outage: ${terminated} connections terminated; statuses ${JSON.stringify([...statuses])}; ${acknowledged.length} orders acknowledged`,
+      );
+
+      const kept = await helper.db
+        .select({ token: orders.publicToken })
+        .from(orders)
+        .where(inArray(orders.publicToken, acknowledged));
+      const present = new Set(kept.map((row) => row.token));
+      expect(acknowledged.filter((token) => !present.has(token))).toEqual([]);
+
+      // After the storm: a price change shows on /shop within a second (LISTEN reconnected).
+      const shop = await (await fetch(`${url}/shop`)).text();
+      const productId = /\/product\/([\w-]+)/.exec(shop)?.[1];
+      expect(productId).toBeTruthy();
+      const changedAt = Date.now();
+      await killer.query(
+        "UPDATE product_sizes SET price_cents = 77777, sale_price_cents = NULL WHERE product_id = $1",
+        [productId],
+      );
+      let shownAfter = Number.POSITIVE_INFINITY;
+      while (Date.now() - changedAt < 3_000) {
+        if ((await (await fetch(`${url}/shop`)).text()).includes("$777.77")) {
+          shownAfter = Date.now() - changedAt;
+          break;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      expect(shownAfter).toBeLessThan(1_000);
+      expect(app.logs()).toContain("LISTEN catalog_changed: connected again");
+    } finally {
+      await killer.end().catch(() => {});
+      await helper?.close().catch(() => {});
+      await app?.stop();
+      await database.drop();
+    }
+  });
+});
