@@ -60,6 +60,17 @@ const envSchema = z.object({
     .default(30),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   PAGE_CACHE: booleanFromString.default(true),
+  OUTBOX_LEASE_SECONDS: z.coerce
+    .number({ error: "must be a whole number of seconds" })
+    .int("must be a whole number of seconds")
+    .min(1, "must be at least 1")
+    .default(60),
+  OUTBOX_CONCURRENCY: z.coerce
+    .number({ error: "must be a whole number from 1 to 20" })
+    .int("must be a whole number from 1 to 20")
+    .min(1, "must be a whole number from 1 to 20")
+    .max(20, "must be a whole number from 1 to 20")
+    .default(1),
 });
 
 type ParsedEnv = z.infer<typeof envSchema>;
