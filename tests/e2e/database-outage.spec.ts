@@ -1,9 +1,11 @@
 import { expect, test } from "@playwright/test";
-import { inArray } from "drizzle-orm";
+import { inArray, sql } from "drizzle-orm";
 import pg from "pg";
+import sharp from "sharp";
 import { type DatabaseHandle, openDatabase } from "#app/db/client.server.ts";
 import { orders } from "#app/db/schema.ts";
 import { type RunningApp, startApp } from "../support/app-server.ts";
+import { cuttableProxy } from "../support/cuttable-proxy.ts";
 import { orderableSizes, postOrder, showsStack } from "../support/shop-orders.ts";
 import { createThrowawayDatabase } from "../support/throwaway-database.ts";
 
@@ -148,6 +150,137 @@ test.describe("the database drops the app's connections", () => {
       await killer.end().catch(() => {});
       await helper?.close().catch(() => {});
       await app?.stop();
+      await database.drop();
+    }
+  });
+
+  test("while the database is unreachable: cached pages served, a plain 503 elsewhere, checkout keeps the form and the photo", async ({
+    page,
+  }) => {
+    test.setTimeout(120_000);
+    const database = await createThrowawayDatabase(TEST_DATABASE_URL as string, "cg_unreachable");
+    const target = new URL(database.url);
+    const proxy = await cuttableProxy({ host: target.hostname, port: Number(target.port || 5432) });
+    const throughProxy = new URL(database.url);
+    throughProxy.port = String(proxy.port);
+    let app: RunningApp | undefined;
+    try {
+      app = await startApp({
+        buildDir: process.env.E2E_BUILD_DIR as string,
+        env: { DATABASE_URL: throughProxy.toString(), SEED_DEMO_COUNT: "16" },
+      });
+      const { url } = app;
+      const seeded = await openDatabase({
+        kind: "postgres",
+        url: database.url,
+        applicationName: "cg-test-helper",
+      });
+      // An edible at $25 in every size: four of them pass the $80 minimum and stay under the limits.
+      await orderableSizes(seeded.db, 1);
+      const edible = await seeded.db.execute(
+        sql`SELECT id FROM products WHERE category = 'Edibles' ORDER BY id LIMIT 1`,
+      );
+      const productId = (edible as unknown as { rows: Array<{ id: string }> }).rows[0]?.id;
+      if (!productId) throw new Error("no edible to order");
+      await seeded.db.execute(
+        sql`UPDATE product_sizes SET price_cents = 2500, sale_price_cents = NULL WHERE product_id = ${productId}`,
+      );
+      await seeded.close();
+      await page.goto(`${url}/`);
+      await page.evaluate(() => window.localStorage.setItem("capital-grown-age-verified", "yes"));
+      await page.goto(`${url}/shop`);
+      await page.goto(`${url}/product/${productId}`);
+      await page.getByRole("spinbutton", { name: "Quantity" }).fill("4");
+      await page.getByRole("button", { name: "Add to Cart" }).click();
+      await page.goto(`${url}/checkout`);
+      await page.getByText("In-person delivery").first().click();
+      await page.getByLabel("Full name").fill("Ada Outage");
+      await page.getByLabel("Email").fill("ada-outage@example.com");
+      await page.getByLabel("Phone").fill("(202) 555-0177");
+      await page.getByLabel("Street address").fill("1600 Outage Ave NW");
+      await page.getByLabel("City").fill("Washington");
+      await page.getByLabel("ZIP code").fill("20001");
+      const png = await sharp({ create: { width: 640, height: 400, channels: 3, background: "#7eb394" } })
+        .png()
+        .toBuffer();
+      const sentAhead = page.waitForResponse((response) => response.url().endsWith("/api/id-photo"));
+      await page
+        .getByLabel(/Upload front of ID/)
+        .setInputFiles({ name: "my-id.png", mimeType: "image/png", buffer: png });
+      await sentAhead;
+      await page.getByRole("checkbox", { name: /21 years of age or older/ }).check();
+
+      await proxy.cut();
+      await page.getByRole("button", { name: /Place Order/ }).click();
+      await expect(
+        page
+          .getByText(
+            "We couldn't place your order just now. Nothing was charged; please try again in a minute.",
+          )
+          .first(),
+      ).toBeVisible();
+      await expect(page.getByLabel("Full name")).toHaveValue("Ada Outage");
+      await expect(page.getByLabel("Street address")).toHaveValue("1600 Outage Ave NW");
+      await expect(page.getByRole("img", { name: "Preview of your ID" })).toBeVisible();
+      if (process.env.OUTAGE_SCREENSHOTS) {
+        for (const width of [390, 1280]) {
+          await page.setViewportSize({ width, height: 900 });
+          await page.screenshot({
+            path: `${process.env.OUTAGE_SCREENSHOTS}/checkout-${width}.png`,
+            fullPage: true,
+          });
+        }
+      }
+
+      // The catalogue page already cached is still served; a page that needs the database is a plain 503.
+      expect((await fetch(`${url}/shop`)).status).toBe(200);
+      const admin = await fetch(`${url}/checkout`);
+      expect(admin.status).toBe(503);
+      expect(admin.headers.get("retry-after")).toBe("30");
+      const body = await admin.text();
+      expect(body).toContain("Please try again in a minute.");
+      expect(showsStack(body)).toBe(false);
+      if (process.env.OUTAGE_SCREENSHOTS) {
+        const other = await page.context().newPage();
+        for (const width of [390, 1280]) {
+          await other.setViewportSize({ width, height: 700 });
+          await other.goto(`${url}/checkout`);
+          await other.screenshot({ path: `${process.env.OUTAGE_SCREENSHOTS}/503-${width}.png` });
+        }
+        await other.close();
+      }
+      expect(app.process.exitCode).toBeNull();
+
+      // The database is back: the same form and photo go through.
+      await proxy.restore();
+      await expect(async () => {
+        expect((await fetch(`${url}/healthz`)).status).toBe(200);
+        expect((await fetch(`${url}/checkout`)).status).toBe(200);
+      }).toPass({ timeout: 10_000 });
+      const retried = page.waitForResponse((response) => response.request().method() === "POST");
+      await page.getByRole("button", { name: /Place Order/ }).click();
+      const answer = await retried;
+      expect(answer.status(), `${await answer.text()}\n${app.logs().slice(-3000)}`).toBe(200);
+      await expect(page).toHaveURL(/\/thank-you\?order=/);
+      const token = new URL(page.url()).searchParams.get("order") as string;
+      const helper = await openDatabase({
+        kind: "postgres",
+        url: database.url,
+        applicationName: "cg-test-helper",
+      });
+      try {
+        const [row] = await helper.db
+          .select({ idPhotoId: orders.idPhotoId, name: orders.customerName })
+          .from(orders)
+          .where(inArray(orders.publicToken, [token]));
+        expect(row?.name).toBe("Ada Outage");
+        expect(row?.idPhotoId).toBeTruthy();
+      } finally {
+        await helper.close();
+      }
+    } finally {
+      await app?.stop();
+      await proxy.cut().catch(() => {});
       await database.drop();
     }
   });
