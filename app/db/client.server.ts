@@ -92,6 +92,10 @@ async function openPostgres(options: Extract<OpenOptions, { kind: "postgres" }>)
     connectionString: options.url,
     options: options.schema ? `-c search_path=${options.schema}` : undefined,
     application_name: options.applicationName ?? "capital-grown",
+    // A server that vanished without closing the socket (a failover, a cut network) is noticed.
+    keepAlive: true,
+    // Connecting to a server that does not answer fails (and the page says 503) instead of hanging.
+    connectionTimeoutMillis: 10_000,
   };
   const pool = new pg.Pool({ ...connection, max: options.poolSize ?? 10 });
   // A connection the server drops (a restart, a failover, pg_terminate_backend) emits 'error' on

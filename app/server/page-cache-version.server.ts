@@ -70,13 +70,13 @@ export async function watchCatalogVersion(
     running = read()
       .then(
         (value) => {
-          if (failing) log.info("Catalogue version readable again: page cache back on");
+          if (failing) log.info("Catalogue version readable again: page cache back to normal");
           failing = false;
           return value;
         },
         (error: unknown) => {
           if (!failing && !stopped) {
-            log.warn("Could not read the catalogue version: page cache paused", {
+            log.warn("Could not read the catalogue version: the page cache serves only what it holds", {
               error: error instanceof Error ? error.message : String(error),
             });
           }

@@ -8,7 +8,9 @@
  *   else, and any request carrying one of our cookies (`cg_*`: the toast, the admin session), passes.
  * - Each entry is tagged with the catalogue version read BEFORE it was rendered; it is served only
  *   while that version is the current one. The version comes from `currentVersion()`, which returns
- *   undefined when it cannot vouch for freshness (then the cache neither serves nor stores).
+ *   undefined when it cannot vouch for freshness (then the cache neither serves nor stores), except
+ *   while the database cannot be reached at all: then entries of the last version read are served
+ *   as they are (`X-Cache: STALE`, issue 12; nothing can change the catalogue meanwhile).
  * - Bounded by bytes, least recently used entries go first. Concurrent misses of one key render once.
  *
  * Plain Node types (IncomingMessage/ServerResponse) so it is used as an Express middleware by
