@@ -100,7 +100,8 @@ test.describe("the database drops the app's connections", () => {
         const until = Date.now() + STORM_MS;
         while (Date.now() < until) {
           const result = await killer.query(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND application_name = 'capital-grown'",
+            // Every connection of the app (it names itself capital-grown), never the test's own.
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND application_name NOT LIKE 'cg-test-%' AND pid <> pg_backend_pid()",
             [database.name],
           );
           terminated += result.rowCount ?? 0;
