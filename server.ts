@@ -26,6 +26,7 @@ type AppEntry = {
   requestInfoContext: Parameters<RouterContextProvider["set"]>[0];
   catalogVersion: {
     current(): number | undefined;
+    unreachableVersion(): number | undefined;
     subscribe(listener: (version: number) => void): () => void;
   };
 };
@@ -150,6 +151,7 @@ if (settings.PAGE_CACHE) {
   const origin = new URL(settings.publicUrl).origin;
   const cache = new PageCache({
     currentVersion: () => entry.catalogVersion.current(),
+    unreachableVersion: () => entry.catalogVersion.unreachableVersion(),
     render(req, res) {
       const request = req as express.Request;
       const headers = new Headers();

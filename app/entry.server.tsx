@@ -5,6 +5,12 @@ import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import { renderToPipeableStream } from "react-dom/server";
 import type { EntryContext, HandleErrorFunction, RouterContextProvider } from "react-router";
 import { isRouteErrorResponse, ServerRouter } from "react-router";
+import {
+  databaseUnavailablePage,
+  isDatabaseUnavailable,
+  RETRY_AFTER_SECONDS,
+} from "#app/db/database-unavailable.server.ts";
+import { config } from "#app/utils/env.server.ts";
 import { errorMessage, log } from "#app/utils/logger.server.ts";
 import { requestInfoContext } from "#app/utils/request-context.ts";
 
@@ -48,12 +54,27 @@ class CoalescingStream extends Transform {
   }
 }
 
+/**
+ * Requests whose loaders or actions failed because the database is unreachable (marked by
+ * `handleError`, which the router calls before it renders): they get a plain 503 page.
+ */
+const databaseUnavailableRequests = new WeakSet<object>();
+
 export const handleError: HandleErrorFunction = (error, { request, context }) => {
   if (request.signal.aborted) return;
   // A client's mistake the router answered itself (a GET to an action-only route, say): the request
   // log line already has its 4xx status; it is not a server error.
   if (isRouteErrorResponse(error) && error.status < 500) return;
   const { requestId } = context.get(requestInfoContext);
+  if (isDatabaseUnavailable(error)) {
+    databaseUnavailableRequests.add(context);
+    log.warn("Database unavailable while serving a request: answered 503", {
+      requestId,
+      url: new URL(request.url).pathname,
+      error: errorMessage(error),
+    });
+    return;
+  }
   log.error("Unhandled error while serving a request", {
     requestId,
     url: new URL(request.url).pathname,
@@ -66,8 +87,20 @@ export default function handleRequest(
   responseStatusCode: number,
   responseHeaders: Headers,
   routerContext: EntryContext,
-  _loadContext: RouterContextProvider,
+  loadContext: RouterContextProvider,
 ) {
+  if (databaseUnavailableRequests.has(loadContext)) {
+    responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+    responseHeaders.set("Retry-After", String(RETRY_AFTER_SECONDS));
+    responseHeaders.set("Cache-Control", "no-store");
+    return new Response(
+      request.method.toUpperCase() === "HEAD" ? null : databaseUnavailablePage(config().STORE_NAME),
+      {
+        status: 503,
+        headers: responseHeaders,
+      },
+    );
+  }
   if (request.method.toUpperCase() === "HEAD") {
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }

@@ -9,6 +9,7 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
 import { config } from "../utils/env.server.ts";
+import { errorMessage, log } from "../utils/logger.server.ts";
 import { makeDataDirPrivate } from "../utils/private-data-dir.server.ts";
 import { acquireDataDirLock } from "./data-dir-lock.server.ts";
 import * as schema from "./schema.ts";
@@ -26,13 +27,30 @@ export type DatabaseHandle = {
   /** For logs: never contains a password. */
   description: string;
   ping(): Promise<boolean>;
-  /** Calls `onNotify` for each NOTIFY on `channel`; resolves to a function that stops listening. */
-  listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
+  /**
+   * Calls `onNotify` for each NOTIFY on `channel`; resolves to a function that stops listening. On
+   * PostgreSQL the listening connection comes back by itself when it is lost, and `onReconnect` is
+   * called then: notifications sent while it was away are lost.
+   */
+  listen(
+    channel: string,
+    onNotify: (payload: string) => void,
+    options?: { onReconnect?: () => void },
+  ): Promise<() => Promise<void>>;
+  /** False while the listening connection is lost (always true on the embedded database). */
+  listening(): boolean;
   close(): Promise<void>;
 };
 
 export type OpenOptions =
-  | { kind: "postgres"; url: string; schema?: string; poolSize?: number }
+  | {
+      kind: "postgres";
+      url: string;
+      schema?: string;
+      poolSize?: number;
+      /** Shown in pg_stat_activity: operators (and the outage test) find the app's connections. */
+      applicationName?: string;
+    }
   | {
       kind: "pglite";
       /** Folder for the data files; omit for an in-memory database (tests). */
@@ -62,15 +80,57 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
   return openPglite(options);
 }
 
+/** Delay before the `attempt`-th reconnection of the listening client: 100 ms doubling to 5 s. */
+export function listenBackoffMs(attempt: number) {
+  return Math.min(100 * 2 ** attempt, 5_000);
+}
+
+function isBroken(client: pg.PoolClient) {
+  const internals = client as unknown as { _queryable?: boolean; _ending?: boolean };
+  return internals._queryable === false || internals._ending === true;
+}
+
 async function openPostgres(options: Extract<OpenOptions, { kind: "postgres" }>) {
-  const pool = new pg.Pool({
+  const connection = {
     connectionString: options.url,
-    max: options.poolSize ?? 10,
     options: options.schema ? `-c search_path=${options.schema}` : undefined,
+    application_name: options.applicationName ?? "capital-grown",
+    // A server that vanished without closing the socket (a failover, a cut network) is noticed.
+    keepAlive: true,
+    // Connecting to a server that does not answer fails (and the page says 503) instead of hanging.
+    connectionTimeoutMillis: 10_000,
+  };
+  const pool = new pg.Pool({ ...connection, max: options.poolSize ?? 10 });
+  // A connection the server drops (a restart, a failover, pg_terminate_backend) emits 'error' on
+  // its client. pg-pool listens only while a client is idle: a checked-out client without a listener
+  // would crash the process. The query it was running fails on its own; the pool then drops it.
+  pool.on("error", (error) => log.warn(`Database connection lost (idle): ${error.message}`));
+  pool.on("connect", (client) => {
+    client.on("error", (error) => log.warn(`Database connection lost: ${error.message}`));
   });
-  // An idle client that loses its server must not crash the process.
-  pool.on("error", (error) => console.error(`[db] idle client error: ${error.message}`));
   const db = drizzlePg(pool, { schema }) as unknown as Database;
+  // drizzle-orm 0.45's pool transaction leaks its client when BEGIN fails (it releases only after a
+  // BEGIN that worked) and returns a client broken by a failed COMMIT to the pool. This one checks a
+  // client out itself, runs drizzle's transaction on it, and always gives it back (destroyed when
+  // broken). Drizzle instances are kept per connection: building one per transaction costs time.
+  const perClient = new WeakMap<pg.PoolClient, Database>();
+  db.transaction = async (run, transactionConfig) => {
+    const client = await pool.connect();
+    let failure: Error | undefined;
+    try {
+      let onClient = perClient.get(client);
+      if (!onClient) {
+        onClient = drizzlePg(client, { schema }) as unknown as Database;
+        perClient.set(client, onClient);
+      }
+      return await onClient.transaction(run, transactionConfig);
+    } catch (error) {
+      if (isBroken(client)) failure = error instanceof Error ? error : new Error(errorMessage(error));
+      throw error;
+    } finally {
+      client.release(failure);
+    }
+  };
   try {
     if (options.schema) await pool.query(`CREATE SCHEMA IF NOT EXISTS "${options.schema}"`);
     await migratePg(drizzlePg(pool), {
@@ -81,6 +141,7 @@ async function openPostgres(options: Extract<OpenOptions, { kind: "postgres" }>)
     await pool.end().catch(() => {});
     throw error;
   }
+  const listeners = new Set<{ connected: boolean }>();
   return {
     db,
     kind: "postgres",
@@ -94,17 +155,72 @@ async function openPostgres(options: Extract<OpenOptions, { kind: "postgres" }>)
         return false;
       }
     },
-    async listen(channel, onNotify) {
-      const client = await pool.connect();
-      const handler = (message: pg.Notification) => {
-        if (message.channel === channel) onNotify(message.payload ?? "");
+    listening() {
+      return [...listeners].every((listener) => listener.connected);
+    },
+    async listen(channel, onNotify, listenOptions = {}) {
+      // A connection of its own (not from the pool): it stays open as long as the app listens.
+      const state = { connected: false, stopped: false, attempt: 0 };
+      listeners.add(state);
+      let client: pg.Client | undefined;
+      let retry: NodeJS.Timeout | undefined;
+      const reconnectLater = () => {
+        if (state.stopped || retry) return;
+        state.connected = false;
+        const delay = listenBackoffMs(state.attempt++);
+        retry = setTimeout(() => {
+          retry = undefined;
+          void connect(true);
+        }, delay);
+        retry.unref();
       };
-      client.on("notification", handler);
-      await client.query(`LISTEN "${channel}"`);
+      const connect = async (reconnecting: boolean) => {
+        const next = new pg.Client(connection);
+        client = next;
+        next.on("error", (error) => {
+          if (state.connected)
+            log.warn(`LISTEN ${channel}: connection lost (${error.message}); reconnecting`);
+          next.end().catch(() => {});
+          if (client === next) reconnectLater();
+        });
+        next.on("end", () => {
+          if (client === next) reconnectLater();
+        });
+        next.on("notification", (message) => {
+          if (message.channel === channel) onNotify(message.payload ?? "");
+        });
+        try {
+          await next.connect();
+          await next.query(`LISTEN "${channel}"`);
+        } catch (error) {
+          next.end().catch(() => {});
+          if (state.stopped) return;
+          if (!reconnecting) {
+            log.warn(`LISTEN ${channel} failed (${errorMessage(error)}); retrying in the background`);
+          }
+          reconnectLater();
+          return;
+        }
+        if (state.stopped) {
+          await next.end().catch(() => {});
+          return;
+        }
+        state.connected = true;
+        state.attempt = 0;
+        if (reconnecting) {
+          log.info(`LISTEN ${channel}: connected again`);
+          listenOptions.onReconnect?.();
+        }
+      };
+      await connect(false);
       return async () => {
-        client.off("notification", handler);
-        await client.query(`UNLISTEN "${channel}"`).catch(() => {});
-        client.release();
+        state.stopped = true;
+        listeners.delete(state);
+        clearTimeout(retry);
+        const last = client;
+        client = undefined;
+        await last?.query(`UNLISTEN "${channel}"`).catch(() => {});
+        await last?.end().catch(() => {});
       };
     },
     async close() {
@@ -117,7 +233,7 @@ async function openPglite(options: Extract<OpenOptions, { kind: "pglite" }>) {
   let releaseLock = () => {};
   let dataDir: string | undefined;
   if (options.dataDir) {
-    releaseLock = acquireDataDirLock(options.dataDir, options.lockOwner ?? "another process");
+    releaseLock = await acquireDataDirLock(options.dataDir, options.lockOwner ?? "another process");
     dataDir = path.join(options.dataDir, "pglite");
     mkdirSync(dataDir, { recursive: true });
   }
@@ -147,6 +263,9 @@ async function openPglite(options: Extract<OpenOptions, { kind: "pglite" }>) {
     async listen(channel, onNotify) {
       const unlisten = await client.listen(channel, onNotify);
       return async () => unlisten();
+    },
+    listening() {
+      return !client.closed;
     },
     async close() {
       try {

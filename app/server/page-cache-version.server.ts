@@ -8,6 +8,11 @@
  * confirmed for `maxAgeMs` (database stuck or unreachable): the page cache then neither serves nor
  * stores, so no shopper sees a page older than the last committed change by more than a second.
  *
+ * While the database cannot be reached (the last read failed), `unreachableVersion()` names the last
+ * version read, so the cached pages of that version are still served (issue 12). When the LISTEN
+ * connection comes back after a loss, notifications may have been missed: every cached page is
+ * treated as stale and the version is read again.
+ *
  * The notification payload is not trusted (several schemas on one server share the channel): it only
  * triggers a read of this database's own row.
  */
@@ -18,6 +23,8 @@ import { log } from "#app/utils/logger.server.ts";
 
 export type CatalogVersionWatcher = {
   current(): number | undefined;
+  /** The last version read, while reading it fails (database unreachable); otherwise undefined. */
+  unreachableVersion(): number | undefined;
   /** Reads the version now (tests; after a write this instance made). */
   refresh(): Promise<number | undefined>;
   stop(): Promise<void>;
@@ -27,7 +34,7 @@ type Listener = (version: number) => void;
 
 export async function watchCatalogVersion(
   handle: DatabaseHandle,
-  options: { intervalMs?: number; maxAgeMs?: number; onChange?: Listener } = {},
+  options: { intervalMs?: number; maxAgeMs?: number; onChange?: Listener; onStale?: () => void } = {},
 ): Promise<CatalogVersionWatcher> {
   const intervalMs = options.intervalMs ?? 250;
   const maxAgeMs = options.maxAgeMs ?? 750;
@@ -63,13 +70,13 @@ export async function watchCatalogVersion(
     running = read()
       .then(
         (value) => {
-          if (failing) log.info("Catalogue version readable again: page cache back on");
+          if (failing) log.info("Catalogue version readable again: page cache back to normal");
           failing = false;
           return value;
         },
         (error: unknown) => {
           if (!failing && !stopped) {
-            log.warn("Could not read the catalogue version: page cache paused", {
+            log.warn("Could not read the catalogue version: the page cache serves only what it holds", {
               error: error instanceof Error ? error.message : String(error),
             });
           }
@@ -90,7 +97,15 @@ export async function watchCatalogVersion(
   await refresh();
   let unlisten: (() => Promise<void>) | undefined;
   try {
-    unlisten = await handle.listen("catalog_changed", () => void refresh());
+    unlisten = await handle.listen("catalog_changed", () => void refresh(), {
+      onReconnect() {
+        // Changes may have been announced while nobody listened: forget what is cached.
+        version = undefined;
+        failing = false;
+        options.onStale?.();
+        void refresh();
+      },
+    });
   } catch (error) {
     log.warn("LISTEN catalog_changed failed: the page cache relies on polling", {
       error: error instanceof Error ? error.message : String(error),
@@ -103,6 +118,9 @@ export async function watchCatalogVersion(
     current() {
       if (version === undefined || performance.now() - confirmedAt > maxAgeMs) return undefined;
       return version;
+    },
+    unreachableVersion() {
+      return failing ? version : undefined;
     },
     refresh,
     async stop() {
@@ -120,6 +138,7 @@ const listeners = new Set<Listener>();
 /** Started by the background jobs when PAGE_CACHE is on; server.ts reads it through the entry. */
 export const catalogVersion = {
   current: (): number | undefined => active?.current(),
+  unreachableVersion: (): number | undefined => active?.unreachableVersion(),
   /** Called with each new version (the page cache drops older entries). */
   subscribe(listener: Listener) {
     listeners.add(listener);
@@ -130,6 +149,9 @@ export const catalogVersion = {
     active = await watchCatalogVersion(handle, {
       onChange: (version) => {
         for (const listener of listeners) listener(version);
+      },
+      onStale: () => {
+        for (const listener of listeners) listener(-1);
       },
     });
     const watcher = active;

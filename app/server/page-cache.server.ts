@@ -8,7 +8,9 @@
  *   else, and any request carrying one of our cookies (`cg_*`: the toast, the admin session), passes.
  * - Each entry is tagged with the catalogue version read BEFORE it was rendered; it is served only
  *   while that version is the current one. The version comes from `currentVersion()`, which returns
- *   undefined when it cannot vouch for freshness (then the cache neither serves nor stores).
+ *   undefined when it cannot vouch for freshness (then the cache neither serves nor stores), except
+ *   while the database cannot be reached at all: then entries of the last version read are served
+ *   as they are (`X-Cache: STALE`, issue 12; nothing can change the catalogue meanwhile).
  * - Bounded by bytes, least recently used entries go first. Concurrent misses of one key render once.
  *
  * Plain Node types (IncomingMessage/ServerResponse) so it is used as an Express middleware by
@@ -65,6 +67,11 @@ export type Encoding = "br" | "gzip" | "identity";
 export type PageCacheOptions = {
   /** The catalogue version pages are rendered at now, or undefined when it is not known to be fresh. */
   currentVersion: () => number | undefined;
+  /**
+   * While the database cannot be reached: the last version read, whose pages are served as they are
+   * (nothing can change the catalogue through a database nobody reaches); undefined otherwise.
+   */
+  unreachableVersion?: () => number | undefined;
   /** Renders a request with the app (a miss). The response is buffered. */
   render: (req: IncomingMessage, res: ServerResponse) => Promise<Response>;
   maxBytes?: number;
@@ -188,7 +195,12 @@ export class PageCache {
   #stats = { hits: 0, misses: 0, bypasses: 0, notModified: 0 };
 
   constructor(options: PageCacheOptions) {
-    this.#options = { maxBytes: 64 * 1024 * 1024, brotliQuality: 5, ...options };
+    this.#options = {
+      maxBytes: 64 * 1024 * 1024,
+      brotliQuality: 5,
+      unreachableVersion: () => undefined,
+      ...options,
+    };
   }
 
   get stats(): PageCacheStats {
@@ -249,6 +261,13 @@ export class PageCache {
     // older version, so it is dropped as soon as the newer one is known.
     const version = this.#options.currentVersion();
     if (version === undefined) {
+      const lastKnown = this.#options.unreachableVersion();
+      const stale = lastKnown === undefined ? undefined : this.lookup(key, lastKnown);
+      if (stale) {
+        this.#stats.hits++;
+        this.#send(req, res, stale, "STALE");
+        return;
+      }
       this.#stats.bypasses++;
       res.setHeader("X-Cache", "BYPASS");
       return next();
@@ -299,7 +318,7 @@ export class PageCache {
     }
   }
 
-  #send(req: IncomingMessage, res: ServerResponse, entry: CachedPage, state: "HIT" | "MISS") {
+  #send(req: IncomingMessage, res: ServerResponse, entry: CachedPage, state: "HIT" | "MISS" | "STALE") {
     const encoding = preferredEncoding(req.headers["accept-encoding"] as string | undefined);
     const etag = entry.etag[encoding];
     const ifNoneMatch = req.headers["if-none-match"];

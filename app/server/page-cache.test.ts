@@ -56,6 +56,37 @@ describe("page cache rules", () => {
     expect(preferredEncoding(undefined)).toBe("identity");
   });
 
+  it("serves what it holds while the database is unreachable, and renders the rest", async () => {
+    let version: number | undefined = 3;
+    let unreachable: number | undefined;
+    let renders = 0;
+    const cache = new PageCache({
+      currentVersion: () => version,
+      unreachableVersion: () => unreachable,
+      async render(req) {
+        renders++;
+        return new Response(`<p>${req.url}</p>`, { headers: { "Content-Type": "text/html; charset=utf-8" } });
+      },
+    });
+    const server = await listen(cache);
+    try {
+      expect((await fetch(`${server.url}/shop`)).headers.get("x-cache")).toBe("MISS");
+      // The version read fails: the last one read still vouches for what is cached.
+      version = undefined;
+      unreachable = 3;
+      const stale = await fetch(`${server.url}/shop`);
+      expect(stale.headers.get("x-cache")).toBe("STALE");
+      expect(await stale.text()).toBe("<p>/shop</p>");
+      expect((await fetch(`${server.url}/flower`)).headers.get("x-cache")).toBe("BYPASS");
+      // Merely slow (no failure): nothing is served from the cache.
+      unreachable = undefined;
+      expect((await fetch(`${server.url}/shop`)).headers.get("x-cache")).toBe("BYPASS");
+      expect(renders).toBe(1);
+    } finally {
+      await server.close();
+    }
+  });
+
   it("answers 304, serves encodings, evicts least recently used, never stores Set-Cookie", async () => {
     let version = 1;
     let renders = 0;

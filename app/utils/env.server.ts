@@ -155,6 +155,17 @@ const envSchema = z.object({
   ID_UPLOADS_PER_HOUR: wholeNumber("uploads", 1, 20),
   CART_PRICES_PER_MINUTE: wholeNumber("requests", 1, 120),
   SEARCHES_PER_MINUTE: wholeNumber("searches", 1, 60),
+  OUTBOX_LEASE_SECONDS: z.coerce
+    .number({ error: "must be a whole number of seconds" })
+    .int("must be a whole number of seconds")
+    .min(1, "must be at least 1")
+    .default(60),
+  OUTBOX_CONCURRENCY: z.coerce
+    .number({ error: "must be a whole number from 1 to 20" })
+    .int("must be a whole number from 1 to 20")
+    .min(1, "must be a whole number from 1 to 20")
+    .max(20, "must be a whole number from 1 to 20")
+    .default(1),
 });
 
 type ParsedEnv = z.infer<typeof envSchema>;

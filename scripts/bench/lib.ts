@@ -9,7 +9,12 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { buildApp as buildAppInto, type RunningApp, startApp } from "../../tests/support/app-server.ts";
+import {
+  buildApp as buildAppInto,
+  LOAD_TEST_BUDGETS,
+  type RunningApp,
+  startApp,
+} from "../../tests/support/app-server.ts";
 
 export const ROOT = path.resolve(import.meta.dirname, "../..");
 export const NODE = path.join(ROOT, "node_modules/.bin/node");
@@ -91,14 +96,6 @@ export async function createDataSet(options: {
 
 export type BenchServer = RunningApp & { pid: number };
 
-/** Per-address budgets high enough that one load-generating client never meets them. */
-export const UNLIMITED_BUDGETS = {
-  ORDERS_PER_HOUR: "100000000",
-  ID_UPLOADS_PER_HOUR: "100000000",
-  CART_PRICES_PER_MINUTE: "100000000",
-  SEARCHES_PER_MINUTE: "100000000",
-};
-
 /** Starts the production build with the bench reference endpoints on a free loopback port. */
 export async function startServer(data: DataSet, env: Record<string, string> = {}): Promise<BenchServer> {
   const app = await startApp({
@@ -112,7 +109,7 @@ export async function startServer(data: DataSet, env: Record<string, string> = {
       BENCH_REFERENCE: "1",
       // Every bench client comes from 127.0.0.1: the per-address budgets (decision 29) would cap
       // the throughput measured, so they are raised here, through the configuration.
-      ...UNLIMITED_BUDGETS,
+      ...LOAD_TEST_BUDGETS,
       ...data.env,
       ...env,
     },

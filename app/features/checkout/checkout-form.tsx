@@ -34,7 +34,7 @@ import { type PurchaseLimits, STATE_NAMES } from "./purchase-limits.ts";
 import { useCartWeight } from "./use-cart-weight.ts";
 
 export type CheckoutActionData =
-  | { ok: true; token: string; uploadFailed: boolean }
+  | { ok: true; token: string }
   | { ok: false; fieldErrors: FieldErrors; toast: ToastMessage | null };
 
 type TextField = "name" | "email" | "phone" | "address" | "city" | "zipCode" | "notes";
@@ -130,8 +130,6 @@ export function CheckoutForm({
     if (result.ok) {
       onPlaced();
       showToast(CHECKOUT_TOASTS.success);
-      // Shown last so it is the one on top (one toast at a time): the shopper must not miss it.
-      if (result.uploadFailed) showToast(CHECKOUT_TOASTS.uploadError);
       navigate(`/thank-you?order=${encodeURIComponent(result.token)}`);
       return;
     }

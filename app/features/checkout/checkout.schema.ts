@@ -148,6 +148,12 @@ export const CHECKOUT_TOASTS = {
     title: "Error",
     description: "There was an error placing your order. Please try again.",
   },
+  /** Issue 12: the database (or the ID photo store) could not take the order; nothing was placed. */
+  orderUnavailable: {
+    type: "error",
+    title: "Error",
+    description: "We couldn't place your order just now. Nothing was charged; please try again in a minute.",
+  },
   uploadError: {
     type: "error",
     title: "Upload Error",

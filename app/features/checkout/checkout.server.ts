@@ -4,6 +4,7 @@
  * here the same way, whether it came from the page, a plain HTML form or a crafted request.
  */
 
+import { isDatabaseUnavailable } from "#app/db/database-unavailable.server.ts";
 import { consumeBudget, refundBudget, waitPhrase } from "#app/features/abuse/rate-limits.server.ts";
 import {
   deleteIdPhotos,
@@ -41,15 +42,13 @@ export type CheckoutSuccess = {
   ok: true;
   client: CheckoutClient;
   token: string;
-  /** The ID photo could not be stored: the order went ahead without it (spec §8 'Upload Error'). */
-  uploadFailed: boolean;
   replayed: boolean;
 };
 
 export type CheckoutFailure = {
   ok: false;
   client: CheckoutClient;
-  status: 400 | 409 | 413 | 429 | 500;
+  status: 400 | 409 | 413 | 429 | 500 | 503;
   fieldErrors: FieldErrors;
   toast: ToastMessage | null;
   /** With status 429: when this client address may order again. */
@@ -102,6 +101,14 @@ function tooManyOrders(client: CheckoutClient, retryAfterSeconds: number): Check
     ),
     retryAfterSeconds,
   };
+}
+
+/** An order that could not be placed for a reason of ours: the shopper's form stays as it is. */
+function orderFailed(client: CheckoutClient, error: unknown): CheckoutFailure {
+  log.error("Could not place an order", { error: rootCauseMessage(error) });
+  return isDatabaseUnavailable(error)
+    ? failure(client, 503, {}, CHECKOUT_TOASTS.orderUnavailable)
+    : failure(client, 500, {}, CHECKOUT_TOASTS.orderError);
 }
 
 function refusalToFailure(client: CheckoutClient, refusal: PlaceOrderRefusal): CheckoutFailure {
@@ -202,11 +209,10 @@ export async function submitCheckout(
   try {
     prepared = await prepareOrder(input, { now, photoToken });
   } catch (error) {
-    log.error("Could not place an order", { error: rootCauseMessage(error) });
-    return failure(client, 500, {}, CHECKOUT_TOASTS.orderError);
+    return orderFailed(client, error);
   }
   if (prepared.ok && prepared.replay) {
-    return { ok: true, client, token: prepared.replay.publicToken, uploadFailed: false, replayed: true };
+    return { ok: true, client, token: prepared.replay.publicToken, replayed: true };
   }
 
   // The hourly order budget of this client address (decision 29), taken before any photo work or
@@ -250,14 +256,15 @@ export async function submitCheckout(
       throw error;
     }
     if (!prepared.ok) return refusalToFailure(client, prepared);
-    // Step 1 of spec §4: a storage failure does not stop the order.
+    // Issue 12 item 4 overrides spec §4 step 1 ('Order will continue without image'): no order is
+    // placed without its ID photo. The shopper keeps the form and the photo and tries again.
     try {
       idPhotoId = await (dependencies.storePhoto ?? ((value) => storeIdPhoto(value)))(photo);
       storedHere = true;
     } catch (error) {
-      log.error("Could not store an ID photo; the order continues without it", {
-        error: rootCauseMessage(error),
-      });
+      log.error("Could not store an ID photo; the order was not placed", { error: rootCauseMessage(error) });
+      await giveBudgetBack();
+      return failure(client, 503, {}, CHECKOUT_TOASTS.orderUnavailable);
     }
   } else {
     if (!prepared.ok) return refusalToFailure(client, prepared);
@@ -289,13 +296,11 @@ export async function submitCheckout(
       ok: true,
       client,
       token: result.order.publicToken,
-      uploadFailed: idPhotoId === null,
       replayed: result.replayed,
     };
   } catch (error) {
     await forget();
     await giveBudgetBack();
-    log.error("Could not place an order", { error: rootCauseMessage(error) });
-    return failure(client, 500, {}, CHECKOUT_TOASTS.orderError);
+    return orderFailed(client, error);
   }
 }

@@ -1,15 +1,21 @@
 /**
- * The e-mail outbox (decision 12). Mails are queued in `email_outbox` inside the order
- * transaction, then a worker sends them: through SMTP when SMTP_URL is set, otherwise into
- * `DATA_DIR/outbox/` as .eml files. Rows are claimed with FOR UPDATE SKIP LOCKED and a lease, so
- * several app instances never send the same row at once; failures back off exponentially and a
+ * The e-mail outbox (decision 12, and 016 for sending each mail once). Mails are queued in
+ * `email_outbox` inside the order transaction, then a worker sends them: through SMTP when SMTP_URL
+ * is set, otherwise into `DATA_DIR/outbox/` as .eml files. Failures back off exponentially and a
  * mail server that is down only delays mail.
+ *
+ * Each mail once: a sender claims a few rows at a time (one statement, FOR UPDATE SKIP LOCKED) with
+ * a lease it extends while it still holds them, so a slow SMTP server never lets a lease run out
+ * mid-send; each mail is marked sent as soon as the server accepted it; no database transaction is
+ * open during an SMTP conversation. The claim's attempt number fences the row: a sender whose lease
+ * was taken over can no longer extend or requeue it. Every row has a stable Message-ID, so the one
+ * mail in flight when a sender is killed is at worst sent again under the same id.
  */
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { and, asc, eq, inArray, lt, lte, or, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, lt, lte, ne, or, sql } from "drizzle-orm";
 import nodemailer from "nodemailer";
-import { db } from "#app/db/client.server.ts";
+import { type Database, db } from "#app/db/client.server.ts";
 import { emailOutbox } from "#app/db/schema.ts";
 import { config } from "#app/utils/env.server.ts";
 import { errorMessage, log } from "#app/utils/logger.server.ts";
@@ -23,8 +29,13 @@ import {
 export const MAX_EMAIL_ATTEMPTS = 25;
 const BASE_BACKOFF_MS = 30_000;
 const MAX_BACKOFF_MS = 30 * 60_000;
-/** A claimed row is someone's for this long; a crashed sender's rows come back after it. */
-export const EMAIL_LEASE_MS = 2 * 60_000;
+/**
+ * A claimed row is someone's for OUTBOX_LEASE_SECONDS (60 s), extended every third of it while its
+ * sender holds it; a crashed sender's rows come back after it.
+ */
+function leaseMs() {
+  return config().OUTBOX_LEASE_SECONDS * 1000;
+}
 
 export function storeEmailSettings(): StoreEmailSettings {
   const { STORE_NAME, STORE_PHONE, STORE_EMAIL, publicUrl } = config();
@@ -81,11 +92,21 @@ export type OutgoingMail = {
   html: string;
 };
 
-/** Where mail goes: an SMTP server, or a folder. `close` frees connections. */
-export type MailTransport = { name: string; send(mail: OutgoingMail): Promise<void>; close(): void };
+/**
+ * Where mail goes: an SMTP server, or a folder. `close` frees connections. `idempotent`: sending one
+ * mail twice leaves one copy (the folder overwrites `<id>.eml`), so marks may wait for the batch.
+ */
+export type MailTransport = {
+  name: string;
+  idempotent?: boolean;
+  send(mail: OutgoingMail): Promise<void>;
+  close(): void;
+};
 
-function messageId(id: string) {
-  return `<${id}@capital-grown.outbox>`;
+/** The same for every attempt at one outbox row: a resend is recognisable as the same mail. */
+export function messageId(id: string) {
+  const domain = config().STORE_EMAIL.split("@")[1] ?? "capital-grown.outbox";
+  return `<${id}.outbox@${domain}>`;
 }
 
 export function smtpTransport(url: string, options: { timeoutMs?: number } = {}): MailTransport {
@@ -120,6 +141,7 @@ export function folderTransport(folder: string): MailTransport {
   const composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
   return {
     name: "folder",
+    idempotent: true,
     async send(mail) {
       mkdirSync(folder, { recursive: true });
       const info = await composer.sendMail({
@@ -153,54 +175,131 @@ function fromAddress() {
   return `"${STORE_NAME.replaceAll('"', "")}" <${STORE_EMAIL}>`;
 }
 
-/** Claims up to `limit` due rows (queued and due, or sending with an expired lease) for this sender. */
+/**
+ * Claims up to `limit` due rows (queued and due, or sending with an expired lease) for this sender,
+ * in one statement. Each claim adds one to `attempts`: the row's fencing token for this sender.
+ */
 export async function claimDueEmails(options: { now: Date; limit?: number; leaseMs?: number }) {
   const database = await db();
-  const leaseUntil = new Date(options.now.getTime() + (options.leaseMs ?? EMAIL_LEASE_MS));
-  return database.transaction(async (tx) => {
-    const due = await tx
-      .select({ id: emailOutbox.id })
-      .from(emailOutbox)
-      .where(
-        or(
-          and(eq(emailOutbox.status, "queued"), lte(emailOutbox.nextAttemptAt, options.now)),
-          and(eq(emailOutbox.status, "sending"), lt(emailOutbox.lockedUntil, options.now)),
-        ),
-      )
-      .orderBy(asc(emailOutbox.nextAttemptAt))
-      .limit(options.limit ?? 10)
-      .for("update", { skipLocked: true });
-    if (due.length === 0) return [];
-    return tx
-      .update(emailOutbox)
-      .set({ status: "sending", lockedUntil: leaseUntil, attempts: sql`${emailOutbox.attempts} + 1` })
-      .where(
-        inArray(
-          emailOutbox.id,
-          due.map((row) => row.id),
-        ),
-      )
-      .returning();
-  });
+  const leaseUntil = new Date(options.now.getTime() + (options.leaseMs ?? leaseMs()));
+  const due = database
+    .select({ id: emailOutbox.id })
+    .from(emailOutbox)
+    .where(
+      or(
+        and(eq(emailOutbox.status, "queued"), lte(emailOutbox.nextAttemptAt, options.now)),
+        and(eq(emailOutbox.status, "sending"), lt(emailOutbox.lockedUntil, options.now)),
+      ),
+    )
+    .orderBy(asc(emailOutbox.nextAttemptAt))
+    .limit(options.limit ?? 10)
+    .for("update", { skipLocked: true });
+  return database
+    .update(emailOutbox)
+    .set({ status: "sending", lockedUntil: leaseUntil, attempts: sql`${emailOutbox.attempts} + 1` })
+    .where(
+      and(
+        inArray(emailOutbox.id, due),
+        or(eq(emailOutbox.status, "queued"), eq(emailOutbox.status, "sending")),
+      ),
+    )
+    .returning();
+}
+
+type ClaimedRow = Awaited<ReturnType<typeof claimDueEmails>>[number];
+
+/** `(id, attempts) IN (…)`: only rows still held under this sender's claim. */
+function heldUnderClaim(rows: ClaimedRow[]) {
+  return sql`(${emailOutbox.id}, ${emailOutbox.attempts}) IN (${sql.join(
+    rows.map((row) => sql`(${row.id}::uuid, ${row.attempts}::integer)`),
+    sql`, `,
+  )})`;
+}
+
+/**
+ * Marks mails sent right after the server accepted each one. Marks that come in while one is being
+ * written go together in the next statement (a burst of fast sends costs few statements).
+ */
+function sentMarker(database: Database) {
+  let waiting: string[] = [];
+  let writing: Promise<void> | undefined;
+  async function flush() {
+    while (waiting.length > 0) {
+      const ids = waiting;
+      waiting = [];
+      try {
+        await database
+          .update(emailOutbox)
+          .set({ status: "sent", sentAt: new Date(), lockedUntil: null, lastError: null })
+          .where(and(inArray(emailOutbox.id, ids), ne(emailOutbox.status, "sent")));
+      } catch (error) {
+        // Sent, but not marked: after its lease the mail goes again, with the same Message-ID.
+        log.error("Could not mark e-mails as sent", { count: ids.length, error: errorMessage(error) });
+      }
+    }
+  }
+  return {
+    mark(...ids: string[]) {
+      waiting.push(...ids);
+      writing ??= flush().finally(() => {
+        writing = undefined;
+      });
+      return writing;
+    },
+  };
 }
 
 export type BatchResult = { sent: number; retried: number; failed: number };
 
-/** Claims due mail and tries each once. Returns what happened; never throws for a send failure. */
+/**
+ * Claims due mail and tries each once, `concurrency` at a time. Returns what happened; never throws
+ * for a send failure. Rows not started when `shouldStop` turns true are handed back at once.
+ */
 export async function processEmailBatch(options: {
   now?: Date;
   transport: MailTransport;
   limit?: number;
+  leaseMs?: number;
+  concurrency?: number;
+  shouldStop?: () => boolean;
 }): Promise<BatchResult> {
   const now = options.now ?? new Date();
+  const lease = options.leaseMs ?? leaseMs();
   const database = await db();
-  const claimed = await claimDueEmails({ now, limit: options.limit });
+  const claimed = await claimDueEmails({ now, limit: options.limit, leaseMs: lease });
   const result: BatchResult = { sent: 0, retried: 0, failed: 0 };
+  if (claimed.length === 0) return result;
   const from = fromAddress();
-  // Marked sent in one statement after the batch: a crash before it re-sends this batch once its
-  // lease is over (at least once, as a crash between a send and its own update always could).
-  const sentIds: string[] = [];
-  for (const row of claimed) {
+  const marker = sentMarker(database);
+  const held = new Set(claimed);
+  const marks: Promise<void>[] = [];
+  // A transport that cannot duplicate (the folder) has its marks written once, after the batch.
+  const sentLater: string[] = [];
+
+  // Keeps the lease of every row still held (waiting or being sent) ahead of the clock.
+  const startedAt = Date.now();
+  let extending: Promise<unknown> | undefined;
+  const heartbeat = setInterval(
+    () => {
+      if (extending || held.size === 0) return;
+      const rows = [...held];
+      const base = options.now ? now.getTime() + (Date.now() - startedAt) : Date.now();
+      extending = database
+        .update(emailOutbox)
+        .set({ lockedUntil: new Date(base + lease) })
+        .where(and(eq(emailOutbox.status, "sending"), heldUnderClaim(rows)))
+        .catch((error: unknown) =>
+          log.warn("Could not extend an e-mail lease", { error: errorMessage(error) }),
+        )
+        .finally(() => {
+          extending = undefined;
+        });
+    },
+    Math.max(50, Math.floor(lease / 3)),
+  );
+
+  const queue = [...claimed];
+  async function sendOne(row: ClaimedRow) {
     try {
       await options.transport.send({
         id: row.id,
@@ -211,9 +310,12 @@ export async function processEmailBatch(options: {
         text: row.textBody,
         html: row.htmlBody,
       });
-      sentIds.push(row.id);
+      held.delete(row);
+      if (options.transport.idempotent) sentLater.push(row.id);
+      else marks.push(marker.mark(row.id));
       result.sent += 1;
     } catch (error) {
+      held.delete(row);
       const message = errorMessage(error).slice(0, 500);
       const gaveUp = row.attempts >= MAX_EMAIL_ATTEMPTS;
       await database
@@ -224,31 +326,45 @@ export async function processEmailBatch(options: {
           lastError: message,
           nextAttemptAt: new Date(now.getTime() + backoffMs(row.attempts)),
         })
-        .where(eq(emailOutbox.id, row.id));
+        .where(and(eq(emailOutbox.status, "sending"), heldUnderClaim([row])))
+        .catch((writeError: unknown) =>
+          log.error("Could not record an e-mail failure", { id: row.id, error: errorMessage(writeError) }),
+        );
+      const details = { id: row.id, kind: row.kind, attempts: row.attempts, error: message };
       if (gaveUp) {
         result.failed += 1;
-        log.error("E-mail failed for good", {
-          id: row.id,
-          kind: row.kind,
-          attempts: row.attempts,
-          error: message,
-        });
+        log.error("E-mail failed for good", details);
       } else {
         result.retried += 1;
-        log.warn("E-mail not sent yet, will retry", {
-          id: row.id,
-          kind: row.kind,
-          attempts: row.attempts,
-          error: message,
-        });
+        log.warn("E-mail not sent yet, will retry", details);
       }
     }
   }
-  if (sentIds.length > 0) {
-    await database
-      .update(emailOutbox)
-      .set({ status: "sent", sentAt: now, lockedUntil: null, lastError: null })
-      .where(inArray(emailOutbox.id, sentIds));
+  try {
+    await Promise.all(
+      Array.from({ length: Math.max(1, options.concurrency ?? 1) }, async () => {
+        for (let row = queue.shift(); row; row = queue.shift()) {
+          if (options.shouldStop?.()) {
+            queue.unshift(row);
+            return;
+          }
+          await sendOne(row);
+        }
+      }),
+    );
+  } finally {
+    clearInterval(heartbeat);
+    await extending;
+    if (queue.length > 0) {
+      // Stopping: hand back what was never tried, as if it had not been claimed.
+      await database
+        .update(emailOutbox)
+        .set({ status: "queued", lockedUntil: null, attempts: sql`${emailOutbox.attempts} - 1` })
+        .where(and(eq(emailOutbox.status, "sending"), heldUnderClaim(queue)))
+        .catch(() => {});
+    }
+    if (sentLater.length > 0) marks.push(marker.mark(...sentLater));
+    await Promise.all(marks);
   }
   return result;
 }
@@ -260,21 +376,28 @@ export function wakeEmailWorker() {
   wake?.();
 }
 
-/** Up to this many mails per claim. */
-const WORKER_BATCH = 50;
+/** Mails one sender claims at a time, shared among its parallel sends (a small batch). */
+const CLAIM_SIZE = 10;
+const FOLDER_CLAIM_SIZE = 50;
 /**
  * After an order the worker waits this long before claiming, so one claim serves a burst of orders
- * instead of one claim (a transaction of its own) per order.
+ * instead of one claim (a statement of its own) per order.
  */
 export const EMAIL_WAKE_DELAY_MS = 200;
 
 /**
- * Sends queued mail until stopped: shortly after an order, and every `pollMs` otherwise. A full
- * batch is followed by the next at once; a partial one means the queue is drained.
+ * Sends queued mail until stopped: shortly after an order, and every `pollMs` otherwise. Runs
+ * `concurrency` sends at once (OUTBOX_CONCURRENCY, each on its own SMTP connection); each lane
+ * claims its own few rows and comes back for more until the queue is drained.
  */
-export function startEmailWorker(options: { pollMs?: number; transport?: MailTransport } = {}) {
+export function startEmailWorker(
+  options: { pollMs?: number; transport?: MailTransport; concurrency?: number } = {},
+) {
   const transport = options.transport ?? configuredTransport();
   const pollMs = options.pollMs ?? 5_000;
+  const lanes = Math.max(1, options.concurrency ?? config().OUTBOX_CONCURRENCY);
+  // The folder cannot send a mail twice: bigger claims cost fewer statements per order.
+  const perClaim = transport.idempotent ? FOLDER_CLAIM_SIZE : Math.max(1, Math.floor(CLAIM_SIZE / lanes));
   let stopped = false;
   let woken = false;
   let timer: NodeJS.Timeout | undefined;
@@ -286,19 +409,23 @@ export function startEmailWorker(options: { pollMs?: number; transport?: MailTra
       sleepUntil = Date.now() + ms;
       timer = setTimeout(resolve, ms);
     });
+  const lane = async () => {
+    while (!stopped) {
+      try {
+        const result = await processEmailBatch({ transport, limit: perClaim, shouldStop: () => stopped });
+        if (result.sent + result.retried + result.failed < perClaim) return;
+      } catch (error) {
+        log.error("The e-mail worker could not read the outbox", { error: errorMessage(error) });
+        return;
+      }
+    }
+  };
   const loop = (async () => {
     while (!stopped) {
       woken = false;
-      let full = false;
-      try {
-        const result = await processEmailBatch({ transport, limit: WORKER_BATCH });
-        full = result.sent + result.retried + result.failed >= WORKER_BATCH;
-      } catch (error) {
-        log.error("The e-mail worker could not read the outbox", { error: errorMessage(error) });
-      }
+      await Promise.all(Array.from({ length: lanes }, lane));
       if (stopped) break;
-      if (full) continue;
-      // An order queued mail while this batch ran: come back after the short delay.
+      // An order queued mail while this round ran: come back after the short delay.
       await sleep(woken ? EMAIL_WAKE_DELAY_MS : pollMs);
       sleeping = undefined;
     }

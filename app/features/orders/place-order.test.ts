@@ -375,7 +375,7 @@ describeEachDatabase("placing orders", (database) => {
       checkoutRequest(orderFields(items, { idPhotoToken: upload.token }), null),
       { clientAddress: newShopper().clientAddress, now: MONDAY_MORNING },
     );
-    expect(placed).toMatchObject({ ok: true, uploadFailed: false, replayed: false });
+    expect(placed).toMatchObject({ ok: true, replayed: false });
     if (!placed.ok) return;
     const [row] = await db
       .select({ idPhotoId: orders.idPhotoId })
@@ -402,25 +402,42 @@ describeEachDatabase("placing orders", (database) => {
     expect(await uploadIdPhoto(checkoutRequest({}, null))).toMatchObject({ ok: false, status: 400 });
   });
 
-  it("continues without the image when storing the ID photo fails", async () => {
+  it("places no order when its ID photo cannot be stored, and takes the same photo on retry", async () => {
     const { db } = database();
     const product = await insertTestProduct(db, { priceCents: 9000 });
-    const result = await submitCheckout(
-      checkoutRequest(
-        orderFields([{ productId: product.productId, sizeId: product.sizeId, quantity: 1 }]),
-        await png(),
-      ),
-      {
-        clientAddress: newShopper().clientAddress,
-        now: MONDAY_MORNING,
-        storePhoto: async () => {
-          throw new Error("disk full");
-        },
+    // One form, posted twice: the retry carries the same fields, idempotency key and photo.
+    const fields = orderFields([{ productId: product.productId, sizeId: product.sizeId, quantity: 1 }]);
+    const ordersBefore = await db.$count(orders);
+    const clientAddress = newShopper().clientAddress;
+    const failed = await submitCheckout(checkoutRequest(fields, await png()), {
+      clientAddress,
+      now: MONDAY_MORNING,
+      // A real database error while the photo is written (issue 12 item 4).
+      storePhoto: async () => {
+        await db.execute(sql`INSERT INTO id_photos_gone (id) VALUES (gen_random_uuid())`);
+        return "unreachable";
       },
-    );
-    expect(result).toMatchObject({ ok: true, uploadFailed: true });
-    if (!result.ok) return;
-    expect((await getOrderByToken(result.token))?.hasIdPhoto).toBe(false);
+    });
+    expect(failed).toMatchObject({
+      ok: false,
+      status: 503,
+      fieldErrors: {},
+      toast: {
+        description:
+          "We couldn't place your order just now. Nothing was charged; please try again in a minute.",
+      },
+    });
+    expect(await db.$count(orders)).toBe(ordersBefore);
+    expect(await stockOf(product.sizeId)).toBe(100);
+
+    const retried = await submitCheckout(checkoutRequest(fields, await png()), {
+      clientAddress,
+      now: MONDAY_MORNING,
+    });
+    expect(retried).toMatchObject({ ok: true, replayed: false });
+    if (!retried.ok) return;
+    expect((await getOrderByToken(retried.token))?.hasIdPhoto).toBe(true);
+    expect(await db.$count(orders)).toBe(ordersBefore + 1);
   });
 
   it("finds an order only by its exact token", async () => {

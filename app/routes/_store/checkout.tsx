@@ -40,10 +40,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (result.client === "html") {
       return redirectWithToast(
         `/thank-you?order=${encodeURIComponent(result.token)}`,
-        result.uploadFailed ? CHECKOUT_TOASTS.uploadError : CHECKOUT_TOASTS.success,
+        CHECKOUT_TOASTS.success,
       );
     }
-    return data({ ok: true as const, token: result.token, uploadFailed: result.uploadFailed });
+    return data({ ok: true as const, token: result.token });
   }
   return data(
     { ok: false as const, fieldErrors: result.fieldErrors, toast: result.toast },

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { buildApp, startApp } from "../../support/app-server.ts";
+import { buildApp, LOAD_TEST_BUDGETS, startApp } from "../../support/app-server.ts";
 
 export const E2E_ADMIN = { email: "e2e-admin@capitalgrown.test", password: "e2e-password-123" };
 
@@ -24,10 +24,7 @@ export default async function globalSetup() {
       // the open-orders limit (decision 29) are raised for this shared server through the
       // configuration; tests/e2e/abuse-limits.spec.ts starts its own server with the defaults.
       MAX_OPEN_ORDERS: "1000",
-      ORDERS_PER_HOUR: "100000",
-      ID_UPLOADS_PER_HOUR: "100000",
-      CART_PRICES_PER_MINUTE: "100000",
-      SEARCHES_PER_MINUTE: "100000",
+      ...LOAD_TEST_BUDGETS,
     },
   });
   process.env.E2E_BASE_URL = app.url;

@@ -1,0 +1,61 @@
+/**
+ * Orders placed over HTTP the way a shopper's browser without JavaScript places them (a multipart
+ * post of the checkout form with the ID photo): used by the crash, outage and outbox stories.
+ */
+import { sql } from "drizzle-orm";
+import type { Executor } from "#app/db/client.server.ts";
+import { orderFields, testPng } from "#app/features/checkout/checkout-test-helpers.server.ts";
+import { availableSlots, deliveryOptions } from "#app/features/checkout/delivery-slots.ts";
+
+export type OrderableSize = { productId: string; sizeId: string; unitCents: number };
+
+/** Sizes with stock to spare, each to be ordered above the $80 minimum. */
+export async function orderableSizes(executor: Executor, limit = 10): Promise<OrderableSize[]> {
+  await executor.execute(sql`UPDATE product_sizes SET inventory_count = 1000000`);
+  const result = await executor.execute(sql`
+    SELECT s.product_id AS "productId", s.id AS "sizeId",
+           coalesce(s.sale_price_cents, s.price_cents) AS "unitCents"
+    FROM product_sizes s JOIN products p ON p.id = s.product_id
+    WHERE coalesce(s.sale_price_cents, s.price_cents) BETWEEN 1000 AND 8000
+    ORDER BY s.id LIMIT ${limit}`);
+  return (result as unknown as { rows: OrderableSize[] }).rows;
+}
+
+export type PlacedOrder = { token: string } | { refused: number; body: string };
+
+/**
+ * Posts one order. Each order gets its own e-mail and phone so the open-orders limit never refuses
+ * it. Resolves with the order's public token when the shop acknowledged it (a redirect to
+ * /thank-you?order=…), otherwise with the status and body it answered.
+ */
+export async function postOrder(baseUrl: string, size: OrderableSize, shopper: number): Promise<PlacedOrder> {
+  const quantity = Math.max(1, Math.ceil(8000 / size.unitCents));
+  const now = new Date();
+  const { defaultDate } = deliveryOptions(now);
+  const fields = orderFields(
+    [{ productId: size.productId, sizeId: size.sizeId, quantity }],
+    {
+      email: `shopper-${shopper}@example.com`,
+      phone: `(202) 555-${String(shopper % 10000).padStart(4, "0")}`,
+      deliveryDate: defaultDate,
+      timeSlot: availableSlots(defaultDate, now)[0] ?? "",
+    },
+    now,
+  );
+  const form = new FormData();
+  for (const [key, value] of Object.entries(fields)) form.append(key, value);
+  form.append("idFront", new File([new Uint8Array(await testPng())], "id.png", { type: "image/png" }));
+  const response = await fetch(`${baseUrl}/checkout`, { method: "POST", body: form, redirect: "manual" });
+  const location = response.headers.get("location") ?? "";
+  const match = /\/thank-you\?order=([\w-]+)/.exec(location);
+  if (response.status >= 300 && response.status < 400 && match?.[1]) {
+    await response.body?.cancel();
+    return { token: match[1] };
+  }
+  return { refused: response.status, body: await response.text() };
+}
+
+/** A response body that shows a stack trace (a line like "    at fn (file.js:1:2)"). */
+export function showsStack(body: string) {
+  return /\n\s+at .+:\d+:\d+\)?/.test(body) || /node_modules|\.server\.ts|server\.ts:\d/.test(body);
+}
