@@ -47,9 +47,11 @@ export type CheckoutSuccess = {
 export type CheckoutFailure = {
   ok: false;
   client: CheckoutClient;
-  status: 400 | 409 | 413 | 500;
+  status: 400 | 409 | 413 | 500 | 503;
   fieldErrors: FieldErrors;
   toast: ToastMessage | null;
+  /** With 503: when the shopper can send the same form again. */
+  retryAfterSeconds?: number;
 };
 
 export type CheckoutResult = CheckoutSuccess | CheckoutFailure;
@@ -73,6 +75,26 @@ function failure(
   toast: ToastMessage | null,
 ): CheckoutFailure {
   return { ok: false, client, status, fieldErrors, toast };
+}
+
+/** The photo was refused (size, type, unreadable), or could not be checked now (503). */
+function photoFailure(client: CheckoutClient, error: UploadRefused): CheckoutFailure {
+  if (error.status === 503) {
+    return {
+      ...failure(client, 503, {}, { type: "error", title: "Please try again", description: error.message }),
+      retryAfterSeconds: error.retryAfterSeconds,
+    };
+  }
+  return failure(
+    client,
+    error.status,
+    { [ID_PHOTO_FIELD]: error.message },
+    {
+      type: "error",
+      title: error.status === 413 ? "File too large" : "Invalid file type",
+      description: error.message,
+    },
+  );
 }
 
 function refusalToFailure(client: CheckoutClient, refusal: PlaceOrderRefusal): CheckoutFailure {
@@ -118,18 +140,7 @@ export async function submitCheckout(
   try {
     ({ form, idFront } = await parseCheckoutForm(request));
   } catch (error) {
-    if (error instanceof UploadRefused) {
-      return failure(
-        "js",
-        error.status,
-        { idFront: error.message },
-        {
-          type: "error",
-          title: error.status === 413 ? "File too large" : "Invalid file type",
-          description: error.message,
-        },
-      );
-    }
+    if (error instanceof UploadRefused) return photoFailure("js", error);
     throw error;
   }
   const client: CheckoutClient = form.get("_client") === "js" ? "js" : "html";
@@ -169,18 +180,7 @@ export async function submitCheckout(
     try {
       photo = await processIdPhoto(new Uint8Array(await idFront.arrayBuffer()));
     } catch (error) {
-      if (error instanceof UploadRefused) {
-        return failure(
-          client,
-          error.status,
-          { [ID_PHOTO_FIELD]: error.message },
-          {
-            type: "error",
-            title: error.status === 413 ? "File too large" : "Invalid file type",
-            description: error.message,
-          },
-        );
-      }
+      if (error instanceof UploadRefused) return photoFailure(client, error);
       throw error;
     }
     if (!prepared.ok) return refusalToFailure(client, prepared);

@@ -37,7 +37,10 @@ export async function action({ request }: Route.ActionArgs) {
   }
   return data(
     { ok: false as const, fieldErrors: result.fieldErrors, toast: result.toast },
-    { status: result.status },
+    {
+      status: result.status,
+      headers: result.retryAfterSeconds ? { "Retry-After": String(result.retryAfterSeconds) } : undefined,
+    },
   );
 }
 
