@@ -94,15 +94,20 @@ export class BodyTooLargeError extends Error {
   }
 }
 
+/**
+ * After a refusal, the client may still be sending: its bytes are taken and dropped for a moment
+ * (at most LINGER_BYTES, LINGER_MS) so it can read the answer, then the connection is closed.
+ * Closing at once would reset it, and a client still writing often loses the answer with it.
+ */
+const LINGER_BYTES = 1024 * 1024;
+const LINGER_MS = 1_000;
+
 function wantsJson(req: IncomingMessage) {
   const route = routePath(req.url ?? "/");
   return route.startsWith("/api/") || /\.data(\?|$)/.test(req.url ?? "");
 }
 
-/**
- * Answers a refusal in a few plain bytes and closes the connection, so a body still on its way is
- * not read (Node would otherwise drain it to keep the connection).
- */
+/** Answers a refusal in a few plain bytes. */
 function refuse(req: IncomingMessage, res: ServerResponse, status: number, message: string) {
   if (res.headersSent) return;
   const json = wantsJson(req);
@@ -111,62 +116,68 @@ function refuse(req: IncomingMessage, res: ServerResponse, status: number, messa
   res.setHeader("Content-Type", json ? "application/json" : "text/plain; charset=utf-8");
   res.setHeader("Cache-Control", "no-store");
   res.setHeader("Content-Length", Buffer.byteLength(body));
-  res.setHeader("Connection", "close");
   res.end(req.method === "HEAD" ? undefined : body);
 }
 
 /**
- * Counts a body's bytes as they arrive from the socket, before any reader sees them. Past
- * `maxBytes` nothing more is taken from the socket; the client is answered 413 unless the route
- * answers itself (`answer: false`), and the reader, if any, gets an error instead of a short body
- * it could take for a whole one.
+ * Counts a body's bytes as the HTTP parser takes them from the socket, before any reader sees
+ * them. Past `maxBytes` nothing more reaches the reader: the client is answered 413 (unless the
+ * route answers itself), the reader, if any, gets a BodyTooLargeError instead of a short body it
+ * could take for a whole one, and the rest is dropped while lingering, then the connection closed.
  */
-function limitStreamedBody(
-  req: IncomingMessage,
-  res: ServerResponse,
-  options: { maxBytes: number; message: string; answer: boolean },
-) {
+function limitBody(req: IncomingMessage, options: { maxBytes: number; onOverflow?: () => void }) {
   let received = 0;
   let cutOff = false;
   const push = req.push.bind(req);
   req.push = (chunk: unknown, encoding?: BufferEncoding) => {
-    if (cutOff) return false;
-    if (chunk !== null && chunk !== undefined) {
-      received += (chunk as Buffer).length;
-      if (received > options.maxBytes) {
-        cutOff = true;
-        if (options.answer) refuse(req, res, 413, options.message);
-        const error = new BodyTooLargeError(options.maxBytes);
-        if (res.writableFinished) req.destroy(error);
-        else res.once("finish", () => req.destroy(error));
-        return false;
-      }
+    if (chunk === null || chunk === undefined) return push(chunk, encoding);
+    received += (chunk as Buffer).length;
+    if (!cutOff && received <= options.maxBytes) return push(chunk, encoding);
+    if (!cutOff) {
+      cutOff = true;
+      options.onOverflow?.();
+      // The reader (React Router's body stream listens from the start) stops with an error.
+      if (req.listenerCount("error") > 0) req.emit("error", new BodyTooLargeError(options.maxBytes));
+      const timer = setTimeout(() => req.socket.destroy(), LINGER_MS);
+      timer.unref();
+      req.socket.once("close", () => clearTimeout(timer));
     }
-    return push(chunk, encoding);
+    if (received > options.maxBytes + LINGER_BYTES) req.socket.destroy();
+    return true;
   };
 }
 
 /** The middleware (Express or plain Node `(req, res, next)`). */
 export function boundRequests() {
   return (req: IncomingMessage, res: ServerResponse, next: () => void) => {
+    const declared = req.headers["content-length"];
+    const hasBody =
+      declared !== undefined ? Number(declared) > 0 : req.headers["transfer-encoding"] !== undefined;
+    const refuseBefore = (status: number, message: string) => {
+      // Not one byte of the body is read for this request.
+      if (hasBody) limitBody(req, { maxBytes: 0 });
+      refuse(req, res, status, message);
+    };
     const method = req.method ?? "GET";
     if (!ALLOWED.has(method)) {
       res.setHeader("Allow", ALLOWED_METHODS.join(", "));
-      return refuse(req, res, 405, BOUNDS_MESSAGES.method);
+      return refuseBefore(405, BOUNDS_MESSAGES.method);
     }
     if (method === "POST" && !isFormContentType(req.headers["content-type"])) {
-      return refuse(req, res, 415, BOUNDS_MESSAGES.contentType);
+      return refuseBefore(415, BOUNDS_MESSAGES.contentType);
     }
-    const declared = req.headers["content-length"];
-    if (declared === undefined && req.headers["transfer-encoding"] === undefined) return next();
+    if (!hasBody) return next();
     const rule = bodyRuleFor(req.url ?? "/");
     if (declared !== undefined && Number(declared) > rule.maxBytes) {
-      if (!rule.routeRefusesDeclaredLength) return refuse(req, res, 413, rule.tooLargeMessage);
+      if (!rule.routeRefusesDeclaredLength) return refuseBefore(413, rule.tooLargeMessage);
       // The route answers without reading; not one byte of the body is taken meanwhile.
-      limitStreamedBody(req, res, { maxBytes: 0, message: rule.tooLargeMessage, answer: false });
+      limitBody(req, { maxBytes: 0 });
       return next();
     }
-    limitStreamedBody(req, res, { maxBytes: rule.maxBytes, message: rule.tooLargeMessage, answer: true });
+    limitBody(req, {
+      maxBytes: rule.maxBytes,
+      onOverflow: () => refuse(req, res, 413, rule.tooLargeMessage),
+    });
     next();
   };
 }
