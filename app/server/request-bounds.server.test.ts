@@ -1,5 +1,13 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import {
+  Agent,
+  createServer,
+  type IncomingMessage,
+  request,
+  type Server,
+  type ServerResponse,
+} from "node:http";
 import { connect } from "node:net";
+import { createReadableStreamFromReadable } from "@react-router/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_CHECKOUT_BODY_BYTES } from "#app/features/checkout/limits.ts";
 import {
@@ -26,7 +34,9 @@ beforeAll(async () => {
       const entry: Reached = { url: req.url ?? "", bodyBytes: 0, error: null };
       reached.push(entry);
       if (req.url === "/checkout") {
-        // Like the checkout route: refuses a declared length over its limit without reading.
+        // Like the checkout route behind React Router's adapter: the body becomes a web stream
+        // at once, and the route refuses without reading it.
+        createReadableStreamFromReadable(req);
         res.writeHead(413).end("route's own answer");
         return;
       }
@@ -152,6 +162,40 @@ describe("bounded requests", () => {
     expect(statusOf(response)).toBe(413);
     expect(response).toContain("route's own answer");
     expect(serverRead).toBeLessThan(1.5 * 1024 * 1024);
+  });
+
+  it("keeps a connection usable when the answer went out before a body within the limit was read", async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const send = (method: string, url: string, body?: Buffer) =>
+      new Promise<string>((resolve) => {
+        const outgoing = request(
+          {
+            agent,
+            host: "127.0.0.1",
+            port,
+            method,
+            path: url,
+            headers: body
+              ? { "Content-Type": "multipart/form-data; boundary=x", "Content-Length": String(body.length) }
+              : {},
+          },
+          (response) => {
+            response.resume();
+            response.on("end", () => resolve(String(response.statusCode)));
+          },
+        );
+        outgoing.on("error", (error) => resolve(`error ${error.message}`));
+        outgoing.end(body);
+      });
+    try {
+      for (let round = 0; round < 3; round++) {
+        // The route answers at once and never reads these 600 KB (within its 10 MB limit).
+        expect(await send("POST", "/checkout", Buffer.alloc(600 * 1024, 0x41))).toBe("413");
+        expect(await send("POST", "/admin/login", Buffer.from("--x--\r\n"))).toBe("200");
+      }
+    } finally {
+      agent.destroy();
+    }
   });
 
   it("keys the limit by route as the router matches it, with 64 KB for every other route", () => {

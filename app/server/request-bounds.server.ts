@@ -122,29 +122,51 @@ function refuse(req: IncomingMessage, res: ServerResponse, status: number, messa
 /**
  * Counts a body's bytes as the HTTP parser takes them from the socket, before any reader sees
  * them. Past `maxBytes` nothing more reaches the reader: the client is answered 413 (unless the
- * route answers itself), the reader, if any, gets a BodyTooLargeError instead of a short body it
- * could take for a whole one, and the rest is dropped while lingering, then the connection closed.
+ * route answers itself), and the reader, if any, gets a BodyTooLargeError instead of a short body
+ * it could take for a whole one. The rest is dropped while lingering, then the connection closed.
+ * A body still arriving when the answer has gone out (a refusal before reading) is dropped the
+ * same way, so the connection stays usable for the client's next request.
  */
-function limitBody(req: IncomingMessage, options: { maxBytes: number; onOverflow?: () => void }) {
+function limitBody(
+  req: IncomingMessage,
+  res: ServerResponse,
+  options: { maxBytes: number; onOverflow?: () => void },
+) {
   let received = 0;
-  let cutOff = false;
+  let dropping = false;
+  let dropped = 0;
+  let linger: NodeJS.Timeout | undefined;
+  const startDropping = () => {
+    dropping = true;
+    linger = setTimeout(() => req.socket.destroy(), LINGER_MS);
+    linger.unref();
+    req.socket.once("close", () => clearTimeout(linger));
+  };
   const push = req.push.bind(req);
   req.push = (chunk: unknown, encoding?: BufferEncoding) => {
-    if (chunk === null || chunk === undefined) return push(chunk, encoding);
-    received += (chunk as Buffer).length;
-    if (!cutOff && received <= options.maxBytes) return push(chunk, encoding);
-    if (!cutOff) {
-      cutOff = true;
+    if (chunk === null || chunk === undefined) {
+      // The whole request arrived after all: the connection is fine for the next one.
+      clearTimeout(linger);
+      return push(chunk, encoding);
+    }
+    const size = (chunk as Buffer).length;
+    received += size;
+    if (!dropping && received <= options.maxBytes) return push(chunk, encoding);
+    if (!dropping) {
       options.onOverflow?.();
       // The reader (React Router's body stream listens from the start) stops with an error.
       if (req.listenerCount("error") > 0) req.emit("error", new BodyTooLargeError(options.maxBytes));
-      const timer = setTimeout(() => req.socket.destroy(), LINGER_MS);
-      timer.unref();
-      req.socket.once("close", () => clearTimeout(timer));
+      startDropping();
     }
-    if (received > options.maxBytes + LINGER_BYTES) req.socket.destroy();
+    dropped += size;
+    if (dropped > LINGER_BYTES) req.socket.destroy();
     return true;
   };
+  res.once("finish", () => {
+    if (req.complete || dropping) return;
+    startDropping();
+    req.resume();
+  });
 }
 
 /** The middleware (Express or plain Node `(req, res, next)`). */
@@ -155,7 +177,7 @@ export function boundRequests() {
       declared !== undefined ? Number(declared) > 0 : req.headers["transfer-encoding"] !== undefined;
     const refuseBefore = (status: number, message: string) => {
       // Not one byte of the body is read for this request.
-      if (hasBody) limitBody(req, { maxBytes: 0 });
+      if (hasBody) limitBody(req, res, { maxBytes: 0 });
       refuse(req, res, status, message);
     };
     const method = req.method ?? "GET";
@@ -171,10 +193,10 @@ export function boundRequests() {
     if (declared !== undefined && Number(declared) > rule.maxBytes) {
       if (!rule.routeRefusesDeclaredLength) return refuseBefore(413, rule.tooLargeMessage);
       // The route answers without reading; not one byte of the body is taken meanwhile.
-      limitBody(req, { maxBytes: 0 });
+      limitBody(req, res, { maxBytes: 0 });
       return next();
     }
-    limitBody(req, {
+    limitBody(req, res, {
       maxBytes: rule.maxBytes,
       onOverflow: () => refuse(req, res, 413, rule.tooLargeMessage),
     });

@@ -10,6 +10,7 @@ import { isSameOrigin, NO_STORE } from "#app/features/admin-auth/guard.server.ts
 import { loginSchema, safeAdminRedirect } from "#app/features/admin-auth/login.schema.ts";
 import { lockedMessage, signIn } from "#app/features/admin-auth/login.server.ts";
 import { findSession, readSessionToken, sessionCookie } from "#app/features/admin-auth/sessions.server.ts";
+import { readFormData } from "#app/utils/form-data.server.ts";
 import { requestInfoContext } from "#app/utils/request-context.ts";
 import { toastHeader } from "#app/utils/toast.server.ts";
 import type { Route } from "./+types/login";
@@ -38,7 +39,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       { status: 403 },
     );
   }
-  const parsed = loginSchema.safeParse(Object.fromEntries(await request.formData()));
+  const parsed = loginSchema.safeParse(Object.fromEntries(await readFormData(request)));
   if (!parsed.success) {
     const fieldErrors: Record<string, string> = {};
     for (const issue of parsed.error.issues) fieldErrors[String(issue.path[0])] ??= issue.message;
