@@ -29,10 +29,12 @@ export const STORED_MAX_SIDE = 1600;
 
 /**
  * Decoding a 12-megapixel photo takes about 40 MB and a core for a fraction of a second: at most
- * two at once per process; the others wait up to 10 s, then get 503 with Retry-After. A long
- * line is refused at once (each waiting request holds its upload, up to 10 MB, in memory).
+ * two at once per process; the others wait up to 10 s, then get 503 with Retry-After. A line
+ * longer than `maxWaiting` is refused at once: each waiting request holds its upload (up to
+ * 10 MB) in memory, and at two at a time it would not get its turn within the 10 s anyway.
  */
-export const ID_PHOTO_DECODES = createWorkQueue({ concurrency: 2, maxWaitMs: 10_000, maxWaiting: 16 });
+export const ID_PHOTO_QUEUE = { concurrency: 2, maxWaitMs: 10_000, maxWaiting: 32 } as const;
+export const ID_PHOTO_DECODES = createWorkQueue(ID_PHOTO_QUEUE);
 export const ID_PHOTO_BUSY_MESSAGE =
   "We are checking many ID photos right now. Please try again in a few seconds.";
 

@@ -17,6 +17,7 @@ import {
   getIdPhoto,
   ID_PHOTO_BUSY_MESSAGE,
   ID_PHOTO_DECODES,
+  ID_PHOTO_QUEUE,
   processIdPhoto,
   sniffImageType,
   UploadRefused,
@@ -29,9 +30,10 @@ async function saturateDecodeQueue() {
   const gate = new Promise<void>((resolve) => {
     release = resolve;
   });
-  const held = Array.from({ length: 2 + 16 }, () => ID_PHOTO_DECODES.run(() => gate));
+  const { concurrency, maxWaiting } = ID_PHOTO_QUEUE;
+  const held = Array.from({ length: concurrency + maxWaiting }, () => ID_PHOTO_DECODES.run(() => gate));
   await new Promise((resolve) => setImmediate(resolve));
-  expect(ID_PHOTO_DECODES.stats).toEqual({ running: 2, waiting: 16 });
+  expect(ID_PHOTO_DECODES.stats).toEqual({ running: concurrency, waiting: maxWaiting });
   return async () => {
     release();
     await Promise.all(held);
