@@ -1,0 +1,14 @@
+import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
+import sharp from "sharp";
+const url = "http://127.0.0.1:38411";
+const pid = Number(process.argv[2]);
+const rss = () => Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1]) / 1024;
+const photos = await Promise.all([0, 1].map(() => sharp(randomBytes(4000 * 3000 * 3), { raw: { width: 4000, height: 3000, channels: 3 } }).jpeg({ quality: 82 }).toBuffer()));
+const upload = (b: Buffer) => { const f = new FormData(); f.append("idFront", new File([b as BlobPart], "id.jpg", { type: "image/jpeg" })); return fetch(`${url}/api/id-photo`, { method: "POST", body: f, headers: { Origin: url } }); };
+const small = await sharp({ create: { width: 640, height: 400, channels: 3, background: "#336699" } }).jpeg().toBuffer();
+console.log("warm", (await upload(small)).status);
+console.log("idle", rss().toFixed(0));
+const t = Date.now();
+const answers = await Promise.all(Array.from({ length: 24 }, async (_, i) => { try { const r = await upload(photos[i % 2] as Buffer); await r.text(); return r.status; } catch (e) { return String(e.cause?.code ?? e); } }));
+console.log("burst", (Date.now() - t) / 1000, answers.join(","));
