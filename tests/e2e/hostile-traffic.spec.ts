@@ -17,6 +17,22 @@ function residentMegabytes(pid: number) {
   return kilobytes / 1024;
 }
 
+function cpuSeconds(pid: number) {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** Waits (up to 30 s) until start-up work (the demo seed's images, compressing the build's assets) is done. */
+async function settle(pid: number) {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const before = cpuSeconds(pid);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    if (cpuSeconds(pid) - before < 0.05 || Date.now() > deadline) return;
+  }
+}
+
 async function startOwnApp(): Promise<RunningApp> {
   return startApp({ buildDir: process.env.E2E_BUILD_DIR as string, env: { SEED_DEMO: "true" } });
 }
@@ -61,10 +77,27 @@ test("24 parallel 8 MB, 12-megapixel ID photos: /healthz answers within 1 s thro
   }
   const app = await startOwnApp();
   const pid = app.process.pid as number;
+  // Each body encoded once, so this process spends its time sending rather than encoding forms
+  // (it shares the two cores with the server).
+  const boundary = "----cg-burst-boundary";
+  const multipart = new Map<Buffer, Buffer>();
   const upload = (bytes: Buffer) => {
-    const form = new FormData();
-    form.append("idFront", new File([bytes as BlobPart], "id.jpg", { type: "image/jpeg" }));
-    return fetch(`${app.url}/api/id-photo`, { method: "POST", body: form, headers: { Origin: app.url } });
+    let body = multipart.get(bytes);
+    if (!body) {
+      body = Buffer.concat([
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="idFront"; filename="id.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`,
+        ),
+        bytes,
+        Buffer.from(`\r\n--${boundary}--\r\n`),
+      ]);
+      multipart.set(bytes, body);
+    }
+    return fetch(`${app.url}/api/id-photo`, {
+      method: "POST",
+      body: new Uint8Array(body.buffer, body.byteOffset, body.length),
+      headers: { Origin: app.url, "Content-Type": `multipart/form-data; boundary=${boundary}` },
+    });
   };
   try {
     // Warm up once (libvips loads on first use), then take the idle level.
@@ -73,7 +106,7 @@ test("24 parallel 8 MB, 12-megapixel ID photos: /healthz answers within 1 s thro
       .toBuffer();
     expect((await upload(small)).status).toBe(200);
     await fetch(`${app.url}/shop`);
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    await settle(pid);
     const idle = residentMegabytes(pid);
 
     // /healthz is timed from a process of its own: this one is busy sending 200 MB.
@@ -82,7 +115,7 @@ test("24 parallel 8 MB, 12-megapixel ID photos: /healthz answers within 1 s thro
       [
         "--input-type=module",
         "-e",
-        `for (;;) { const t = Date.now(); const r = await fetch(${JSON.stringify(`${app.url}/healthz`)}); await r.arrayBuffer(); console.log(r.status, Date.now() - t); await new Promise((f) => setTimeout(f, 200)); }`,
+        `for (;;) { const t = Date.now(); const r = await fetch(${JSON.stringify(`${app.url}/healthz`)}); await r.arrayBuffer(); process.stdout.write(r.status + " " + (Date.now() - t) + "\\n"); await new Promise((f) => setTimeout(f, 200)); }`,
       ],
       { stdio: ["ignore", "pipe", "inherit"] },
     );
@@ -122,6 +155,9 @@ test("24 parallel 8 MB, 12-megapixel ID photos: /healthz answers within 1 s thro
     probe.kill();
     clearInterval(peakProbe);
     if (probeNoise.length) console.log(`probe printed: ${probeNoise.join(" | ").slice(0, 2000)}`);
+    console.log(
+      `burst: ${burstSeconds.toFixed(1)} s, statuses ${answers.map((a) => a.status).join(",")}; /healthz ${healthTimes.join(" ")} ms; RSS idle ${idle.toFixed(0)} MB, peak ${peak.toFixed(0)} MB`,
+    );
 
     // Decoded and stored, or (when the line is too long) 503 with Retry-After; a rate limit may
     // answer 429 with Retry-After too. Never a 5xx otherwise, never a failure.
@@ -142,7 +178,7 @@ test("24 parallel 8 MB, 12-megapixel ID photos: /healthz answers within 1 s thro
       now = residentMegabytes(pid);
     }
     console.log(
-      `burst: ${burstSeconds.toFixed(1)} s, statuses ${answers.map((a) => a.status).join(",")}; /healthz ${healthTimes.join(" ")} ms; RSS idle ${idle.toFixed(0)} MB, peak ${peak.toFixed(0)} MB, after ${((Date.now() - started) / 1000).toFixed(0)} s ${now.toFixed(0)} MB`,
+      `memory: RSS idle ${idle.toFixed(0)} MB, ${((Date.now() - started) / 1000).toFixed(0)} s after the burst began ${now.toFixed(0)} MB`,
     );
     expect(now).toBeLessThanOrEqual(idle + 100);
   } finally {
