@@ -80,22 +80,24 @@ test("24 parallel 8 MB, 12-megapixel ID photos: /healthz answers within 1 s thro
   // Each body encoded once, so this process spends its time sending rather than encoding forms
   // (it shares the two cores with the server).
   const boundary = "----cg-burst-boundary";
-  const multipart = new Map<Buffer, Buffer>();
+  const multipart = new Map<Buffer, Uint8Array<ArrayBuffer>>();
   const upload = (bytes: Buffer) => {
     let body = multipart.get(bytes);
     if (!body) {
-      body = Buffer.concat([
-        Buffer.from(
-          `--${boundary}\r\nContent-Disposition: form-data; name="idFront"; filename="id.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`,
-        ),
-        bytes,
-        Buffer.from(`\r\n--${boundary}--\r\n`),
-      ]);
+      body = new Uint8Array(
+        Buffer.concat([
+          Buffer.from(
+            `--${boundary}\r\nContent-Disposition: form-data; name="idFront"; filename="id.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`,
+          ),
+          bytes,
+          Buffer.from(`\r\n--${boundary}--\r\n`),
+        ]),
+      );
       multipart.set(bytes, body);
     }
     return fetch(`${app.url}/api/id-photo`, {
       method: "POST",
-      body: new Uint8Array(body.buffer, body.byteOffset, body.length),
+      body,
       headers: { Origin: app.url, "Content-Type": `multipart/form-data; boundary=${boundary}` },
     });
   };
