@@ -165,6 +165,9 @@ function limitBody(
   res.once("finish", () => {
     if (req.complete || dropping) return;
     startDropping();
+    // As Node's own drain does: nobody needs these bytes now (a reader handed them on could fail
+    // and destroy the connection).
+    req.removeAllListeners("data");
     req.resume();
   });
 }
