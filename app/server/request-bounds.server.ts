@@ -135,10 +135,13 @@ function limitBody(
   let received = 0;
   let dropping = false;
   let dropped = 0;
+  let ended = false;
   let linger: NodeJS.Timeout | undefined;
   const startDropping = () => {
     dropping = true;
-    linger = setTimeout(() => req.socket.destroy(), LINGER_MS);
+    // Checked after this turn's I/O (setImmediate): after a busy second the rest of the body may
+    // be waiting in the socket, and closing then would reset a connection that is fine.
+    linger = setTimeout(() => setImmediate(() => ended || req.socket.destroy()), LINGER_MS);
     linger.unref();
     req.socket.once("close", () => clearTimeout(linger));
   };
@@ -146,6 +149,7 @@ function limitBody(
   req.push = (chunk: unknown, encoding?: BufferEncoding) => {
     if (chunk === null || chunk === undefined) {
       // The whole request arrived after all: the connection is fine for the next one.
+      ended = true;
       clearTimeout(linger);
       return push(chunk, encoding);
     }
