@@ -189,8 +189,11 @@ describe("bounded requests", () => {
       });
     try {
       for (let round = 0; round < 3; round++) {
-        // The route answers at once and never reads these 600 KB (within its 10 MB limit).
+        // The route answers at once and never reads these 600 KB or 3 MB (within its 10 MB limit,
+        // more than the 1 MB dropped after a refusal).
         expect(await send("POST", "/checkout", Buffer.alloc(600 * 1024, 0x41))).toBe("413");
+        expect(await send("POST", "/admin/login", Buffer.from("--x--\r\n"))).toBe("200");
+        expect(await send("POST", "/checkout", Buffer.alloc(3 * 1024 * 1024, 0x41))).toBe("413");
         expect(await send("POST", "/admin/login", Buffer.from("--x--\r\n"))).toBe("200");
       }
     } finally {

@@ -135,6 +135,7 @@ function limitBody(
   let received = 0;
   let dropping = false;
   let dropped = 0;
+  let dropAllowance = LINGER_BYTES;
   let ended = false;
   let linger: NodeJS.Timeout | undefined;
   const startDropping = () => {
@@ -163,11 +164,14 @@ function limitBody(
       startDropping();
     }
     dropped += size;
-    if (dropped > LINGER_BYTES) req.socket.destroy();
+    if (dropped > dropAllowance) req.socket.destroy();
     return true;
   };
   res.once("finish", () => {
     if (req.complete || dropping) return;
+    // A body within its limit is taken to its end (it was allowed anyway), so the client, which
+    // may already have sent it all, can go on using the connection.
+    dropAllowance = Math.max(LINGER_BYTES, options.maxBytes - received);
     startDropping();
     // As Node's own drain does: nobody needs these bytes now (a reader handed them on could fail
     // and destroy the connection).
