@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { readFileSync, rmSync } from "node:fs";
 import { expect, test } from "@playwright/test";
@@ -101,6 +101,7 @@ test("24 parallel 8 MB, 12-megapixel ID photos: /healthz answers within 1 s thro
       headers: { Origin: app.url, "Content-Type": `multipart/form-data; boundary=${boundary}` },
     });
   };
+  let probe: ChildProcess | undefined;
   try {
     // Warm up once (libvips loads on first use), then take the idle level.
     const small = await sharp({ create: { width: 640, height: 400, channels: 3, background: "#336699" } })
@@ -112,7 +113,7 @@ test("24 parallel 8 MB, 12-megapixel ID photos: /healthz answers within 1 s thro
     const idle = residentMegabytes(pid);
 
     // /healthz is timed from a process of its own: this one is busy sending 200 MB.
-    const probe = spawn(
+    probe = spawn(
       process.execPath,
       [
         "--input-type=module",
@@ -125,7 +126,7 @@ test("24 parallel 8 MB, 12-megapixel ID photos: /healthz answers within 1 s thro
     const healthStatuses = new Set<number>();
     const probeNoise: string[] = [];
     let pending = "";
-    probe.stdout.on("data", (chunk: Buffer) => {
+    probe.stdout?.on("data", (chunk: Buffer) => {
       const lines = (pending + chunk.toString()).split("\n");
       pending = lines.pop() ?? "";
       for (const line of lines) {
@@ -155,6 +156,7 @@ test("24 parallel 8 MB, 12-megapixel ID photos: /healthz answers within 1 s thro
     );
     const burstSeconds = (Date.now() - started) / 1000;
     probe.kill();
+    probe = undefined;
     clearInterval(peakProbe);
     if (probeNoise.length) console.log(`probe printed: ${probeNoise.join(" | ").slice(0, 2000)}`);
     console.log(
@@ -184,6 +186,7 @@ test("24 parallel 8 MB, 12-megapixel ID photos: /healthz answers within 1 s thro
     );
     expect(now).toBeLessThanOrEqual(idle + 100);
   } finally {
+    probe?.kill();
     if (app.process.exitCode !== null || app.process.signalCode !== null) {
       console.log(
         `The server exited (${app.process.exitCode ?? app.process.signalCode}):\n${app.logs().slice(-4000)}`,
