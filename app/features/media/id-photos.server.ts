@@ -13,7 +13,7 @@ import {
   MultipartParseError,
   parseFormData,
 } from "@remix-run/form-data-parser";
-import { eq, inArray } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import { db, type Executor } from "#app/db/client.server.ts";
 import { idPhotos } from "#app/db/schema.ts";
 import { ID_IMAGE_MESSAGES } from "#app/features/checkout/checkout.schema.ts";
@@ -208,7 +208,12 @@ export async function storeIdPhoto(photo: ProcessedIdPhoto, executor?: Executor)
   const database = executor ?? (await db());
   const [row] = await database
     .insert(idPhotos)
-    .values({ contentType: photo.contentType, bytes: photo.bytes })
+    // As hex text, decoded by the database: PGlite turns a bytea parameter into hex in a
+    // JavaScript loop (~0.3 s of the event loop for a 1 MB photo; decision record 015).
+    .values({
+      contentType: photo.contentType,
+      bytes: sql`decode(${Buffer.from(photo.bytes).toString("hex")}, 'hex')`,
+    })
     .returning({ id: idPhotos.id });
   if (!row) throw new Error("The ID photo was not stored");
   return row.id;
