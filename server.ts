@@ -16,6 +16,7 @@ import {
 } from "react-router";
 import { PageCache } from "./app/server/page-cache.server.ts";
 import { precompressedAssets } from "./app/server/page-cache-assets.server.ts";
+import { boundRequests } from "./app/server/request-bounds.server.ts";
 import { ConfigError, parseConfig } from "./app/utils/env.server.ts";
 import { log, rootCauseMessage } from "./app/utils/logger.server.ts";
 import { PRIVATE_UMASK } from "./app/utils/private-data-dir.server.ts";
@@ -109,6 +110,10 @@ app.use((_req, res, next) => {
   }
   next();
 });
+
+// Bounded work per request (decision 015): GET/HEAD/POST only (405 with Allow), a POST must be a
+// form (415), and every body has a limit by route before it is read (413).
+app.use(boundRequests());
 
 function loadContext(req: express.Request, res: express.Response) {
   const context = new RouterContextProvider();

@@ -65,6 +65,8 @@ export const handleError: HandleErrorFunction = (error, { request, context }) =>
   // A client's mistake the router answered itself (a GET to an action-only route, say): the request
   // log line already has its 4xx status; it is not a server error.
   if (isRouteErrorResponse(error) && error.status < 500) return;
+  // A body cut off at its limit (app/server/request-bounds.server.ts): the client already has its 413.
+  if (error instanceof Error && error.name === "BodyTooLargeError") return;
   const { requestId } = context.get(requestInfoContext);
   if (isDatabaseUnavailable(error)) {
     databaseUnavailableRequests.add(context);

@@ -22,7 +22,16 @@ export async function redirectWithToast(url: string, toast: ToastInput, init?: R
 export async function readToast(request: Request) {
   const raw = await toastCookie.parse(request.headers.get("Cookie"));
   if (typeof raw !== "string") return { toast: null, headers: undefined };
-  const parsed = toastSchema.safeParse(JSON.parse(raw));
+  const parsed = toastSchema.safeParse(parseJson(raw));
   const clear = await toastCookie.serialize("", { maxAge: 0 });
   return { toast: parsed.success ? parsed.data : null, headers: { "Set-Cookie": clear } };
+}
+
+/** A toast cookie someone wrote by hand is ignored (cleared), not a broken page. */
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
 }

@@ -4,7 +4,7 @@
  * reference served by the same process in the same run, the median of interleaved rounds.
  *
  *   npm run bench                      all figures (about 10 minutes on 2 cores)
- *   npm run bench -- --only=cached,cold   some sections: cached, browser, cold, orders, fresh-pg, dashboard
+ *   npm run bench -- --only=cached,cold   some sections: cached, browser, cold, orders, fresh-pg, dashboard, fuzz
  *   BENCH_SECONDS=5 BENCH_ROUNDS=3     seconds per load run, rounds per figure (defaults)
  *   BENCH_PG_URL=postgres://…          PostgreSQL for the PostgreSQL-only figures (default: DATABASE_URL,
  *                                      else postgres://postgres@127.0.0.1:5432/test when it answers)
@@ -13,6 +13,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { countOrders, discoverTarget, fuzzServer } from "../../tests/fuzz/hostile-requests.ts";
 import { adminCookie, firstLoad, launchChromium, priceChangeVisibility } from "./browser.ts";
 import {
   type BenchServer,
@@ -342,6 +343,42 @@ async function dashboardSection(postgresUrl: string | undefined) {
   }
 }
 
+/** The fuzz test of `npm test` (tests/e2e/hostile-traffic.spec.ts) at 10,000 requests. */
+async function fuzzSection() {
+  const requests = 10_000;
+  say(`… ${requests} hostile requests (tests/fuzz/hostile-requests.ts)`);
+  const data = await createDataSet({ count: 60 });
+  try {
+    const server = await startServer(data);
+    let report: Awaited<ReturnType<typeof fuzzServer>>;
+    try {
+      report = await fuzzServer(await discoverTarget(server.url), { requests, seed: 20261123 });
+    } finally {
+      await server.stop();
+    }
+    const orders = await countOrders({ dataDir: data.env.DATA_DIR });
+    const statuses = Object.entries(report.byStatus)
+      .map(([status, count]) => `${status}: ${count}`)
+      .join(", ");
+    record({
+      figure: `Fuzz: answers ≥ 500, with a stack trace or a server path, or no answer, of ${requests} hostile requests`,
+      target: "0",
+      value: String(report.findings.length),
+      pass: report.findings.length === 0,
+      context: `${report.sent} sent in ${fmt(report.seconds, 1)} s (${report.unsendable} not sendable by Node's client); by status ${statuses}${report.findings.length ? `; first: ${report.findings[0]?.why} on ${report.findings[0]?.request.slice(0, 160)}` : ""}`,
+    });
+    record({
+      figure: `Fuzz: orders placed by ${requests} hostile requests (each checkout carries a field no order can have)`,
+      target: "0",
+      value: String(orders),
+      pass: orders === 0,
+      context: "counted in the database after the server stopped",
+    });
+  } finally {
+    await data.dispose();
+  }
+}
+
 function machine() {
   const cpus = os.cpus();
   const wrk = spawnSync("wrk", ["-v"], { encoding: "utf8" });
@@ -461,6 +498,7 @@ async function main() {
       }
     }
     if (wants("dashboard")) await dashboardSection(mainPostgres);
+    if (wants("fuzz")) await fuzzSection();
   } finally {
     for (const server of servers) await server.stop().catch(() => {});
     for (const dispose of disposals) await dispose().catch(() => {});

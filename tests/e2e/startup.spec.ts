@@ -96,7 +96,17 @@ test.describe("starting the server", () => {
     try {
       const response = await fetch(`${app.url}/api/id-photo`);
       expect(response.status).toBe(400);
-      const failure = await fetch(`${app.url}/api/id-photo`, { method: "POST" });
+      // Not a form at all: refused before the app (decision record 015).
+      const notAForm = await fetch(`${app.url}/api/id-photo`, { method: "POST" });
+      expect(notAForm.status).toBe(415);
+      expect(await notAForm.json()).toEqual({
+        error: "Send the form as application/x-www-form-urlencoded or multipart/form-data.",
+      });
+      const failure = await fetch(`${app.url}/api/id-photo`, {
+        method: "POST",
+        headers: { "Content-Type": "multipart/form-data; boundary=x" },
+        body: "--y\r\nbroken",
+      });
       expect(failure.status).toBe(400);
       expect(await failure.json()).toEqual({
         error: "The form could not be read. Please check your details and try again.",

@@ -3,8 +3,9 @@ import { z } from "zod";
 /**
  * Any name@host: the account made at first start is admin@localhost, which zod's stricter e-mail
  * check (it wants a dot in the domain) would lock out. Browsers' type="email" accepts it too.
+ * No control characters: PostgreSQL refuses a NUL in text, and no address has one.
  */
-const LOGIN_EMAIL = /^[^\s@]+@[^\s@]+$/;
+const LOGIN_EMAIL = /^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+$/u;
 
 /** Spec §5: admin login requires e-mail and password. */
 export const loginSchema = z.object({

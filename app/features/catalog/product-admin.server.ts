@@ -7,6 +7,7 @@ import { and, eq, isNull, notInArray, sql } from "drizzle-orm";
 import { db, type Executor } from "#app/db/client.server.ts";
 import { orderItems, productSizes, products } from "#app/db/schema.ts";
 import { formatGrams } from "#app/features/checkout/purchase-limits.ts";
+import { readFormData } from "#app/utils/form-data.server.ts";
 import { attachSizes, NEWEST_FIRST } from "./catalog.server.ts";
 import { canonicalCategory } from "./catalog.ts";
 import {
@@ -260,7 +261,7 @@ export async function fixCategoryCase(id: string): Promise<FixCaseResult> {
 export async function parseProductForm(
   request: Request,
 ): Promise<{ ok: true; data: ProductFormData } | { ok: false; fieldErrors: Record<string, string> }> {
-  const form = await request.formData();
+  const form = await readFormData(request);
   const payload = form.get("payload");
   let raw: unknown;
   try {

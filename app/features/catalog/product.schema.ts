@@ -7,6 +7,8 @@ import { gramsToMg } from "#app/features/checkout/purchase-limits.ts";
 import { CATEGORIES, STRAINS } from "./catalog.ts";
 
 export const MAX_PRODUCT_IMAGE_BYTES = 10 * 1024 * 1024;
+/** The admin image upload's whole body: the image and a few fields. */
+export const MAX_PRODUCT_IMAGE_BODY_BYTES = MAX_PRODUCT_IMAGE_BYTES + 64 * 1024;
 export const PRODUCT_IMAGE_ACCEPT = "image/png,image/jpeg,image/gif,image/webp,image/avif";
 
 /** Spec §8 admin image messages. */

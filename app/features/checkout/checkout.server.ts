@@ -51,7 +51,7 @@ export type CheckoutFailure = {
   status: 400 | 409 | 413 | 429 | 500 | 503;
   fieldErrors: FieldErrors;
   toast: ToastMessage | null;
-  /** With status 429: when this client address may order again. */
+  /** With 429 or 503: when the shopper can send the same form again. */
   retryAfterSeconds?: number;
 };
 
@@ -109,6 +109,26 @@ function orderFailed(client: CheckoutClient, error: unknown): CheckoutFailure {
   return isDatabaseUnavailable(error)
     ? failure(client, 503, {}, CHECKOUT_TOASTS.orderUnavailable)
     : failure(client, 500, {}, CHECKOUT_TOASTS.orderError);
+}
+
+/** The photo was refused (size, type, unreadable), or could not be checked now (503). */
+function photoFailure(client: CheckoutClient, error: UploadRefused): CheckoutFailure {
+  if (error.status === 503) {
+    return {
+      ...failure(client, 503, {}, { type: "error", title: "Please try again", description: error.message }),
+      retryAfterSeconds: error.retryAfterSeconds,
+    };
+  }
+  return failure(
+    client,
+    error.status,
+    { [ID_PHOTO_FIELD]: error.message },
+    {
+      type: "error",
+      title: error.status === 413 ? "File too large" : "Invalid file type",
+      description: error.message,
+    },
+  );
 }
 
 function refusalToFailure(client: CheckoutClient, refusal: PlaceOrderRefusal): CheckoutFailure {
@@ -172,18 +192,7 @@ export async function submitCheckout(
   try {
     ({ form, idFront } = await parseCheckoutForm(request));
   } catch (error) {
-    if (error instanceof UploadRefused) {
-      return failure(
-        "js",
-        error.status,
-        { idFront: error.message },
-        {
-          type: "error",
-          title: error.status === 413 ? "File too large" : "Invalid file type",
-          description: error.message,
-        },
-      );
-    }
+    if (error instanceof UploadRefused) return photoFailure("js", error);
     throw error;
   }
   const client: CheckoutClient = form.get("_client") === "js" ? "js" : "html";
@@ -241,18 +250,7 @@ export async function submitCheckout(
       photo = await processIdPhoto(new Uint8Array(await idFront.arrayBuffer()));
     } catch (error) {
       await giveBudgetBack();
-      if (error instanceof UploadRefused) {
-        return failure(
-          client,
-          error.status,
-          { [ID_PHOTO_FIELD]: error.message },
-          {
-            type: "error",
-            title: error.status === 413 ? "File too large" : "Invalid file type",
-            description: error.message,
-          },
-        );
-      }
+      if (error instanceof UploadRefused) return photoFailure(client, error);
       throw error;
     }
     if (!prepared.ok) return refusalToFailure(client, prepared);

@@ -6,6 +6,12 @@ export { MIN_ORDER_CENTS } from "#app/features/cart/cart.ts";
 /** An ID photo may be at most 10 MB; the server cuts a bigger upload off while streaming. */
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 
+/** Room for the text fields of the checkout form beside the photo. */
+const CHECKOUT_FIELDS_BYTES = 256 * 1024;
+
+/** The whole checkout (or photo upload) body: the photo and the form's fields. */
+export const MAX_CHECKOUT_BODY_BYTES = MAX_UPLOAD_BYTES + CHECKOUT_FIELDS_BYTES;
+
 /** Image types the ID upload accepts (checked again by content on the server). */
 export const ID_IMAGE_ACCEPT = "image/png,image/jpeg,image/gif,image/webp";
 

@@ -17,33 +17,47 @@ import {
   parseFormData,
 } from "@remix-run/form-data-parser";
 import { eq, inArray } from "drizzle-orm";
-import sharp from "sharp";
 import { db, type Executor } from "#app/db/client.server.ts";
 import { idPhotos } from "#app/db/schema.ts";
 import { ID_IMAGE_MESSAGES } from "#app/features/checkout/checkout.schema.ts";
-import { MAX_UPLOAD_BYTES } from "#app/features/checkout/limits.ts";
+import { MAX_CHECKOUT_BODY_BYTES, MAX_UPLOAD_BYTES } from "#app/features/checkout/limits.ts";
 import { log, rootCauseMessage } from "#app/utils/logger.server.ts";
 import { idPhotoKeyring } from "./id-photo-crypto.server.ts";
 import { insertEncryptedIdPhoto, openIdPhoto } from "./id-photo-keys.server.ts";
+import sharp from "./sharp.server.ts";
+import { createWorkQueue, QueueBusy } from "./work-queue.server.ts";
 
-/** Room for the text fields of the checkout form beside the photo. */
-const FORM_FIELDS_BYTES = 256 * 1024;
-export const MAX_CHECKOUT_BODY_BYTES = MAX_UPLOAD_BYTES + FORM_FIELDS_BYTES;
-/** Refuse pixel bombs: a real ID photo is well under 50 megapixels. */
-const MAX_INPUT_PIXELS = 50_000_000;
-/** Stored photos are at most this wide or high: enough to read an ID, small to keep. */
-const STORED_MAX_SIDE = 2400;
+/** Refuse pixel bombs: a phone's camera takes 12 to 24 megapixels (decision 015). */
+export const MAX_INPUT_PIXELS = 25_000_000;
+/** Stored photos are at most this wide or high: enough to read an ID, about 200–400 KB. */
+export const STORED_MAX_SIDE = 1600;
+
+/**
+ * Decoding a 12-megapixel photo takes about 40 MB and a core for a fraction of a second: at most
+ * two at once per process; the others wait up to 10 s, then get 503 with Retry-After. A line
+ * longer than `maxWaiting` is refused at once: each waiting request holds its upload (up to
+ * 10 MB) in memory, and at two at a time it would not get its turn within the 10 s anyway.
+ */
+export const ID_PHOTO_QUEUE = { concurrency: 2, maxWaitMs: 10_000, maxWaiting: 32 } as const;
+export const ID_PHOTO_DECODES = createWorkQueue(ID_PHOTO_QUEUE);
+export const ID_PHOTO_BUSY_MESSAGE =
+  "We are checking many ID photos right now. Please try again in a few seconds.";
 
 export const ID_PHOTO_FIELD = "idFront";
 /** The checkout post's field naming a photo sent ahead by `uploadIdPhoto`. */
 export const ID_PHOTO_TOKEN_FIELD = "idPhotoToken";
 
-/** An upload the server will not take; `status` is 413 for size, 400 otherwise. Never a 5xx. */
+/**
+ * An upload the server will not take: 413 for size, 503 (with `retryAfterSeconds`) when too many
+ * photos are being decoded, 400 otherwise.
+ */
 export class UploadRefused extends Error {
-  readonly status: 400 | 413;
-  constructor(status: 400 | 413, message: string) {
+  readonly status: 400 | 413 | 503;
+  readonly retryAfterSeconds: number | undefined;
+  constructor(status: 400 | 413 | 503, message: string, retryAfterSeconds?: number) {
     super(message);
     this.status = status;
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 }
 
@@ -129,27 +143,34 @@ export async function processIdPhoto(input: Uint8Array): Promise<ProcessedIdPhot
   if (input.byteLength > MAX_UPLOAD_BYTES) throw new UploadRefused(413, ID_IMAGE_MESSAGES.tooLarge);
   if (!sniffImageType(input)) throw new UploadRefused(400, ID_IMAGE_MESSAGES.type);
   try {
-    const { data, info } = await sharp(input, {
-      limitInputPixels: MAX_INPUT_PIXELS,
-      failOn: "error",
-      animated: false,
-    })
-      .rotate()
-      .resize({ width: STORED_MAX_SIDE, height: STORED_MAX_SIDE, fit: "inside", withoutEnlargement: true })
-      .flatten({ background: "#ffffff" })
-      // Plain libjpeg-turbo, not mozjpeg: files ~15% larger, but ~3× less CPU on a small photo
-      // and >10× less on a large one, and this runs on the checkout request.
-      .jpeg({ quality: 85 })
-      .toBuffer({ resolveWithObject: true });
-    return { contentType: "image/jpeg", bytes: new Uint8Array(data), width: info.width, height: info.height };
-  } catch {
+    return await ID_PHOTO_DECODES.run(() => reencode(input));
+  } catch (error) {
+    if (error instanceof QueueBusy) {
+      throw new UploadRefused(503, ID_PHOTO_BUSY_MESSAGE, error.retryAfterSeconds);
+    }
     throw new UploadRefused(400, ID_IMAGE_MESSAGES.unreadable);
   }
 }
 
+async function reencode(input: Uint8Array): Promise<ProcessedIdPhoto> {
+  const { data, info } = await sharp(input, {
+    limitInputPixels: MAX_INPUT_PIXELS,
+    failOn: "error",
+    animated: false,
+  })
+    .rotate()
+    .resize({ width: STORED_MAX_SIDE, height: STORED_MAX_SIDE, fit: "inside", withoutEnlargement: true })
+    .flatten({ background: "#ffffff" })
+    // Plain libjpeg-turbo, not mozjpeg: files ~15% larger, but ~3× less CPU on a small photo
+    // and >10× less on a large one, and this runs on the checkout request.
+    .jpeg({ quality: 85 })
+    .toBuffer({ resolveWithObject: true });
+  return { contentType: "image/jpeg", bytes: new Uint8Array(data), width: info.width, height: info.height };
+}
+
 export type IdPhotoUpload =
   | { ok: true; token: string }
-  | { ok: false; status: 400 | 413 | 500; message: string };
+  | { ok: false; status: 400 | 413 | 500 | 503; message: string; retryAfterSeconds?: number };
 
 /**
  * The ID photo sent as soon as the shopper picks it (decision 8): read, checked and re-encoded as
@@ -163,7 +184,14 @@ export async function uploadIdPhoto(request: Request): Promise<IdPhotoUpload> {
     const photo = await processIdPhoto(new Uint8Array(await idFront.arrayBuffer()));
     return { ok: true, token: await storeIdPhoto(photo) };
   } catch (error) {
-    if (error instanceof UploadRefused) return { ok: false, status: error.status, message: error.message };
+    if (error instanceof UploadRefused) {
+      return {
+        ok: false,
+        status: error.status,
+        message: error.message,
+        retryAfterSeconds: error.retryAfterSeconds,
+      };
+    }
     log.error("Could not store an ID photo sent ahead of checkout", { error: rootCauseMessage(error) });
     return {
       ok: false,

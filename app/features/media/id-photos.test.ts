@@ -14,7 +14,32 @@ import {
 } from "#app/features/checkout/checkout-test-helpers.server.ts";
 import { MAX_UPLOAD_BYTES } from "#app/features/checkout/limits.ts";
 import { describeEachDatabase } from "#tests/db.ts";
-import { getIdPhoto, processIdPhoto, sniffImageType, UploadRefused } from "./id-photos.server.ts";
+import {
+  getIdPhoto,
+  ID_PHOTO_BUSY_MESSAGE,
+  ID_PHOTO_DECODES,
+  ID_PHOTO_QUEUE,
+  processIdPhoto,
+  sniffImageType,
+  UploadRefused,
+  uploadIdPhoto,
+} from "./id-photos.server.ts";
+
+/** Takes both decode slots and fills the waiting line; `release` lets them all finish. */
+async function saturateDecodeQueue() {
+  let release = () => {};
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const { concurrency, maxWaiting } = ID_PHOTO_QUEUE;
+  const held = Array.from({ length: concurrency + maxWaiting }, () => ID_PHOTO_DECODES.run(() => gate));
+  await new Promise((resolve) => setImmediate(resolve));
+  expect(ID_PHOTO_DECODES.stats).toEqual({ running: concurrency, waiting: maxWaiting });
+  return async () => {
+    release();
+    await Promise.all(held);
+  };
+}
 
 describe("ID photo content checks", () => {
   it("knows images by their first bytes, not by name", async () => {
@@ -45,6 +70,49 @@ describe("ID photo content checks", () => {
     expect(metadata.format).toBe("jpeg");
     expect(metadata.exif).toBeUndefined();
     expect(Buffer.from(processed.bytes).includes("Secret Owner")).toBe(false);
+  });
+
+  it("refuses a 49-megapixel PNG of a few KB (a pixel bomb) as unreadable, with 400", async () => {
+    const bomb = await sharp({ create: { width: 7000, height: 7000, channels: 3, background: "#fff" } })
+      .png({ compressionLevel: 9 })
+      .toBuffer();
+    expect(bomb.length).toBeLessThan(300 * 1024);
+    await expect(processIdPhoto(new Uint8Array(bomb))).rejects.toMatchObject({
+      status: 400,
+      message: "This file is not a readable image. Please upload a PNG, JPG or GIF photo of your ID.",
+    });
+  });
+
+  it("stores a 12-megapixel photo at most 1600 px on its long side", async () => {
+    const photo = await sharp({ create: { width: 4000, height: 3000, channels: 3, background: "#8a6d3b" } })
+      .jpeg()
+      .toBuffer();
+    const processed = await processIdPhoto(new Uint8Array(photo));
+    expect([processed.width, processed.height]).toEqual([1600, 1200]);
+  });
+
+  it("answers 503 with Retry-After when too many photos wait to be decoded, and works again after", async () => {
+    const release = await saturateDecodeQueue();
+    try {
+      const refused = await processIdPhoto(await testPng()).catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(UploadRefused);
+      expect(refused).toMatchObject({ status: 503, message: ID_PHOTO_BUSY_MESSAGE, retryAfterSeconds: 10 });
+
+      const form = new FormData();
+      form.append("idFront", new File([(await testPng()) as BlobPart], "id.png", { type: "image/png" }));
+      const upload = await uploadIdPhoto(
+        new Request("http://localhost/api/id-photo", { method: "POST", body: form }),
+      );
+      expect(upload).toEqual({
+        ok: false,
+        status: 503,
+        message: ID_PHOTO_BUSY_MESSAGE,
+        retryAfterSeconds: 10,
+      });
+    } finally {
+      await release();
+    }
+    expect((await processIdPhoto(await testPng())).contentType).toBe("image/jpeg");
   });
 
   it("refuses a file that only looks like an image", async () => {
@@ -126,6 +194,33 @@ describeEachDatabase("ID photo uploads at checkout", (database) => {
       status: 400,
       fieldErrors: { idFront: "Please select an image file (PNG, JPG, GIF up to 10MB)" },
     });
+    expect(await orderCount()).toBe(before);
+  });
+
+  it("answers a checkout 503 with Retry-After and no order while the photo queue is full", async () => {
+    const product = await insertTestProduct(database().db, { priceCents: 9000 });
+    const before = await orderCount();
+    const release = await saturateDecodeQueue();
+    try {
+      const result = await submitCheckout(
+        checkoutRequest(
+          orderFields([{ productId: product.productId, sizeId: product.sizeId, quantity: 1 }], {
+            _client: "js",
+          }),
+          { bytes: await testPng(), name: "id.png", type: "image/png" },
+        ),
+        { clientAddress: newShopper().clientAddress, now: MONDAY_MORNING },
+      );
+      expect(result).toMatchObject({
+        ok: false,
+        status: 503,
+        retryAfterSeconds: 10,
+        fieldErrors: {},
+        toast: { title: "Please try again", description: ID_PHOTO_BUSY_MESSAGE },
+      });
+    } finally {
+      await release();
+    }
     expect(await orderCount()).toBe(before);
   });
 

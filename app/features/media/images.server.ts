@@ -6,10 +6,11 @@
  */
 import { createHash } from "node:crypto";
 import { eq } from "drizzle-orm";
-import sharp, { type Metadata, type OutputInfo } from "sharp";
+import type { Metadata, OutputInfo } from "sharp";
 import type { Executor } from "#app/db/client.server.ts";
 import { mediaFiles } from "#app/db/schema.ts";
 import { mediaFileName, mediaUrl, PRODUCT_IMAGE_WIDTHS, type ProductImageWidth } from "./image-urls.ts";
+import sharp from "./sharp.server.ts";
 
 /** Refuse decompression bombs: no product photo needs more than 40 megapixels. */
 export const MAX_INPUT_PIXELS = 40_000_000;

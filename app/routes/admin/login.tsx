@@ -11,6 +11,7 @@ import { knownDeviceCookie, readKnownDeviceToken } from "#app/features/admin-aut
 import { loginSchema, safeAdminRedirect } from "#app/features/admin-auth/login.schema.ts";
 import { signIn, throttledMessage } from "#app/features/admin-auth/login.server.ts";
 import { findSession, readSessionToken, sessionCookie } from "#app/features/admin-auth/sessions.server.ts";
+import { readFormData } from "#app/utils/form-data.server.ts";
 import { requestInfoContext } from "#app/utils/request-context.ts";
 import { keepRetryAfter } from "#app/utils/retry-after.ts";
 import { toastHeader } from "#app/utils/toast.server.ts";
@@ -40,7 +41,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       { status: 403 },
     );
   }
-  const parsed = loginSchema.safeParse(Object.fromEntries(await request.formData()));
+  const parsed = loginSchema.safeParse(Object.fromEntries(await readFormData(request)));
   if (!parsed.success) {
     const fieldErrors: Record<string, string> = {};
     for (const issue of parsed.error.issues) fieldErrors[String(issue.path[0])] ??= issue.message;

@@ -16,8 +16,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     );
   }
   const result = await uploadIdPhoto(request);
+  const headers = new Headers({ "Cache-Control": "private, no-store" });
+  if (!result.ok && result.retryAfterSeconds) headers.set("Retry-After", String(result.retryAfterSeconds));
   return Response.json(result.ok ? { token: result.token } : { error: result.message }, {
     status: result.ok ? 200 : result.status,
-    headers: { "Cache-Control": "private, no-store" },
+    headers,
   });
 }

@@ -5,6 +5,7 @@ import { Icon } from "#app/components/ui/icon.tsx";
 import { requireAdmin } from "#app/features/admin-auth/guard.server.ts";
 import { listOrders, setOrderStatus } from "#app/features/orders/admin-orders.server.ts";
 import { ORDER_INTENTS, orderStatusSchema } from "#app/features/orders/order-status.schema.ts";
+import { readFormData } from "#app/utils/form-data.server.ts";
 import { errorMessage, log } from "#app/utils/logger.server.ts";
 import type { Route } from "./+types/incoming";
 
@@ -26,7 +27,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   requireAdmin(context);
-  const parsed = orderStatusSchema.safeParse(Object.fromEntries(await request.formData()));
+  const parsed = orderStatusSchema.safeParse(Object.fromEntries(await readFormData(request)));
   const failed = { ok: false, title: "Error", description: "Failed to update order status" };
   if (!parsed.success) return data(failed, { status: 400 });
   try {

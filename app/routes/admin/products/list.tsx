@@ -20,6 +20,7 @@ import {
 } from "#app/features/catalog/product-admin.server.ts";
 import { categoryCounts, filterAdminProducts } from "#app/features/catalog/product-list.ts";
 import { cn } from "#app/utils/cn.ts";
+import { readFormData } from "#app/utils/form-data.server.ts";
 import { errorMessage, log } from "#app/utils/logger.server.ts";
 import { formatCents } from "#app/utils/money.ts";
 import type { Route } from "./+types/list";
@@ -46,7 +47,7 @@ type ActionResult = { ok: boolean; title: string; description: string };
 
 export async function action({ request, context }: Route.ActionArgs) {
   requireAdmin(context);
-  const form = await request.formData();
+  const form = await readFormData(request);
   const intent = form.get("intent");
   const id = String(form.get("id") ?? "");
   if (intent === "delete") {

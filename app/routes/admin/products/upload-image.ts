@@ -5,12 +5,14 @@ import {
 } from "@remix-run/form-data-parser";
 import { db } from "#app/db/client.server.ts";
 import { NO_STORE, requireAdmin } from "#app/features/admin-auth/guard.server.ts";
-import { IMAGE_MESSAGES, MAX_PRODUCT_IMAGE_BYTES } from "#app/features/catalog/product.schema.ts";
+import {
+  IMAGE_MESSAGES,
+  MAX_PRODUCT_IMAGE_BODY_BYTES,
+  MAX_PRODUCT_IMAGE_BYTES,
+} from "#app/features/catalog/product.schema.ts";
 import { InvalidImageError, storeProductImage } from "#app/features/media/images.server.ts";
 import { errorMessage, log } from "#app/utils/logger.server.ts";
 import type { Route } from "./+types/upload-image";
-
-const BODY_LIMIT = MAX_PRODUCT_IMAGE_BYTES + 64 * 1024;
 
 function json(body: unknown, status = 200) {
   return Response.json(body, { status, headers: { "Cache-Control": NO_STORE } });
@@ -23,14 +25,19 @@ function json(body: unknown, status = 200) {
 export async function action({ request, context }: Route.ActionArgs) {
   requireAdmin(context);
   const declared = Number(request.headers.get("Content-Length") ?? "");
-  if (Number.isFinite(declared) && declared > BODY_LIMIT) {
+  if (Number.isFinite(declared) && declared > MAX_PRODUCT_IMAGE_BODY_BYTES) {
     return json({ error: IMAGE_MESSAGES.tooLarge.description }, 413);
   }
   let bytes: Uint8Array | null = null;
   try {
     await parseFormData(
       request,
-      { maxFiles: 1, maxFileSize: MAX_PRODUCT_IMAGE_BYTES, maxTotalSize: BODY_LIMIT, maxParts: 10 },
+      {
+        maxFiles: 1,
+        maxFileSize: MAX_PRODUCT_IMAGE_BYTES,
+        maxTotalSize: MAX_PRODUCT_IMAGE_BODY_BYTES,
+        maxParts: 10,
+      },
       async (file) => {
         if (file.fieldName === "image" && file.size > 0) bytes = new Uint8Array(await file.arrayBuffer());
         return null;
