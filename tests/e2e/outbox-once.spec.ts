@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { expect, test } from "@playwright/test";
 import { inArray } from "drizzle-orm";
 import { SMTPServer } from "smtp-server";
@@ -102,11 +103,14 @@ test.describe("each e-mail is sent once", () => {
       applicationName: "cg-test-helper",
     });
     const apps: RunningApp[] = [];
+    const sharedPhotoKey = randomBytes(32).toString("base64");
     const startInstance = async (concurrency: number) => {
       const app = await startApp({
         buildDir: process.env.E2E_BUILD_DIR as string,
         env: {
           DATABASE_URL: database.url,
+          // Instances sharing a database share its ID photo key (decision 014).
+          ID_PHOTO_KEY: sharedPhotoKey,
           SEED_DEMO: "false",
           SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
           // Far shorter than one send: only the lease extension keeps the other instance off a mail.
