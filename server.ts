@@ -14,6 +14,8 @@ import {
   RouterContextProvider,
   type ServerBuild,
 } from "react-router";
+import { createNonce, createPlaceholder } from "./app/server/csp-nonce.server.ts";
+import { crossSiteGuard, finalErrorHandler, methodGuard } from "./app/server/http-guards.server.ts";
 import { PageCache } from "./app/server/page-cache.server.ts";
 import { precompressedAssets } from "./app/server/page-cache-assets.server.ts";
 import { ConfigError, parseConfig } from "./app/utils/env.server.ts";
@@ -33,6 +35,10 @@ function fail(message: string): never {
   process.stderr.write(`${message}\n`);
   process.exit(1);
 }
+
+// Express shows its own error page with a stack outside production (finalErrorHandler replaces it
+// anyway); `npm start` sets this too.
+process.env.NODE_ENV ??= "production";
 
 let settings: ReturnType<typeof parseConfig>;
 try {
@@ -77,38 +83,50 @@ app.use((req, res, next) => {
   next();
 });
 
+// --- Nonces, methods, cross-site refusals, last error handler (issue 11 items 5 and 7) ---
+/** The CSP of one response: its scripts must carry its nonce (decision 013). */
+function contentSecurityPolicy(nonce: string) {
+  return [
+    "default-src 'self'",
+    // blob: shows a picked photo before it is sent (checkout ID, product image in the admin).
+    ["img-src 'self' data: blob:", ...settings.IMAGE_HOSTS].join(" "),
+    `script-src 'self' 'nonce-${nonce}'`,
+    "style-src 'self' 'unsafe-inline'",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join("; ");
+}
+
 app.use((_req, res, next) => {
+  const nonce = createNonce();
+  res.locals.nonce = nonce;
+  res.setHeader("Content-Security-Policy", contentSecurityPolicy(nonce));
   res.setHeader("X-Content-Type-Options", "nosniff");
   res.setHeader("X-Frame-Options", "DENY");
   res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
   res.setHeader("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=()");
   res.setHeader("Cross-Origin-Opener-Policy", "same-origin");
-  res.setHeader(
-    "Content-Security-Policy",
-    [
-      "default-src 'self'",
-      "img-src 'self' data: blob: https:",
-      "script-src 'self' 'unsafe-inline'",
-      "style-src 'self' 'unsafe-inline'",
-      "font-src 'self'",
-      "connect-src 'self'",
-      "object-src 'none'",
-      "base-uri 'self'",
-      "form-action 'self'",
-      "frame-ancestors 'none'",
-    ].join("; "),
-  );
   if (settings.secureCookies) {
     res.setHeader("Strict-Transport-Security", "max-age=63072000; includeSubDomains");
   }
   next();
 });
 
-function loadContext(req: express.Request, res: express.Response) {
+// TRACE, CONNECT, PROPFIND…: 405 with Allow. Any POST from another site's page: 403, on every route.
+app.use(methodGuard);
+app.use(crossSiteGuard(settings.publicUrl));
+
+/** `nonce`: the response's own, or the page cache's placeholder for a page it stores. */
+function loadContext(req: express.Request, res: express.Response, nonce = res.locals.nonce as string) {
   const context = new RouterContextProvider();
   context.set(entry.requestInfoContext, {
     requestId: res.locals.requestId as string,
     clientAddress: req.ip ?? "unknown",
+    nonce,
   });
   return context;
 }
@@ -143,7 +161,12 @@ const handleRouterRequest = createRouterHandler(build, "production");
 let pageCache: PageCache | undefined;
 if (settings.PAGE_CACHE) {
   const origin = new URL(settings.publicUrl).origin;
+  // Cached pages are shared: they are rendered with a placeholder nonce, never sent, that each
+  // response replaces with its own (app/server/csp-nonce.server.ts).
+  const placeholder = createPlaceholder();
   const cache = new PageCache({
+    placeholder,
+    nonceFor: (res) => (res as express.Response).locals.nonce as string,
     currentVersion: () => entry.catalogVersion.current(),
     render(req, res) {
       const request = req as express.Request;
@@ -156,7 +179,7 @@ if (settings.PAGE_CACHE) {
       // request's Host header (a forged Host must not end up in a cached page).
       return handleRouterRequest(
         new Request(new URL(request.originalUrl, origin), { method: "GET", headers }),
-        loadContext(request, res as express.Response),
+        loadContext(request, res as express.Response, placeholder),
       );
     },
   });
@@ -191,6 +214,9 @@ app.all(
     getLoadContext: loadContext,
   }),
 );
+
+// Last: errors from Express itself (a malformed URL) and from the app get a plain page, no stack.
+app.use(finalErrorHandler);
 
 const server = app.listen(settings.PORT, settings.HOST, () => {
   const shown = settings.HOST === "0.0.0.0" || settings.HOST === "::" ? "localhost" : settings.HOST;

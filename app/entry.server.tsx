@@ -6,6 +6,7 @@ import { renderToPipeableStream } from "react-dom/server";
 import type { EntryContext, HandleErrorFunction, RouterContextProvider } from "react-router";
 import { isRouteErrorResponse, ServerRouter } from "react-router";
 import { errorMessage, log } from "#app/utils/logger.server.ts";
+import { NonceContext, RequestIdContext } from "#app/utils/render-context.ts";
 import { requestInfoContext } from "#app/utils/request-context.ts";
 
 // The custom server (server.ts) reaches the app's own module instances through these exports.
@@ -66,7 +67,7 @@ export default function handleRequest(
   responseStatusCode: number,
   responseHeaders: Headers,
   routerContext: EntryContext,
-  _loadContext: RouterContextProvider,
+  loadContext: RouterContextProvider,
 ) {
   if (request.method.toUpperCase() === "HEAD") {
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
@@ -83,9 +84,15 @@ export default function handleRequest(
       streamTimeout + 1000,
     );
 
+    const { nonce, requestId } = loadContext.get(requestInfoContext);
     const { pipe, abort } = renderToPipeableStream(
-      <ServerRouter context={routerContext} url={request.url} />,
+      <NonceContext.Provider value={nonce}>
+        <RequestIdContext.Provider value={requestId}>
+          <ServerRouter context={routerContext} url={request.url} nonce={nonce || undefined} />
+        </RequestIdContext.Provider>
+      </NonceContext.Provider>,
       {
+        nonce: nonce || undefined,
         [readyOption]() {
           shellRendered = true;
           const body = new CoalescingStream({

@@ -1,5 +1,6 @@
 import { data, isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration } from "react-router";
 import { Toaster } from "#app/components/toast/toaster.tsx";
+import { useNonce, useServerRequestId } from "#app/utils/render-context.ts";
 import { readToast } from "#app/utils/toast.server.ts";
 import type { Route } from "./+types/root";
 import "./app.css";
@@ -14,6 +15,7 @@ export const links: Route.LinksFunction = () => [
 ];
 
 export function Layout({ children }: { children: React.ReactNode }) {
+  const nonce = useNonce();
   return (
     <html lang="en">
       <head>
@@ -25,8 +27,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </head>
       <body>
         {children}
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );
@@ -44,6 +46,7 @@ export default function App({ loaderData }: Route.ComponentProps) {
 /** Last line of defence: a calm page, never a stack trace (spec §8: 'Unexpected Application Error!'). */
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const notFound = isRouteErrorResponse(error) && error.status === 404;
+  const { requestId, elementId } = useServerRequestId();
   return (
     <main className="mx-auto flex min-h-dvh max-w-xl flex-col items-center justify-center gap-4 px-6 text-center">
       <title>{notFound ? "Page not found" : "Something went wrong"}</title>
@@ -55,6 +58,11 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
           ? "The page you are looking for does not exist."
           : "Sorry, something went wrong on our side. Please try again in a moment."}
       </p>
+      {requestId && !notFound ? (
+        <p className="text-muted-foreground text-sm">
+          Reference: <span id={elementId}>{requestId}</span>
+        </p>
+      ) : null}
       <a
         href="/"
         className="inline-flex min-h-11 items-center rounded-md bg-primary px-5 font-semibold text-primary-foreground"

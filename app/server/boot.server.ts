@@ -1,6 +1,7 @@
 import { closeDatabase, getDatabaseHandle } from "#app/db/client.server.ts";
 import { ensureAdminAccount } from "#app/features/admin-auth/admin-users.server.ts";
 import { seedDemoCatalogue } from "#app/features/catalog/seed.server.ts";
+import { cookieSecret } from "#app/utils/cookie-secret.server.ts";
 import { config } from "#app/utils/env.server.ts";
 import { log } from "#app/utils/logger.server.ts";
 import { type StopJob, startBackgroundJobs } from "./background-jobs.server.ts";
@@ -11,6 +12,7 @@ let stops: StopJob[] = [];
 export async function boot() {
   const { SEED_DEMO, SEED_DEMO_COUNT, ADMIN_EMAIL, ADMIN_PASSWORD } = config();
   const handle = await getDatabaseHandle();
+  cookieSecret(); // made on first start, so a bad keys folder stops the start, not a later request
   if (SEED_DEMO) {
     const { seeded, ms } = await seedDemoCatalogue(handle.db, { count: SEED_DEMO_COUNT });
     if (seeded > 0) log.info(`Seeded the demo catalogue: ${seeded} products`, { ms: Math.round(ms) });

@@ -60,6 +60,31 @@ const envSchema = z.object({
     .default(30),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   PAGE_CACHE: booleanFromString.default(true),
+  COOKIE_SECRET: z.preprocess(
+    emptyAsUndefined,
+    z.string().min(32, "must be at least 32 characters (e.g. openssl rand -base64 32)").optional(),
+  ),
+  IMAGE_HOSTS: z
+    .string()
+    .default("")
+    .transform((value, ctx) => {
+      const origins: string[] = [];
+      for (const item of value.split(/[\s,]+/).filter(Boolean)) {
+        let url: URL | undefined;
+        try {
+          url = new URL(item);
+        } catch {}
+        if (!url || url.protocol !== "https:" || url.origin !== item.replace(/\/+$/, "")) {
+          ctx.addIssue({
+            code: "custom",
+            message: "must be a list of https:// origins, e.g. https://cdn.example.com",
+          });
+          return z.NEVER;
+        }
+        origins.push(url.origin);
+      }
+      return origins;
+    }),
 });
 
 type ParsedEnv = z.infer<typeof envSchema>;
@@ -78,7 +103,8 @@ function describeIssues(error: z.ZodError, source: Record<string, string | undef
     .map((issue) => {
       const key = String(issue.path[0] ?? "environment");
       const given = source[key];
-      const shown = key.includes("PASSWORD") || key.includes("URL") ? "" : ` (got "${given}")`;
+      const secret = key.includes("PASSWORD") || key.includes("URL") || key.includes("SECRET");
+      const shown = secret ? "" : ` (got "${given}")`;
       return `${key} ${issue.message}${given === undefined ? "" : shown}`;
     })
     .join("; ");
