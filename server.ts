@@ -36,10 +36,6 @@ function fail(message: string): never {
   process.exit(1);
 }
 
-// Express shows its own error page with a stack outside production (finalErrorHandler replaces it
-// anyway); `npm start` sets this too.
-process.env.NODE_ENV ??= "production";
-
 let settings: ReturnType<typeof parseConfig>;
 try {
   settings = parseConfig();

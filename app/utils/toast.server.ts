@@ -3,18 +3,22 @@ import { cookieSecret } from "./cookie-secret.server.ts";
 import { config } from "./env.server.ts";
 import { type ToastInput, toastSchema } from "./toast.ts";
 
-let toastCookie: Cookie | undefined;
-
 /** Signed (HMAC-SHA256): a toast the shop did not write, or a mangled one, is ignored. */
-function cookie() {
-  toastCookie ??= createCookie("cg_toast", {
+export function createToastCookie(options: { secret: string; secure: boolean }) {
+  return createCookie("cg_toast", {
     path: "/",
     httpOnly: true,
     sameSite: "lax",
-    secure: config().secureCookies,
+    secure: options.secure,
     maxAge: 60,
-    secrets: [cookieSecret()],
+    secrets: [options.secret],
   });
+}
+
+let toastCookie: Cookie | undefined;
+
+function cookie() {
+  toastCookie ??= createToastCookie({ secret: cookieSecret(), secure: config().secureCookies });
   return toastCookie;
 }
 
