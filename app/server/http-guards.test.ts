@@ -125,7 +125,7 @@ describe("the server's own answers (issue 11 items 5 and 7)", () => {
   it("refuses a POST from another site's page with 403, and lets the shop's own through", async () => {
     captureLogs();
     const form = { "Content-Type": "application/x-www-form-urlencoded" };
-    const refused = [
+    const refused: Record<string, string>[] = [
       { Origin: "https://evil.example" },
       { Origin: "null" },
       { "Sec-Fetch-Site": "cross-site" },
@@ -138,7 +138,7 @@ describe("the server's own answers (issue 11 items 5 and 7)", () => {
     }
     const json = await send("POST", "/form", { Origin: "https://evil.example", Accept: "application/json" });
     expect(JSON.parse(json.body)).toEqual({ error: "Cross-site request refused" });
-    const allowed = [
+    const allowed: Record<string, string>[] = [
       { Origin: PUBLIC_URL },
       { Origin: `http://127.0.0.1:${base.port}` },
       { "Sec-Fetch-Site": "same-origin" },
