@@ -161,14 +161,18 @@ export async function toEntry(
     gzipBody(body, placeholder),
     brotliBody(body, placeholder, brotliQuality),
   ]);
-  const hash = createHash("sha256").update(body).digest("base64url").slice(0, 27);
+  const identity = identityBody(body, placeholder);
+  // Of the page without its nonces (the placeholder is random per process: instances must agree).
   // Weak: the bytes differ by their CSP nonce from one response to the next.
+  const digest = createHash("sha256");
+  for (const part of identity.parts) digest.update(part).update("\0");
+  const hash = digest.digest("base64url").slice(0, 27);
   return {
     key,
     version,
     status: 200,
     headers,
-    body: identityBody(body, placeholder),
+    body: identity,
     gzip: gz,
     br,
     etag: { identity: `W/"${hash}"`, gzip: `W/"${hash}-gz"`, br: `W/"${hash}-br"` },
