@@ -66,7 +66,9 @@ describe("CSP nonces in cached pages", () => {
     const placeholder = createPlaceholder();
     expect(fill(identityBody(body, placeholder), createNonce())).toEqual(body);
     const br = await brotliBody(body, placeholder, 5);
-    if (!br) throw new Error("the brotli body could not be proven");
+    const gzip = await gzipBody(body, placeholder);
+    if (!br || !gzip) throw new Error("a compressed body could not be proven");
     expect(brotliDecompressSync(fill(br, createNonce()))).toEqual(body);
+    expect(gunzipSync(fill(gzip, createNonce()))).toEqual(body);
   });
 });
