@@ -70,11 +70,8 @@ const envSchema = z.object({
     .transform((value, ctx) => {
       const origins: string[] = [];
       for (const item of value.split(/[\s,]+/).filter(Boolean)) {
-        let url: URL | undefined;
-        try {
-          url = new URL(item);
-        } catch {}
-        if (!url || url.protocol !== "https:" || url.origin !== item.replace(/\/+$/, "")) {
+        const url = URL.canParse(item) ? new URL(item) : undefined;
+        if (url?.protocol !== "https:" || url.origin !== item.replace(/\/+$/, "")) {
           ctx.addIssue({
             code: "custom",
             message: "must be a list of https:// origins, e.g. https://cdn.example.com",
