@@ -254,8 +254,37 @@ const STORED_NONCE_HEADER = Buffer.from([
   (~NONCE_LENGTH >> 8) & 0xff,
 ]);
 
+/**
+ * A compressed body can fail its proof when the compressor copied some placeholder characters into
+ * ordinary text (about 1 entry in 100 on the shop's pages). Where the placeholder sits does not
+ * depend on its value, so it is tried again with the page's placeholders swapped for other ones.
+ */
+async function withRetries(
+  body: Buffer,
+  placeholder: string,
+  attempt: (body: Buffer, placeholder: string) => Promise<SplicedBody | null>,
+) {
+  const parts = split(body, Buffer.from(placeholder));
+  for (let tries = 0; tries < 4; tries++) {
+    const candidate = tries === 0 ? placeholder : createPlaceholder();
+    const page = tries === 0 ? body : Buffer.concat(interleave(parts, Buffer.from(candidate)));
+    const result = await attempt(page, candidate);
+    if (result) return result;
+  }
+  return null;
+}
+
 /** The gzip body, or null when it cannot be proven (then the identity body is sent instead). */
-export async function gzipBody(body: Buffer, placeholder: string, level = 6): Promise<SplicedBody | null> {
+export function gzipBody(body: Buffer, placeholder: string, level = 6): Promise<SplicedBody | null> {
+  return withRetries(body, placeholder, (page, candidate) => gzipAttempt(page, candidate, level));
+}
+
+/** The brotli body, or null when it cannot be proven (then the gzip body is sent instead). */
+export function brotliBody(body: Buffer, placeholder: string, quality: number): Promise<SplicedBody | null> {
+  return withRetries(body, placeholder, (page, candidate) => brotliAttempt(page, candidate, quality));
+}
+
+async function gzipAttempt(body: Buffer, placeholder: string, level: number): Promise<SplicedBody | null> {
   const needle = Buffer.from(placeholder);
   const crcParts = split(body, needle);
   const outputs = await compressPieces(
@@ -280,8 +309,7 @@ export async function gzipBody(body: Buffer, placeholder: string, level = 6): Pr
   return proven(result, body, placeholder, gunzipSync) ? result : null;
 }
 
-/** The brotli body, or null when it cannot be proven (then the gzip body is sent instead). */
-export async function brotliBody(
+async function brotliAttempt(
   body: Buffer,
   placeholder: string,
   quality: number,
