@@ -14,6 +14,8 @@ import {
   RouterContextProvider,
   type ServerBuild,
 } from "react-router";
+import { createNonce, createPlaceholder } from "./app/server/csp-nonce.server.ts";
+import { crossSiteGuard, finalErrorHandler, methodGuard } from "./app/server/http-guards.server.ts";
 import { PageCache } from "./app/server/page-cache.server.ts";
 import { precompressedAssets } from "./app/server/page-cache-assets.server.ts";
 import { boundRequests } from "./app/server/request-bounds.server.ts";
@@ -84,42 +86,54 @@ app.use((req, res, next) => {
   next();
 });
 
+// --- Nonces, methods, cross-site refusals, last error handler (issue 11 items 5 and 7) ---
+/** The CSP of one response: its scripts must carry its nonce (decision 013). */
+const [cspBeforeNonce, cspAfterNonce] = [
+  "default-src 'self'",
+  // blob: shows a picked photo before it is sent (checkout ID, product image in the admin).
+  ["img-src 'self' data: blob:", ...settings.IMAGE_HOSTS].join(" "),
+  "script-src 'self' 'nonce-{nonce}'",
+  "style-src 'self' 'unsafe-inline'",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+]
+  .join("; ")
+  .split("{nonce}") as [string, string];
+
 app.use((_req, res, next) => {
+  const nonce = createNonce();
+  res.locals.nonce = nonce;
+  res.setHeader("Content-Security-Policy", `${cspBeforeNonce}${nonce}${cspAfterNonce}`);
   res.setHeader("X-Content-Type-Options", "nosniff");
   res.setHeader("X-Frame-Options", "DENY");
   res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
   res.setHeader("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=()");
   res.setHeader("Cross-Origin-Opener-Policy", "same-origin");
-  res.setHeader(
-    "Content-Security-Policy",
-    [
-      "default-src 'self'",
-      "img-src 'self' data: blob: https:",
-      "script-src 'self' 'unsafe-inline'",
-      "style-src 'self' 'unsafe-inline'",
-      "font-src 'self'",
-      "connect-src 'self'",
-      "object-src 'none'",
-      "base-uri 'self'",
-      "form-action 'self'",
-      "frame-ancestors 'none'",
-    ].join("; "),
-  );
   if (settings.secureCookies) {
     res.setHeader("Strict-Transport-Security", "max-age=63072000; includeSubDomains");
   }
   next();
 });
 
-// Bounded work per request (decision 015): GET/HEAD/POST only (405 with Allow), a POST must be a
-// form (415), and every body has a limit by route before it is read (413).
+// TRACE, CONNECT, PROPFIND…: 405 with Allow. Any POST from another site's page: 403, on every route.
+app.use(methodGuard);
+app.use(crossSiteGuard(settings.publicUrl));
+
+// Bounded work per request (decision 015): a POST must be a form (415), and every body has a
+// limit by route before it is read (413).
 app.use(boundRequests());
 
-function loadContext(req: express.Request, res: express.Response) {
+/** `nonce`: the response's own, or the page cache's placeholder for a page it stores. */
+function loadContext(req: express.Request, res: express.Response, nonce = res.locals.nonce as string) {
   const context = new RouterContextProvider();
   context.set(entry.requestInfoContext, {
     requestId: res.locals.requestId as string,
     clientAddress: req.ip ?? "unknown",
+    nonce,
   });
   return context;
 }
@@ -154,7 +168,12 @@ const handleRouterRequest = createRouterHandler(build, "production");
 let pageCache: PageCache | undefined;
 if (settings.PAGE_CACHE) {
   const origin = new URL(settings.publicUrl).origin;
+  // Cached pages are shared: they are rendered with a placeholder nonce, never sent, that each
+  // response replaces with its own (app/server/csp-nonce.server.ts).
+  const placeholder = createPlaceholder();
   const cache = new PageCache({
+    placeholder,
+    nonceFor: (res) => (res as express.Response).locals.nonce as string,
     currentVersion: () => entry.catalogVersion.current(),
     unreachableVersion: () => entry.catalogVersion.unreachableVersion(),
     render(req, res) {
@@ -168,7 +187,7 @@ if (settings.PAGE_CACHE) {
       // request's Host header (a forged Host must not end up in a cached page).
       return handleRouterRequest(
         new Request(new URL(request.originalUrl, origin), { method: "GET", headers }),
-        loadContext(request, res as express.Response),
+        loadContext(request, res as express.Response, placeholder),
       );
     },
   });
@@ -203,6 +222,9 @@ app.all(
     getLoadContext: loadContext,
   }),
 );
+
+// Last: errors from Express itself (a malformed URL) and from the app get a plain page, no stack.
+app.use(finalErrorHandler);
 
 const server = app.listen(settings.PORT, settings.HOST, () => {
   const shown = settings.HOST === "0.0.0.0" || settings.HOST === "::" ? "localhost" : settings.HOST;

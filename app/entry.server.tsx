@@ -12,6 +12,7 @@ import {
 } from "#app/db/database-unavailable.server.ts";
 import { config } from "#app/utils/env.server.ts";
 import { errorMessage, log } from "#app/utils/logger.server.ts";
+import { NonceContext, RequestIdContext } from "#app/utils/render-context.ts";
 import { requestInfoContext } from "#app/utils/request-context.ts";
 
 // The custom server (server.ts) reaches the app's own module instances through these exports.
@@ -118,9 +119,15 @@ export default function handleRequest(
       streamTimeout + 1000,
     );
 
+    const { nonce, requestId } = loadContext.get(requestInfoContext);
     const { pipe, abort } = renderToPipeableStream(
-      <ServerRouter context={routerContext} url={request.url} />,
+      <NonceContext.Provider value={nonce}>
+        <RequestIdContext.Provider value={requestId}>
+          <ServerRouter context={routerContext} url={request.url} nonce={nonce || undefined} />
+        </RequestIdContext.Provider>
+      </NonceContext.Provider>,
       {
+        nonce: nonce || undefined,
         [readyOption]() {
           shellRendered = true;
           const body = new CoalescingStream({

@@ -1,5 +1,6 @@
 import { data, isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration } from "react-router";
 import { Toaster } from "#app/components/toast/toaster.tsx";
+import { useNonce, useServerRequestId } from "#app/utils/render-context.ts";
 import { readToast } from "#app/utils/toast.server.ts";
 import type { Route } from "./+types/root";
 import "./app.css";
@@ -25,6 +26,7 @@ export const links: Route.LinksFunction = () => [
 ];
 
 export function Layout({ children }: { children: React.ReactNode }) {
+  const nonce = useNonce();
   return (
     <html lang="en">
       <head>
@@ -36,8 +38,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </head>
       <body>
         {children}
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );
@@ -54,6 +56,7 @@ export default function App({ loaderData }: Route.ComponentProps) {
 
 /** Last line of defence: a calm page, never a stack trace (spec §8: 'Unexpected Application Error!'). */
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const { requestId, elementId } = useServerRequestId();
   if (isRouteErrorResponse(error) && error.status === 429) return <TooManyRequests message={error.data} />;
   const notFound = isRouteErrorResponse(error) && error.status === 404;
   return (
@@ -67,6 +70,11 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
           ? "The page you are looking for does not exist."
           : "Sorry, something went wrong on our side. Please try again in a moment."}
       </p>
+      {requestId && !notFound ? (
+        <p className="text-muted-foreground text-sm">
+          Reference: <span id={elementId}>{requestId}</span>
+        </p>
+      ) : null}
       <a
         href="/"
         className="inline-flex min-h-11 items-center rounded-md bg-primary px-5 font-semibold text-primary-foreground"

@@ -7,6 +7,10 @@ import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
+// A production server: Express and React take their production paths (no stacks on pages). Set
+// before server.ts is imported: React picks its build when it is first loaded.
+process.env.NODE_ENV = "production";
+
 const root = path.resolve(import.meta.dirname, "..");
 const buildDir = path.resolve(root, process.env.BUILD_DIR ?? "build");
 const stampFile = path.join(buildDir, ".source-hash");

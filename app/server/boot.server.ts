@@ -11,6 +11,7 @@ import {
   setIdPhotoKeyring,
 } from "#app/features/media/id-photo-crypto.server.ts";
 import { checkIdPhotoKeys, reencryptIdPhotos } from "#app/features/media/id-photo-keys.server.ts";
+import { cookieSecret } from "#app/utils/cookie-secret.server.ts";
 import { config } from "#app/utils/env.server.ts";
 import { log, rootCauseMessage } from "#app/utils/logger.server.ts";
 import { makeDataDirPrivate } from "#app/utils/private-data-dir.server.ts";
@@ -30,6 +31,7 @@ export async function boot() {
   // After the database answers: a server that cannot start leaves no new key behind.
   const keyring = loadKeyring(dataDir);
   await checkKeys(handle.db, keyring);
+  cookieSecret(); // made on first start, so a bad keys folder stops the start, not a later request
   if (SEED_DEMO) {
     const { seeded, ms } = await seedDemoCatalogue(handle.db, { count: SEED_DEMO_COUNT });
     if (seeded > 0) log.info(`Seeded the demo catalogue: ${seeded} products`, { ms: Math.round(ms) });

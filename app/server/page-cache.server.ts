@@ -18,11 +18,17 @@
  */
 import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { promisify } from "node:util";
-import { brotliCompress, gzip, gzipSync, constants as zlibConstants } from "node:zlib";
-
-const gzipAsync = promisify(gzip);
-const brotliAsync = promisify(brotliCompress);
+import { gzipSync } from "node:zlib";
+import {
+  brotliBody,
+  createNonce,
+  createPlaceholder,
+  fill,
+  gzipBody,
+  identityBody,
+  type SplicedBody,
+  writeFilled,
+} from "./csp-nonce.server.ts";
 
 /** Paths whose pages are the same for every shopper. Keep in step with app/routes.ts. */
 const CACHEABLE_PATH =
@@ -55,9 +61,10 @@ export type CachedPage = {
   version: number;
   status: number;
   headers: Array<[string, string]>;
-  body: Buffer;
-  gzip: Buffer;
-  br: Buffer;
+  /** The bodies with the places of the CSP nonce (see csp-nonce.server.ts); null: not available. */
+  body: SplicedBody;
+  gzip: SplicedBody | null;
+  br: SplicedBody | null;
   etag: { identity: string; gzip: string; br: string };
   bytes: number;
 };
@@ -77,6 +84,12 @@ export type PageCacheOptions = {
   maxBytes?: number;
   /** Brotli quality for stored bodies (computed once per entry; 11 is far too slow for a miss). */
   brotliQuality?: number;
+  /**
+   * The CSP nonce placeholder `render` writes into pages, and the fresh nonce of a response (the one
+   * its Content-Security-Policy header names); each response gets the placeholder replaced with it.
+   */
+  placeholder?: string;
+  nonceFor?: (res: ServerResponse) => string;
 };
 
 /**
@@ -130,7 +143,8 @@ function etagMatches(ifNoneMatch: string, entry: CachedPage) {
   if (ifNoneMatch.trim() === "*") return true;
   for (const raw of ifNoneMatch.split(",")) {
     const tag = raw.trim().replace(/^W\//, "");
-    if (tag === entry.etag.identity || tag === entry.etag.gzip || tag === entry.etag.br) return true;
+    const { identity, gzip, br } = entry.etag;
+    if (`W/${tag}` === identity || `W/${tag}` === gzip || `W/${tag}` === br) return true;
   }
   return false;
 }
@@ -142,6 +156,7 @@ export async function toEntry(
   response: Response,
   body: Buffer,
   brotliQuality = 5,
+  placeholder = createPlaceholder(),
 ): Promise<CachedPage | null> {
   if (response.status !== 200) return null;
   const type = response.headers.get("content-type") ?? "";
@@ -155,26 +170,25 @@ export async function toEntry(
     if (!EXCHANGE_HEADERS.has(name)) headers.push([name, value]);
   });
   const [gz, br] = await Promise.all([
-    gzipAsync(body, { level: 6 }),
-    brotliAsync(body, {
-      params: {
-        [zlibConstants.BROTLI_PARAM_QUALITY]: brotliQuality,
-        [zlibConstants.BROTLI_PARAM_SIZE_HINT]: body.length,
-        [zlibConstants.BROTLI_PARAM_MODE]: zlibConstants.BROTLI_MODE_TEXT,
-      },
-    }),
+    gzipBody(body, placeholder),
+    brotliBody(body, placeholder, brotliQuality),
   ]);
-  const hash = createHash("sha256").update(body).digest("base64url").slice(0, 27);
+  const identity = identityBody(body, placeholder);
+  // Of the page without its nonces (the placeholder is random per process: instances must agree).
+  // Weak: the bytes differ by their CSP nonce from one response to the next.
+  const digest = createHash("sha256");
+  for (const part of identity.parts) digest.update(part).update("\0");
+  const hash = digest.digest("base64url").slice(0, 27);
   return {
     key,
     version,
     status: 200,
     headers,
-    body,
+    body: identity,
     gzip: gz,
     br,
-    etag: { identity: `"${hash}"`, gzip: `"${hash}-gz"`, br: `"${hash}-br"` },
-    bytes: body.length + gz.length + br.length + 512,
+    etag: { identity: `W/"${hash}"`, gzip: `W/"${hash}-gz"`, br: `W/"${hash}-br"` },
+    bytes: body.length + (gz?.bytes ?? 0) + (br?.bytes ?? 0) + 512,
   };
 }
 
@@ -199,6 +213,8 @@ export class PageCache {
       maxBytes: 64 * 1024 * 1024,
       brotliQuality: 5,
       unreachableVersion: () => undefined,
+      placeholder: createPlaceholder(),
+      nonceFor: () => createNonce(),
       ...options,
     };
   }
@@ -306,10 +322,23 @@ export class PageCache {
     try {
       const response = await this.#options.render(req, res);
       const body = Buffer.from(await response.arrayBuffer());
-      entry = await toEntry(key, version, response, body, this.#options.brotliQuality);
+      entry = await toEntry(
+        key,
+        version,
+        response,
+        body,
+        this.#options.brotliQuality,
+        this.#options.placeholder,
+      );
       if (entry && this.#options.currentVersion() === version) this.store(entry);
       if (entry) this.#send(req, res, entry, "MISS");
-      else sendUncached(req, res, response, body);
+      else
+        sendUncached(
+          req,
+          res,
+          response,
+          fill(identityBody(body, this.#options.placeholder), this.#options.nonceFor(res)),
+        );
     } finally {
       if (!pending) {
         this.#inflight.delete(flightKey);
@@ -319,11 +348,18 @@ export class PageCache {
   }
 
   #send(req: IncomingMessage, res: ServerResponse, entry: CachedPage, state: "HIT" | "MISS" | "STALE") {
-    const encoding = preferredEncoding(req.headers["accept-encoding"] as string | undefined);
+    const acceptEncoding = req.headers["accept-encoding"] as string | undefined;
+    let encoding = preferredEncoding(acceptEncoding);
+    if (encoding === "br" && !entry.br)
+      encoding = /\bgzip\b/.test(acceptEncoding ?? "") ? "gzip" : "identity";
+    if (encoding === "gzip" && !entry.gzip) encoding = "identity";
     const etag = entry.etag[encoding];
     const ifNoneMatch = req.headers["if-none-match"];
     if (ifNoneMatch && etagMatches(ifNoneMatch, entry)) {
       this.#stats.notModified++;
+      // The browser keeps its copy and the headers it came with: a new CSP nonce here would not
+      // match the nonce in that copy.
+      res.removeHeader("Content-Security-Policy");
       res.writeHead(304, {
         ETag: etag,
         "Cache-Control": CACHE_CONTROL,
@@ -333,16 +369,17 @@ export class PageCache {
       res.end();
       return;
     }
-    const body = encoding === "br" ? entry.br : encoding === "gzip" ? entry.gzip : entry.body;
+    const body = (encoding === "br" ? entry.br : encoding === "gzip" ? entry.gzip : null) ?? entry.body;
     for (const [name, value] of entry.headers) res.setHeader(name, value);
     res.setHeader("ETag", etag);
     res.setHeader("Cache-Control", CACHE_CONTROL);
     res.setHeader("Vary", "Accept-Encoding");
     if (encoding !== "identity") res.setHeader("Content-Encoding", encoding);
-    res.setHeader("Content-Length", body.length);
+    res.setHeader("Content-Length", body.bytes);
     res.setHeader("X-Cache", state);
     res.writeHead(entry.status);
-    res.end(req.method === "HEAD" ? undefined : body);
+    if (req.method === "HEAD") res.end();
+    else writeFilled(res, body, this.#options.nonceFor(res));
   }
 }
 

@@ -1,12 +1,13 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { gunzipSync } from "node:zlib";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "#app/db/client.server.ts";
 import { productSizes, products } from "#app/db/schema.ts";
 import { listProducts } from "#app/features/catalog/catalog.server.ts";
 import { describeEachDatabase } from "#tests/db.ts";
+import { createNonce, createPlaceholder } from "./csp-nonce.server.ts";
 import { cacheKey, hasPrivateCookie, PageCache, preferredEncoding } from "./page-cache.server.ts";
 import { type CatalogVersionWatcher, watchCatalogVersion } from "./page-cache-version.server.ts";
 
@@ -137,6 +138,59 @@ describe("page cache rules", () => {
       await bypass.close();
     } finally {
       await server.close();
+    }
+  });
+});
+
+describe("CSP nonces through the page cache (decision 013)", () => {
+  it("fills each response's own nonce into the stored page, in every encoding, and sends no CSP on a 304", async () => {
+    const placeholder = createPlaceholder();
+    let renders = 0;
+    const cache = new PageCache({
+      currentVersion: () => 1,
+      placeholder,
+      nonceFor: (res) => String(res.getHeader("x-test-nonce")),
+      async render(req) {
+        renders++;
+        const html = `<p>${req.url}</p>${"<li>card</li>".repeat(200)}<script nonce="${placeholder}">go()</script>`;
+        return new Response(html, { headers: { "Content-Type": "text/html; charset=utf-8" } });
+      },
+    });
+    const server = createServer((req, res) => {
+      const nonce = createNonce();
+      res.setHeader("x-test-nonce", nonce);
+      res.setHeader("Content-Security-Policy", `script-src 'nonce-${nonce}'`);
+      cache.handle(req, res, () => res.end("passed through"));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const seen = new Set<string>();
+      for (const encoding of ["identity", "gzip", "br", "br", "gzip", "identity"]) {
+        const response = await rawGet(url, "/shop", { "accept-encoding": encoding });
+        const body =
+          encoding === "br"
+            ? brotliDecompressSync(response.body)
+            : encoding === "gzip"
+              ? gunzipSync(response.body)
+              : response.body;
+        const nonce = String(response.headers["x-test-nonce"]);
+        expect(body.toString()).toContain(`<script nonce="${nonce}">go()</script>`);
+        expect(body.toString()).not.toContain(placeholder);
+        expect(Number(response.headers["content-length"])).toBe(response.body.length);
+        seen.add(nonce);
+      }
+      expect(seen.size).toBe(6);
+      expect(renders).toBe(1);
+      const first = await fetch(`${url}/shop`);
+      expect(first.headers.get("etag")).toMatch(/^W\//);
+      const notModified = await fetch(`${url}/shop`, {
+        headers: { "if-none-match": first.headers.get("etag") as string },
+      });
+      expect(notModified.status).toBe(304);
+      expect(notModified.headers.get("content-security-policy")).toBeNull();
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
     }
   });
 });

@@ -61,4 +61,19 @@ describe("configuration", () => {
     expect(config.secureCookies).toBe(true);
     expect(config.SEED_DEMO).toBe(false);
   });
+
+  it("reads COOKIE_SECRET without echoing it, and IMAGE_HOSTS as a list of https origins", () => {
+    expect(() => parseConfig({ COOKIE_SECRET: "too-short" })).toThrow(
+      /^Invalid configuration: COOKIE_SECRET must be at least 32 characters \(e\.g\. openssl rand -base64 32\)$/,
+    );
+    expect(parseConfig({}).IMAGE_HOSTS).toEqual([]);
+    expect(
+      parseConfig({ IMAGE_HOSTS: "https://cdn.example.com, https://img.example.org/" }).IMAGE_HOSTS,
+    ).toEqual(["https://cdn.example.com", "https://img.example.org"]);
+    for (const bad of ["http://cdn.example.com", "https://cdn.example.com/images", "*", "cdn.example.com"]) {
+      expect(() => parseConfig({ IMAGE_HOSTS: bad }), bad).toThrow(
+        /IMAGE_HOSTS must be a list of https:\/\/ origins/,
+      );
+    }
+  });
 });

@@ -166,6 +166,28 @@ const envSchema = z.object({
     .min(1, "must be a whole number from 1 to 20")
     .max(20, "must be a whole number from 1 to 20")
     .default(1),
+  COOKIE_SECRET: z.preprocess(
+    emptyAsUndefined,
+    z.string().min(32, "must be at least 32 characters (e.g. openssl rand -base64 32)").optional(),
+  ),
+  IMAGE_HOSTS: z
+    .string()
+    .default("")
+    .transform((value, ctx) => {
+      const origins: string[] = [];
+      for (const item of value.split(/[\s,]+/).filter(Boolean)) {
+        const url = URL.canParse(item) ? new URL(item) : undefined;
+        if (url?.protocol !== "https:" || url.origin !== item.replace(/\/+$/, "")) {
+          ctx.addIssue({
+            code: "custom",
+            message: "must be a list of https:// origins, e.g. https://cdn.example.com",
+          });
+          return z.NEVER;
+        }
+        origins.push(url.origin);
+      }
+      return origins;
+    }),
 });
 
 type ParsedEnv = z.infer<typeof envSchema>;
@@ -184,7 +206,8 @@ function describeIssues(error: z.ZodError, source: Record<string, string | undef
     .map((issue) => {
       const key = String(issue.path[0] ?? "environment");
       const given = source[key];
-      const secret = key.includes("PASSWORD") || key.includes("URL") || key.includes("KEY");
+      const secret =
+        key.includes("PASSWORD") || key.includes("URL") || key.includes("KEY") || key.includes("SECRET");
       const shown = secret ? "" : ` (got "${given}")`;
       return `${key} ${issue.message}${given === undefined ? "" : shown}`;
     })

@@ -12,14 +12,17 @@
  */
 import { createContext, type MiddlewareFunction, type RouterContextProvider, redirect } from "react-router";
 import { db } from "#app/db/client.server.ts";
-import { config } from "#app/utils/env.server.ts";
 import { log } from "#app/utils/logger.server.ts";
 import { requestInfoContext } from "#app/utils/request-context.ts";
+import { isSameOrigin } from "#app/utils/same-origin.server.ts";
 import { type AdminSession, clearedSessionCookie, findSession, readSessionToken } from "./sessions.server.ts";
 
 export const CSRF_FIELD = "csrf";
 export const CSRF_HEADER = "X-CSRF-Token";
 export const NO_STORE = "private, no-store";
+
+// The admin login imports it from here; the server refuses cross-site posts to every route too.
+export { isSameOrigin };
 
 export const adminSessionContext = createContext<AdminSession | null>(null);
 
@@ -37,19 +40,6 @@ function wantsPage(request: Request) {
   const url = new URL(request.url);
   if (url.pathname.endsWith(".data")) return true;
   return (request.headers.get("Accept") ?? "").includes("text/html");
-}
-
-/** A request from this shop's own pages: the Origin (or Sec-Fetch-Site) says so. */
-export function isSameOrigin(request: Request) {
-  const origin = request.headers.get("Origin");
-  if (origin) {
-    const allowed = new Set([new URL(request.url).origin, config().publicUrl]);
-    return allowed.has(origin);
-  }
-  const site = request.headers.get("Sec-Fetch-Site");
-  if (site) return site === "same-origin" || site === "none";
-  // Neither header: not a browser form post from another site (browsers send Origin on POST).
-  return true;
 }
 
 async function submittedCsrfToken(request: Request) {

@@ -51,6 +51,9 @@ describe("request parsing", () => {
     expect(parsePage("100000")).toBe(100);
     expect(parseSearch("  kush  ")).toBe("kush");
     expect(parseSearch("x".repeat(500))).toHaveLength(100);
+    expect(parseSearch("kush\u0000")).toBe("kush");
+    expect(parseSearch("\u0000\u0007\u001b[2J\u007f\u009b")).toBe("[2J");
+    expect(parseSearch("blue\r\n\tdream")).toBe("blue dream");
     expect(parseEffect("uplifted")).toBe("Uplifted");
     expect(parseEffect("sleepy")).toBeNull();
   });

@@ -163,8 +163,16 @@ export function parseOnly(value: string | null) {
 }
 
 /** A search term from `?q=`, trimmed and bounded. */
+/**
+ * The search box's text as the query uses it: control characters (NUL, which PostgreSQL refuses in
+ * text, line breaks, escapes) become spaces, runs of spaces one, at most 100 characters.
+ */
 export function parseSearch(value: string | null) {
-  return (value ?? "").trim().slice(0, 100);
+  return (value ?? "")
+    .replace(/[\p{Cc}\p{Cs}]+/gu, " ")
+    .replace(/\s+/g, " ")
+    .trim()
+    .slice(0, 100);
 }
 
 /** Case-insensitive substring match on the product name; empty matches all (spec §5). */

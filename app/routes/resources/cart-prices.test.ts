@@ -10,7 +10,7 @@ describeEachDatabase("/api/cart-prices", (database) => {
     const { db } = database();
     const flower = await insertTestProduct(db, { name: "Meter Mint" });
     const context = new RouterContextProvider();
-    context.set(requestInfoContext, { requestId: "test", clientAddress: "10.9.9.9" });
+    context.set(requestInfoContext, { requestId: "test", clientAddress: "10.9.9.9", nonce: "test-nonce" });
     const response = await cartPricesLoader({
       request: new Request(`http://localhost/api/cart-prices?size=${flower.sizeId}`),
       context,

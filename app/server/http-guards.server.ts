@@ -1,0 +1,160 @@
+/**
+ * What the web server (server.ts) answers before and after the app (issue 11, items 5 and 7):
+ * - methods the shop does not use get 405 with `Allow` (Express and the Fetch API choke on some,
+ *   such as TRACE and CONNECT, with a 500);
+ * - a POST from another site gets 403, whatever route it targets, so a new route cannot forget it;
+ * - the final error handler: a plain page with the request id, never a stack or a file path, 4xx
+ *   for what is the client's fault (a malformed URL, say) and 500 for a real fault, which alone is
+ *   logged as an error with its stack.
+ * Expected refusals are logged at info/warn, one line without a stack (cheap to flood, cheap to log).
+ */
+import type { ErrorRequestHandler, Request, RequestHandler } from "express";
+import { log } from "#app/utils/logger.server.ts";
+import { isSameOriginHeaders } from "#app/utils/same-origin.server.ts";
+
+export const ALLOWED_METHODS = ["GET", "HEAD", "POST"] as const;
+const ALLOW = [...ALLOWED_METHODS, "OPTIONS"].join(", ");
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+const TITLES: Record<number, { title: string; message: string }> = {
+  400: {
+    title: "Bad request",
+    message: "The request could not be read. Please check the address and try again.",
+  },
+  403: {
+    title: "Cross-site request refused",
+    message: "This form was sent from another site. Please use the shop's own pages.",
+  },
+  404: { title: "Oops! Page not found", message: "The page you are looking for does not exist." },
+  405: { title: "Method not allowed", message: "The shop does not answer this kind of request." },
+  413: { title: "Request too large", message: "The request is larger than the shop accepts." },
+  500: {
+    title: "Unexpected Application Error!",
+    message: "Sorry, something went wrong on our side. Please try again in a moment.",
+  },
+};
+
+function escapeHtml(text: string) {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** The calm page every error the app itself does not render gets: no stack, no path, the request id. */
+export function errorPageHtml(status: number, requestId: string) {
+  const { title, message } = TITLES[status] ??
+    (status >= 500 ? TITLES[500] : TITLES[400]) ?? { title: "", message: "" };
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex"><title>${escapeHtml(title)}</title>
+<style>body{margin:0;min-height:100dvh;display:flex;align-items:center;justify-content:center;background:#faf7f0;color:#1f2a24;font:16px/1.5 system-ui,sans-serif;text-align:center}main{max-width:32rem;padding:1.5rem}h1{color:#143a2b;font-size:1.75rem;margin:0 0 .75rem}p{margin:0 0 1rem;color:#4b5a52}a{display:inline-block;margin-top:.5rem;padding:.65rem 1.25rem;border-radius:.375rem;background:#143a2b;color:#fff;font-weight:600;text-decoration:none}small{color:#6b7a72}</style>
+</head><body><main><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p>
+<p><small>Reference: ${escapeHtml(requestId)}</small></p><a href="/">Return to Home</a></main></body></html>
+`;
+}
+
+function requestIdOf(res: { locals: Record<string, unknown> }) {
+  return typeof res.locals.requestId === "string" ? res.locals.requestId : "-";
+}
+
+function sendErrorPage(
+  res: Parameters<RequestHandler>[1],
+  status: number,
+  headers: Record<string, string> = {},
+) {
+  const body = errorPageHtml(status, requestIdOf(res));
+  res.status(status);
+  res.set({
+    "Content-Type": "text/html; charset=utf-8",
+    "Cache-Control": "no-store",
+    ...headers,
+  });
+  res.end(body);
+}
+
+/** 405 for methods the shop never uses; OPTIONS gets the list (no CORS: nothing is shared cross-site). */
+export const methodGuard: RequestHandler = (req, res, next) => {
+  if ((ALLOWED_METHODS as readonly string[]).includes(req.method)) return next();
+  if (req.method === "OPTIONS") {
+    res.status(204).set({ Allow: ALLOW, "Cache-Control": "no-store" }).end();
+    return;
+  }
+  log.info("Refused a request with an unsupported method", {
+    requestId: requestIdOf(res),
+    method: req.method,
+  });
+  sendErrorPage(res, 405, { Allow: ALLOW });
+};
+
+/** The origins a request may come from: the public address, and the address it was sent to. */
+function ownOrigins(req: Request, publicOrigin: string) {
+  return [publicOrigin, `${req.protocol}://${req.get("host") ?? ""}`];
+}
+
+/** 403 for any state-changing request another site's page sent (the same test as the admin's). */
+export function crossSiteGuard(publicUrl: string): RequestHandler {
+  const publicOrigin = new URL(publicUrl).origin;
+  return (req, res, next) => {
+    if (SAFE_METHODS.has(req.method)) return next();
+    const headers = { origin: req.get("origin"), secFetchSite: req.get("sec-fetch-site") };
+    if (isSameOriginHeaders(headers, ownOrigins(req, publicOrigin))) return next();
+    log.warn("Refused a cross-site request", {
+      requestId: requestIdOf(res),
+      method: req.method,
+      path: req.path,
+      origin: headers.origin ?? "",
+      site: headers.secFetchSite ?? "",
+    });
+    const wantsJson = (req.get("accept") ?? "").includes("application/json") && !req.accepts("html");
+    if (wantsJson) {
+      res.status(403).set("Cache-Control", "no-store").json({ error: TITLES[403]?.title });
+      return;
+    }
+    sendErrorPage(res, 403);
+  };
+}
+
+function statusOf(error: unknown) {
+  if (typeof error !== "object" || error === null) return 500;
+  const { status, statusCode } = error as { status?: unknown; statusCode?: unknown };
+  const value = typeof status === "number" ? status : typeof statusCode === "number" ? statusCode : 500;
+  return value >= 400 && value < 600 ? value : 500;
+}
+
+/** Express's last error handler (it replaces Express's own page, which shows the stack outside production). */
+export const finalErrorHandler: ErrorRequestHandler = (error, req, res, _next) => {
+  const status = statusOf(error);
+  const requestId = requestIdOf(res);
+  if (status < 500) {
+    log.info("Refused a malformed request", {
+      requestId,
+      method: req.method,
+      status,
+      reason: error instanceof Error ? error.message : String(error),
+    });
+  } else {
+    log.error("Unhandled error while serving a request", {
+      requestId,
+      method: req.method,
+      url: req.path,
+      error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+    });
+  }
+  if (res.headersSent) {
+    // Part of the answer is on its way: all that can be done is to cut it short.
+    res.destroy();
+    return;
+  }
+  for (const name of res.getHeaderNames()) {
+    if (name !== "x-request-id" && !SECURITY_HEADERS.has(name)) res.removeHeader(name);
+  }
+  sendErrorPage(res, status);
+};
+
+const SECURITY_HEADERS = new Set([
+  "x-content-type-options",
+  "x-frame-options",
+  "referrer-policy",
+  "permissions-policy",
+  "cross-origin-opener-policy",
+  "content-security-policy",
+  "strict-transport-security",
+]);

@@ -1,0 +1,154 @@
+import { request as httpRequest } from "node:http";
+import type { AddressInfo } from "node:net";
+import express from "express";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { crossSiteGuard, finalErrorHandler, methodGuard } from "./http-guards.server.ts";
+
+/**
+ * The guards and the last error handler in a real Express server on loopback, in the order server.ts
+ * uses them; requests go over HTTP with raw paths (no client normalises `/%`).
+ */
+const PUBLIC_URL = "http://shop.example";
+let base: { host: string; port: number };
+let close: () => Promise<void>;
+let logged = "";
+const originalWrite = { out: process.stdout.write, err: process.stderr.write };
+
+beforeAll(async () => {
+  const app = express();
+  let counter = 0;
+  app.use((_req, res, next) => {
+    res.locals.requestId = `req-${++counter}`;
+    next();
+  });
+  app.use(methodGuard);
+  app.use(crossSiteGuard(PUBLIC_URL));
+  app.get("/boom", () => {
+    throw new Error("the database at /srv/capital-grown is on fire");
+  });
+  app.post("/form", (_req, res) => {
+    res.send("accepted");
+  });
+  app.all("/{*path}", (_req, res) => {
+    res.send("page");
+  });
+  app.use(finalErrorHandler);
+  const server = app.listen(0, "127.0.0.1");
+  await new Promise((resolve) => server.once("listening", resolve));
+  base = { host: "127.0.0.1", port: (server.address() as AddressInfo).port };
+  close = () => new Promise((resolve) => server.close(() => resolve()));
+});
+
+afterAll(async () => {
+  await close();
+});
+
+function captureLogs() {
+  logged = "";
+  const capture = (chunk: unknown) => {
+    logged += String(chunk);
+    return true;
+  };
+  process.stdout.write = capture as typeof process.stdout.write;
+  process.stderr.write = capture as typeof process.stderr.write;
+}
+
+afterEach(() => {
+  process.stdout.write = originalWrite.out;
+  process.stderr.write = originalWrite.err;
+});
+
+function send(method: string, path: string, headers: Record<string, string> = {}, body?: string) {
+  return new Promise<{ status: number; headers: Record<string, unknown>; body: string }>(
+    (resolve, reject) => {
+      const req = httpRequest({ ...base, method, path, headers }, (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk) => {
+          text += chunk;
+        });
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
+      });
+      req.on("error", reject);
+      req.end(body);
+    },
+  );
+}
+
+function referenceOf(body: string) {
+  const id = /Reference: (req-\d+)/.exec(body)?.[1];
+  if (!id) throw new Error(`no request id in the page:\n${body}`);
+  return id;
+}
+
+function expectCalmPage(body: string, requestId: string) {
+  expect(body).toContain(`Reference: ${requestId}`);
+  expect(body).not.toMatch(/\n\s+at |node_modules|\/srv\/|\/work\/|Error:/);
+}
+
+describe("the server's own answers (issue 11 items 5 and 7)", () => {
+  it("answers a real fault with 500, a plain page with the request id, and logs its stack", async () => {
+    captureLogs();
+    const response = await send("GET", "/boom");
+    expect(response.status).toBe(500);
+    expect(response.headers["content-type"]).toBe("text/html; charset=utf-8");
+    expect(response.body).toContain("Unexpected Application Error!");
+    expectCalmPage(response.body, referenceOf(response.body));
+    expect(response.body).not.toContain("on fire");
+    expect(logged).toMatch(/ERROR Unhandled error while serving a request .*on fire.*\\n\s+at /);
+  });
+
+  it("answers a malformed URL with 400, not 500, and logs one line without a stack", async () => {
+    captureLogs();
+    const response = await send("GET", "/%");
+    expect(response.status).toBe(400);
+    const id = referenceOf(response.body);
+    expectCalmPage(response.body, id);
+    expect(logged).toContain("INFO  Refused a malformed request");
+    expect(logged).not.toMatch(/ERROR|\\n\s+at /);
+  });
+
+  it("answers TRACE, PROPFIND and other unused methods with 405 and Allow", async () => {
+    captureLogs();
+    for (const method of ["TRACE", "PROPFIND", "PUT", "DELETE", "PATCH"]) {
+      const response = await send(method, "/");
+      expect(response.status, method).toBe(405);
+      expect(response.headers.allow).toBe("GET, HEAD, POST, OPTIONS");
+      expectCalmPage(response.body, referenceOf(response.body));
+    }
+    const options = await send("OPTIONS", "/");
+    expect(options.status).toBe(204);
+    expect(options.headers.allow).toBe("GET, HEAD, POST, OPTIONS");
+    expect(logged).not.toMatch(/ERROR/);
+  });
+
+  it("refuses a POST from another site's page with 403, and lets the shop's own through", async () => {
+    captureLogs();
+    const form = { "Content-Type": "application/x-www-form-urlencoded" };
+    const refused: Record<string, string>[] = [
+      { Origin: "https://evil.example" },
+      { Origin: "null" },
+      { "Sec-Fetch-Site": "cross-site" },
+      { "Sec-Fetch-Site": "same-site" },
+    ];
+    for (const headers of refused) {
+      const response = await send("POST", "/form", { ...form, ...headers }, "a=1");
+      expect(response.status, JSON.stringify(headers)).toBe(403);
+      expect(response.body).toContain("Cross-site request refused");
+    }
+    const json = await send("POST", "/form", { Origin: "https://evil.example", Accept: "application/json" });
+    expect(JSON.parse(json.body)).toEqual({ error: "Cross-site request refused" });
+    const allowed: Record<string, string>[] = [
+      { Origin: PUBLIC_URL },
+      { Origin: `http://127.0.0.1:${base.port}` },
+      { "Sec-Fetch-Site": "same-origin" },
+      {},
+    ];
+    for (const headers of allowed) {
+      const response = await send("POST", "/form", { ...form, ...headers }, "a=1");
+      expect(response.status, JSON.stringify(headers)).toBe(200);
+    }
+    expect(logged).toContain("WARN  Refused a cross-site request");
+    expect(logged).not.toMatch(/ERROR|\\n\s+at /);
+  });
+});
