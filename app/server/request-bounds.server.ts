@@ -15,12 +15,9 @@ export const DEFAULT_BODY_LIMIT_BYTES = 64 * 1024;
 /** The admin product form: a 5,000-character description and 20 sizes, as JSON in a form field. */
 const PRODUCT_FORM_BODY_LIMIT_BYTES = 256 * 1024;
 
-export const ALLOWED_METHODS = ["GET", "HEAD", "POST"] as const;
-const ALLOWED = new Set<string>(ALLOWED_METHODS);
 const FORM_TYPES = new Set(["application/x-www-form-urlencoded", "multipart/form-data"]);
 
 export const BOUNDS_MESSAGES = {
-  method: "This address does not take that method.",
   contentType: "Send the form as application/x-www-form-urlencoded or multipart/form-data.",
   tooLarge: "The request is too large.",
 } as const;
@@ -191,12 +188,9 @@ export function boundRequests() {
       if (hasBody) limitBody(req, res, { maxBytes: 0 });
       refuse(req, res, status, message);
     };
-    const method = req.method ?? "GET";
-    if (!ALLOWED.has(method)) {
-      res.setHeader("Allow", ALLOWED_METHODS.join(", "));
-      return refuseBefore(405, BOUNDS_MESSAGES.method);
-    }
-    if (method === "POST" && !isFormContentType(req.headers["content-type"])) {
+    // Methods other than GET, HEAD and POST never get here: `methodGuard` (http-guards.server.ts)
+    // answers them 405 first.
+    if (req.method === "POST" && !isFormContentType(req.headers["content-type"])) {
       return refuseBefore(415, BOUNDS_MESSAGES.contentType);
     }
     if (!hasBody) return next();
