@@ -22,4 +22,10 @@ export default defineConfig({
     screenshot: "only-on-failure",
   },
   outputDir: "test-results",
+  projects: [
+    { name: "stories", testIgnore: /hostile-traffic\.spec\.ts/ },
+    // The ID-photo burst measures /healthz latency and the server's memory: with another story
+    // loading the two cores beside it, it measures that story instead. It runs alone, last.
+    { name: "alone", testMatch: /hostile-traffic\.spec\.ts/, dependencies: ["stories"] },
+  ],
 });
