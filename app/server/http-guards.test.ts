@@ -1,7 +1,7 @@
-import { request as httpRequest } from "node:http";
 import type { AddressInfo } from "node:net";
 import express from "express";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { rawRequest } from "#tests/support/raw-http.ts";
 import { crossSiteGuard, finalErrorHandler, methodGuard } from "./http-guards.server.ts";
 
 /**
@@ -59,20 +59,7 @@ afterEach(() => {
 });
 
 function send(method: string, path: string, headers: Record<string, string> = {}, body?: string) {
-  return new Promise<{ status: number; headers: Record<string, unknown>; body: string }>(
-    (resolve, reject) => {
-      const req = httpRequest({ ...base, method, path, headers }, (res) => {
-        let text = "";
-        res.setEncoding("utf8");
-        res.on("data", (chunk) => {
-          text += chunk;
-        });
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
-      });
-      req.on("error", reject);
-      req.end(body);
-    },
-  );
+  return rawRequest(`http://${base.host}:${base.port}`, method, path, headers, body);
 }
 
 function referenceOf(body: string) {

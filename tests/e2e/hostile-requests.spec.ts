@@ -5,37 +5,12 @@
  */
 
 import { randomBytes } from "node:crypto";
-import { request as httpRequest } from "node:http";
 import { expect, test } from "@playwright/test";
 import pg from "pg";
 import { createCookie } from "react-router";
 import { type RunningApp, startApp } from "../support/app-server.ts";
+import { type RawResponse, rawRequest } from "../support/raw-http.ts";
 import { passAgeGate } from "./support/storefront.ts";
-
-type RawResponse = { status: number; headers: Record<string, string | string[] | undefined>; body: string };
-
-/** A request with the path exactly as written (`/%` stays `/%`), any method. */
-function raw(
-  baseUrl: string,
-  method: string,
-  path: string,
-  headers: Record<string, string> = {},
-  body?: string,
-) {
-  const { hostname, port } = new URL(baseUrl);
-  return new Promise<RawResponse>((resolve, reject) => {
-    const req = httpRequest({ host: hostname, port, method, path, headers }, (res) => {
-      let text = "";
-      res.setEncoding("utf8");
-      res.on("data", (chunk) => {
-        text += chunk;
-      });
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
-    });
-    req.on("error", reject);
-    req.end(body);
-  });
-}
 
 const STACK_OR_PATH = /\n\s+at |node_modules|\/work\/|\/home\/|\/tmp\/|file:\/\/|Error: /;
 
@@ -68,17 +43,17 @@ test.describe("a shop that keeps its calm (own server, its log read)", () => {
   });
 
   test("GET /% and TRACE / get a 4xx plain page with the request id, no stack, no path", async () => {
-    const malformed = await raw(app.url, "GET", "/%");
+    const malformed = await rawRequest(app.url, "GET", "/%");
     expect(malformed.status).toBe(400);
     expectCalmPage(malformed);
     for (const method of ["TRACE", "PROPFIND", "PUT", "DELETE"]) {
-      const response = await raw(app.url, method, "/");
+      const response = await rawRequest(app.url, method, "/");
       expect(response.status, method).toBe(405);
       expect(response.headers.allow).toBe("GET, HEAD, POST, OPTIONS");
       expectCalmPage(response);
     }
     for (const path of ["/shop/%E0%A4%A", "/product/%", "/assets/%zz.js"]) {
-      const response = await raw(app.url, "GET", path);
+      const response = await rawRequest(app.url, "GET", path);
       expect(response.status, path).toBeLessThan(500);
       expect(response.body, path).not.toMatch(STACK_OR_PATH);
     }
@@ -91,7 +66,7 @@ test.describe("a shop that keeps its calm (own server, its log read)", () => {
       "/flower?q=%00%7f%c2%9b",
       "/shop?q=%ff%fe",
     ]) {
-      const response = await raw(app.url, "GET", path);
+      const response = await rawRequest(app.url, "GET", path);
       expect(response.status, path).toBe(200);
     }
   });
@@ -112,7 +87,7 @@ test.describe("a shop that keeps its calm (own server, its log read)", () => {
     ];
     for (const cookie of cookies) {
       for (const path of ["/", "/shop", "/checkout", "/admin/login"]) {
-        const response = await raw(app.url, "GET", path, { Cookie: cookie });
+        const response = await rawRequest(app.url, "GET", path, { Cookie: cookie });
         expect(response.status, `${path} with ${cookie}`).toBe(200);
         expect(response.body).not.toContain("Forged toast");
       }
@@ -122,10 +97,22 @@ test.describe("a shop that keeps its calm (own server, its log read)", () => {
   test("cross-site posts to /api/id-photo and /checkout get 403", async () => {
     const form = { "Content-Type": "application/x-www-form-urlencoded" };
     for (const path of ["/api/id-photo", "/checkout", "/admin/login", "/shop"]) {
-      const byOrigin = await raw(app.url, "POST", path, { ...form, Origin: "https://evil.example" }, "a=1");
+      const byOrigin = await rawRequest(
+        app.url,
+        "POST",
+        path,
+        { ...form, Origin: "https://evil.example" },
+        "a=1",
+      );
       expect(byOrigin.status, path).toBe(403);
       expect(byOrigin.body).toContain("Cross-site request refused");
-      const bySite = await raw(app.url, "POST", path, { ...form, "Sec-Fetch-Site": "cross-site" }, "a=1");
+      const bySite = await rawRequest(
+        app.url,
+        "POST",
+        path,
+        { ...form, "Sec-Fetch-Site": "cross-site" },
+        "a=1",
+      );
       expect(bySite.status, path).toBe(403);
     }
   });
@@ -154,13 +141,13 @@ test("a route that fails answers 500 with a plain page and the request id (Postg
       buildDir: process.env.E2E_BUILD_DIR as string,
       env: { DATABASE_URL: url.toString(), SEED_DEMO: "true", SEED_DEMO_COUNT: "4" },
     });
-    expect((await raw(app.url, "GET", "/shop")).status).toBe(200);
+    expect((await rawRequest(app.url, "GET", "/shop")).status).toBe(200);
     const shop = new pg.Client({ connectionString: url.toString() });
     await shop.connect();
     await shop.query("ALTER TABLE admin_sessions RENAME TO admin_sessions_moved_away");
     await shop.end();
     // The sign-in page looks the session cookie up: that query now fails.
-    const response = await raw(app.url, "GET", "/admin/login", {
+    const response = await rawRequest(app.url, "GET", "/admin/login", {
       Cookie: `cg_admin_session=${"A".repeat(43)}`,
     });
     expect(response.status).toBe(500);
