@@ -163,14 +163,51 @@ describeEachDatabase("anti-hoarding", (database) => {
       { clientAddress: "198.51.100.24", now: MONDAY_MORNING },
     );
     expect(elsewhere.ok).toBe(true);
-    if (kind === "postgres") {
-      // Counted in the shared table, so every instance on this database sees the same budget.
-      const rows = await db
-        .select()
-        .from(rateLimits)
-        .where(eq(rateLimits.key, `cg-checkout:${clientAddress}`));
-      expect(rows[0]?.points).toBe(6);
+    // Counted in the shared table, so every instance on this database sees the same budget; the
+    // refused sixth spent nothing.
+    const rows = await db
+      .select()
+      .from(rateLimits)
+      .where(eq(rateLimits.key, `cg-checkout:${clientAddress}`));
+    expect(rows[0]?.points).toBe(5);
+  });
+
+  it("places exactly 5 of 12 parallel orders from one address, and refused ones give their point back", async () => {
+    const { db } = database();
+    const product = await insertTestProduct(db, { priceCents: 9000 });
+    const scarce = await insertTestProduct(db, { priceCents: 9000, inventoryCount: 0 });
+    const clientAddress = "198.51.100.77";
+    const photoToken = async () => {
+      const upload = await uploadIdPhoto(checkoutRequest({}, await png()));
+      if (!upload.ok) throw new Error(upload.message);
+      return upload.token;
+    };
+    // An order refused inside place_order (sold out) rolls its budget point back with it.
+    const soldOut = await submitCheckout(
+      checkoutRequest(
+        orderFields([{ productId: scarce.productId, sizeId: scarce.sizeId, quantity: 1 }], {
+          idPhotoToken: await photoToken(),
+        }),
+        null,
+      ),
+      { clientAddress, now: MONDAY_MORNING },
+    );
+    expect(soldOut).toMatchObject({ ok: false, status: 409 });
+    const items = [{ productId: product.productId, sizeId: product.sizeId, quantity: 1 }];
+    const tokens = await Promise.all(Array.from({ length: 12 }, photoToken));
+    const results = await Promise.all(
+      tokens.map(async (idPhotoToken) =>
+        submitCheckout(checkoutRequest(orderFields(items, { idPhotoToken }), null), {
+          clientAddress,
+          now: MONDAY_MORNING,
+        }),
+      ),
+    );
+    expect(results.filter((result) => result.ok)).toHaveLength(5);
+    for (const result of results.filter((r) => !r.ok)) {
+      expect(result).toMatchObject({ ok: false, status: 429, toast: { title: "Too many orders" } });
     }
+    expect(await stockOf(product.sizeId)).toBe(95);
   });
 
   it("uses a photo token for one order only: a second order naming it must upload the photo again", async () => {

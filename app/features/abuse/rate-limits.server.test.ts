@@ -35,7 +35,7 @@ describeEachDatabase("per-client budgets", () => {
 const postgresUrl = process.env.TEST_DATABASE_URL;
 
 describe.skipIf(!postgresUrl)("budgets shared by two instances on one PostgreSQL", () => {
-  it("counts a client's orders across instances", async () => {
+  it("counts a client's ID uploads across instances", async () => {
     const schema = `test_shared_${randomBytes(4).toString("hex")}`;
     const handles: DatabaseHandle[] = [];
     try {
@@ -43,14 +43,16 @@ describe.skipIf(!postgresUrl)("budgets shared by two instances on one PostgreSQL
         handles.push(await openDatabase({ kind: "postgres", url: postgresUrl as string, schema }));
       }
       const [first, second] = handles as [DatabaseHandle, DatabaseHandle];
+      // The default budget is 20 uploads an hour: 15 on one instance, 5 on the other, then none.
       setDatabaseHandle(first);
-      for (let i = 0; i < 3; i++) expect((await consumeBudget("checkout", "198.51.100.50")).ok).toBe(true);
+      for (let i = 0; i < 15; i++)
+        expect((await consumeBudget("idPhotoUpload", "198.51.100.50")).ok).toBe(true);
       setDatabaseHandle(second);
-      expect((await consumeBudget("checkout", "198.51.100.50")).ok).toBe(true);
-      expect((await consumeBudget("checkout", "198.51.100.50")).ok).toBe(true);
-      expect(await consumeBudget("checkout", "198.51.100.50")).toMatchObject({ ok: false });
+      for (let i = 0; i < 5; i++)
+        expect((await consumeBudget("idPhotoUpload", "198.51.100.50")).ok).toBe(true);
+      expect(await consumeBudget("idPhotoUpload", "198.51.100.50")).toMatchObject({ ok: false });
       setDatabaseHandle(first);
-      expect(await budgetUsed("checkout", "198.51.100.50")).toBe(6);
+      expect(await budgetUsed("idPhotoUpload", "198.51.100.50")).toBe(21);
     } finally {
       for (const handle of handles) await handle.close();
       const client = new pg.Client({ connectionString: postgresUrl });

@@ -30,7 +30,6 @@ export const SIGN_IN_WINDOW_SECONDS = 15 * MINUTE;
 export const SIGN_IN_FAILURE_MEMORY_SECONDS = HOUR;
 
 export type BudgetName =
-  | "checkout"
   | "idPhotoUpload"
   | "cartPrices"
   | "search"
@@ -44,7 +43,6 @@ type BudgetSpec = { points: number; durationSeconds: number };
 function budgetSpecs(): Record<BudgetName, BudgetSpec> {
   const settings = config();
   return {
-    checkout: { points: settings.ORDERS_PER_HOUR, durationSeconds: HOUR },
     idPhotoUpload: { points: settings.ID_UPLOADS_PER_HOUR, durationSeconds: HOUR },
     cartPrices: { points: settings.CART_PRICES_PER_MINUTE, durationSeconds: MINUTE },
     search: { points: settings.SEARCHES_PER_MINUTE, durationSeconds: MINUTE },
@@ -99,6 +97,21 @@ function storedKey(key: string) {
   return key.length <= 64 && /^[\w.:-]+$/.test(key)
     ? key
     : `h:${createHash("sha256").update(key).digest("base64url")}`;
+}
+
+/**
+ * The hourly order budget of a client address (decision 29). Unlike the budgets above it is taken
+ * inside the order's own statement (`place_order`, drizzle/0004), in the same `rate_limits` rows:
+ * only an order placed spends a point, and no extra round trip takes or gives one back.
+ */
+export type OrderBudget = { key: string; points: number; windowMs: number };
+
+export function orderBudgetOf(clientAddress: string): OrderBudget {
+  return {
+    key: `cg-checkout:${storedKey(clientAddress)}`,
+    points: config().ORDERS_PER_HOUR,
+    windowMs: HOUR * 1000,
+  };
 }
 
 export type BudgetResult = { ok: true; used: number } | { ok: false; retryAfterSeconds: number };

@@ -5,7 +5,7 @@
  */
 
 import { isDatabaseUnavailable } from "#app/db/database-unavailable.server.ts";
-import { consumeBudget, refundBudget, waitPhrase } from "#app/features/abuse/rate-limits.server.ts";
+import { orderBudgetOf, waitPhrase } from "#app/features/abuse/rate-limits.server.ts";
 import {
   deleteIdPhotos,
   ID_PHOTO_FIELD,
@@ -133,6 +133,9 @@ function photoFailure(client: CheckoutClient, error: UploadRefused): CheckoutFai
 
 function refusalToFailure(client: CheckoutClient, refusal: PlaceOrderRefusal): CheckoutFailure {
   switch (refusal.reason) {
+    case "order-budget":
+      log.warn("Checkout refused: hourly order budget used up");
+      return tooManyOrders(client, refusal.retryAfterSeconds);
     case "open-orders": {
       const message = openOrdersMessage(refusal.contact, refusal.limit);
       return failure(
@@ -213,34 +216,20 @@ export async function submitCheckout(
   const input = parsed.data;
 
   // One read: a retry or a double submit of an order already placed gets that order back and
-  // stores nothing; otherwise the cart is priced from the database.
+  // stores nothing; otherwise the cart is priced from the database. The client address's hourly
+  // order budget (decision 29) is checked here, before any photo work, and spent by the order's
+  // own statement: only an order placed counts, so a shopper fixing a typo spends nothing.
+  const budget = orderBudgetOf(dependencies.clientAddress);
   let prepared: PreparedOrder;
   try {
-    prepared = await prepareOrder(input, { now, photoToken });
+    prepared = await prepareOrder(input, { now, photoToken, budget });
   } catch (error) {
     return orderFailed(client, error);
   }
   if (prepared.ok && prepared.replay) {
     return { ok: true, client, token: prepared.replay.publicToken, replayed: true };
   }
-
-  // The hourly order budget of this client address (decision 29), taken before any photo work or
-  // write and given back when no order comes of it: it counts orders placed, so a shopper fixing a
-  // typo or a sold-out line spends nothing, while parallel posts cannot get past it.
-  const { clientAddress } = dependencies;
-  let budgetTaken = false;
-  if (prepared.ok) {
-    const budget = await consumeBudget("checkout", clientAddress);
-    if (!budget.ok) {
-      log.warn("Checkout refused: hourly order budget used up", { clientAddress });
-      return tooManyOrders(client, budget.retryAfterSeconds);
-    }
-    budgetTaken = true;
-  }
-  const giveBudgetBack = async () => {
-    if (budgetTaken) await refundBudget("checkout", clientAddress).catch(() => {});
-    budgetTaken = false;
-  };
+  if (!prepared.ok && prepared.reason === "order-budget") return refusalToFailure(client, prepared);
 
   let idPhotoId: string | null = null;
   let storedHere = false;
@@ -249,7 +238,6 @@ export async function submitCheckout(
     try {
       photo = await processIdPhoto(new Uint8Array(await idFront.arrayBuffer()));
     } catch (error) {
-      await giveBudgetBack();
       if (error instanceof UploadRefused) return photoFailure(client, error);
       throw error;
     }
@@ -261,14 +249,12 @@ export async function submitCheckout(
       storedHere = true;
     } catch (error) {
       log.error("Could not store an ID photo; the order was not placed", { error: rootCauseMessage(error) });
-      await giveBudgetBack();
       return failure(client, 503, {}, CHECKOUT_TOASTS.orderUnavailable);
     }
   } else {
     if (!prepared.ok) return refusalToFailure(client, prepared);
     // The photo sent ahead is gone (deleted unclaimed, or the token was made up): ask for it again.
     if (!prepared.sentPhotoId) {
-      await giveBudgetBack();
       return failure(client, 400, { [ID_PHOTO_FIELD]: ID_IMAGE_MESSAGES.required }, CHECK_DETAILS_TOAST);
     }
     idPhotoId = prepared.sentPhotoId;
@@ -280,16 +266,12 @@ export async function submitCheckout(
   };
 
   try {
-    const result = await commitOrder({ ...input, idPhotoId }, prepared.quote, { now });
+    const result = await commitOrder({ ...input, idPhotoId, budget }, prepared.quote, { now });
     if (!result.ok) {
       await forget();
-      await giveBudgetBack();
       return refusalToFailure(client, result);
     }
-    if (result.replayed) {
-      await forget();
-      await giveBudgetBack();
-    }
+    if (result.replayed) await forget();
     return {
       ok: true,
       client,
@@ -298,7 +280,6 @@ export async function submitCheckout(
     };
   } catch (error) {
     await forget();
-    await giveBudgetBack();
     return orderFailed(client, error);
   }
 }

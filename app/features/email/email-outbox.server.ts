@@ -11,7 +11,7 @@
  * was taken over can no longer extend or requeue it. Every row has a stable Message-ID, so the one
  * mail in flight when a sender is killed is at worst sent again under the same id.
  */
-import { mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { mkdir, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { and, asc, eq, inArray, lt, lte, ne, or, sql } from "drizzle-orm";
 import nodemailer from "nodemailer";
@@ -139,11 +139,13 @@ export function smtpTransport(url: string, options: { timeoutMs?: number } = {})
 /** Writes each mail as `<folder>/<id>.eml` (atomically; a resend overwrites, never duplicates). */
 export function folderTransport(folder: string): MailTransport {
   const composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
+  let folderReady: Promise<unknown> | undefined;
   return {
     name: "folder",
     idempotent: true,
     async send(mail) {
-      mkdirSync(folder, { recursive: true });
+      folderReady ??= mkdir(folder, { recursive: true });
+      await folderReady;
       const info = await composer.sendMail({
         from: mail.from,
         to: mail.to,
@@ -152,10 +154,11 @@ export function folderTransport(folder: string): MailTransport {
         html: mail.html,
         messageId: messageId(mail.id),
       });
+      // Asynchronous writes: the file system work runs beside the requests, not in their thread.
       const file = path.join(folder, `${mail.id}.eml`);
       const temporary = `${file}.tmp`;
-      writeFileSync(temporary, info.message as Buffer, { mode: 0o600 });
-      renameSync(temporary, file);
+      await writeFile(temporary, info.message as Buffer, { mode: 0o600 });
+      await rename(temporary, file);
     },
     close() {},
   };

@@ -4,13 +4,15 @@
  * 0), the order and its item snapshots are written, the dashboard's running totals move, and both
  * e-mails are queued. The idempotency key makes a double submit return the first order.
  *
- * Two round trips: one read (a replayed key, the sizes' prices and names), then the SQL function
- * `place_order` (drizzle/0002) writes everything in one statement and checks under the row locks
- * that the prices it was given are still the database's; if one changed in between, read again.
+ * Two round trips: one read (a replayed key, the sizes' prices and names, the limits and the
+ * client's order budget), then the SQL function `place_order` (drizzle/0002, 0003, 0004) writes
+ * everything in one statement — the budget point included — and checks under the row locks that
+ * the prices it was given are still the database's; if one changed in between, read again.
  */
 import { randomBytes, randomUUID } from "node:crypto";
 import { type SQL, sql } from "drizzle-orm";
 import { type Database, db } from "#app/db/client.server.ts";
+import type { OrderBudget } from "#app/features/abuse/rate-limits.server.ts";
 import { unitPriceCents } from "#app/features/catalog/catalog.ts";
 import type { CartLineInput, CheckoutInput } from "#app/features/checkout/checkout.schema.ts";
 import { deliveryChoiceProblem, storeDay } from "#app/features/checkout/delivery-slots.ts";
@@ -25,6 +27,8 @@ import { log } from "#app/utils/logger.server.ts";
 export type PlaceOrderInput = Omit<CheckoutInput, "ageConfirmed"> & {
   /** The stored, re-encoded ID photo, or null when none could be stored. */
   idPhotoId: string | null;
+  /** The client address's hourly order budget, taken by the order's own statement (decision 29). */
+  budget?: OrderBudget;
 };
 
 export type PlacedOrder = { id: string; publicToken: string; totalAmountCents: number };
@@ -40,7 +44,9 @@ export type PlaceOrderRefusal =
   /** This e-mail address or phone number already has `limit` open orders (decision 29). */
   | { ok: false; reason: "open-orders"; contact: "email" | "phone"; limit: number }
   /** The photo sent ahead is already another order's (a photo token is single-use, decision 29). */
-  | { ok: false; reason: "photo-claimed" };
+  | { ok: false; reason: "photo-claimed" }
+  /** The client address placed its hourly budget of orders (decision 29). */
+  | { ok: false; reason: "order-budget"; retryAfterSeconds: number };
 
 export type PlaceOrderResult = { ok: true; order: PlacedOrder; replayed: boolean } | PlaceOrderRefusal;
 
@@ -121,8 +127,15 @@ async function readOrderContext(
   idempotencyKey: string,
   sizeIds: string[],
   photoToken: string | null,
+  budget: { key: string; nowMs: number } | null,
 ) {
-  const [row] = rowsOf<{ replay: unknown; sizes: unknown; photo: boolean | null; limits: unknown }>(
+  const [row] = rowsOf<{
+    replay: unknown;
+    sizes: unknown;
+    photo: boolean | null;
+    limits: unknown;
+    budget: unknown;
+  }>(
     await database.execute(sql`
       SELECT
         (SELECT json_build_object('id', o.id, 'publicToken', o.public_token, 'totalAmountCents', o.total_amount_cents)
@@ -135,14 +148,21 @@ async function readOrderContext(
           WHERE s.id IN (SELECT jsonb_array_elements_text(${JSON.stringify(sizeIds)}::jsonb)::uuid)) AS sizes,
         (SELECT true FROM id_photos p WHERE p.id = ${photoToken}::uuid
           AND NOT EXISTS (SELECT 1 FROM orders o WHERE o.id_photo_id = p.id)) AS photo,
-        (SELECT value FROM store_settings WHERE key = ${PURCHASE_LIMITS_KEY}) AS limits`),
+        (SELECT value FROM store_settings WHERE key = ${PURCHASE_LIMITS_KEY}) AS limits,
+        (SELECT json_build_object('points', r.points, 'expire', r.expire) FROM rate_limits r
+          WHERE r.key = ${budget?.key ?? null} AND r.expire > ${budget?.nowMs ?? 0}) AS budget`),
   );
   return {
     photo: row?.photo === true,
     replay: parsedJson<PlacedOrder>(row?.replay),
     sizes: parsedJson<SizeSnapshot[]>(row?.sizes) ?? [],
     limits: storedLimits(parsedJson(row?.limits)),
+    budget: parsedJson<{ points: number; expire: number | string }>(row?.budget),
   };
+}
+
+function secondsUntil(epochMs: number, nowMs: number) {
+  return Math.max(1, Math.ceil((epochMs - nowMs) / 1000));
 }
 
 /**
@@ -152,18 +172,29 @@ async function readOrderContext(
  */
 export async function prepareOrder(
   input: OrderRequest,
-  options: { now?: Date; photoToken?: string | null } = {},
+  options: { now?: Date; photoToken?: string | null; budget?: OrderBudget } = {},
 ): Promise<PreparedOrder> {
   const now = options.now ?? new Date();
   const photoToken = options.photoToken ?? null;
   const lines = mergeCartLines(input.items);
+  // The budget is read by wall-clock time, as rate-limiter-flexible counts its windows.
+  const nowMs = Date.now();
   const context = await readOrderContext(
     await db(),
     input.idempotencyKey,
     lines.map((line) => line.sizeId),
     photoToken,
+    options.budget ? { key: options.budget.key, nowMs } : null,
   );
   if (context.replay) return { ok: true, replay: context.replay };
+  // Used up already: refused before any photo work; place_order decides for parallel posts.
+  if (options.budget && context.budget && context.budget.points >= options.budget.points) {
+    return {
+      ok: false,
+      reason: "order-budget",
+      retryAfterSeconds: secondsUntil(Number(context.budget.expire), nowMs),
+    };
+  }
   if (lines.length === 0) return { ok: false, reason: "empty-cart" };
   const delivery = deliveryChoiceProblem(input.deliveryDate, input.timeSlot, now);
   if (delivery) return { ok: false, reason: "delivery", ...delivery };
@@ -217,6 +248,7 @@ export async function prepareOrder(
 type DatabaseRefusal =
   | { code: "CG409" | "CG412"; sizeId: string }
   | { code: "CG429"; contact: "email" | "phone" }
+  | { code: "budget"; renewsAtMs: number }
   | { code: "photo-claimed" };
 
 /**
@@ -225,12 +257,14 @@ type DatabaseRefusal =
  */
 function placeOrderRefusal(error: unknown): DatabaseRefusal | null {
   for (let cause = error; cause && typeof cause === "object"; cause = (cause as { cause?: unknown }).cause) {
-    const { code, detail, constraint, message } = cause as {
+    const { code, detail, hint, constraint, message } = cause as {
       code?: unknown;
       detail?: unknown;
+      hint?: unknown;
       constraint?: unknown;
       message?: unknown;
     };
+    if (code === "CG429" && detail === "budget") return { code: "budget", renewsAtMs: Number(hint) };
     if (code === "CG409" || code === "CG412") return { code, sizeId: String(detail ?? "") };
     if (code === "CG429") return { code, contact: detail === "email" ? "email" : "phone" };
     if (
@@ -271,6 +305,12 @@ function placeOrderStatement(input: PlaceOrderInput, quote: OrderQuote, now: Dat
     created_at: createdAt,
     store_day: storeDay(now),
     max_open_orders: config().MAX_OPEN_ORDERS,
+    ...(input.budget && {
+      budget_key: input.budget.key,
+      budget_points: input.budget.points,
+      budget_window_ms: input.budget.windowMs,
+      budget_now_ms: Date.now(),
+    }),
   };
   const lines = quote.lines.map((line) => ({
     product_id: line.productId,
@@ -362,6 +402,13 @@ export async function commitOrder(
         };
       }
       if (refusal?.code === "photo-claimed") return { ok: false, reason: "photo-claimed" };
+      if (refusal?.code === "budget") {
+        return {
+          ok: false,
+          reason: "order-budget",
+          retryAfterSeconds: secondsUntil(refusal.renewsAtMs, Date.now()),
+        };
+      }
       if (refusal?.code === "CG409") {
         const line = current.lines.find((candidate) => candidate.sizeId === refusal.sizeId);
         return {
@@ -372,7 +419,7 @@ export async function commitOrder(
       }
       if (refusal?.code !== "CG412" || attempt >= MAX_REPRICES) throw error;
     }
-    const again = await prepareOrder(input, { now });
+    const again = await prepareOrder(input, { now, budget: input.budget });
     if (!again.ok) return again;
     if (again.replay) return { ok: true, order: again.replay, replayed: true };
     current = again.quote;
