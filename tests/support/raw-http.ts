@@ -31,3 +31,39 @@ export function rawRequest(
     req.end(body);
   });
 }
+
+/**
+ * The status of a POST whose body the server refuses before it has all arrived, read as soon as the
+ * answer comes (as a browser does), while the body is still being written: the server then closes
+ * the connection, and a client that waits to finish writing first sees only the reset.
+ */
+export function earlyAnswerStatus(
+  baseUrl: string,
+  path: string,
+  headers: Record<string, string>,
+  body: Buffer,
+) {
+  const { hostname, port } = new URL(baseUrl);
+  return new Promise<number>((resolve, reject) => {
+    let answered = false;
+    const req = httpRequest(
+      {
+        host: hostname,
+        port,
+        method: "POST",
+        path,
+        headers: { ...headers, "Content-Length": String(body.length) },
+      },
+      (res) => {
+        answered = true;
+        resolve(res.statusCode ?? 0);
+        res.resume();
+        res.on("error", () => {});
+      },
+    );
+    req.on("error", (error) => {
+      if (!answered) reject(error);
+    });
+    req.end(body);
+  });
+}
