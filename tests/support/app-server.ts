@@ -71,6 +71,8 @@ export async function startApp(options: {
     DATA_DIR: dataDir,
     PUBLIC_URL: `http://127.0.0.1:${port}`,
     LOG_LEVEL: "warn",
+    // As `npm start` runs the server (decision 015): two malloc arenas, so memory goes back after a burst.
+    MALLOC_ARENA_MAX: "2",
     ...options.env,
   };
   let output = "";
