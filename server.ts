@@ -14,7 +14,7 @@ import {
   RouterContextProvider,
   type ServerBuild,
 } from "react-router";
-import { createNonce, createPlaceholder } from "./app/server/csp-nonce.server.ts";
+import { createNonce, hashPolicy, noncePolicy } from "./app/server/content-security-policy.server.ts";
 import { crossSiteGuard, finalErrorHandler, methodGuard } from "./app/server/http-guards.server.ts";
 import { PageCache } from "./app/server/page-cache.server.ts";
 import { precompressedAssets } from "./app/server/page-cache-assets.server.ts";
@@ -88,26 +88,12 @@ app.use((req, res, next) => {
 
 // --- Nonces, methods, cross-site refusals, last error handler (issue 11 items 5 and 7) ---
 /** The CSP of one response: its scripts must carry its nonce (decision 013). */
-const [cspBeforeNonce, cspAfterNonce] = [
-  "default-src 'self'",
-  // blob: shows a picked photo before it is sent (checkout ID, product image in the admin).
-  ["img-src 'self' data: blob:", ...settings.IMAGE_HOSTS].join(" "),
-  "script-src 'self' 'nonce-{nonce}'",
-  "style-src 'self' 'unsafe-inline'",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-]
-  .join("; ")
-  .split("{nonce}") as [string, string];
+const cspWithNonce = noncePolicy(settings.IMAGE_HOSTS);
 
 app.use((_req, res, next) => {
   const nonce = createNonce();
   res.locals.nonce = nonce;
-  res.setHeader("Content-Security-Policy", `${cspBeforeNonce}${nonce}${cspAfterNonce}`);
+  res.setHeader("Content-Security-Policy", cspWithNonce(nonce));
   res.setHeader("X-Content-Type-Options", "nosniff");
   res.setHeader("X-Frame-Options", "DENY");
   res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
@@ -127,7 +113,7 @@ app.use(crossSiteGuard(settings.publicUrl));
 // limit by route before it is read (413).
 app.use(boundRequests());
 
-/** `nonce`: the response's own, or the page cache's placeholder for a page it stores. */
+/** `nonce`: the response's own, or none for a page the page cache renders (its bytes are shared). */
 function loadContext(req: express.Request, res: express.Response, nonce = res.locals.nonce as string) {
   const context = new RouterContextProvider();
   context.set(entry.requestInfoContext, {
@@ -168,12 +154,10 @@ const handleRouterRequest = createRouterHandler(build, "production");
 let pageCache: PageCache | undefined;
 if (settings.PAGE_CACHE) {
   const origin = new URL(settings.publicUrl).origin;
-  // Cached pages are shared: they are rendered with a placeholder nonce, never sent, that each
-  // response replaces with its own (app/server/csp-nonce.server.ts).
-  const placeholder = createPlaceholder();
+  // Cached pages are shared: rendered without a nonce, they name the hashes of their own inline
+  // scripts instead (app/server/content-security-policy.server.ts).
   const cache = new PageCache({
-    placeholder,
-    nonceFor: (res) => (res as express.Response).locals.nonce as string,
+    policyFor: (html) => hashPolicy(settings.IMAGE_HOSTS, html),
     currentVersion: () => entry.catalogVersion.current(),
     unreachableVersion: () => entry.catalogVersion.unreachableVersion(),
     render(req, res) {
@@ -187,7 +171,7 @@ if (settings.PAGE_CACHE) {
       // request's Host header (a forged Host must not end up in a cached page).
       return handleRouterRequest(
         new Request(new URL(request.originalUrl, origin), { method: "GET", headers }),
-        loadContext(request, res as express.Response, placeholder),
+        loadContext(request, res as express.Response, ""),
       );
     },
   });

@@ -18,17 +18,12 @@
  */
 import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { gzipSync } from "node:zlib";
-import {
-  brotliBody,
-  createNonce,
-  createPlaceholder,
-  fill,
-  gzipBody,
-  identityBody,
-  type SplicedBody,
-  writeFilled,
-} from "./csp-nonce.server.ts";
+import { promisify } from "node:util";
+import { brotliCompress, gzip, gzipSync, constants as zlibConstants } from "node:zlib";
+import { hashPolicy } from "./content-security-policy.server.ts";
+
+const gzipAsync = promisify(gzip);
+const brotliAsync = promisify(brotliCompress);
 
 /** Paths whose pages are the same for every shopper. Keep in step with app/routes.ts. */
 const CACHEABLE_PATH =
@@ -61,10 +56,11 @@ export type CachedPage = {
   version: number;
   status: number;
   headers: Array<[string, string]>;
-  /** The bodies with the places of the CSP nonce (see csp-nonce.server.ts); null: not available. */
-  body: SplicedBody;
-  gzip: SplicedBody | null;
-  br: SplicedBody | null;
+  body: Buffer;
+  gzip: Buffer;
+  br: Buffer;
+  /** Its Content-Security-Policy: the hashes of its own inline scripts (decision 013). */
+  csp: string;
   etag: { identity: string; gzip: string; br: string };
   bytes: number;
 };
@@ -85,11 +81,10 @@ export type PageCacheOptions = {
   /** Brotli quality for stored bodies (computed once per entry; 11 is far too slow for a miss). */
   brotliQuality?: number;
   /**
-   * The CSP nonce placeholder `render` writes into pages, and the fresh nonce of a response (the one
-   * its Content-Security-Policy header names); each response gets the placeholder replaced with it.
+   * The Content-Security-Policy of a page `render` made (rendered without a nonce: its bytes are
+   * shared), from its HTML: by default, the hashes of its inline scripts.
    */
-  placeholder?: string;
-  nonceFor?: (res: ServerResponse) => string;
+  policyFor?: (html: string) => string;
 };
 
 /**
@@ -143,11 +138,12 @@ function etagMatches(ifNoneMatch: string, entry: CachedPage) {
   if (ifNoneMatch.trim() === "*") return true;
   for (const raw of ifNoneMatch.split(",")) {
     const tag = raw.trim().replace(/^W\//, "");
-    const { identity, gzip, br } = entry.etag;
-    if (`W/${tag}` === identity || `W/${tag}` === gzip || `W/${tag}` === br) return true;
+    if (tag === entry.etag.identity || tag === entry.etag.gzip || tag === entry.etag.br) return true;
   }
   return false;
 }
+
+const defaultPolicy = (html: string) => hashPolicy([], html);
 
 /** Builds an entry from a rendered response: null when it must not be stored. */
 export async function toEntry(
@@ -156,7 +152,7 @@ export async function toEntry(
   response: Response,
   body: Buffer,
   brotliQuality = 5,
-  placeholder = createPlaceholder(),
+  policyFor: (html: string) => string = defaultPolicy,
 ): Promise<CachedPage | null> {
   if (response.status !== 200) return null;
   const type = response.headers.get("content-type") ?? "";
@@ -170,25 +166,27 @@ export async function toEntry(
     if (!EXCHANGE_HEADERS.has(name)) headers.push([name, value]);
   });
   const [gz, br] = await Promise.all([
-    gzipBody(body, placeholder),
-    brotliBody(body, placeholder, brotliQuality),
+    gzipAsync(body, { level: 6 }),
+    brotliAsync(body, {
+      params: {
+        [zlibConstants.BROTLI_PARAM_QUALITY]: brotliQuality,
+        [zlibConstants.BROTLI_PARAM_SIZE_HINT]: body.length,
+        [zlibConstants.BROTLI_PARAM_MODE]: zlibConstants.BROTLI_MODE_TEXT,
+      },
+    }),
   ]);
-  const identity = identityBody(body, placeholder);
-  // Of the page without its nonces (the placeholder is random per process: instances must agree).
-  // Weak: the bytes differ by their CSP nonce from one response to the next.
-  const digest = createHash("sha256");
-  for (const part of identity.parts) digest.update(part).update("\0");
-  const hash = digest.digest("base64url").slice(0, 27);
+  const hash = createHash("sha256").update(body).digest("base64url").slice(0, 27);
   return {
     key,
     version,
     status: 200,
     headers,
-    body: identity,
+    body,
     gzip: gz,
     br,
-    etag: { identity: `W/"${hash}"`, gzip: `W/"${hash}-gz"`, br: `W/"${hash}-br"` },
-    bytes: body.length + (gz?.bytes ?? 0) + (br?.bytes ?? 0) + 512,
+    csp: policyFor(type.startsWith("text/html") ? body.toString("utf8") : ""),
+    etag: { identity: `"${hash}"`, gzip: `"${hash}-gz"`, br: `"${hash}-br"` },
+    bytes: body.length + gz.length + br.length + 512,
   };
 }
 
@@ -213,8 +211,7 @@ export class PageCache {
       maxBytes: 64 * 1024 * 1024,
       brotliQuality: 5,
       unreachableVersion: () => undefined,
-      placeholder: createPlaceholder(),
-      nonceFor: () => createNonce(),
+      policyFor: defaultPolicy,
       ...options,
     };
   }
@@ -328,17 +325,11 @@ export class PageCache {
         response,
         body,
         this.#options.brotliQuality,
-        this.#options.placeholder,
+        this.#options.policyFor,
       );
       if (entry && this.#options.currentVersion() === version) this.store(entry);
       if (entry) this.#send(req, res, entry, "MISS");
-      else
-        sendUncached(
-          req,
-          res,
-          response,
-          fill(identityBody(body, this.#options.placeholder), this.#options.nonceFor(res)),
-        );
+      else sendUncached(req, res, response, body, this.#options.policyFor);
     } finally {
       if (!pending) {
         this.#inflight.delete(flightKey);
@@ -348,18 +339,13 @@ export class PageCache {
   }
 
   #send(req: IncomingMessage, res: ServerResponse, entry: CachedPage, state: "HIT" | "MISS" | "STALE") {
-    const acceptEncoding = req.headers["accept-encoding"] as string | undefined;
-    let encoding = preferredEncoding(acceptEncoding);
-    if (encoding === "br" && !entry.br)
-      encoding = /\bgzip\b/.test(acceptEncoding ?? "") ? "gzip" : "identity";
-    if (encoding === "gzip" && !entry.gzip) encoding = "identity";
+    const encoding = preferredEncoding(req.headers["accept-encoding"] as string | undefined);
     const etag = entry.etag[encoding];
     const ifNoneMatch = req.headers["if-none-match"];
     if (ifNoneMatch && etagMatches(ifNoneMatch, entry)) {
       this.#stats.notModified++;
-      // The browser keeps its copy and the headers it came with: a new CSP nonce here would not
-      // match the nonce in that copy.
-      res.removeHeader("Content-Security-Policy");
+      // The browser keeps its copy; the policy is the stored page's, as with the copy.
+      res.setHeader("Content-Security-Policy", entry.csp);
       res.writeHead(304, {
         ETag: etag,
         "Cache-Control": CACHE_CONTROL,
@@ -369,30 +355,39 @@ export class PageCache {
       res.end();
       return;
     }
-    const body = (encoding === "br" ? entry.br : encoding === "gzip" ? entry.gzip : null) ?? entry.body;
+    const body = encoding === "br" ? entry.br : encoding === "gzip" ? entry.gzip : entry.body;
     for (const [name, value] of entry.headers) res.setHeader(name, value);
+    res.setHeader("Content-Security-Policy", entry.csp);
     res.setHeader("ETag", etag);
     res.setHeader("Cache-Control", CACHE_CONTROL);
     res.setHeader("Vary", "Accept-Encoding");
     if (encoding !== "identity") res.setHeader("Content-Encoding", encoding);
-    res.setHeader("Content-Length", body.bytes);
+    res.setHeader("Content-Length", body.length);
     res.setHeader("X-Cache", state);
     res.writeHead(entry.status);
-    if (req.method === "HEAD") res.end();
-    else writeFilled(res, body, this.#options.nonceFor(res));
+    res.end(req.method === "HEAD" ? undefined : body);
   }
 }
 
 /** Sends a rendered response that must not be stored (redirect, 404, error, Set-Cookie …). */
-function sendUncached(req: IncomingMessage, res: ServerResponse, response: Response, body: Buffer) {
+function sendUncached(
+  req: IncomingMessage,
+  res: ServerResponse,
+  response: Response,
+  body: Buffer,
+  policyFor: (html: string) => string,
+) {
   response.headers.forEach((value, name) => {
     if (name === "set-cookie" || name === "content-length" || name === "transfer-encoding") return;
     res.setHeader(name, value);
   });
+  // Rendered without a nonce, as every page this cache renders.
+  const type = response.headers.get("content-type") ?? "";
+  if (type.startsWith("text/html"))
+    res.setHeader("Content-Security-Policy", policyFor(body.toString("utf8")));
   const cookies = response.headers.getSetCookie();
   if (cookies.length > 0) res.setHeader("Set-Cookie", cookies);
   let payload = body;
-  const type = response.headers.get("content-type") ?? "";
   if (
     body.length > 1024 &&
     !response.headers.has("content-encoding") &&

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
@@ -7,7 +8,7 @@ import type { DatabaseHandle } from "#app/db/client.server.ts";
 import { productSizes, products } from "#app/db/schema.ts";
 import { listProducts } from "#app/features/catalog/catalog.server.ts";
 import { describeEachDatabase } from "#tests/db.ts";
-import { createNonce, createPlaceholder } from "./csp-nonce.server.ts";
+import { inlineScriptHashes } from "./content-security-policy.server.ts";
 import { cacheKey, hasPrivateCookie, PageCache, preferredEncoding } from "./page-cache.server.ts";
 import { type CatalogVersionWatcher, watchCatalogVersion } from "./page-cache-version.server.ts";
 
@@ -142,30 +143,28 @@ describe("page cache rules", () => {
   });
 });
 
-describe("CSP nonces through the page cache (decision 013)", () => {
-  it("fills each response's own nonce into the stored page, in every encoding, and sends no CSP on a 304", async () => {
-    const placeholder = createPlaceholder();
+describe("CSP of cached pages (decision 013)", () => {
+  it("names the hashes of the stored page's inline scripts, the same bytes in every encoding and on a 304", async () => {
     let renders = 0;
+    const script = `window.__context = {"page":"/shop","note":"\\u003c/script>"};`;
     const cache = new PageCache({
       currentVersion: () => 1,
-      placeholder,
-      nonceFor: (res) => String(res.getHeader("x-test-nonce")),
       async render(req) {
         renders++;
-        const html = `<p>${req.url}</p>${"<li>card</li>".repeat(200)}<script nonce="${placeholder}">go()</script>`;
+        const html = `<p>${req.url}</p>${"<li>card</li>".repeat(200)}<script>${script}</script><script type="module" src="/assets/entry.js"></script><script type="module">import("/assets/app.js")</script>`;
         return new Response(html, { headers: { "Content-Type": "text/html; charset=utf-8" } });
       },
     });
     const server = createServer((req, res) => {
-      const nonce = createNonce();
-      res.setHeader("x-test-nonce", nonce);
-      res.setHeader("Content-Security-Policy", `script-src 'nonce-${nonce}'`);
+      // What server.ts sets first on every response; a cached page replaces it with its own.
+      res.setHeader("Content-Security-Policy", "script-src 'self' 'nonce-of-this-response'");
       cache.handle(req, res, () => res.end("passed through"));
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const expected = `'sha256-${createHash("sha256").update(script).digest("base64")}'`;
     try {
-      const seen = new Set<string>();
+      const bodies = new Set<string>();
       for (const encoding of ["identity", "gzip", "br", "br", "gzip", "identity"]) {
         const response = await rawGet(url, "/shop", { "accept-encoding": encoding });
         const body =
@@ -174,21 +173,27 @@ describe("CSP nonces through the page cache (decision 013)", () => {
             : encoding === "gzip"
               ? gunzipSync(response.body)
               : response.body;
-        const nonce = String(response.headers["x-test-nonce"]);
-        expect(body.toString()).toContain(`<script nonce="${nonce}">go()</script>`);
-        expect(body.toString()).not.toContain(placeholder);
+        bodies.add(body.toString());
+        const csp = String(response.headers["content-security-policy"]);
+        const scriptSrc = csp.split("; ").find((directive) => directive.startsWith("script-src"));
+        expect(scriptSrc).toMatch(
+          new RegExp(`^script-src 'self' ${expected.replaceAll("+", "\\+")} 'sha256-[\\w+/]+=*'$`),
+        );
         expect(Number(response.headers["content-length"])).toBe(response.body.length);
-        seen.add(nonce);
       }
-      expect(seen.size).toBe(6);
+      expect(bodies.size).toBe(1);
       expect(renders).toBe(1);
+      const [html] = [...bodies];
+      // Exactly the two inline scripts: the one with src needs no hash.
+      expect(inlineScriptHashes(html as string)).toHaveLength(2);
       const first = await fetch(`${url}/shop`);
-      expect(first.headers.get("etag")).toMatch(/^W\//);
       const notModified = await fetch(`${url}/shop`, {
         headers: { "if-none-match": first.headers.get("etag") as string },
       });
       expect(notModified.status).toBe(304);
-      expect(notModified.headers.get("content-security-policy")).toBeNull();
+      expect(notModified.headers.get("content-security-policy")).toBe(
+        first.headers.get("content-security-policy"),
+      );
     } finally {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }

@@ -2,13 +2,14 @@ import { createContext, useContext, useState } from "react";
 
 /**
  * The CSP nonce of the response being rendered (server.ts makes one per response; pages for the
- * page cache get a placeholder it fills in). Only the server render needs it: browsers hide a
- * nonce from scripts, so on the client it is empty.
+ * page cache have none: their policy names their scripts' hashes). Only the server render needs it:
+ * browsers hide a nonce from scripts, so on the client it is empty. Undefined when there is none, so
+ * no empty `nonce` attribute is written.
  */
 export const NonceContext = createContext("");
 
 export function useNonce() {
-  return useContext(NonceContext);
+  return useContext(NonceContext) || undefined;
 }
 
 /** The request id of a server-rendered response, for the error page (shown as its reference). */

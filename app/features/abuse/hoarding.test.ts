@@ -127,7 +127,7 @@ describeEachDatabase("anti-hoarding", (database) => {
   });
 
   it("answers the 6th order in an hour from one address with 429 and Retry-After; a typo costs nothing", async () => {
-    const { db, kind } = database();
+    const { db } = database();
     const product = await insertTestProduct(db, { priceCents: 9000 });
     const items = [{ productId: product.productId, sizeId: product.sizeId, quantity: 1 }];
     const clientAddress = "198.51.100.23";
