@@ -1,6 +1,9 @@
+import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
-import { expect, it } from "vitest";
+import pg from "pg";
+import { describe, expect, it } from "vitest";
 import { describeEachDatabase } from "#tests/db.ts";
+import { openDatabase } from "./client.server.ts";
 import { catalogState, productSizes, products } from "./schema.ts";
 
 describeEachDatabase("database schema", (database) => {
@@ -53,5 +56,32 @@ describeEachDatabase("database schema", (database) => {
     expect(await version()).toBe(before + 1);
     await db.execute(sql`UPDATE product_sizes SET price_cents = 2100 WHERE id = ${sizeId}`);
     expect(await version()).toBe(before + 2);
+  });
+});
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)("instances starting together on one PostgreSQL", () => {
+  it("migrate one after the other: four first starts on an empty schema all succeed", async () => {
+    const url = process.env.TEST_DATABASE_URL as string;
+    const schema = `together_${randomBytes(6).toString("hex")}`;
+    const results = await Promise.allSettled(
+      Array.from({ length: 4 }, () => openDatabase({ kind: "postgres", url, schema, poolSize: 2 })),
+    );
+    try {
+      expect(results.map((result) => result.status)).toEqual([
+        "fulfilled",
+        "fulfilled",
+        "fulfilled",
+        "fulfilled",
+      ]);
+      for (const result of results) {
+        if (result.status === "fulfilled") expect(await result.value.ping()).toBe(true);
+      }
+    } finally {
+      for (const result of results) if (result.status === "fulfilled") await result.value.close();
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      await client.end();
+    }
   });
 });

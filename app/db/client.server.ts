@@ -132,11 +132,24 @@ async function openPostgres(options: Extract<OpenOptions, { kind: "postgres" }>)
     }
   };
   try {
-    if (options.schema) await pool.query(`CREATE SCHEMA IF NOT EXISTS "${options.schema}"`);
-    await migratePg(drizzlePg(pool), {
-      migrationsFolder: migrationsFolder(),
-      migrationsSchema: options.schema ?? "drizzle",
-    });
+    // Instances starting together on one database take turns: drizzle's migrator takes no lock, and
+    // two first starts would both create the same tables. A session lock on a connection of its
+    // own (outside the pool, which may hold one), held while the migrator runs on the pool.
+    const lockClient = new pg.Client(connection);
+    lockClient.on("error", (error) => log.warn(`Database connection lost (migrations): ${error.message}`));
+    await lockClient.connect();
+    const lockKey = `capital-grown:migrations:${options.schema ?? "public"}`;
+    try {
+      await lockClient.query("SELECT pg_advisory_lock(hashtextextended($1, 0))", [lockKey]);
+      if (options.schema) await pool.query(`CREATE SCHEMA IF NOT EXISTS "${options.schema}"`);
+      await migratePg(drizzlePg(pool), {
+        migrationsFolder: migrationsFolder(),
+        migrationsSchema: options.schema ?? "drizzle",
+      });
+    } finally {
+      await lockClient.query("SELECT pg_advisory_unlock(hashtextextended($1, 0))", [lockKey]).catch(() => {});
+      await lockClient.end().catch(() => {});
+    }
   } catch (error) {
     await pool.end().catch(() => {});
     throw error;
