@@ -127,7 +127,9 @@ test("the Dockerfile's CMD starts the built shop in production, as a non-root us
   // What the image is made of, checked first: a production start that never rebuilds.
   expect(dockerfile.length, "a multi-stage build").toBeGreaterThanOrEqual(2);
   expect(build, "a stage runs npm run build").toBeDefined();
-  expect(build?.instructions.some((i) => i.keyword === "RUN" && /\bnpm ci\b(?!.*--omit)/.test(i.args))).toBe(true);
+  expect(build?.instructions.some((i) => i.keyword === "RUN" && /\bnpm ci\b(?!.*--omit)/.test(i.args))).toBe(
+    true,
+  );
   expect(runtime.runs.some((run) => /npm ci --omit=dev/.test(run))).toBe(true);
   expect(runtime.env.NODE_ENV).toBe("production");
   expect(runtime.user && runtime.user !== "root" && runtime.user !== "0").toBe(true);
