@@ -1,0 +1,245 @@
+/**
+ * What every e-mail of the shop shares (decision 021): the layout with the store's identity, a few
+ * building blocks, and `renderEmail`, which renders one React element to the HTML part and derives
+ * the plain-text part from that same HTML. Server-only: nothing here reaches the browser bundle.
+ *
+ * Text from the one source: every element becomes its words in the text part, as html-to-text reads
+ * them. Two attributes adjust that where a layout has no text equivalent: `data-skip-in-text`
+ * (decoration: the store banner, a heading that repeats the first line) and `data-text-line` (a
+ * table row or a button that reads as one line of text, e.g. `2 × Blue Dream (3.5g) — $85.00`).
+ */
+import {
+  Body,
+  Button,
+  Container,
+  Head,
+  Heading,
+  Html,
+  Section,
+  Text,
+  toPlainText,
+} from "@react-email/components";
+import { render } from "@react-email/render";
+import type { CSSProperties, ReactElement, ReactNode } from "react";
+
+/** The store's identity in its e-mails; from the configuration (`storeEmailSettings()`). */
+export type StoreEmailSettings = {
+  storeName: string;
+  storePhone: string;
+  storeEmail: string;
+  publicUrl: string;
+};
+
+export type EmailMessage = { subject: string; text: string; html: string };
+
+export const EMAIL_COLORS = {
+  ink: "#1c2420",
+  muted: "#5b6660",
+  brand: "#143a2b",
+  paper: "#fbf9f5",
+  line: "#ece3d3",
+  faint: "#f6f1e8",
+  notice: "#fbefd4",
+} as const;
+
+const FONT: CSSProperties = { fontFamily: "Helvetica,Arial,sans-serif", color: EMAIL_COLORS.ink };
+
+const TEXT_LINE = "data-text-line";
+
+/**
+ * The page every e-mail sits in: the store's name in a banner, a heading, the content. The banner
+ * and the heading are not in the text part unless `headingInText` gives the heading's text line.
+ */
+export function EmailLayout(props: {
+  store: StoreEmailSettings;
+  heading: string;
+  headingInText?: string;
+  children: ReactNode;
+}) {
+  return (
+    <Html lang="en">
+      <Head>
+        <title>{props.heading}</title>
+      </Head>
+      <Body style={{ ...FONT, margin: 0, padding: "24px 0", background: EMAIL_COLORS.paper }}>
+        <Container
+          style={{
+            maxWidth: "560px",
+            background: "#ffffff",
+            border: `1px solid ${EMAIL_COLORS.line}`,
+            borderRadius: "12px",
+          }}
+        >
+          <Section
+            data-skip-in-text="true"
+            style={{
+              background: EMAIL_COLORS.brand,
+              color: EMAIL_COLORS.paper,
+              padding: "20px 24px",
+              borderRadius: "12px 12px 0 0",
+              fontSize: "20px",
+              fontWeight: "bold",
+            }}
+          >
+            {props.store.storeName}
+          </Section>
+          <Section style={{ ...FONT, padding: "24px", fontSize: "15px", lineHeight: 1.5 }}>
+            <Heading
+              as="h1"
+              style={{ margin: "0 0 16px", fontSize: "22px" }}
+              {...(props.headingInText === undefined
+                ? { "data-skip-in-text": "true" }
+                : { [TEXT_LINE]: props.headingInText })}
+            >
+              {props.heading}
+            </Heading>
+            {props.children}
+          </Section>
+        </Container>
+      </Body>
+    </Html>
+  );
+}
+
+/** A paragraph; `<br />` inside it is a line break in both parts. */
+export function Paragraph(props: { children: ReactNode; muted?: boolean; skipInText?: boolean }) {
+  return (
+    <Text
+      style={{
+        margin: "0 0 16px",
+        fontSize: props.muted ? "13px" : "15px",
+        lineHeight: 1.5,
+        color: props.muted ? EMAIL_COLORS.muted : EMAIL_COLORS.ink,
+      }}
+      {...(props.skipInText ? { "data-skip-in-text": "true" } : {})}
+    >
+      {props.children}
+    </Text>
+  );
+}
+
+/** A highlighted box (the cash-on-delivery reminder). */
+export function Notice(props: { children: ReactNode }) {
+  return (
+    <Text
+      style={{
+        margin: "0 0 8px",
+        padding: "12px 16px",
+        background: EMAIL_COLORS.notice,
+        borderRadius: "8px",
+        fontSize: "15px",
+        lineHeight: 1.5,
+      }}
+    >
+      {props.children}
+    </Text>
+  );
+}
+
+/** `Label  value` rows; each reads `Label: value` in the text part. */
+export function DetailRows(props: { rows: Array<[label: string, value: string]> }) {
+  return (
+    <table role="presentation" cellPadding={0} cellSpacing={0} style={{ margin: "0 0 16px" }}>
+      <tbody>
+        {props.rows.map(([label, value]) => (
+          <tr key={label} {...{ [TEXT_LINE]: `${label}: ${value}` }}>
+            <td style={{ padding: "3px 16px 3px 0", color: EMAIL_COLORS.muted, verticalAlign: "top" }}>
+              {label}
+            </td>
+            <td style={{ padding: "3px 0" }}>{value}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+export type AmountRow = { label: ReactNode; amount: string; text: string; bold?: boolean };
+
+/** Rows of a description and an amount on the right (order lines, a total), one text line each. */
+export function AmountTable(props: { caption?: string; rows: AmountRow[] }) {
+  const cell: CSSProperties = { padding: "6px 0", borderBottom: `1px solid ${EMAIL_COLORS.faint}` };
+  return (
+    <table
+      role="presentation"
+      width="100%"
+      cellPadding={0}
+      cellSpacing={0}
+      style={{ margin: "8px 0 16px", fontSize: "15px" }}
+    >
+      <tbody>
+        {props.caption === undefined ? null : (
+          <tr {...{ [TEXT_LINE]: props.caption }}>
+            <td colSpan={2} style={{ padding: "0 0 4px", fontWeight: "bold" }}>
+              {props.caption}
+            </td>
+          </tr>
+        )}
+        {props.rows.map((row, index) => {
+          const style = row.bold ? { padding: "8px 0", fontWeight: "bold" } : cell;
+          return (
+            // biome-ignore lint/suspicious/noArrayIndexKey: rows are a fixed list rendered once
+            <tr key={index} {...{ [TEXT_LINE]: row.text }}>
+              <td style={style}>{row.label}</td>
+              <td align="right" style={{ ...style, whiteSpace: "nowrap" }}>
+                {row.amount}
+              </td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}
+
+/** A button to a page of the shop; reads `label: url` in the text part. */
+export function ButtonLink(props: { href: string; label: string }) {
+  return (
+    <Section style={{ margin: "24px 0" }} {...{ [TEXT_LINE]: `${props.label}: ${props.href}` }}>
+      <Button
+        href={props.href}
+        style={{
+          display: "inline-block",
+          background: EMAIL_COLORS.brand,
+          color: EMAIL_COLORS.paper,
+          textDecoration: "none",
+          padding: "12px 20px",
+          borderRadius: "8px",
+          fontWeight: "bold",
+        }}
+      >
+        {props.label}
+      </Button>
+    </Section>
+  );
+}
+
+type TextBuilder = {
+  openBlock(options: { leadingLineBreaks: number }): void;
+  addLiteral(text: string): void;
+  closeBlock(options: { trailingLineBreaks: number }): void;
+};
+
+/** `data-text-line="…"`: the element is that one line of text (a heading: a paragraph of its own). */
+function formatTextLine(
+  elem: { name: string; attribs: Record<string, string> },
+  _walk: unknown,
+  builder: TextBuilder,
+) {
+  const breaks = /^h[1-6]$/.test(elem.name) ? 2 : 1;
+  builder.openBlock({ leadingLineBreaks: breaks });
+  builder.addLiteral(elem.attribs[TEXT_LINE] ?? "");
+  builder.closeBlock({ trailingLineBreaks: breaks });
+}
+
+const TEXT_OPTIONS = {
+  selectors: [{ selector: `[${TEXT_LINE}]`, format: "textLine" }],
+  formatters: { textLine: formatTextLine },
+} as unknown as Parameters<typeof toPlainText>[1];
+
+/** The HTML part and the text part of one e-mail, from one element. */
+export async function renderEmail(subject: string, element: ReactElement): Promise<EmailMessage> {
+  const html = await render(element);
+  const text = toPlainText(html, TEXT_OPTIONS).trim();
+  return { subject, html, text };
+}
