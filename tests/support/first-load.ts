@@ -127,7 +127,7 @@ export function budgetProblem(
       `first-load ${kind} on ${load.path} is ${kb(total)} gzipped, over the ${kb(limit)} budget by ${kb(total - limit)}; ${grew}. Chunks: ${growth
         .map(
           (chunk) =>
-            `${chunk.name} ${kb(chunk.bytes)}${chunk.before === undefined ? " (new)" : chunk.grew === 0 ? "" : ` (${chunk.grew > 0 ? "+" : ""}${kb(chunk.grew)})`}`,
+            `${chunk.name} ${kb(chunk.bytes)}${chunk.before === undefined ? " (new)" : Math.abs(chunk.grew) < 52 ? "" : ` (${chunk.grew > 0 ? "+" : ""}${kb(chunk.grew)})`}`,
         )
         .join(", ")}`,
     );
