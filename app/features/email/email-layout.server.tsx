@@ -42,7 +42,7 @@ const TEXT_LINE = "data-text-line";
  * and the heading are not in the text part unless `headingInText` gives the heading's text line.
  */
 export function EmailLayout(props: {
-  store: StoreEmailSettings;
+  storeName: string;
   heading: string;
   headingInText?: string;
   children: ReactNode;
@@ -72,7 +72,7 @@ export function EmailLayout(props: {
               fontWeight: "bold",
             }}
           >
-            {props.store.storeName}
+            {props.storeName}
           </Section>
           <Section style={{ ...FONT, padding: "24px", fontSize: "15px", lineHeight: 1.5 }}>
             <Heading
@@ -229,4 +229,95 @@ export async function renderEmail(subject: string, element: ReactElement): Promi
   const html = await render(element);
   const text = toText(html).trim();
   return { subject, html, text };
+}
+
+/** What an e-mail shows: strings (already formatted) in objects and lists. */
+export type EmailView = string | readonly EmailView[] | { readonly [key: string]: EmailView };
+
+type Part = string | number;
+type Template = { subject: Part[]; html: Part[]; text: Part[] };
+
+const SLOT = /\uE000(\d+)\uE001/g;
+
+/** Every string of `view`, in a fixed order (the order `withSlots` numbers them). */
+function viewStrings(view: EmailView, out: string[] = []): string[] {
+  if (typeof view === "string") out.push(view);
+  else if (Array.isArray(view)) for (const item of view as EmailView[]) viewStrings(item, out);
+  else for (const value of Object.values(view)) viewStrings(value, out);
+  return out;
+}
+
+/** The same view with its n-th string replaced by a slot marker. */
+function withSlots(view: EmailView, counter = { next: 0 }): EmailView {
+  if (typeof view === "string") return `\uE000${counter.next++}\uE001`;
+  if (Array.isArray(view)) return (view as EmailView[]).map((item) => withSlots(item, counter));
+  return Object.fromEntries(Object.entries(view).map(([key, value]) => [key, withSlots(value, counter)]));
+}
+
+function parts(rendered: string): Part[] {
+  const result: Part[] = [];
+  let last = 0;
+  for (const match of rendered.matchAll(SLOT)) {
+    result.push(rendered.slice(last, match.index), Number(match[1]));
+    last = match.index + match[0].length;
+  }
+  result.push(rendered.slice(last));
+  return result;
+}
+
+/** React's escaping of text and attribute values. */
+function escapeHtml(value: string) {
+  return value.replace(/[&<>"']/g, (char) =>
+    char === "&"
+      ? "&amp;"
+      : char === "<"
+        ? "&lt;"
+        : char === ">"
+          ? "&gt;"
+          : char === '"'
+            ? "&quot;"
+            : "&#x27;",
+  );
+}
+
+function fill(template: Part[], values: string[], escape: (value: string) => string) {
+  let out = "";
+  for (const part of template) out += typeof part === "number" ? escape(values[part] ?? "") : part;
+  return out;
+}
+
+const SHAPES_KEPT = 64;
+
+/**
+ * An e-mail that is sent often (one per order): rendered with `renderEmail` once per shape of its
+ * view (how many order lines, which fields) with a marker in place of every string, then filled
+ * with each message's strings, escaped for the HTML part and as they are for the text part
+ * (decision 021). The component must only place the view's strings, never compute from them.
+ */
+export function emailTemplate<V extends EmailView>(
+  build: (view: V) => { subject: string; element: ReactElement },
+) {
+  const templates = new Map<string, Promise<Template>>();
+  return async (view: V): Promise<EmailMessage> => {
+    const shape = JSON.stringify(view, (_key, value) => (typeof value === "string" ? 0 : value));
+    let template = templates.get(shape);
+    if (!template) {
+      if (templates.size >= SHAPES_KEPT) templates.clear();
+      const { subject, element } = build(withSlots(view) as V);
+      template = renderEmail(subject, element).then((mail) => ({
+        subject: parts(mail.subject),
+        html: parts(mail.html),
+        text: parts(mail.text),
+      }));
+      templates.set(shape, template);
+      template.catch(() => templates.delete(shape));
+    }
+    const ready = await template;
+    const values = viewStrings(view);
+    return {
+      subject: fill(ready.subject, values, (value) => value),
+      html: fill(ready.html, values, escapeHtml),
+      text: fill(ready.text, values, (value) => value),
+    };
+  };
 }

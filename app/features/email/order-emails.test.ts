@@ -1,10 +1,15 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { createElement } from "react";
 import { describe, expect, it } from "vitest";
+import { renderEmail } from "./email-layout.server.tsx";
 import { LONG_PRODUCT_NAME, SAMPLE_ORDERS, SAMPLE_STORE } from "./email-previews.server.ts";
 import {
+  CustomerConfirmation,
   customerConfirmationEmail,
   type EmailMessage,
+  orderEmailView,
+  ShopNotification,
   shopNotificationEmail,
 } from "./order-emails.server.tsx";
 
@@ -31,6 +36,23 @@ describe("order e-mails as React components", () => {
       });
     }
   }
+
+  it("fills its cached template into exactly what rendering the component for the order gives", async () => {
+    for (const order of Object.values(SAMPLE_ORDERS)) {
+      const view = orderEmailView(order, SAMPLE_STORE);
+      for (const [email, component] of [
+        [customerConfirmationEmail, CustomerConfirmation],
+        [shopNotificationEmail, ShopNotification],
+      ] as const) {
+        // Twice: the first call renders the template, the second only fills it.
+        for (let round = 0; round < 2; round += 1) {
+          const filled = await email(order, SAMPLE_STORE);
+          const direct = await renderEmail(filled.subject, createElement(component, { view }));
+          expect(filled).toEqual(direct);
+        }
+      }
+    }
+  });
 
   const hostile = SAMPLE_ORDERS.hostile;
   const mails = async (): Promise<EmailMessage[]> => [
