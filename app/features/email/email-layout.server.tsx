@@ -1,7 +1,8 @@
 /**
  * What every e-mail of the shop shares (decision 021): the layout with the store's identity, a few
- * building blocks, and `renderEmail`, which renders one React element to the HTML part and derives
- * the plain-text part from that same HTML. Server-only: nothing here reaches the browser bundle.
+ * building blocks, `renderEmail`, which renders one React element to the HTML part and derives the
+ * plain-text part from that same HTML, and `emailTemplate` for e-mails sent on every order (rendered
+ * once per shape, then filled). Server-only: nothing here reaches the browser bundle.
  *
  * Text from the one source: every element becomes its words in the text part, as html-to-text reads
  * them. Two attributes adjust that where a layout has no text equivalent: `data-skip-in-text`

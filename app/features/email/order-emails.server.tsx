@@ -1,7 +1,9 @@
 /**
  * The two order e-mails (decision 12): a confirmation to the customer and a new-order notice to
  * the shop. React components (decision 021): each renders the HTML part, and the text part is read
- * from that HTML, so the two say the same. No ID image is ever attached.
+ * from that HTML, so the two say the same. They place the strings of an `OrderEmailView` and
+ * nothing else, so `emailTemplate` can render them once per number of order lines and fill in each
+ * order. No ID image is ever attached.
  */
 import { formatDeliveryDate } from "#app/features/checkout/delivery-slots.ts";
 import { formatCents } from "#app/utils/money.ts";
