@@ -281,9 +281,9 @@ function escapeHtml(value: string) {
   );
 }
 
-function fill(template: Part[], values: string[], escape: (value: string) => string) {
+function fill(template: Part[], values: string[], encode: (value: string) => string) {
   let out = "";
-  for (const part of template) out += typeof part === "number" ? escape(values[part] ?? "") : part;
+  for (const part of template) out += typeof part === "number" ? encode(values[part] ?? "") : part;
   return out;
 }
 
