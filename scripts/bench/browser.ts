@@ -2,78 +2,18 @@
  * Bench figures that need a real browser (Debian Chromium through playwright-core): first-load
  * JS/CSS of a page, and how long a price change saved in the admin takes to show on /shop.
  */
-import { gzipSync } from "node:zlib";
 import { type Browser, chromium } from "playwright-core";
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from "../../tests/support/chromium.ts";
+import { type FirstLoad, firstLoad } from "../../tests/support/first-load.ts";
 import { ADMIN, sleep } from "./lib.ts";
 
-export { CHROMIUM_FLAGS };
+export { CHROMIUM_FLAGS, type FirstLoad, firstLoad };
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM_PATH,
     args: CHROMIUM_FLAGS,
   });
-}
-
-export type FirstLoad = {
-  path: string;
-  jsGzipBytes: number;
-  cssGzipBytes: number;
-  htmlGzipBytes: number;
-  jsFiles: number;
-  cssFiles: number;
-  fontBytes: number;
-  imageBytes: number;
-  /** Every script with its gzipped size, largest first. */
-  scripts: Array<{ name: string; gzipBytes: number }>;
-};
-
-/** Loads a page in a fresh mobile-sized context and sums what it fetched, each file gzipped (level 9). */
-export async function firstLoad(browser: Browser, baseUrl: string, path: string): Promise<FirstLoad> {
-  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2 });
-  const page = await context.newPage();
-  const pending: Promise<void>[] = [];
-  const result: FirstLoad = {
-    path,
-    jsGzipBytes: 0,
-    cssGzipBytes: 0,
-    htmlGzipBytes: 0,
-    jsFiles: 0,
-    cssFiles: 0,
-    fontBytes: 0,
-    imageBytes: 0,
-    scripts: [],
-  };
-  page.on("response", (response) => {
-    const type = response.request().resourceType();
-    pending.push(
-      response
-        .body()
-        .then((body) => {
-          const gz = gzipSync(body, { level: 9 }).length;
-          if (type === "script") {
-            result.jsGzipBytes += gz;
-            result.jsFiles++;
-            result.scripts.push({
-              name: new URL(response.url()).pathname.split("/").pop() ?? "",
-              gzipBytes: gz,
-            });
-          } else if (type === "stylesheet") {
-            result.cssGzipBytes += gz;
-            result.cssFiles++;
-          } else if (type === "document") result.htmlGzipBytes += gz;
-          else if (type === "font") result.fontBytes += body.length;
-          else if (type === "image") result.imageBytes += body.length;
-        })
-        .catch(() => {}),
-    );
-  });
-  await page.goto(`${baseUrl}${path}`, { waitUntil: "networkidle" });
-  await Promise.all(pending);
-  result.scripts.sort((a, b) => b.gzipBytes - a.gzipBytes);
-  await context.close();
-  return result;
 }
 
 /** Signs in to the admin and returns a page ready to edit products. */

@@ -24,7 +24,7 @@ import {
   type OrderEmailData,
   type StoreEmailSettings,
   shopNotificationEmail,
-} from "./order-emails.ts";
+} from "./order-emails.server.tsx";
 
 export const MAX_EMAIL_ATTEMPTS = 25;
 const BASE_BACKOFF_MS = 30_000;
@@ -56,14 +56,16 @@ export type OrderEmailRow = {
 };
 
 /** The customer confirmation and the shop notification of an order, ready to queue. */
-export function orderEmailRows(
+export async function orderEmailRows(
   data: OrderEmailData,
   options: { settings?: StoreEmailSettings; shopAddress?: string } = {},
-): OrderEmailRow[] {
+): Promise<OrderEmailRow[]> {
   const settings = options.settings ?? storeEmailSettings();
   const shopAddress = options.shopAddress ?? config().ordersEmail;
-  const customer = customerConfirmationEmail(data, settings);
-  const shop = shopNotificationEmail(data, settings);
+  const [customer, shop] = await Promise.all([
+    customerConfirmationEmail(data, settings),
+    shopNotificationEmail(data, settings),
+  ]);
   return [
     {
       kind: "order-confirmation",

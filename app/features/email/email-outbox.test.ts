@@ -22,7 +22,7 @@ import {
   startEmailWorker,
   wakeEmailWorker,
 } from "./email-outbox.server.ts";
-import { customerConfirmationEmail, shopNotificationEmail } from "./order-emails.ts";
+import { customerConfirmationEmail, shopNotificationEmail } from "./order-emails.server.tsx";
 
 type Received = { messageId: string; to: string[]; raw: string };
 
@@ -100,8 +100,8 @@ describe("order e-mail templates", () => {
     publicUrl: "https://shop.example",
   };
 
-  it("tells the customer items, total, slot, address, cash and where to see the order", () => {
-    const mail = customerConfirmationEmail(data, store);
+  it("tells the customer items, total, slot, address, cash and where to see the order", async () => {
+    const mail = await customerConfirmationEmail(data, store);
     for (const body of [mail.text, mail.html]) {
       expect(body).toContain("Blue Dream");
       expect(body).toContain("$85.00");
@@ -114,8 +114,8 @@ describe("order e-mail templates", () => {
     expect(mail.html).toContain("Ada &lt;script&gt;");
   });
 
-  it("gives the shop what staff need and a link to the admin, without the ID image", () => {
-    const mail = shopNotificationEmail(data, store);
+  it("gives the shop what staff need and a link to the admin, without the ID image", async () => {
+    const mail = await shopNotificationEmail(data, store);
     for (const body of [mail.text, mail.html]) {
       expect(body).toContain("(202) 555-0100");
       expect(body).toContain("ada@example.com");

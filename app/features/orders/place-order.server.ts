@@ -277,7 +277,11 @@ function placeOrderRefusal(error: unknown): DatabaseRefusal | null {
   return null;
 }
 
-function placeOrderStatement(input: PlaceOrderInput, quote: OrderQuote, now: Date): SQL {
+/**
+ * The `place_order` call with the order, its lines and its two e-mails. The e-mails are rendered
+ * here, before the statement: no transaction or row lock is held while React renders them.
+ */
+async function placeOrderStatement(input: PlaceOrderInput, quote: OrderQuote, now: Date): Promise<SQL> {
   const id = randomUUID();
   const publicToken = newOrderToken();
   const deliveryAddress = `${input.address}, ${input.city}, ${input.state} ${input.zipCode}`;
@@ -324,26 +328,28 @@ function placeOrderStatement(input: PlaceOrderInput, quote: OrderQuote, now: Dat
     price_cents: line.priceCents,
     sale_price_cents: line.salePriceCents,
   }));
-  const mails = orderEmailRows({
-    id,
-    publicToken,
-    customerName: input.name,
-    userEmail: input.email,
-    phone: input.phone,
-    deliveryAddress,
-    deliveryDate: input.deliveryDate,
-    deliveryTime: input.timeSlot,
-    totalAmountCents: quote.totalCents,
-    notes: input.notes,
-    hasIdPhoto: input.idPhotoId !== null,
-    items: quote.lines.map((line) => ({
-      productName: line.productName,
-      sizeLabel: line.sizeLabel,
-      quantity: line.quantity,
-      unitPriceCents: line.unitCents,
-      totalPriceCents: line.totalCents,
-    })),
-  }).map((mail) => ({
+  const mails = (
+    await orderEmailRows({
+      id,
+      publicToken,
+      customerName: input.name,
+      userEmail: input.email,
+      phone: input.phone,
+      deliveryAddress,
+      deliveryDate: input.deliveryDate,
+      deliveryTime: input.timeSlot,
+      totalAmountCents: quote.totalCents,
+      notes: input.notes,
+      hasIdPhoto: input.idPhotoId !== null,
+      items: quote.lines.map((line) => ({
+        productName: line.productName,
+        sizeLabel: line.sizeLabel,
+        quantity: line.quantity,
+        unitPriceCents: line.unitCents,
+        totalPriceCents: line.totalCents,
+      })),
+    })
+  ).map((mail) => ({
     kind: mail.kind,
     to_address: mail.toAddress,
     subject: mail.subject,
@@ -375,7 +381,7 @@ export async function commitOrder(
         /** bigint: a string from node-postgres. */
         order_total_cents: number | string;
         order_replayed: boolean;
-      }>(await database.execute(placeOrderStatement(input, current, now)));
+      }>(await database.execute(await placeOrderStatement(input, current, now)));
       if (!row) throw new Error("place_order returned no row");
       const order = {
         id: row.order_id,

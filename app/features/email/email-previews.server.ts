@@ -1,0 +1,92 @@
+/**
+ * Every e-mail of the shop with sample data, for `npm run email:preview` and the e-mail tests: a
+ * typical order, and one with a very long product name, markup in the names, notes and address, and
+ * several lines. A new e-mail gets its entries in EMAIL_PREVIEWS.
+ */
+import {
+  customerConfirmationEmail,
+  type EmailMessage,
+  type OrderEmailData,
+  type StoreEmailSettings,
+  shopNotificationEmail,
+} from "./order-emails.server.tsx";
+
+export const SAMPLE_STORE: StoreEmailSettings = {
+  storeName: "Capital Grown",
+  storePhone: "(202) 555-0142",
+  storeEmail: "orders@capitalgrown.example",
+  publicUrl: "https://shop.example",
+};
+
+export const LONG_PRODUCT_NAME = `Limited Reserve ${"Extra Long Cured Small Batch Indoor ".repeat(8)}Blue Dream <script>alert("x")</script> & Co.`;
+
+export const SAMPLE_ORDERS: Record<"typical" | "hostile", OrderEmailData> = {
+  typical: {
+    id: "0f6b1c9e-1111-4222-8333-944445555666",
+    publicToken: "tok_abcdefghijklmnopqrstuvwxyz0123",
+    customerName: "Ada Lovelace",
+    userEmail: "ada@example.com",
+    phone: "(202) 555-0100",
+    deliveryAddress: "1600 Example Ave NW, Washington, DC 20001",
+    deliveryDate: "2026-11-23",
+    deliveryTime: "2:00 PM-4:00 PM",
+    totalAmountCents: 8500,
+    notes: null,
+    hasIdPhoto: true,
+    items: [
+      {
+        productName: "Blue Dream",
+        sizeLabel: "3.5g",
+        quantity: 2,
+        unitPriceCents: 4250,
+        totalPriceCents: 8500,
+      },
+    ],
+  },
+  hostile: {
+    id: "9a8b7c6d-2222-4333-8444-a55556666777",
+    publicToken: "tok_<b>&\"'zyx",
+    customerName: "Bob <script>alert('hi')</script> O'Neil & Sons",
+    userEmail: "bob+orders@example.com",
+    phone: "(571) 555-0199",
+    deliveryAddress: "42 <b>Bold</b> St & 5th, Arlington, VA 22201",
+    deliveryDate: "2026-12-01",
+    deliveryTime: "6:00 PM-8:00 PM",
+    totalAmountCents: 123_456,
+    notes: 'Gate code <1234> & "ring twice"',
+    hasIdPhoto: false,
+    items: [
+      {
+        productName: LONG_PRODUCT_NAME,
+        sizeLabel: "1/8 oz <small>",
+        quantity: 3,
+        unitPriceCents: 40_152,
+        totalPriceCents: 120_456,
+      },
+      {
+        productName: "Gummies",
+        sizeLabel: "10 pack",
+        quantity: 1,
+        unitPriceCents: 3000,
+        totalPriceCents: 3000,
+      },
+    ],
+  },
+};
+
+export type EmailPreview = {
+  /** The file name of the preview: `<name>.html` and `<name>.txt`. */
+  name: string;
+  render: (store: StoreEmailSettings) => Promise<EmailMessage>;
+};
+
+export const EMAIL_PREVIEWS: EmailPreview[] = Object.entries(SAMPLE_ORDERS).flatMap(([sample, order]) => [
+  {
+    name: `order-confirmation-${sample}`,
+    render: (store: StoreEmailSettings) => customerConfirmationEmail(order, store),
+  },
+  {
+    name: `order-notification-${sample}`,
+    render: (store: StoreEmailSettings) => shopNotificationEmail(order, store),
+  },
+]);

@@ -1,0 +1,212 @@
+/**
+ * The two order e-mails (decision 12): a confirmation to the customer and a new-order notice to
+ * the shop. React components (decision 021): each renders the HTML part, and the text part is read
+ * from that HTML, so the two say the same. They place the strings of an `OrderEmailView` and
+ * nothing else, so `emailTemplate` can render them once per number of order lines and fill in each
+ * order. No ID image is ever attached.
+ */
+import { formatDeliveryDate } from "#app/features/checkout/delivery-slots.ts";
+import { formatCents } from "#app/utils/money.ts";
+import {
+  type AmountRow,
+  AmountTable,
+  ButtonLink,
+  DetailRows,
+  EMAIL_COLORS,
+  EmailLayout,
+  type EmailMessage,
+  emailTemplate,
+  Notice,
+  Paragraph,
+  type StoreEmailSettings,
+} from "./email-layout.server.tsx";
+
+export type { EmailMessage, StoreEmailSettings };
+
+export type OrderEmailItem = {
+  productName: string;
+  sizeLabel: string;
+  quantity: number;
+  unitPriceCents: number;
+  totalPriceCents: number;
+};
+
+export type OrderEmailData = {
+  id: string;
+  publicToken: string;
+  customerName: string;
+  userEmail: string;
+  phone: string;
+  deliveryAddress: string;
+  deliveryDate: string;
+  deliveryTime: string;
+  totalAmountCents: number;
+  notes: string | null;
+  hasIdPhoto: boolean;
+  items: OrderEmailItem[];
+};
+
+export function shortOrderId(id: string) {
+  return id.slice(0, 8);
+}
+
+export function thankYouUrl(publicUrl: string, token: string) {
+  return `${publicUrl}/thank-you?order=${encodeURIComponent(token)}`;
+}
+
+/** What the order e-mails show, every value formatted: the components only place these strings. */
+export type OrderEmailView = {
+  storeName: string;
+  storePhone: string;
+  storeEmail: string;
+  id: string;
+  shortId: string;
+  customerName: string;
+  phone: string;
+  email: string;
+  delivery: string;
+  address: string;
+  notes: string;
+  idPhoto: string;
+  total: string;
+  orderLink: string;
+  adminLink: string;
+  items: Array<{ quantity: string; name: string; size: string; total: string }>;
+};
+
+export function orderEmailView(order: OrderEmailData, store: StoreEmailSettings): OrderEmailView {
+  return {
+    storeName: store.storeName,
+    storePhone: store.storePhone,
+    storeEmail: store.storeEmail,
+    id: order.id,
+    shortId: shortOrderId(order.id),
+    customerName: order.customerName,
+    phone: order.phone,
+    email: order.userEmail,
+    delivery: `${formatDeliveryDate(order.deliveryDate)}, ${order.deliveryTime}`,
+    address: order.deliveryAddress,
+    notes: order.notes ?? "—",
+    idPhoto: order.hasIdPhoto
+      ? "uploaded (view it in the admin; it is never sent by e-mail)"
+      : "NOT uploaded (check ID at the door)",
+    total: formatCents(order.totalAmountCents),
+    orderLink: thankYouUrl(store.publicUrl, order.publicToken),
+    adminLink: `${store.publicUrl}/admin/orders`,
+    items: order.items.map((item) => ({
+      quantity: String(item.quantity),
+      name: item.productName,
+      size: item.sizeLabel,
+      total: formatCents(item.totalPriceCents),
+    })),
+  };
+}
+
+type OrderEmailProps = { view: OrderEmailView };
+
+/** The order's lines and its total: `2 × Blue Dream (3.5g) — $85.00`, then `{totalLabel}: $85.00`. */
+function OrderLines(props: { view: OrderEmailView; caption?: string; totalLabel: string }) {
+  const rows: AmountRow[] = props.view.items.map((item) => ({
+    label: (
+      <>
+        {item.quantity} × {item.name} <span style={{ color: EMAIL_COLORS.muted }}>({item.size})</span>
+      </>
+    ),
+    amount: item.total,
+    text: `${item.quantity} × ${item.name} (${item.size}) — ${item.total}`,
+  }));
+  rows.push({
+    label: props.totalLabel,
+    amount: props.view.total,
+    text: `${props.totalLabel}: ${props.view.total}`,
+    bold: true,
+  });
+  return <AmountTable caption={props.caption} rows={rows} />;
+}
+
+/** The customer's confirmation: items, total, slot, address, the cash reminder, a link back. */
+export function CustomerConfirmation({ view }: OrderEmailProps) {
+  return (
+    <EmailLayout storeName={view.storeName} heading="Thank you for your order!">
+      <Paragraph>Hi {view.customerName},</Paragraph>
+      <Paragraph>
+        Thank you for your order with {view.storeName}. We have received it and will call you to confirm
+        delivery.
+      </Paragraph>
+      <OrderLines view={view} caption={`Order #${view.shortId}`} totalLabel="Total" />
+      <DetailRows
+        rows={[
+          ["Delivery", `${view.delivery} (in-person delivery)`],
+          ["Address", view.address],
+        ]}
+      />
+      <Notice>
+        <strong>Cash on Delivery</strong>: payment is due at delivery. Please prepare the exact amount in
+        cash.
+        <br />
+        Have your ID ready: you must be 21 or older, and we check your ID in person.
+      </Notice>
+      <ButtonLink href={view.orderLink} label="View your order" />
+      <Paragraph muted>
+        Questions? Call {view.storePhone} or write to {view.storeEmail}.
+        <br />— {view.storeName}
+      </Paragraph>
+    </EmailLayout>
+  );
+}
+
+/** The shop's notice: everything staff need to call, confirm and deliver; a link to the admin. */
+export function ShopNotification({ view }: OrderEmailProps) {
+  return (
+    <EmailLayout
+      storeName={view.storeName}
+      heading={`New order #${view.shortId}`}
+      headingInText={`New order #${view.shortId} (${view.id})`}
+    >
+      <DetailRows
+        rows={[
+          ["Customer", view.customerName],
+          ["Phone", view.phone],
+          ["Email", view.email],
+          ["Delivery", view.delivery],
+          ["Address", view.address],
+          ["Notes", view.notes],
+          ["ID photo", view.idPhoto],
+        ]}
+      />
+      <OrderLines view={view} totalLabel="Total (cash on delivery)" />
+      <Paragraph skipInText>
+        Cash on delivery: collect <strong>{view.total}</strong>.
+      </Paragraph>
+      <ButtonLink href={view.adminLink} label="Open the incoming orders" />
+    </EmailLayout>
+  );
+}
+
+const customerTemplate = emailTemplate((view: OrderEmailView) => ({
+  subject: `Your ${view.storeName} order #${view.shortId} is received`,
+  element: <CustomerConfirmation view={view} />,
+}));
+
+const shopTemplate = emailTemplate((view: OrderEmailView) => ({
+  subject: `New order #${view.shortId}: ${view.total} for ${view.delivery}`,
+  element: <ShopNotification view={view} />,
+}));
+
+/**
+ * The customer's confirmation of `order`. Rendered from a template of its shape (decision 021):
+ * an order costs two string fills, not two React renders and HTML-to-text conversions.
+ */
+export function customerConfirmationEmail(
+  order: OrderEmailData,
+  store: StoreEmailSettings,
+): Promise<EmailMessage> {
+  return customerTemplate(orderEmailView(order, store));
+}
+
+export function shopNotificationEmail(
+  order: OrderEmailData,
+  store: StoreEmailSettings,
+): Promise<EmailMessage> {
+  return shopTemplate(orderEmailView(order, store));
+}
