@@ -4,18 +4,24 @@
  * serves. Plain data, no database and no server-only imports, so the seed, the admin screens and
  * the tests all read the same lists. See docs/decisions/022-delivery-area-zip-lists.md.
  *
- * SOURCES (both read on 2026-11-23):
+ * SOURCES (all read on 2026-11-23):
  *  [A] USPS ZIP type and county per ZIP: the `zip-monster` package's data,
  *      https://github.com/simplisticated/zip-monster, files
  *      src/data/resources/zip-codes/district-of-columbia.ts and …/virginia.ts
  *      (commit 7f9d998464aa06aaf50c8704ac7dbbd31ede0a33, 2024-05-15; MIT). Each ZIP carries one
- *      county (the county most of the ZIP lies in) and a type: "Non-Unique" (standard, street
+ *      county and a type: "Non-Unique" (standard, street
  *      delivery), "PO Box" (PO boxes only) or "Unique" (one organisation).
  *  [B] Which ZIPs have a Census ZIP Code Tabulation Area (ZCTA), i.e. residential addresses the
  *      2020 Census could place: SimpleMaps' free US ZIP list `uszips.csv` (ZCTA-based, 33,787 ZIPs),
  *      https://simplemaps.com/data/us-zips, as committed in
  *      https://github.com/cyberghost23/ZipDistancing (uszips.csv, commit
  *      5f01af081d652449e7fe7e5872d7495bc434b69c, 2022-05-26).
+ *  [C] How each ZCTA's land divides between counties: the US Census Bureau's 2020 ZCTA to County
+ *      Relationship File (tab20_zcta520_county20_natl,
+ *      https://www.census.gov/geographies/reference-files/time-series/geo/relationship-files.html),
+ *      as a CSV in https://github.com/ThirstieAdmin/thirstie-public-datasets
+ *      (geographics/zcta5_county_rel.csv, commit 27d600eb737ce70c2e93554399be652a1daf716c,
+ *      2023-01-31). It gives land area, not addresses or population.
  *
  * RULES
  *  1. A ZIP is listed when [A] gives it type "Non-Unique" AND it has a ZCTA in [B]. This drops
@@ -35,18 +41,32 @@
  *     VA 22060 (Fort Belvoir), 22211 (Fort Myer). Staff can add any of them back at
  *     /admin/settings/delivery.
  *  3. One zone per ZIP (the checkout maps a ZIP to one zone). A ZIP that straddles a county or
- *     city line belongs to the zone of the county [A] gives it, the one most of the ZIP lies in.
- *     ZIPs that cross a line, and where they went: 22046 (the City of Falls Church's ZIP, reaches
- *     into Fairfax County) → City of Falls Church; 22042, 22044 (Fairfax County, reach into the
- *     City of Falls Church) → Fairfax County; 22031, 22032 (Fairfax County, reach into the City of
- *     Fairfax) → Fairfax County; 20171 (Herndon, reaches into Loudoun) → Fairfax County. ZIPs whose
- *     main county is outside the area (e.g. Loudoun's 20166, Dulles, reaching into Fairfax County)
- *     are not listed. The shares were not checked ZIP by ZIP against a population-weighted
- *     crosswalk (HUD-USPS ZIP–county); the one county [A] gives decides.
+ *     city line belongs to the zone where most of it lies: the county with the largest share of
+ *     the ZCTA's land in [C], which is also the county [A] gives for every listed ZIP (no
+ *     address- or population-weighted crosswalk was at hand; land is the proxy). In [C] no ZCTA
+ *     whose main county lies outside the area has land inside it, so no outside ZIP was weighed.
+ *     Listed ZIPs that cross a line, with [C]'s land shares:
+ *       22046  City of Falls Church 66%, Fairfax County 34%   → City of Falls Church
+ *       22311  City of Alexandria 76%, Fairfax County 24%     → City of Alexandria
+ *       22302  City of Alexandria 96%, Fairfax County 4%      → City of Alexandria
+ *       22304  City of Alexandria 97%, Fairfax County 3%      → City of Alexandria
+ *       22206  Arlington 97%, City of Alexandria 3%           → Arlington County
+ *       22203, 22207  Arlington 99%, Fairfax County 1%        → Arlington County
+ *       22030  Fairfax County 76%, City of Fairfax 24%        → City of Fairfax (rule 4)
+ *       22031  Fairfax County 82%, City of Fairfax 18%        → Fairfax County
+ *       22032  Fairfax County 95%, City of Fairfax 5%         → Fairfax County
+ *       22312  Fairfax County 92%, City of Alexandria 8%      → Fairfax County
+ *       22044  Fairfax County 94%, City of Falls Church 6%    → Fairfax County
+ *       22042, 22043  Fairfax County 99%, City of Falls Church 1% → Fairfax County
+ *       22101  Fairfax County 99%, Arlington 1%               → Fairfax County
+ *       20120  Fairfax County 90%, Loudoun 10%                → Fairfax County (Loudoun part too)
+ *       22066  Fairfax County 99%, Loudoun 1%                 → Fairfax County
+ *     So a few addresses just outside the six jurisdictions (Loudoun in 20120) are served, and a
+ *     few inside them whose ZIP is excluded are not; staff can edit the lists.
  *  4. Exception to rule 3 so that every seeded jurisdiction has its zone: an independent city
  *     that is the main county of no ZIP takes the ZIP of its own city hall. Only the City of
- *     Fairfax is in this case: [A] gives 22030 to Fairfax County, and the City of Fairfax (city
- *     hall at 10455 Armstrong Street, Fairfax, VA 22030) lies in 22030. So 22030 → City of Fairfax.
+ *     Fairfax is in this case: in [C] it lies in 22030, 22031 and 22032 and is the main county of
+ *     none, and its city hall (10455 Armstrong Street) is in 22030. So 22030 → City of Fairfax.
  *     Both zones are in Virginia, so the checkout's answer for 22030 is the same either way; only
  *     a zone's own minimum order could differ.
  */
@@ -66,6 +86,7 @@ export type DeliveryZoneSeed = {
 };
 
 /** The shop's delivery area (decision 21), in the order the admin screen lists it. */
+// biome-ignore format: ZIP lists read and review better ten to a line than one per line
 export const DELIVERY_AREA_SEED: readonly DeliveryZoneSeed[] = [
   {
     name: "District of Columbia",
