@@ -3,7 +3,9 @@ import {
   DELIVERY_AREA_WORDS,
   deliveryAreaRefusalMessage,
   normalizeZip,
+  parseZipList,
   zipRefusalMessage,
+  zipsInTwoZones,
   zoneForZip,
 } from "./delivery-area.ts";
 import { DELIVERY_AREA_SEED } from "./delivery-area-seed.ts";
@@ -109,5 +111,37 @@ describe("zoneForZip over the seeded area", () => {
     expect(deliveryAreaRefusalMessage("21201", "the DC area")).toBe(
       "We don't deliver to 21201 yet. We deliver in the DC area.",
     );
+  });
+});
+
+describe("parseZipList", () => {
+  it("reads a pasted list in any separator, cuts ZIP+4, sorts and drops repeats", () => {
+    expect(parseZipList("22314\n22301, 22302-1234;22314  20001\r\n")).toEqual({
+      zipCodes: ["20001", "22301", "22302", "22314"],
+      invalid: [],
+    });
+  });
+
+  it("reports the pieces that are not ZIPs", () => {
+    expect(parseZipList("22314 2230 abcde 223011")).toEqual({
+      zipCodes: ["22314"],
+      invalid: ["2230", "abcde", "223011"],
+    });
+    expect(parseZipList("  ")).toEqual({ zipCodes: [], invalid: [] });
+  });
+});
+
+describe("zipsInTwoZones", () => {
+  it("finds none in the seeded area", () => {
+    expect(zipsInTwoZones(DELIVERY_AREA_SEED)).toEqual([]);
+  });
+
+  it("names the active zones sharing a ZIP and ignores inactive ones", () => {
+    const zones = [
+      { name: "A", state: "VA" as const, active: true, zipCodes: ["22030", "22031"] },
+      { name: "B", state: "VA" as const, active: true, zipCodes: ["22031", "22031"] },
+      { name: "C", state: "VA" as const, active: false, zipCodes: ["22030"] },
+    ];
+    expect(zipsInTwoZones(zones)).toEqual([{ zip: "22031", zones: ["A", "B"] }]);
   });
 });

@@ -72,3 +72,37 @@ export function zipRefusalMessage(
 
 /** The checkout schema's words for a malformed ZIP. */
 export const NOT_A_ZIP_MESSAGE = "Enter a 5-digit ZIP code";
+
+/**
+ * The ZIPs of a pasted list (staff paste one per line, or separated by commas or spaces; ZIP+4
+ * is cut to 5 digits), ascending without repeats, and the pieces that are not ZIPs.
+ */
+export function parseZipList(text: string): { zipCodes: string[]; invalid: string[] } {
+  const zips = new Set<string>();
+  const invalid: string[] = [];
+  for (const piece of text.split(/[\s,;]+/)) {
+    if (piece === "") continue;
+    const zip = normalizeZip(piece);
+    if (zip === null) invalid.push(piece);
+    else zips.add(zip);
+  }
+  return { zipCodes: [...zips].sort(), invalid };
+}
+
+/**
+ * ZIPs held by more than one active zone, with the zones' names: the checkout maps a ZIP to one
+ * zone, so a save that would create one of these is refused.
+ */
+export function zipsInTwoZones<Z extends DeliveryZoneLike & { name: string }>(
+  zones: readonly Z[],
+): { zip: string; zones: string[] }[] {
+  const owners = new Map<string, string[]>();
+  for (const zone of zones) {
+    if (!zone.active) continue;
+    for (const zip of new Set(zone.zipCodes)) owners.set(zip, [...(owners.get(zip) ?? []), zone.name]);
+  }
+  return [...owners]
+    .filter(([, names]) => names.length > 1)
+    .map(([zip, names]) => ({ zip, zones: names }))
+    .sort((a, b) => a.zip.localeCompare(b.zip));
+}
