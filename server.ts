@@ -91,16 +91,19 @@ app.set("trust proxy", settings.TRUST_PROXY);
 const routeOf = routePatterns(build.routes);
 const OPS_PATHS = new Set(["/healthz", "/readyz", "/metrics"]);
 const requestDuration = metrics().requestDuration;
-type LoggedRequest = IncomingMessage & { route?: string };
+const ROUTE = Symbol("route pattern");
+type LoggedRequest = IncomingMessage & { [ROUTE]?: string };
 
 /** The route pattern (never the URL: it can hold an order's token), computed once per request. */
 function routeOfRequest(req: LoggedRequest) {
-  if (req.route === undefined) {
+  let route = req[ROUTE];
+  if (route === undefined) {
     const url = req.url ?? "/";
     const query = url.indexOf("?");
-    req.route = routeOf(query === -1 ? url : url.slice(0, query));
+    route = routeOf(query === -1 ? url : url.slice(0, query));
+    req[ROUTE] = route;
   }
-  return req.route;
+  return route;
 }
 
 function requestLine(req: LoggedRequest, res: ServerResponse, responseTime: number) {
