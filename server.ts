@@ -5,6 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import net from "node:net";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { createRequestHandler } from "@react-router/express";
@@ -350,16 +351,27 @@ async function stop(signal: string) {
   if (stopping) return;
   stopping = true;
   log.info(`${signal} received: finishing in-flight requests`);
-  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-  // Keep-alive connections waiting for a next request would hold the close: end them now, and
-  // each one that becomes idle when its last response is sent.
-  server.closeIdleConnections();
-  const idle = setInterval(() => server.closeIdleConnections(), 100);
+  // Stop listening, but not through http.Server#close, which also ends every connection without a
+  // request parsed at that instant. On a busy server a shopper's request can be sent yet unread:
+  // its connection still in the accept queue, or accepted but not read. So the listening socket
+  // closes after the event loop has polled twice more (accepting and reading what had arrived), and
+  // idle keep-alive connections are ended each time only after a poll has read what came in.
+  // Responses sent while stopping say Connection: close, so their connections end with them.
+  const afterPoll = () => new Promise<void>((resolve) => setImmediate(() => setImmediate(resolve)));
+  await afterPoll();
+  const closed = new Promise<void>((resolve) => net.Server.prototype.close.call(server, () => resolve()));
+  const sweep = () => setImmediate(() => server.closeIdleConnections());
+  let idle: NodeJS.Timeout | undefined;
+  const firstSweep = setTimeout(() => {
+    sweep();
+    idle = setInterval(sweep, 250);
+  }, 500);
   const forceClose = setTimeout(() => {
     log.warn(`Requests still running after ${SHUTDOWN_GRACE_MS / 1000} s: closing their connections`);
     server.closeAllConnections();
   }, SHUTDOWN_GRACE_MS);
   await closed;
+  clearTimeout(firstSweep);
   clearInterval(idle);
   clearTimeout(forceClose);
   try {

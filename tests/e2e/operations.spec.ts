@@ -199,7 +199,7 @@ test("/metrics answers loopback peers and the bearer token, not a forwarded outs
   }
 });
 
-/** GET with a connection of its own; resolves once the request is written, then with its answer. */
+/** GET with a connection of its own: `sent` once connected and written, `answered` with its answer. */
 function inFlightGet(url: string) {
   let written: () => void = () => {};
   const sent = new Promise<void>((resolve) => {
@@ -214,7 +214,19 @@ function inFlightGet(url: string) {
       response.on("end", () => resolve({ status: response.statusCode ?? 0, bytes }));
       response.on("error", reject);
     });
-    request.on("finish", () => written());
+    // Connected and written: ClientRequest's "finish" alone can come before the connection exists.
+    let connected = false;
+    let finished = false;
+    request.on("socket", (socket) =>
+      socket.once("connect", () => {
+        connected = true;
+        if (finished) written();
+      }),
+    );
+    request.on("finish", () => {
+      finished = true;
+      if (connected) written();
+    });
     request.on("error", reject);
   });
   return { sent, answered };
@@ -234,8 +246,8 @@ async function shutdownUnderLoad(app: RunningApp) {
       () => {},
     );
   await Promise.all(requests.map((request) => request.sent));
-  // In flight means the server has read them: a connection accepted but not read yet is idle to
-  // Node and closed with the idle ones (a client retries those; a load balancer stopped sending).
+  // In flight means the server has accepted their connections: one still in the kernel's accept
+  // queue when the listening socket closes is refused like any new one.
   await new Promise((resolve) => setTimeout(resolve, 300));
   const exited = new Promise<number | null>((resolve) => app.process.once("exit", (code) => resolve(code)));
   const pid = app.process.pid as number;
