@@ -354,10 +354,12 @@ async function stop(signal: string) {
   // Stop listening, but not through http.Server#close, which also ends every connection without a
   // request parsed at that instant. On a busy server a shopper's request can be sent yet unread:
   // its connection still in the accept queue, or accepted but not read. So the listening socket
-  // closes after the event loop has polled twice more (accepting and reading what had arrived), and
+  // closes 100 ms later, after the event loop has polled twice more (accepting and reading what had
+  // arrived), and
   // idle keep-alive connections are ended each time only after a poll has read what came in.
   // Responses sent while stopping say Connection: close, so their connections end with them.
   const afterPoll = () => new Promise<void>((resolve) => setImmediate(() => setImmediate(resolve)));
+  await new Promise((resolve) => setTimeout(resolve, 100));
   await afterPoll();
   const closed = new Promise<void>((resolve) => net.Server.prototype.close.call(server, () => resolve()));
   const sweep = () => setImmediate(() => server.closeIdleConnections());
