@@ -4,11 +4,14 @@
  * `npm start`.
  */
 import { randomUUID } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import net from "node:net";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express from "express";
+import { pinoHttp } from "pino-http";
 import {
   createRequestHandler as createRouterHandler,
   RouterContextProvider,
@@ -16,16 +19,26 @@ import {
 } from "react-router";
 import { createNonce, hashPolicy, noncePolicy } from "./app/server/content-security-policy.server.ts";
 import { crossSiteGuard, finalErrorHandler, methodGuard } from "./app/server/http-guards.server.ts";
+import { metrics } from "./app/server/metrics.server.ts";
+import { metricsAccess } from "./app/server/ops-endpoints.server.ts";
 import { PageCache } from "./app/server/page-cache.server.ts";
 import { precompressedAssets } from "./app/server/page-cache-assets.server.ts";
 import { boundRequests } from "./app/server/request-bounds.server.ts";
+import { routePatterns } from "./app/server/route-pattern.server.ts";
 import { ConfigError, parseConfig } from "./app/utils/env.server.ts";
-import { log, rootCauseMessage } from "./app/utils/logger.server.ts";
+import {
+  flushLogs,
+  log,
+  rootCauseMessage,
+  rootLogger,
+  withRequestLogger,
+} from "./app/utils/logger.server.ts";
 import { PRIVATE_UMASK } from "./app/utils/private-data-dir.server.ts";
 
 type AppEntry = {
   boot(): Promise<{ database: string }>;
   shutdown(): Promise<void>;
+  readiness(): Promise<{ ready: boolean; database: boolean; listen: boolean; migrations: boolean }>;
   requestInfoContext: Parameters<RouterContextProvider["set"]>[0];
   catalogVersion: {
     current(): number | undefined;
@@ -35,6 +48,7 @@ type AppEntry = {
 };
 
 function fail(message: string): never {
+  flushLogs();
   process.stderr.write(`${message}\n`);
   process.exit(1);
 }
@@ -67,23 +81,113 @@ try {
 }
 
 const REQUEST_ID = /^[\w-]{1,64}$/;
+let stopping = false;
 
 const app = express();
 app.disable("x-powered-by");
 // X-Forwarded-For is read only from the proxies TRUST_PROXY names (decision 30): by default nobody.
 app.set("trust proxy", settings.TRUST_PROXY);
 
+// --- Request ids, the request log, the duration histogram (issue 12 items 6 and 7, decision 018) ---
+const routeOf = routePatterns(build.routes);
+const OPS_PATHS = new Set(["/healthz", "/readyz", "/metrics"]);
+const requestDuration = metrics().requestDuration;
+const ROUTE = Symbol("route pattern");
+type LoggedRequest = IncomingMessage & { [ROUTE]?: string };
+
+/** The route pattern (never the URL: it can hold an order's token), computed once per request. */
+function routeOfRequest(req: LoggedRequest) {
+  let route = req[ROUTE];
+  if (route === undefined) {
+    const url = req.url ?? "/";
+    const query = url.indexOf("?");
+    route = routeOf(query === -1 ? url : url.slice(0, query));
+    req[ROUTE] = route;
+  }
+  return route;
+}
+
+function requestLine(req: LoggedRequest, res: ServerResponse, responseTime: number) {
+  return {
+    method: req.method,
+    route: routeOfRequest(req),
+    status: res.statusCode,
+    responseTime,
+    cache: res.getHeader("x-cache"),
+  };
+}
+
+const httpLogger = pinoHttp({
+  logger: rootLogger(),
+  genReqId: (req) => req.id ?? "-",
+  // The request's child logger carries only its id; the request line says the rest, no headers.
+  quietReqLogger: true,
+  quietResLogger: true,
+  customAttributeKeys: { reqId: "requestId" },
+  customLogLevel(req, res, error) {
+    if (error || res.statusCode >= 500) return "error";
+    return OPS_PATHS.has(routeOfRequest(req)) ? "debug" : "info";
+  },
+  customSuccessMessage: () => "request",
+  customErrorMessage: () => "request",
+  customSuccessObject: (req, res, value) => requestLine(req, res, value.responseTime as number),
+  customErrorObject: (req, res, _error, value) => requestLine(req, res, value.responseTime as number),
+});
+
 app.use((req, res, next) => {
   const incoming = req.get("x-request-id");
   const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+  const request = req as unknown as LoggedRequest;
+  request.id = requestId;
   res.locals.requestId = requestId;
   res.setHeader("X-Request-Id", requestId);
+  // While shutting down, no connection is kept for another request.
+  if (stopping) res.setHeader("Connection", "close");
   const started = process.hrtime.bigint();
-  res.on("finish", () => {
-    const ms = Number(process.hrtime.bigint() - started) / 1e6;
-    log.info(`${req.method} ${req.originalUrl} ${res.statusCode}`, { ms: ms.toFixed(1), requestId });
+  res.once("finish", () => {
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    requestDuration.observe({ route: routeOfRequest(request), status: res.statusCode }, seconds);
   });
-  next();
+  httpLogger(req, res, () => withRequestLogger(req.log, next));
+});
+
+// --- Endpoints for operators: before every guard, limit and cache (issue 12 item 7) ---
+/** Liveness: the process answers. No database query, so a database outage never restarts it. */
+app.get("/healthz", (_req, res) => {
+  res.setHeader("Cache-Control", "no-store");
+  res.json({ status: "ok" });
+});
+/** Readiness: 200 only when this instance can serve (database, migrations, LISTEN) and is not stopping. */
+app.get("/readyz", async (_req, res) => {
+  const state = stopping
+    ? { ready: false, database: false, listen: false, migrations: true }
+    : await entry.readiness();
+  res.setHeader("Cache-Control", "no-store");
+  if (!state.ready) res.setHeader("Retry-After", "5");
+  res.status(state.ready ? 200 : 503).json({
+    status: stopping ? "stopping" : state.ready ? "ready" : "unavailable",
+    database: state.database ? "reachable" : "unreachable",
+    listen: state.listen ? "connected" : "disconnected",
+    migrations: state.migrations ? "applied" : "unknown",
+  });
+});
+/** Prometheus metrics: loopback peers (not forwarded), or `Authorization: Bearer $METRICS_TOKEN`. */
+app.get("/metrics", async (req, res, next) => {
+  const access = metricsAccess(req, settings.METRICS_TOKEN);
+  res.setHeader("Cache-Control", "no-store");
+  if (access === "unauthorized") {
+    res.setHeader("WWW-Authenticate", 'Bearer realm="metrics"');
+    res.status(401).type("text/plain").send("Unauthorized\n");
+    return;
+  }
+  if (access === "hidden") return next();
+  try {
+    const { contentType, body } = await metrics().scrape();
+    res.setHeader("Content-Type", contentType);
+    res.send(body);
+  } catch (error) {
+    next(error);
+  }
 });
 
 // --- Nonces, methods, cross-site refusals, last error handler (issue 11 items 5 and 7) ---
@@ -177,6 +281,7 @@ if (settings.PAGE_CACHE) {
   });
   entry.catalogVersion.subscribe(() => cache.clear());
   pageCache = cache;
+  metrics().probes.pageCache = () => cache.stats;
   app.use(cache.handle);
 }
 
@@ -222,17 +327,48 @@ server.on("error", (error: NodeJS.ErrnoException) => {
   );
 });
 
-let stopping = false;
+/** Graceful shutdown (issue 12 item 8): readiness 503 at once, no new connections, in-flight
+ * requests get up to 10 s, then background jobs (the mail being sent) finish and the database
+ * closes (PGlite flushes and gives back the data-folder lock). */
+const SHUTDOWN_GRACE_MS = 10_000;
 async function stop(signal: string) {
   if (stopping) return;
   stopping = true;
   log.info(`${signal} received: finishing in-flight requests`);
-  const forceClose = setTimeout(() => server.closeAllConnections(), 5_000);
-  forceClose.unref();
-  server.closeIdleConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  await entry.shutdown();
-  log.info("Stopped");
+  // Stop listening, but not through http.Server#close, which also ends every connection without a
+  // request parsed at that instant. On a busy server a shopper's request can be sent yet unread:
+  // its connection still in the accept queue, or accepted but not read. So the listening socket
+  // closes 100 ms later, after the event loop has polled twice more (accepting and reading what had
+  // arrived), and
+  // idle keep-alive connections are ended each time only after a poll has read what came in.
+  // Responses sent while stopping say Connection: close, so their connections end with them.
+  const afterPoll = () => new Promise<void>((resolve) => setImmediate(() => setImmediate(resolve)));
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  await afterPoll();
+  const closed = new Promise<void>((resolve) => net.Server.prototype.close.call(server, () => resolve()));
+  const sweep = () => setImmediate(() => server.closeIdleConnections());
+  let idle: NodeJS.Timeout | undefined;
+  const firstSweep = setTimeout(() => {
+    sweep();
+    idle = setInterval(sweep, 250);
+  }, 500);
+  const forceClose = setTimeout(() => {
+    log.warn(`Requests still running after ${SHUTDOWN_GRACE_MS / 1000} s: closing their connections`);
+    server.closeAllConnections();
+  }, SHUTDOWN_GRACE_MS);
+  await closed;
+  clearTimeout(firstSweep);
+  clearInterval(idle);
+  clearTimeout(forceClose);
+  try {
+    await entry.shutdown();
+    log.info("Stopped");
+  } catch (error) {
+    log.error("Could not shut down cleanly", { error: rootCauseMessage(error) });
+    flushLogs();
+    process.exit(1);
+  }
+  flushLogs();
   process.exit(0);
 }
 process.on("SIGTERM", () => void stop("SIGTERM"));

@@ -18,6 +18,7 @@ import { requestInfoContext } from "#app/utils/request-context.ts";
 // The custom server (server.ts) reaches the app's own module instances through these exports.
 export { boot, shutdown } from "#app/server/boot.server.ts";
 export { catalogVersion } from "#app/server/page-cache-version.server.ts";
+export { readiness } from "#app/server/readiness.server.ts";
 export { requestInfoContext };
 
 export const streamTimeout = 5_000;
@@ -97,7 +98,9 @@ export default function handleRequest(
     responseHeaders.set("Retry-After", String(RETRY_AFTER_SECONDS));
     responseHeaders.set("Cache-Control", "no-store");
     return new Response(
-      request.method.toUpperCase() === "HEAD" ? null : databaseUnavailablePage(config().STORE_NAME),
+      request.method.toUpperCase() === "HEAD"
+        ? null
+        : databaseUnavailablePage(config().STORE_NAME, loadContext.get(requestInfoContext).requestId),
       {
         status: 503,
         headers: responseHeaders,

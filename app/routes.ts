@@ -36,7 +36,6 @@ export default [
       route("id-photos/:id", "routes/admin/id-photo.ts"),
     ]),
   ]),
-  route("healthz", "routes/resources/healthz.ts"),
   route("api/cart-prices", "routes/resources/cart-prices.ts"),
   route("api/id-photo", "routes/resources/id-photo-upload.ts"),
   route("sitemap.xml", "routes/resources/sitemap.ts"),

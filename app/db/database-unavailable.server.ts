@@ -47,12 +47,13 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 export const RETRY_AFTER_SECONDS = 30;
 
 /** The plain page a visitor gets while the database is away: no stack, no details. */
-export function databaseUnavailablePage(storeName: string) {
+export function databaseUnavailablePage(storeName: string, requestId?: string) {
   const name = storeName.replace(/[<>&"]/g, "");
+  const reference = requestId ? `<p><small>Reference: ${requestId.replace(/[^\w-]/g, "")}</small></p>` : "";
   return `<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${name} will be right back</title>
 <style>html{background:#faf8f3}body{font-family:system-ui,sans-serif;max-width:32rem;margin:15vh auto;padding:0 1.25rem;color:#1c2b22;line-height:1.5}h1{font-size:1.5rem;color:#1f4d3a}a{color:#1f4d3a;font-weight:600}</style></head>
-<body><h1>We'll be right back</h1><p>${name} can't load this page just now. Please try again in a minute.</p><p><a href="/shop">Back to the shop</a></p></body>
+<body><h1>We'll be right back</h1><p>${name} can't load this page just now. Please try again in a minute.</p>${reference}<p><a href="/shop">Back to the shop</a></p></body>
 </html>`;
 }

@@ -16,6 +16,7 @@ import { config } from "#app/utils/env.server.ts";
 import { log, rootCauseMessage } from "#app/utils/logger.server.ts";
 import { makeDataDirPrivate } from "#app/utils/private-data-dir.server.ts";
 import { type StopJob, startBackgroundJobs } from "./background-jobs.server.ts";
+import { registerDatabase } from "./readiness.server.ts";
 
 let stops: StopJob[] = [];
 
@@ -49,6 +50,7 @@ export async function boot() {
     }
   }
   stops = [reencryptInBackground(handle.db, keyring), ...(await startBackgroundJobs())];
+  registerDatabase(handle);
   return { database: handle.description };
 }
 
@@ -103,6 +105,7 @@ function reencryptInBackground(database: Database, keyring: IdPhotoKeyring): Sto
 }
 
 export async function shutdown() {
+  registerDatabase(undefined);
   await Promise.allSettled(stops.map((stop) => stop()));
   stops = [];
   setIdPhotoKeyring(undefined);

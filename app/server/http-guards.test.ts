@@ -1,5 +1,7 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import type { AddressInfo } from "node:net";
 import express from "express";
+import pino from "pino";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { rawRequest } from "#tests/support/raw-http.ts";
 import { crossSiteGuard, finalErrorHandler, methodGuard } from "./http-guards.server.ts";
@@ -12,7 +14,20 @@ const PUBLIC_URL = "http://shop.example";
 let base: { host: string; port: number };
 let close: () => Promise<void>;
 let logged = "";
-const originalWrite = { out: process.stdout.write, err: process.stderr.write };
+let capturing = false;
+// The process's logger (app/utils/logger.server.ts keeps one per process under this key), writing
+// here instead of to file descriptor 1: its JSON lines are what the tests read.
+(globalThis as Record<symbol, unknown>)[Symbol.for("capital-grown.logging")] = {
+  root: pino(
+    { level: "debug", base: undefined, formatters: { level: (label: string) => ({ level: label }) } },
+    {
+      write(line: string) {
+        if (capturing) logged += line;
+      },
+    },
+  ),
+  requests: new AsyncLocalStorage(),
+};
 
 beforeAll(async () => {
   const app = express();
@@ -45,17 +60,11 @@ afterAll(async () => {
 
 function captureLogs() {
   logged = "";
-  const capture = (chunk: unknown) => {
-    logged += String(chunk);
-    return true;
-  };
-  process.stdout.write = capture as typeof process.stdout.write;
-  process.stderr.write = capture as typeof process.stderr.write;
+  capturing = true;
 }
 
 afterEach(() => {
-  process.stdout.write = originalWrite.out;
-  process.stderr.write = originalWrite.err;
+  capturing = false;
 });
 
 function send(method: string, path: string, headers: Record<string, string> = {}, body?: string) {
@@ -82,7 +91,9 @@ describe("the server's own answers (issue 11 items 5 and 7)", () => {
     expect(response.body).toContain("Unexpected Application Error!");
     expectCalmPage(response.body, referenceOf(response.body));
     expect(response.body).not.toContain("on fire");
-    expect(logged).toMatch(/ERROR Unhandled error while serving a request .*on fire.*\\n\s+at /);
+    expect(logged).toMatch(
+      /"level":"error".*on fire.*\\n\s+at .*"msg":"Unhandled error while serving a request"/,
+    );
   });
 
   it("answers a malformed URL with 400, not 500, and logs one line without a stack", async () => {
@@ -91,8 +102,8 @@ describe("the server's own answers (issue 11 items 5 and 7)", () => {
     expect(response.status).toBe(400);
     const id = referenceOf(response.body);
     expectCalmPage(response.body, id);
-    expect(logged).toContain("INFO  Refused a malformed request");
-    expect(logged).not.toMatch(/ERROR|\\n\s+at /);
+    expect(logged).toMatch(/"level":"info".*"msg":"Refused a malformed request"/);
+    expect(logged).not.toMatch(/"level":"error"|\\n\s+at /);
   });
 
   it("answers TRACE, PROPFIND and other unused methods with 405 and Allow", async () => {
@@ -106,7 +117,7 @@ describe("the server's own answers (issue 11 items 5 and 7)", () => {
     const options = await send("OPTIONS", "/");
     expect(options.status).toBe(204);
     expect(options.headers.allow).toBe("GET, HEAD, POST, OPTIONS");
-    expect(logged).not.toMatch(/ERROR/);
+    expect(logged).not.toMatch(/"level":"error"/);
   });
 
   it("refuses a POST from another site's page with 403, and lets the shop's own through", async () => {
@@ -135,7 +146,7 @@ describe("the server's own answers (issue 11 items 5 and 7)", () => {
       const response = await send("POST", "/form", { ...form, ...headers }, "a=1");
       expect(response.status, JSON.stringify(headers)).toBe(200);
     }
-    expect(logged).toContain("WARN  Refused a cross-site request");
-    expect(logged).not.toMatch(/ERROR|\\n\s+at /);
+    expect(logged).toMatch(/"level":"warn".*"msg":"Refused a cross-site request"/);
+    expect(logged).not.toMatch(/"level":"error"|\\n\s+at /);
   });
 });

@@ -147,6 +147,12 @@ const envSchema = z.object({
   ID_PHOTO_KEY: z.preprocess(emptyAsUndefined, base64Key.optional()),
   ID_PHOTO_PREVIOUS_KEYS: z.preprocess(emptyAsUndefined, base64KeyList.optional()),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+  LOG_FORMAT: z.enum(["json", "pretty"]).default("json"),
+  /** Bearer token that opens /metrics to a non-loopback scraper (issue 12 item 7). */
+  METRICS_TOKEN: z.preprocess(
+    emptyAsUndefined,
+    z.string().min(16, "must be at least 16 characters (e.g. openssl rand -hex 24)").optional(),
+  ),
   PAGE_CACHE: booleanFromString.default(true),
   // Abuse limits (decisions 29 and 30).
   TRUST_PROXY: trustProxy,

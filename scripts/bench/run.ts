@@ -4,7 +4,7 @@
  * reference served by the same process in the same run, the median of interleaved rounds.
  *
  *   npm run bench                      all figures (about 10 minutes on 2 cores)
- *   npm run bench -- --only=cached,cold   some sections: cached, browser, cold, orders, fresh-pg, dashboard, fuzz
+ *   npm run bench -- --only=cached,cold   some sections: cached, browser, cold, orders, fresh-pg, dashboard, fuzz, ops
  *   BENCH_SECONDS=5 BENCH_ROUNDS=3     seconds per load run, rounds per figure (defaults)
  *   BENCH_PG_URL=postgres://…          PostgreSQL for the PostgreSQL-only figures (default: DATABASE_URL,
  *                                      else postgres://postgres@127.0.0.1:5432/test when it answers)
@@ -31,6 +31,7 @@ import {
   say,
   startServer,
 } from "./lib.ts";
+import { benchOperations } from "./operations.ts";
 import { benchOrders } from "./orders.ts";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -400,6 +401,9 @@ function writeReport(started: Date, databaseLabel: string) {
   const analysis =
     /<!-- analysis:start -->[\s\S]*<!-- analysis:end -->/.exec(previous)?.[0] ??
     "<!-- analysis:start -->\n_Written by hand after a run: what misses its target and why._\n<!-- analysis:end -->";
+  const operations =
+    /<!-- operations:start -->[\s\S]*<!-- operations:end -->/.exec(previous)?.[0] ??
+    "<!-- operations:start -->\n_Not measured yet: run `npm run bench -- --only=ops`._\n<!-- operations:end -->";
   const command = `npm run bench${process.argv.slice(2).length ? ` -- ${process.argv.slice(2).join(" ")}` : ""}`;
   const table = [
     "| Figure | Target | Measured | | Context (absolute figures) |",
@@ -429,6 +433,10 @@ ${notes.length ? `\nNotes:\n${notes.map((note) => `- ${note}`).join("\n")}\n` : 
 ## Analysis: what moved each figure, and where the margin is thin
 
 ${analysis}
+
+## Operations: request log cost, readiness after an outage
+
+${operations}
 
 ## Lighthouse
 
@@ -498,6 +506,10 @@ async function main() {
       }
     }
     if (wants("dashboard")) await dashboardSection(mainPostgres);
+    if (wants("ops")) {
+      const options = { seconds: SECONDS, rounds: ROUNDS, connections: CONNECTIONS, postgresUrl: pgUrl };
+      for (const row of await benchOperations(options)) record(row);
+    }
     if (wants("fuzz")) await fuzzSection();
   } finally {
     for (const server of servers) await server.stop().catch(() => {});

@@ -8,8 +8,11 @@ test("an unknown path shows the 404 page with a way home", async ({ page }) => {
   await expect(page).toHaveURL(/\/$/);
 });
 
-test("the health check answers with the database reachable", async ({ request }) => {
+test("the liveness check answers, and readiness with the database reachable", async ({ request }) => {
   const response = await request.get("/healthz");
   expect(response.status()).toBe(200);
-  expect(await response.json()).toMatchObject({ status: "ok", database: "reachable" });
+  expect(await response.json()).toEqual({ status: "ok" });
+  const ready = await request.get("/readyz");
+  expect(ready.status()).toBe(200);
+  expect(await ready.json()).toMatchObject({ status: "ready", database: "reachable" });
 });

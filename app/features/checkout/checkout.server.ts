@@ -22,6 +22,7 @@ import {
   type PreparedOrder,
   prepareOrder,
 } from "#app/features/orders/place-order.server.ts";
+import { metrics } from "#app/server/metrics.server.ts";
 import { config } from "#app/utils/env.server.ts";
 import { log, rootCauseMessage } from "#app/utils/logger.server.ts";
 import {
@@ -53,7 +54,17 @@ export type CheckoutFailure = {
   toast: ToastMessage | null;
   /** With 429 or 503: when the shopper can send the same form again. */
   retryAfterSeconds?: number;
+  /** Why no order was placed, for the `orders_refused_total` metric. */
+  reason: RefusalReason;
 };
+
+export type RefusalReason =
+  | PlaceOrderRefusal["reason"]
+  | "invalid"
+  | "photo"
+  | "rate-limit"
+  | "db-unavailable"
+  | "error";
 
 export type CheckoutResult = CheckoutSuccess | CheckoutFailure;
 
@@ -76,8 +87,9 @@ function failure(
   status: CheckoutFailure["status"],
   fieldErrors: FieldErrors,
   toast: ToastMessage | null,
+  reason: RefusalReason = "invalid",
 ): CheckoutFailure {
-  return { ok: false, client, status, fieldErrors, toast };
+  return { ok: false, client, status, fieldErrors, toast, reason };
 }
 
 /** Decision 29's refusal of a third open order, in words that say what to do next. */
@@ -98,6 +110,7 @@ function tooManyOrders(client: CheckoutClient, retryAfterSeconds: number): Check
         title: "Too many orders",
         description: `We take at most ${perHour} order${perHour === 1 ? "" : "s"} an hour from one connection. Please try again in ${waitPhrase(retryAfterSeconds)}, or call us at ${config().STORE_PHONE}.`,
       },
+      "rate-limit",
     ),
     retryAfterSeconds,
   };
@@ -107,15 +120,21 @@ function tooManyOrders(client: CheckoutClient, retryAfterSeconds: number): Check
 function orderFailed(client: CheckoutClient, error: unknown): CheckoutFailure {
   log.error("Could not place an order", { error: rootCauseMessage(error) });
   return isDatabaseUnavailable(error)
-    ? failure(client, 503, {}, CHECKOUT_TOASTS.orderUnavailable)
-    : failure(client, 500, {}, CHECKOUT_TOASTS.orderError);
+    ? failure(client, 503, {}, CHECKOUT_TOASTS.orderUnavailable, "db-unavailable")
+    : failure(client, 500, {}, CHECKOUT_TOASTS.orderError, "error");
 }
 
 /** The photo was refused (size, type, unreadable), or could not be checked now (503). */
 function photoFailure(client: CheckoutClient, error: UploadRefused): CheckoutFailure {
   if (error.status === 503) {
     return {
-      ...failure(client, 503, {}, { type: "error", title: "Please try again", description: error.message }),
+      ...failure(
+        client,
+        503,
+        {},
+        { type: "error", title: "Please try again", description: error.message },
+        "db-unavailable",
+      ),
       retryAfterSeconds: error.retryAfterSeconds,
     };
   }
@@ -128,10 +147,15 @@ function photoFailure(client: CheckoutClient, error: UploadRefused): CheckoutFai
       title: error.status === 413 ? "File too large" : "Invalid file type",
       description: error.message,
     },
+    "photo",
   );
 }
 
 function refusalToFailure(client: CheckoutClient, refusal: PlaceOrderRefusal): CheckoutFailure {
+  return { ...refusalFailure(client, refusal), reason: refusal.reason };
+}
+
+function refusalFailure(client: CheckoutClient, refusal: PlaceOrderRefusal): CheckoutFailure {
   switch (refusal.reason) {
     case "order-budget":
       log.warn("Checkout refused: hourly order budget used up");
@@ -189,6 +213,13 @@ export async function submitCheckout(
   request: Request,
   dependencies: CheckoutDependencies,
 ): Promise<CheckoutResult> {
+  const result = await checkout(request, dependencies);
+  if (!result.ok) metrics().ordersRefused.inc({ reason: result.reason });
+  else if (!result.replayed) metrics().ordersPlaced.inc();
+  return result;
+}
+
+async function checkout(request: Request, dependencies: CheckoutDependencies): Promise<CheckoutResult> {
   const now = dependencies.now ?? new Date();
   let form: FormData;
   let idFront: File | null;
@@ -249,7 +280,7 @@ export async function submitCheckout(
       storedHere = true;
     } catch (error) {
       log.error("Could not store an ID photo; the order was not placed", { error: rootCauseMessage(error) });
-      return failure(client, 503, {}, CHECKOUT_TOASTS.orderUnavailable);
+      return failure(client, 503, {}, CHECKOUT_TOASTS.orderUnavailable, "db-unavailable");
     }
   } else {
     if (!prepared.ok) return refusalToFailure(client, prepared);

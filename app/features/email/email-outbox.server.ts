@@ -17,6 +17,7 @@ import { and, asc, eq, inArray, lt, lte, ne, or, sql } from "drizzle-orm";
 import nodemailer from "nodemailer";
 import { type Database, db } from "#app/db/client.server.ts";
 import { emailOutbox } from "#app/db/schema.ts";
+import { metrics } from "#app/server/metrics.server.ts";
 import { config } from "#app/utils/env.server.ts";
 import { errorMessage, log } from "#app/utils/logger.server.ts";
 import {
@@ -321,6 +322,7 @@ export async function processEmailBatch(options: {
       result.sent += 1;
     } catch (error) {
       held.delete(row);
+      metrics().emailSendFailures.inc();
       const message = errorMessage(error).slice(0, 500);
       const gaveUp = row.attempts >= MAX_EMAIL_ATTEMPTS;
       await database
