@@ -7,7 +7,7 @@
  */
 import { sql } from "drizzle-orm";
 import { openConfiguredDatabase } from "#app/db/client.server.ts";
-import { seedDemoCatalogue } from "#app/features/catalog/seed.server.ts";
+import { seedDemoCatalogue } from "#app/demo/seed.server.ts";
 
 const count = Number(process.argv[2] ?? 60);
 const orders = Number(process.argv.find((arg) => arg.startsWith("--orders="))?.slice(9) ?? 0);

@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState } from "react";
-import { toast } from "#app/components/toast/toast.ts";
+import { toast } from "#app/utils/toast-client.ts";
 import { Button } from "#app/components/ui/button.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
 import { FieldError, Input, Label } from "#app/components/ui/input.tsx";

@@ -14,7 +14,7 @@ import {
   orderFields,
   placeOrderInput,
   testPng,
-} from "#app/features/checkout/checkout-test-helpers.server.ts";
+} from "#tests/support/checkout-test-helpers.server.ts";
 import { uploadIdPhoto } from "#app/features/media/id-photos.server.ts";
 import { setOrderStatus } from "#app/features/orders/admin-orders.server.ts";
 import { commitOrder, placeOrder, prepareOrder } from "#app/features/orders/place-order.server.ts";

@@ -15,7 +15,7 @@ import {
   orderFields,
   placeOrderInput,
   testPng,
-} from "./checkout-test-helpers.server.ts";
+} from "#tests/support/checkout-test-helpers.server.ts";
 import {
   fillMissingFlowerEquivalents,
   getPurchaseLimitSettings,

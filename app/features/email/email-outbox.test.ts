@@ -9,7 +9,7 @@ import {
   insertTestProduct,
   MONDAY_MORNING,
   placeOrderInput,
-} from "#app/features/checkout/checkout-test-helpers.server.ts";
+} from "#tests/support/checkout-test-helpers.server.ts";
 import { placeOrder } from "#app/features/orders/place-order.server.ts";
 import { describeEachDatabase } from "#tests/db.ts";
 import {

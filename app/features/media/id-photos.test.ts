@@ -11,7 +11,7 @@ import {
   newShopper,
   orderFields,
   testPng,
-} from "#app/features/checkout/checkout-test-helpers.server.ts";
+} from "#tests/support/checkout-test-helpers.server.ts";
 import { MAX_UPLOAD_BYTES } from "#app/features/checkout/limits.ts";
 import { describeEachDatabase } from "#tests/db.ts";
 import {

@@ -5,7 +5,7 @@ import {
   insertTestProduct,
   MONDAY_MORNING,
   placeOrderInput,
-} from "#app/features/checkout/checkout-test-helpers.server.ts";
+} from "#tests/support/checkout-test-helpers.server.ts";
 import { endedSlots } from "#app/features/checkout/delivery-slots.ts";
 import { describeEachDatabase } from "#tests/db.ts";
 import { getDashboardStats, setOrderStatus } from "./admin-orders.server.ts";

@@ -6,7 +6,7 @@ import {
   MONDAY_MORNING,
   placeOrderInput,
   testPng,
-} from "#app/features/checkout/checkout-test-helpers.server.ts";
+} from "#tests/support/checkout-test-helpers.server.ts";
 import { getIdPhoto, processIdPhoto, storeIdPhoto } from "#app/features/media/id-photos.server.ts";
 import { describeEachDatabase } from "#tests/db.ts";
 import { deleteExpiredIdPhotos, UNCLAIMED_PHOTO_HOURS } from "./id-retention.server.ts";

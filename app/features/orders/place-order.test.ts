@@ -17,7 +17,7 @@ import {
   orderFields,
   placeOrderInput,
   testPng,
-} from "#app/features/checkout/checkout-test-helpers.server.ts";
+} from "#tests/support/checkout-test-helpers.server.ts";
 import { uploadIdPhoto } from "#app/features/media/id-photos.server.ts";
 import { describeEachDatabase } from "#tests/db.ts";
 import { getOrderByToken } from "./orders.server.ts";

@@ -1,6 +1,6 @@
 import { RouterContextProvider } from "react-router";
 import { expect, it } from "vitest";
-import { insertTestProduct } from "#app/features/checkout/checkout-test-helpers.server.ts";
+import { insertTestProduct } from "#tests/support/checkout-test-helpers.server.ts";
 import { requestInfoContext } from "#app/utils/request-context.ts";
 import { describeEachDatabase } from "#tests/db.ts";
 import { loader as cartPricesLoader } from "./cart-prices.ts";

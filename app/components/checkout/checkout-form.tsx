@@ -5,7 +5,7 @@
  */
 import { useEffect, useId, useMemo, useRef, useState } from "react";
 import { useFetcher, useNavigate } from "react-router";
-import { toast } from "#app/components/toast/toast.ts";
+import { toast } from "#app/utils/toast-client.ts";
 import { Button } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
@@ -26,11 +26,11 @@ import {
   minimumOrderToast,
   type ToastMessage,
   US_STATES,
-} from "./checkout.schema.ts";
-import { DELIVERY_DATE_HINT, type DeliveryDay } from "./delivery-slots.ts";
-import { ID_IMAGE_ACCEPT, ID_IMAGE_HINT, MIN_ORDER_CENTS } from "./limits.ts";
+} from "#app/features/checkout/checkout.schema.ts";
+import { DELIVERY_DATE_HINT, type DeliveryDay } from "#app/features/checkout/delivery-slots.ts";
+import { ID_IMAGE_ACCEPT, ID_IMAGE_HINT, MIN_ORDER_CENTS } from "#app/features/checkout/limits.ts";
 import { PurchaseLimitMeter } from "./purchase-limit-meter.tsx";
-import { type PurchaseLimits, STATE_NAMES } from "./purchase-limits.ts";
+import { type PurchaseLimits, STATE_NAMES } from "#app/features/checkout/purchase-limits.ts";
 import { useCartWeight } from "./use-cart-weight.ts";
 
 export type CheckoutActionData =

@@ -5,7 +5,7 @@
  */
 
 import { hashString, pick, prng, type Random } from "#app/utils/seeded-random.ts";
-import type { Category, Strain } from "./catalog.ts";
+import type { Category, Strain } from "#app/features/catalog/catalog.ts";
 
 export type DemoSize = {
   size: string;

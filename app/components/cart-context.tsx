@@ -12,7 +12,7 @@ import {
   useRef,
   useState,
 } from "react";
-import { toast } from "#app/components/toast/toast.ts";
+import { toast } from "#app/utils/toast-client.ts";
 import {
   CART_STORAGE_KEY,
   type CartItemInput,
@@ -24,7 +24,7 @@ import {
   parseStoredCart,
   reconcileCart,
   serializeCart,
-} from "./cart.ts";
+} from "#app/features/cart/cart.ts";
 
 export type CartContextValue = {
   items: CartLine[];

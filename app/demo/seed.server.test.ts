@@ -2,7 +2,7 @@ import { and, eq, isNotNull } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { mediaFiles, productSizes, products } from "#app/db/schema.ts";
 import { describeEachDatabase } from "#tests/db.ts";
-import { createProduct } from "./product-factory.server.ts";
+import { createProduct } from "#app/features/catalog/product-factory.server.ts";
 import { seedDemoCatalogue } from "./seed.server.ts";
 
 describeEachDatabase("demo catalogue seed", (database) => {
