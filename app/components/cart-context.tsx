@@ -12,7 +12,6 @@ import {
   useRef,
   useState,
 } from "react";
-import { toast } from "#app/utils/toast-client.ts";
 import {
   CART_STORAGE_KEY,
   type CartItemInput,
@@ -25,6 +24,7 @@ import {
   reconcileCart,
   serializeCart,
 } from "#app/features/cart/cart.ts";
+import { toast } from "#app/utils/toast-client.ts";
 
 export type CartContextValue = {
   items: CartLine[];

@@ -1,12 +1,12 @@
 import { Link } from "react-router";
+import { useCart } from "#app/components/cart-context.tsx";
+import { PurchaseLimitMeter } from "#app/components/checkout/purchase-limit-meter.tsx";
+import { useCartWeight } from "#app/components/checkout/use-cart-weight.ts";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
 import { Sheet, SheetContent, SheetDescription, SheetTitle } from "#app/components/ui/sheet.tsx";
 import { amountToMinimumCents, lineTotalCents, MIN_ORDER_CENTS } from "#app/features/cart/cart.ts";
-import { useCart } from "#app/components/cart-context.tsx";
-import { PurchaseLimitMeter } from "#app/components/checkout/purchase-limit-meter.tsx";
 import { STATE_NAMES, weightLimitMessage } from "#app/features/checkout/purchase-limits.ts";
-import { useCartWeight } from "#app/components/checkout/use-cart-weight.ts";
 import { productImageSrc } from "#app/features/media/image-urls.ts";
 import { cn } from "#app/utils/cn.ts";
 import { formatCents } from "#app/utils/money.ts";

@@ -1,13 +1,13 @@
 import { useState } from "react";
 import { Link, useNavigate } from "react-router";
-import { toast } from "#app/utils/toast-client.ts";
+import { useCart } from "#app/components/cart-context.tsx";
 import { Badge, strainBadgeVariant } from "#app/components/ui/badge.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
 import { NativeSelect } from "#app/components/ui/input.tsx";
-import { useCart } from "#app/components/cart-context.tsx";
 import type { ProductSizeView } from "#app/features/catalog/catalog.server.ts";
 import { isOnSale, showsThcPercentage } from "#app/features/catalog/catalog.ts";
 import { formatCents } from "#app/utils/money.ts";
+import { toast } from "#app/utils/toast-client.ts";
 import { Price } from "./price.tsx";
 import { ProductImage } from "./product-image.tsx";
 

@@ -4,8 +4,8 @@
  * starts with the products of a smaller one.
  */
 
-import { hashString, pick, prng, type Random } from "#app/utils/seeded-random.ts";
 import type { Category, Strain } from "#app/features/catalog/catalog.ts";
+import { hashString, pick, prng, type Random } from "#app/utils/seeded-random.ts";
 
 export type DemoSize = {
   size: string;

@@ -1,8 +1,8 @@
 import { and, eq, isNotNull } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { mediaFiles, productSizes, products } from "#app/db/schema.ts";
-import { describeEachDatabase } from "#tests/db.ts";
 import { createProduct } from "#app/features/catalog/product-factory.server.ts";
+import { describeEachDatabase } from "#tests/db.ts";
 import { seedDemoCatalogue } from "./seed.server.ts";
 
 describeEachDatabase("demo catalogue seed", (database) => {

@@ -6,12 +6,12 @@ import { availableParallelism } from "node:os";
 import { sql } from "drizzle-orm";
 import type { Database, Executor } from "#app/db/client.server.ts";
 import { products } from "#app/db/schema.ts";
+import { productArtworkSvg } from "#app/demo/artwork.server.ts";
+import { createProducts } from "#app/features/catalog/product-factory.server.ts";
 import { getPurchaseLimitSettings } from "#app/features/checkout/purchase-limits.server.ts";
 import { estimateFlowerEquivalentMg } from "#app/features/checkout/purchase-limits.ts";
-import { productArtworkSvg } from "#app/demo/artwork.server.ts";
 import { type StoredImage, storeProductArtwork } from "#app/features/media/images.server.ts";
 import { DEMO_PRODUCT_COUNT, demoProducts } from "./demo-catalog.ts";
-import { createProducts } from "#app/features/catalog/product-factory.server.ts";
 
 export type SeedOptions = {
   /** How many products (default 64; more gives generated variants). */

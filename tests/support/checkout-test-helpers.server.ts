@@ -2,7 +2,8 @@
 import sharp from "sharp";
 import type { Executor } from "#app/db/client.server.ts";
 import { createProduct } from "#app/features/catalog/product-factory.server.ts";
-import { availableSlots, storeClock } from "#app/features/checkout/delivery-slots.ts";
+import { availableSlots } from "#app/features/checkout/delivery-slots.ts";
+import { storeClock } from "#app/utils/store-time.ts";
 
 /** Monday 23 Nov 2026, 9:00 AM in New York: every slot of the day is still open. */
 export const MONDAY_MORNING = new Date("2026-11-23T14:00:00Z");

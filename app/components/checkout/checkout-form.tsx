@@ -5,14 +5,11 @@
  */
 import { useEffect, useId, useMemo, useRef, useState } from "react";
 import { useFetcher, useNavigate } from "react-router";
-import { toast } from "#app/utils/toast-client.ts";
 import { Button } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
 import { FieldError, Input, Label, NativeSelect, Textarea } from "#app/components/ui/input.tsx";
 import { type CartLine, lineTotalCents } from "#app/features/cart/cart.ts";
-import { cn } from "#app/utils/cn.ts";
-import { formatCents } from "#app/utils/money.ts";
 import {
   CHECKOUT_TOASTS,
   type CheckoutField,
@@ -29,8 +26,11 @@ import {
 } from "#app/features/checkout/checkout.schema.ts";
 import { DELIVERY_DATE_HINT, type DeliveryDay } from "#app/features/checkout/delivery-slots.ts";
 import { ID_IMAGE_ACCEPT, ID_IMAGE_HINT, MIN_ORDER_CENTS } from "#app/features/checkout/limits.ts";
-import { PurchaseLimitMeter } from "./purchase-limit-meter.tsx";
 import { type PurchaseLimits, STATE_NAMES } from "#app/features/checkout/purchase-limits.ts";
+import { cn } from "#app/utils/cn.ts";
+import { formatCents } from "#app/utils/money.ts";
+import { toast } from "#app/utils/toast-client.ts";
+import { PurchaseLimitMeter } from "./purchase-limit-meter.tsx";
 import { useCartWeight } from "./use-cart-weight.ts";
 
 export type CheckoutActionData =

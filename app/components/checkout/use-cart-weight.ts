@@ -4,8 +4,8 @@
  * catalogue pages and their first-load JavaScript carry neither.
  */
 import { useEffect, useState } from "react";
-import type { CartLine, CurrentSizePrice } from "#app/features/cart/cart.ts";
 import { CART_PRICES_PATH } from "#app/components/cart-context.tsx";
+import type { CartLine, CurrentSizePrice } from "#app/features/cart/cart.ts";
 import type { DeliveryState } from "#app/features/checkout/checkout.schema.ts";
 import {
   orderWeightMg,

@@ -6,7 +6,6 @@ import { listOrders } from "#app/features/orders/admin-orders.server.ts";
 import { getOrderByToken } from "#app/features/orders/orders.server.ts";
 import { placeOrder } from "#app/features/orders/place-order.server.ts";
 import { describeEachDatabase } from "#tests/db.ts";
-import { submitCheckout } from "./checkout.server.ts";
 import {
   checkoutRequest,
   insertTestProduct,
@@ -16,6 +15,7 @@ import {
   placeOrderInput,
   testPng,
 } from "#tests/support/checkout-test-helpers.server.ts";
+import { submitCheckout } from "./checkout.server.ts";
 import {
   fillMissingFlowerEquivalents,
   getPurchaseLimitSettings,

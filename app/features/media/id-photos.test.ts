@@ -4,6 +4,8 @@ import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { orders } from "#app/db/schema.ts";
 import { submitCheckout } from "#app/features/checkout/checkout.server.ts";
+import { MAX_UPLOAD_BYTES } from "#app/features/checkout/limits.ts";
+import { describeEachDatabase } from "#tests/db.ts";
 import {
   checkoutRequest,
   insertTestProduct,
@@ -12,8 +14,6 @@ import {
   orderFields,
   testPng,
 } from "#tests/support/checkout-test-helpers.server.ts";
-import { MAX_UPLOAD_BYTES } from "#app/features/checkout/limits.ts";
-import { describeEachDatabase } from "#tests/db.ts";
 import {
   getIdPhoto,
   ID_PHOTO_BUSY_MESSAGE,

@@ -22,7 +22,7 @@ import {
   productSizes,
   products,
 } from "#app/db/schema.ts";
-import { storeDay } from "#app/features/checkout/delivery-slots.ts";
+import { storeDay } from "#app/utils/store-time.ts";
 
 export const ORDERS_PAGE_SIZE = 20;
 /** PostgreSQL's text form of a timestamptz, e.g. "2026-11-23 15:01:00.123456+00". */

@@ -3,7 +3,6 @@ import { data, Link, useFetcher } from "react-router";
 import { ConfirmDialog } from "#app/components/admin/confirm-dialog.tsx";
 import { useCsrfToken } from "#app/components/admin/csrf.tsx";
 import { AdminPageHeader } from "#app/components/admin/page-header.tsx";
-import { toast } from "#app/utils/toast-client.ts";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { Button, buttonVariants } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
@@ -23,6 +22,7 @@ import { cn } from "#app/utils/cn.ts";
 import { readFormData } from "#app/utils/form-data.server.ts";
 import { errorMessage, log } from "#app/utils/logger.server.ts";
 import { formatCents } from "#app/utils/money.ts";
+import { toast } from "#app/utils/toast-client.ts";
 import type { Route } from "./+types/list";
 
 export function meta() {
