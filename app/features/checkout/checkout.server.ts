@@ -8,14 +8,12 @@ import { isDatabaseUnavailable } from "#app/db/database-unavailable.server.ts";
 import { consumeBudget, refundBudget, waitPhrase } from "#app/features/abuse/rate-limits.server.ts";
 import {
   deleteIdPhotos,
-  ID_PHOTO_FIELD,
   idPhotoTokenOf,
   type ProcessedIdPhoto,
-  parseCheckoutForm,
   processIdPhoto,
   storeIdPhoto,
-  UploadRefused,
 } from "#app/features/media/id-photos.server.ts";
+import { UploadRefused } from "#app/features/media/upload-refused.ts";
 import {
   commitOrder,
   type PlaceOrderRefusal,
@@ -35,6 +33,7 @@ import {
   outOfStockToast,
   type ToastMessage,
 } from "./checkout.schema.ts";
+import { ID_PHOTO_FIELD, parseCheckoutForm } from "./checkout-post.server.ts";
 
 export type CheckoutClient = "js" | "html";
 

@@ -21,9 +21,9 @@ import {
   ID_PHOTO_QUEUE,
   processIdPhoto,
   sniffImageType,
-  UploadRefused,
   uploadIdPhoto,
 } from "./id-photos.server.ts";
+import { UploadRefused } from "./upload-refused.ts";
 
 /** Takes both decode slots and fills the waiting line; `release` lets them all finish. */
 async function saturateDecodeQueue() {

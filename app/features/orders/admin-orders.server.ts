@@ -10,10 +10,10 @@
  * - Revenue excludes cancelled orders: cancelling subtracts the order total from its day's
  *   revenue, un-cancelling adds it back. Order counts include every order placed.
  */
-import { type AnyColumn, and, asc, eq, gte, inArray, isNull, sql } from "drizzle-orm";
+import { and, asc, eq, gte, inArray, isNull, sql } from "drizzle-orm";
 import { db, type Executor, type Transaction } from "#app/db/client.server.ts";
+import { decodeCursor, encodeCursor, newestFirst, UUID } from "#app/db/keyset.ts";
 import {
-  emailOutbox,
   type OrderStatus,
   orderDailyStats,
   orderItems,
@@ -25,9 +25,6 @@ import {
 import { storeDay } from "#app/utils/store-time.ts";
 
 export const ORDERS_PAGE_SIZE = 20;
-/** PostgreSQL's text form of a timestamptz, e.g. "2026-11-23 15:01:00.123456+00". */
-const TIMESTAMP_TEXT = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d{1,6})?([+-]\d{2}(:?\d{2})?|Z)?$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export type AdminOrderItem = {
   id: string;
@@ -62,26 +59,6 @@ export type AdminOrder = {
 export type OrderScope = "incoming" | "completed";
 
 export type OrdersPage = { orders: AdminOrder[]; nextCursor: string | null };
-
-/** An opaque cursor: the exact created_at text (microseconds kept) and id of the last row shown. */
-export function encodeCursor(createdAtText: string, id: string) {
-  return Buffer.from(`${createdAtText}|${id}`).toString("base64url");
-}
-
-export function decodeCursor(cursor: string | null | undefined): { createdAt: string; id: string } | null {
-  if (!cursor || cursor.length > 200) return null;
-  const [createdAt, id] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
-  if (!createdAt || !id || !UUID.test(id) || !TIMESTAMP_TEXT.test(createdAt)) return null;
-  return { createdAt, id };
-}
-
-/**
- * ORDER BY matching the indexes exactly: drizzle-kit writes `.desc()` index columns as
- * `DESC NULLS LAST`, and a plain `DESC` (NULLS FIRST) would not use them (a full sort instead).
- */
-function newestFirst(...columns: AnyColumn[]) {
-  return columns.map((column) => sql`${column} desc nulls last`);
-}
 
 const SCOPE_STATUSES: Record<OrderScope, OrderStatus[]> = {
   incoming: ["pending", "confirmed", "cancelled"],
@@ -376,75 +353,4 @@ export function lastDays(lastDay: string, count: number) {
   return Array.from({ length: count }, (_, index) =>
     new Date(Date.UTC(year, month - 1, day - (count - 1 - index))).toISOString().slice(0, 10),
   );
-}
-
-export type OutboxEmail = {
-  id: string;
-  orderId: string | null;
-  kind: string;
-  toAddress: string;
-  subject: string;
-  textBody: string;
-  status: string;
-  attempts: number;
-  lastError: string | null;
-  nextAttemptAt: string;
-  sentAt: string | null;
-  createdAt: string;
-};
-
-/** The e-mail outbox for admins (decision 12): newest first, 50 at a time, failures visible. */
-export async function listOutboxEmails(
-  options: { cursor?: string | null; status?: string | null; limit?: number } = {},
-): Promise<{ emails: OutboxEmail[]; nextCursor: string | null; counts: Record<string, number> }> {
-  const database = await db();
-  const limit = Math.min(Math.max(options.limit ?? 50, 1), 100);
-  const after = decodeCursor(options.cursor);
-  const status =
-    options.status && ["queued", "sending", "sent", "failed"].includes(options.status)
-      ? options.status
-      : null;
-  const rows = await database
-    .select({
-      id: emailOutbox.id,
-      orderId: emailOutbox.orderId,
-      kind: emailOutbox.kind,
-      toAddress: emailOutbox.toAddress,
-      subject: emailOutbox.subject,
-      textBody: emailOutbox.textBody,
-      status: emailOutbox.status,
-      attempts: emailOutbox.attempts,
-      lastError: emailOutbox.lastError,
-      nextAttemptAt: emailOutbox.nextAttemptAt,
-      sentAt: emailOutbox.sentAt,
-      createdAt: emailOutbox.createdAt,
-      createdAtText: sql<string>`${emailOutbox.createdAt}::text`,
-    })
-    .from(emailOutbox)
-    .where(
-      and(
-        status ? eq(emailOutbox.status, status as (typeof emailOutbox.$inferSelect)["status"]) : undefined,
-        after
-          ? sql`(${emailOutbox.createdAt}, ${emailOutbox.id}) < (${after.createdAt}::timestamptz, ${after.id}::uuid)`
-          : undefined,
-      ),
-    )
-    .orderBy(...newestFirst(emailOutbox.createdAt, emailOutbox.id))
-    .limit(limit + 1);
-  const countRows = await database
-    .select({ status: emailOutbox.status, count: sql<number>`count(*)::int` })
-    .from(emailOutbox)
-    .groupBy(emailOutbox.status);
-  const page = rows.slice(0, limit);
-  const last = page[page.length - 1];
-  return {
-    emails: page.map(({ createdAtText: _text, ...row }) => ({
-      ...row,
-      nextAttemptAt: row.nextAttemptAt.toISOString(),
-      sentAt: row.sentAt?.toISOString() ?? null,
-      createdAt: row.createdAt.toISOString(),
-    })),
-    nextCursor: rows.length > limit && last ? encodeCursor(last.createdAtText, last.id) : null,
-    counts: Object.fromEntries(countRows.map((row) => [row.status, row.count])),
-  };
 }

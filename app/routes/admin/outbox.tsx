@@ -6,7 +6,7 @@ import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
 import { requireAdmin } from "#app/features/admin-auth/guard.server.ts";
-import { listOutboxEmails } from "#app/features/orders/admin-orders.server.ts";
+import { listOutboxEmails } from "#app/features/email/outbox-list.server.ts";
 import { cn } from "#app/utils/cn.ts";
 import { STORE_TIME_ZONE } from "#app/utils/store-time.ts";
 import type { Route } from "./+types/outbox";
