@@ -1,7 +1,7 @@
 /** Shared by the checkout, order, ID photo and e-mail tests: real rows, real requests, real images. */
 import sharp from "sharp";
 import type { Executor } from "#app/db/client.server.ts";
-import { createProduct } from "#app/features/catalog/product-factory.server.ts";
+import { insertProduct } from "#app/features/catalog/product-factory.server.ts";
 import { availableSlots } from "#app/features/checkout/delivery-slots.ts";
 import { storeClock } from "#app/utils/store-time.ts";
 
@@ -19,7 +19,7 @@ export async function insertTestProduct(
     size?: string;
   } = {},
 ) {
-  const product = await createProduct(executor, {
+  const product = await insertProduct(executor, {
     name: options.name,
     category: "Flower",
     imageUrl: "https://images.example/test.jpg",
