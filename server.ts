@@ -14,6 +14,7 @@ import {
   RouterContextProvider,
   type ServerBuild,
 } from "react-router";
+import { isBenchBuild, registerBenchEndpoints } from "./app/server/bench.server.ts";
 import { createNonce, createPlaceholder } from "./app/server/csp-nonce.server.ts";
 import { crossSiteGuard, finalErrorHandler, methodGuard } from "./app/server/http-guards.server.ts";
 import { PageCache } from "./app/server/page-cache.server.ts";
@@ -138,28 +139,9 @@ function loadContext(req: express.Request, res: express.Response, nonce = res.lo
   return context;
 }
 
-// Reference endpoints for `npm run bench` only (never in a normal start): static bytes from memory
-// served by this same process, and its CPU time, so every figure is a ratio measured in one run.
-if (process.env.BENCH_REFERENCE === "1") {
-  const blobs = new Map<number, Buffer>();
-  // As lean as serving bytes from memory gets in this stack (no router, no query parser), at the
-  // same place in the middleware chain as the page cache: the ceiling a cache hit is compared with.
-  app.use((req, res, next) => {
-    if (!req.url.startsWith("/__bench/static?bytes=")) return next();
-    const bytes = Math.min(Math.max(Number.parseInt(req.url.slice(22), 10) || 0, 0), 16 * 1024 * 1024);
-    let body = blobs.get(bytes);
-    if (!body) {
-      body = Buffer.alloc(bytes, "<p>Capital Grown reference bytes</p>\n");
-      blobs.set(bytes, body);
-    }
-    res.setHeader("Content-Type", "text/html; charset=utf-8");
-    res.setHeader("Cache-Control", "no-cache");
-    res.setHeader("Content-Length", body.length);
-    res.end(body);
-  });
-  app.get("/__bench/stats", (_req, res) => {
-    res.json({ cpu: process.cpuUsage(), memory: process.memoryUsage(), pageCache: pageCache?.stats ?? null });
-  });
+// Reference endpoints for `npm run bench`: only in a bench build (app/server/bench.server.ts).
+if (isBenchBuild(build) && process.env.BENCH_REFERENCE === "1") {
+  registerBenchEndpoints(app, () => pageCache?.stats ?? null);
 }
 
 const handleRouterRequest = createRouterHandler(build, "production");

@@ -42,6 +42,6 @@ export default [
   route("sitemap.xml", "routes/resources/sitemap.ts"),
   route("robots.txt", "routes/resources/robots.ts"),
   route("media/:file", "routes/resources/media.ts"),
-  // `npm run bench` reference page (404 unless BENCH_REFERENCE=1).
-  route("__bench/bare", "routes/resources/bench-bare.tsx"),
+  // `npm run bench` reference page: only in a bench build (BENCH_BUILD=1, app/server/bench.server.ts).
+  ...(process.env.BENCH_BUILD === "1" ? [route("__bench/bare", "routes/resources/bench-bare.tsx")] : []),
 ] satisfies RouteConfig;
