@@ -22,6 +22,7 @@ import { precompressedAssets } from "./app/server/page-cache-assets.server.ts";
 import { boundRequests } from "./app/server/request-bounds.server.ts";
 import { ConfigError, parseConfig } from "./app/utils/env.server.ts";
 import { log, rootCauseMessage } from "./app/utils/logger.server.ts";
+import { cataloguePages } from "./app/utils/catalogue-pages.ts";
 import { PRIVATE_UMASK } from "./app/utils/private-data-dir.server.ts";
 
 type AppEntry = {
@@ -154,6 +155,8 @@ if (settings.PAGE_CACHE) {
   // response replaces with its own (app/server/csp-nonce.server.ts).
   const placeholder = createPlaceholder();
   const cache = new PageCache({
+    // Pages whose route module says `handle: { pageCache: true }` (app/utils/catalogue-pages.ts).
+    isCataloguePage: cataloguePages(build.routes).isCacheable,
     placeholder,
     nonceFor: (res) => (res as express.Response).locals.nonce as string,
     currentVersion: () => entry.catalogVersion.current(),

@@ -4,7 +4,11 @@ import { telHref } from "#app/components/store-header.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
 import { seoMeta, storeFromMatches, storeJsonLd } from "#app/features/catalog/seo.ts";
+import type { PageHandle } from "#app/utils/catalogue-pages.ts";
 import type { Route } from "./+types/landing-dc";
+
+/** The same page for every shopper: the page cache stores it and the sitemap lists it. */
+export const handle: PageHandle = { pageCache: true };
 
 const PATH = "/washington-dc-weed-delivery";
 
