@@ -20,9 +20,9 @@ import { crossSiteGuard, finalErrorHandler, methodGuard } from "./app/server/htt
 import { PageCache } from "./app/server/page-cache.server.ts";
 import { precompressedAssets } from "./app/server/page-cache-assets.server.ts";
 import { boundRequests } from "./app/server/request-bounds.server.ts";
+import { cataloguePages } from "./app/utils/catalogue-pages.ts";
 import { ConfigError, parseConfig } from "./app/utils/env.server.ts";
 import { log, rootCauseMessage } from "./app/utils/logger.server.ts";
-import { cataloguePages } from "./app/utils/catalogue-pages.ts";
 import { PRIVATE_UMASK } from "./app/utils/private-data-dir.server.ts";
 
 type AppEntry = {

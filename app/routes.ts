@@ -1,7 +1,10 @@
 import { index, layout, prefix, type RouteConfig, route } from "@react-router/dev/routes";
+import { CATEGORY_PAGES, EFFECT_PAGES } from "#app/features/catalog/storefront.ts";
 
-const categoryPages = ["flower", "edibles", "pre-rolls", "cartridges", "concentrates", "mushrooms", "deals"];
-const effectPages = ["uplifted", "relaxed", "energetic", "calm", "balanced"];
+// Category and effect pages: their slugs are written once, in features/catalog/storefront.ts; each
+// page reads its slug from the route it matched (the loader's `pattern`), never from the URL.
+const categoryPages = CATEGORY_PAGES.map((page) => page.slug);
+const effectPages = Object.keys(EFFECT_PAGES);
 
 export default [
   layout("routes/_store/layout.tsx", [

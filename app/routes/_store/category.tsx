@@ -33,9 +33,8 @@ const CATEGORY_DESCRIPTIONS: Record<string, string> = {
   Deals: "Today's best deals",
 };
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const url = new URL(request.url);
-  const page = categoryPageBySlug(pageSlug(url));
+export async function loader({ url, pattern, context }: Route.LoaderArgs) {
+  const page = categoryPageBySlug(pageSlug(pattern));
   if (!page) throw data(null, { status: 404 });
   const search = parseSearch(url.searchParams.get("q"));
   await requireSearchBudget(search, context.get(requestInfoContext).clientAddress);

@@ -19,9 +19,8 @@ import type { Route } from "./+types/effect";
 /** The same page for every shopper: the page cache stores it and the sitemap lists it. */
 export const handle: PageHandle = { pageCache: true };
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const url = new URL(request.url);
-  const slug = pageSlug(url);
+export async function loader({ url, pattern, context }: Route.LoaderArgs) {
+  const slug = pageSlug(pattern);
   const page = EFFECT_PAGES[slug];
   if (!page) throw data(null, { status: 404 });
   const search = parseSearch(url.searchParams.get("q"));
