@@ -9,7 +9,7 @@ import { Button } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
 import { FieldError, Input, Label, NativeSelect, Textarea } from "#app/components/ui/input.tsx";
-import { type CartLine, lineTotalCents } from "#app/features/cart/cart.ts";
+import { type CartLine, isBelowMinimumOrder, lineTotalCents } from "#app/features/cart/cart.ts";
 import {
   CHECKOUT_TOASTS,
   type CheckoutField,
@@ -25,7 +25,7 @@ import {
   US_STATES,
 } from "#app/features/checkout/checkout.schema.ts";
 import { DELIVERY_DATE_HINT, type DeliveryDay } from "#app/features/checkout/delivery-slots.ts";
-import { ID_IMAGE_ACCEPT, ID_IMAGE_HINT, MIN_ORDER_CENTS } from "#app/features/checkout/limits.ts";
+import { ID_IMAGE_ACCEPT, ID_IMAGE_HINT } from "#app/features/checkout/limits.ts";
 import { type PurchaseLimits, STATE_NAMES } from "#app/features/checkout/purchase-limits.ts";
 import { cn } from "#app/utils/cn.ts";
 import { formatCents } from "#app/utils/money.ts";
@@ -209,7 +209,7 @@ export function CheckoutForm({
       showToast(CHECKOUT_TOASTS.cartEmpty);
       return;
     }
-    if (totalCents < MIN_ORDER_CENTS) {
+    if (isBelowMinimumOrder(totalCents)) {
       showToast(minimumOrderToast(totalCents));
       return;
     }

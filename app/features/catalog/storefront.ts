@@ -175,11 +175,6 @@ export function parseSearch(value: string | null) {
     .slice(0, 100);
 }
 
-/** Case-insensitive substring match on the product name; empty matches all (spec §5). */
-export function matchesSearch(name: string, search: string) {
-  return search === "" || name.toLowerCase().includes(search.toLowerCase());
-}
-
 /**
  * The slug of a category or effect page from the route it matched ("flower" for the route
  * "/flower", a loader's `pattern`): the route config declares the page, the URL is not parsed.

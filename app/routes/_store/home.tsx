@@ -5,6 +5,7 @@ import { useLoadErrorToast } from "#app/components/load-error.tsx";
 import { ProductCard } from "#app/components/product-card.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
+import { MIN_ORDER_TEXT } from "#app/features/cart/cart.ts";
 import { findProducts } from "#app/features/catalog/catalog.server.ts";
 import { seoMeta, storeFromMatches, storeJsonLd } from "#app/features/catalog/seo.ts";
 import { CATEGORY_PAGES } from "#app/features/catalog/storefront.ts";
@@ -307,8 +308,9 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         </p>
         <p className="leading-relaxed text-foreground/90">
           We deliver Monday to Saturday from 10am to 8pm and Sunday from 11am to 6pm. Order by 7pm Mon–Sat or
-          4pm Sun for same-day delivery; most orders arrive in 2–4 hours. The minimum order is $80.00 and
-          delivery is free. Payment is cash on delivery, and our driver checks your ID in person.{" "}
+          4pm Sun for same-day delivery; most orders arrive in 2–4 hours. The minimum order is{" "}
+          {MIN_ORDER_TEXT} and delivery is free. Payment is cash on delivery, and our driver checks your ID in
+          person.{" "}
           <Link
             to="/washington-dc-weed-delivery"
             className="font-medium text-primary underline underline-offset-4"

@@ -1,4 +1,5 @@
 import { LegalPage } from "#app/components/legal-page.tsx";
+import { MIN_ORDER_TEXT } from "#app/features/cart/cart.ts";
 import { seoMeta, storeFromMatches } from "#app/features/catalog/seo.ts";
 import type { PageHandle } from "#app/utils/catalogue-pages.ts";
 import type { Route } from "./+types/terms";
@@ -28,7 +29,7 @@ export default function Terms({ matches }: Route.ComponentProps) {
       </p>
       <h2>Orders</h2>
       <ul>
-        <li>The minimum order is $80.00. There is no delivery fee.</li>
+        <li>The minimum order is {MIN_ORDER_TEXT}. There is no delivery fee.</li>
         <li>Prices and availability are confirmed when you place your order.</li>
         <li>
           Delivery is available today or tomorrow in two-hour windows, in Washington DC and Northern Virginia.
