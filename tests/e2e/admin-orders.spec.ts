@@ -54,7 +54,9 @@ test("a placed order moves through Confirm and Mark Delivered into completed ord
   await page.getByRole("link", { name: "View Orders" }).click();
   await expect(page.getByRole("heading", { name: "Incoming Orders" })).toBeVisible();
   const card = page.getByRole("listitem").filter({ hasText: customer });
-  await expect(card.getByRole("heading", { name: /^Order #[0-9a-f]{8}$/ })).toBeVisible();
+  const orderHeading = card.getByRole("heading", { name: /^Order #[0-9a-f]{8}$/ });
+  await expect(orderHeading).toBeVisible();
+  const shortId = ((await orderHeading.textContent()) ?? "").replace(/^Order #/, "").trim();
   await expect(card.getByText("pending", { exact: true })).toBeVisible();
   await expect(card.getByText(`${productName}`)).toBeVisible();
   await expect(card.getByText("(10 pack) × 2 @ $45.00")).toBeVisible();
@@ -92,9 +94,18 @@ test("a placed order moves through Confirm and Mark Delivered into completed ord
   await expect(done.getByRole("button", { name: "Confirm" })).toHaveCount(0);
   await expect(page.getByRole("link", { name: "Back to Incoming Orders" })).toBeVisible();
 
-  // The outbox shows the two e-mails this order queued.
+  // The outbox shows the two e-mails this order queued: the shopper's receipt and the shop's
+  // notification, each with its subject and recipient (the e2e server's default store settings).
   await page.goto("/admin/outbox");
   await expect(page.getByRole("heading", { name: "E-mail Outbox" })).toBeVisible();
+  const receipt = page.getByRole("listitem").filter({ hasText: `order #${shortId} is received` });
+  await expect(receipt).toHaveCount(1);
+  await expect(receipt.getByText(`Your Capital Grown order #${shortId} is received`)).toBeVisible();
+  await expect(receipt.getByText(/^To e2e-admin-story@example\.com · /)).toBeVisible();
+  const notification = page.getByRole("listitem").filter({ hasText: `New order #${shortId}:` });
+  await expect(notification).toHaveCount(1);
+  await expect(notification.getByText(new RegExp(`^New order #${shortId}: \\$90\\.00 for `))).toBeVisible();
+  await expect(notification.getByText(/^To orders@capitalgrown\.example · /)).toBeVisible();
 
   // Sign out: every admin page is closed again, also with the old cookie replayed.
   const cookies = await admin.cookies();
