@@ -19,10 +19,9 @@ import {
   orderItems,
   orderStatusCounts,
   orders,
-  productSizes,
   products,
 } from "#app/db/schema.ts";
-import { storeDay } from "#app/utils/store-time.ts";
+import { STORE_TIME_ZONE, storeDay } from "#app/utils/store-time.ts";
 
 export const ORDERS_PAGE_SIZE = 20;
 
@@ -186,8 +185,9 @@ export async function setOrderStatus(
 }
 
 /**
- * The status change inside the caller's transaction: the order row locked, stock moved, running
- * totals kept right. Throws StockShort when un-cancelling needs stock that is gone.
+ * The status change inside the caller's transaction, by the `change_order_status` SQL function: the
+ * order row locked, stock moved, running totals kept right. Throws StockShort when un-cancelling
+ * needs stock that is gone.
  */
 export async function changeOrderStatus(
   tx: Transaction,
@@ -196,90 +196,35 @@ export async function changeOrderStatus(
   options: StatusChangeOptions = {},
 ): Promise<SetStatusResult> {
   const now = options.now ?? new Date();
-  const [order] = await tx
-    .select({
-      status: orders.status,
-      createdAt: orders.createdAt,
-      totalAmountCents: orders.totalAmountCents,
-    })
-    .from(orders)
-    .where(eq(orders.id, orderId))
-    .for("update");
-  if (!order) return { ok: false, reason: "not-found" } as const;
-  if (order.status === status) return { ok: true, changed: false } as const;
-  if (options.onlyFrom && !options.onlyFrom.includes(order.status))
-    return { ok: true, changed: false } as const;
-
-  if (status === "cancelled") await restock(tx, orderId, +1);
-  if (order.status === "cancelled") await restock(tx, orderId, -1);
-
-  await tx
-    .update(orders)
-    .set({
-      status,
-      statusChangedAt: now,
-      updatedAt: now,
-      cancelReason: status === "cancelled" ? (options.cancelReason ?? null) : null,
-    })
-    .where(eq(orders.id, orderId));
-  await tx
-    .update(orderStatusCounts)
-    .set({ ordersCount: sql`greatest(${orderStatusCounts.ordersCount} - 1, 0)` })
-    .where(eq(orderStatusCounts.status, order.status));
-  await tx
-    .insert(orderStatusCounts)
-    .values({ status, ordersCount: 1 })
-    .onConflictDoUpdate({
-      target: orderStatusCounts.status,
-      set: { ordersCount: sql`${orderStatusCounts.ordersCount} + 1` },
-    });
-
-  const revenueDelta =
-    status === "cancelled"
-      ? -order.totalAmountCents
-      : order.status === "cancelled"
-        ? order.totalAmountCents
-        : 0;
-  if (revenueDelta !== 0) {
-    await tx
-      .insert(orderDailyStats)
-      .values({ day: storeDay(order.createdAt), ordersCount: 0, revenueCents: revenueDelta })
-      .onConflictDoUpdate({
-        target: orderDailyStats.day,
-        set: { revenueCents: sql`${orderDailyStats.revenueCents} + ${revenueDelta}` },
-      });
+  const onlyFrom = options.onlyFrom
+    ? sql`ARRAY[${sql.join(
+        options.onlyFrom.map((from) => sql`${from}`),
+        sql`, `,
+      )}]::text[]`
+    : sql`NULL::text[]`;
+  try {
+    // Stock and running totals move in SQL only, next to place_order (drizzle/0004, decision 020).
+    const result = await tx.execute(
+      sql`SELECT change_order_status(${orderId}::uuid, ${status}, ${now.toISOString()}::timestamptz,
+        ${options.cancelReason ?? null}, ${onlyFrom}, ${STORE_TIME_ZONE}) AS outcome`,
+    );
+    const [row] = (result as unknown as { rows: { outcome: "not-found" | "unchanged" | "changed" }[] }).rows;
+    if (row?.outcome === "not-found") return { ok: false, reason: "not-found" } as const;
+    return { ok: true, changed: row?.outcome === "changed" } as const;
+  } catch (error) {
+    const short = stockShortItem(error);
+    if (short !== null) throw new StockShort(short);
+    throw error;
   }
-  return { ok: true, changed: true } as const;
 }
 
-/** direction +1 puts the order's items back on the shelf; -1 takes them again (never below 0). */
-async function restock(tx: Transaction, orderId: string, direction: 1 | -1) {
-  const items = await tx
-    .select({
-      productSizeId: orderItems.productSizeId,
-      quantity: orderItems.quantity,
-      productName: orderItems.productName,
-      sizeLabel: orderItems.sizeLabel,
-    })
-    .from(orderItems)
-    .where(eq(orderItems.orderId, orderId))
-    .orderBy(asc(orderItems.productSizeId));
-  for (const item of items) {
-    if (!item.productSizeId) continue; // The size was deleted since: nothing to put back.
-    if (direction === 1) {
-      await tx
-        .update(productSizes)
-        .set({ inventoryCount: sql`${productSizes.inventoryCount} + ${item.quantity}` })
-        .where(eq(productSizes.id, item.productSizeId));
-    } else {
-      const taken = await tx
-        .update(productSizes)
-        .set({ inventoryCount: sql`${productSizes.inventoryCount} - ${item.quantity}` })
-        .where(and(eq(productSizes.id, item.productSizeId), gte(productSizes.inventoryCount, item.quantity)))
-        .returning({ id: productSizes.id });
-      if (taken.length === 0) throw new StockShort(`${item.productName} (${item.sizeLabel})`);
-    }
+/** The item `change_order_status` could not take out of stock again (SQLSTATE CG409), if that failed. */
+function stockShortItem(error: unknown): string | null {
+  for (let cause = error; cause && typeof cause === "object"; cause = (cause as { cause?: unknown }).cause) {
+    const { code, detail } = cause as { code?: unknown; detail?: unknown };
+    if (code === "CG409") return String(detail ?? "");
   }
+  return null;
 }
 
 export type DashboardStats = {
