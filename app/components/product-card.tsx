@@ -5,14 +5,14 @@ import { Badge, strainBadgeVariant } from "#app/components/ui/badge.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
 import { NativeSelect } from "#app/components/ui/input.tsx";
 import type { ProductSizeView } from "#app/features/catalog/catalog.server.ts";
-import { isOnSale, type ProductFields, showsThcPercentage } from "#app/features/catalog/catalog.ts";
+import { isOnSale, type ListedProductFields, showsThcPercentage } from "#app/features/catalog/catalog.ts";
 import { formatCents } from "#app/utils/money.ts";
 import { toast } from "#app/utils/toast-client.ts";
 import { Price } from "./price.tsx";
 import { ProductImage } from "./product-image.tsx";
 
 /** What a product card needs (a ProductView from the loader). */
-export type CardProduct = Omit<ProductFields, "isDeal" | "imageKey" | "createdAt"> & {
+export type CardProduct = ListedProductFields & {
   sizes: ProductSizeView[];
 };
 

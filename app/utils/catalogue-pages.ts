@@ -8,6 +8,9 @@ import { matchRoutes } from "react-router";
 /** What a route module's `handle` says about its page. */
 export type PageHandle = { pageCache?: boolean };
 
+/** A catalogue page's handle (`export const handle = CATALOGUE_PAGE`): the same page for every shopper, so the page cache stores it and the sitemap lists it. */
+export const CATALOGUE_PAGE: PageHandle = { pageCache: true };
+
 /** The part of a React Router build's route table (`build.routes`) read here. */
 export type RouteTable = Record<
   string,

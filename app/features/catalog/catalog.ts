@@ -20,6 +20,9 @@ export type ProductFields = Pick<
   | "imageKey"
 > & { createdAt: string };
 
+/** The fields a product card renders (and a listing page carries). */
+export type ListedProductFields = Omit<ProductFields, "isDeal" | "imageKey" | "createdAt">;
+
 export const CATEGORIES = [
   "Flower",
   "Edibles",

@@ -1,10 +1,9 @@
 import { LegalPage } from "#app/components/legal-page.tsx";
 import { seoMeta, storeFromMatches } from "#app/features/catalog/seo.ts";
-import type { PageHandle } from "#app/utils/catalogue-pages.ts";
+import { CATALOGUE_PAGE } from "#app/utils/catalogue-pages.ts";
 import type { Route } from "./+types/age-verification";
 
-/** The same page for every shopper: the page cache stores it and the sitemap lists it. */
-export const handle: PageHandle = { pageCache: true };
+export const handle = CATALOGUE_PAGE;
 
 export function meta({ matches }: Route.MetaArgs) {
   const store = storeFromMatches(matches);

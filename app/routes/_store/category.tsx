@@ -16,12 +16,11 @@ import {
   productsAvailable,
   strainForEffectFilter,
 } from "#app/features/catalog/storefront.ts";
-import type { PageHandle } from "#app/utils/catalogue-pages.ts";
+import { CATALOGUE_PAGE } from "#app/utils/catalogue-pages.ts";
 import { requestInfoContext } from "#app/utils/request-context.ts";
 import type { Route } from "./+types/category";
 
-/** The same page for every shopper: the page cache stores it and the sitemap lists it. */
-export const handle: PageHandle = { pageCache: true };
+export const handle = CATALOGUE_PAGE;
 
 const CATEGORY_DESCRIPTIONS: Record<string, string> = {
   Flower: "Top-shelf, lab-tested cannabis flower",

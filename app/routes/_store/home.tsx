@@ -9,12 +9,11 @@ import { MIN_ORDER_TEXT } from "#app/features/cart/cart.ts";
 import { findProducts } from "#app/features/catalog/catalog.server.ts";
 import { seoMeta, storeFromMatches, storeJsonLd } from "#app/features/catalog/seo.ts";
 import { CATEGORY_PAGES } from "#app/features/catalog/storefront.ts";
-import type { PageHandle } from "#app/utils/catalogue-pages.ts";
+import { CATALOGUE_PAGE } from "#app/utils/catalogue-pages.ts";
 import { log } from "#app/utils/logger.server.ts";
 import type { Route } from "./+types/home";
 
-/** The same page for every shopper: the page cache stores it and the sitemap lists it. */
-export const handle: PageHandle = { pageCache: true };
+export const handle = CATALOGUE_PAGE;
 
 /** Spec §9: featured limit 8 (4 s), Flower limit 10 (3 s). */
 const FEATURED_LIMIT = 8;

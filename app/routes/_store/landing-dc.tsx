@@ -5,11 +5,10 @@ import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
 import { MIN_ORDER_TEXT } from "#app/features/cart/cart.ts";
 import { seoMeta, storeFromMatches, storeJsonLd } from "#app/features/catalog/seo.ts";
-import type { PageHandle } from "#app/utils/catalogue-pages.ts";
+import { CATALOGUE_PAGE } from "#app/utils/catalogue-pages.ts";
 import type { Route } from "./+types/landing-dc";
 
-/** The same page for every shopper: the page cache stores it and the sitemap lists it. */
-export const handle: PageHandle = { pageCache: true };
+export const handle = CATALOGUE_PAGE;
 
 const PATH = "/washington-dc-weed-delivery";
 

@@ -14,13 +14,12 @@ import { isKnownStrain, isOnSale, showsThcPercentage } from "#app/features/catal
 import { productJsonLd, seoMeta, storeFromMatches } from "#app/features/catalog/seo.ts";
 import { STRAIN_EFFECTS } from "#app/features/catalog/storefront.ts";
 import { getPurchaseLimitSettings } from "#app/features/checkout/purchase-limits.server.ts";
-import type { PageHandle } from "#app/utils/catalogue-pages.ts";
+import { CATALOGUE_PAGE } from "#app/utils/catalogue-pages.ts";
 import { log } from "#app/utils/logger.server.ts";
 import { toast } from "#app/utils/toast-client.ts";
 import type { Route } from "./+types/product";
 
-/** The same page for every shopper: the page cache stores it and the sitemap lists it. */
-export const handle: PageHandle = { pageCache: true };
+export const handle = CATALOGUE_PAGE;
 
 export async function loader({ params }: Route.LoaderArgs) {
   try {

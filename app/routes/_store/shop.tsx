@@ -19,12 +19,11 @@ import {
   parseSearch,
   productsAvailable,
 } from "#app/features/catalog/storefront.ts";
-import type { PageHandle } from "#app/utils/catalogue-pages.ts";
+import { CATALOGUE_PAGE } from "#app/utils/catalogue-pages.ts";
 import { requestInfoContext } from "#app/utils/request-context.ts";
 import type { Route } from "./+types/shop";
 
-/** The same page for every shopper: the page cache stores it and the sitemap lists it. */
-export const handle: PageHandle = { pageCache: true };
+export const handle = CATALOGUE_PAGE;
 
 const HIGHLIGHT_LIMIT = 4;
 

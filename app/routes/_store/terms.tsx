@@ -1,11 +1,10 @@
 import { LegalPage } from "#app/components/legal-page.tsx";
 import { MIN_ORDER_TEXT } from "#app/features/cart/cart.ts";
 import { seoMeta, storeFromMatches } from "#app/features/catalog/seo.ts";
-import type { PageHandle } from "#app/utils/catalogue-pages.ts";
+import { CATALOGUE_PAGE } from "#app/utils/catalogue-pages.ts";
 import type { Route } from "./+types/terms";
 
-/** The same page for every shopper: the page cache stores it and the sitemap lists it. */
-export const handle: PageHandle = { pageCache: true };
+export const handle = CATALOGUE_PAGE;
 
 export function meta({ matches }: Route.MetaArgs) {
   const store = storeFromMatches(matches);
