@@ -1,17 +1,16 @@
 import { LegalPage } from "#app/components/legal-page.tsx";
 import { MIN_ORDER_TEXT } from "#app/features/cart/cart.ts";
-import { seoMeta, storeFromMatches } from "#app/features/catalog/seo.ts";
+import { storeFromMatches, storePageMeta } from "#app/features/catalog/seo.ts";
 import { CATALOGUE_PAGE } from "#app/utils/catalogue-pages.ts";
 import type { Route } from "./+types/terms";
 
 export const handle = CATALOGUE_PAGE;
 
 export function meta({ matches }: Route.MetaArgs) {
-  const store = storeFromMatches(matches);
-  return seoMeta({
-    store,
+  return storePageMeta(matches, {
     title: "Terms of Service",
-    description: `The terms for ordering from ${store.name}: age requirement, minimum order, delivery and payment.`,
+    description: (name) =>
+      `The terms for ordering from ${name}: age requirement, minimum order, delivery and payment.`,
     path: "/terms",
   });
 }
