@@ -22,19 +22,11 @@ import {
   products,
 } from "#app/db/schema.ts";
 import { STORE_TIME_ZONE, storeDay } from "#app/utils/store-time.ts";
+import type { OrderItemView } from "./orders.server.ts";
 
 export const ORDERS_PAGE_SIZE = 20;
 
-export type AdminOrderItem = {
-  id: string;
-  productId: string | null;
-  productName: string;
-  sizeLabel: string;
-  imageUrl: string;
-  quantity: number;
-  unitPriceCents: number;
-  totalPriceCents: number;
-};
+export type AdminOrderItem = Omit<OrderItemView, "productSizeId">;
 
 export type AdminOrder = {
   id: string;
