@@ -5,10 +5,11 @@ import { useLoadErrorToast } from "#app/components/load-error.tsx";
 import { ProductCard } from "#app/components/product-card.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
+import type { IconName } from "#app/components/ui/icon-names.ts";
 import { MIN_ORDER_TEXT } from "#app/features/cart/cart.ts";
 import { findProducts } from "#app/features/catalog/catalog.server.ts";
 import { seoMeta, storeFromMatches, storeJsonLd } from "#app/features/catalog/seo.ts";
-import { CATEGORY_PAGES } from "#app/features/catalog/storefront.ts";
+import { CATEGORY_PAGES, EFFECT_PAGES, type EffectPage } from "#app/features/catalog/storefront.ts";
 import { CATALOGUE_PAGE } from "#app/utils/catalogue-pages.ts";
 import { log } from "#app/utils/logger.server.ts";
 import type { Route } from "./+types/home";
@@ -54,12 +55,18 @@ const FEATURE_TILES = [
   { icon: "lock", title: "Discreet Service", text: "Unmarked, discreet and confidential delivery." },
 ] as const;
 
+/** A tile linking to an effect page, its strains ("Indica and Hybrid") from the page's declaration. */
+function effectTile(slug: string, title: string, icon: IconName, text: (strains: string) => string) {
+  const page = EFFECT_PAGES[slug] as EffectPage;
+  return { title, icon, to: `/${page.slug}`, text: text(page.strains.join(" and ")) };
+}
+
 const EFFECT_TILES = [
-  { title: "Energizing", to: "/energetic", icon: "zap", text: "Sativa strains for an active day" },
-  { title: "Relaxing", to: "/relaxed", icon: "moon", text: "Indica and Hybrid strains to unwind" },
-  { title: "Uplifting", to: "/uplifted", icon: "sun", text: "Sativa strains to lift your mood" },
-  { title: "Euphoric", to: "/balanced", icon: "sparkles", text: "Well-balanced Hybrid strains" },
-] as const;
+  effectTile("energetic", "Energizing", "zap", (strains) => `${strains} strains for an active day`),
+  effectTile("relaxed", "Relaxing", "moon", (strains) => `${strains} strains to unwind`),
+  effectTile("uplifted", "Uplifting", "sun", (strains) => `${strains} strains to lift your mood`),
+  effectTile("balanced", "Euphoric", "sparkles", (strains) => `Well-balanced ${strains} strains`),
+];
 
 const TESTIMONIALS = [
   {
