@@ -156,11 +156,11 @@ export function CartPanel({ open, onOpenChange }: { open: boolean; onOpenChange:
               ) : (
                 <>
                   <div className="rounded-md bg-warning-muted px-3 py-2 text-sm text-warning" role="status">
-                    <p className="font-semibold">Minimum order required: {MIN_ORDER_TEXT}</p>
+                    <p className="font-semibold">{`Minimum order required: ${MIN_ORDER_TEXT}`}</p>
                     <p>Add {formatCents(missing)} more to reach minimum order</p>
                   </div>
                   <button type="button" disabled className={cn(buttonVariants({ size: "lg" }), "w-full")}>
-                    Minimum {MIN_ORDER_TEXT} Required
+                    {`Minimum ${MIN_ORDER_TEXT} Required`}
                   </button>
                 </>
               )}

@@ -313,10 +313,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           delivered the same day anywhere in DC and Northern Virginia. No medical card needed.
         </p>
         <p className="leading-relaxed text-foreground/90">
-          We deliver Monday to Saturday from 10am to 8pm and Sunday from 11am to 6pm. Order by 7pm Mon–Sat or
-          4pm Sun for same-day delivery; most orders arrive in 2–4 hours. The minimum order is{" "}
-          {MIN_ORDER_TEXT} and delivery is free. Payment is cash on delivery, and our driver checks your ID in
-          person.{" "}
+          {`We deliver Monday to Saturday from 10am to 8pm and Sunday from 11am to 6pm. Order by 7pm Mon–Sat or 4pm Sun for same-day delivery; most orders arrive in 2–4 hours. The minimum order is ${MIN_ORDER_TEXT} and delivery is free. Payment is cash on delivery, and our driver checks your ID in person.`}{" "}
           <Link
             to="/washington-dc-weed-delivery"
             className="font-medium text-primary underline underline-offset-4"

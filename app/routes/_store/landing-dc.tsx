@@ -117,7 +117,7 @@ export default function LandingDc({ matches }: Route.ComponentProps) {
           </h1>
           <p className="mt-4 max-w-2xl text-lg text-paper-200">
             Same-day cannabis delivery from {store.name}, the capital's number-one weed delivery service.
-            Lab-tested, top-shelf products, discreet delivery, {MIN_ORDER_TEXT} minimum and no delivery fee.
+            {`Lab-tested, top-shelf products, discreet delivery, ${MIN_ORDER_TEXT} minimum and no delivery fee.`}
           </p>
           <div className="mt-8 flex flex-wrap gap-3">
             <Link to="/shop" className={buttonVariants({ variant: "accent", size: "lg" })}>

@@ -27,7 +27,7 @@ export default function Terms({ matches }: Route.ComponentProps) {
       </p>
       <h2>Orders</h2>
       <ul>
-        <li>The minimum order is {MIN_ORDER_TEXT}. There is no delivery fee.</li>
+        <li>{`The minimum order is ${MIN_ORDER_TEXT}. There is no delivery fee.`}</li>
         <li>Prices and availability are confirmed when you place your order.</li>
         <li>
           Delivery is available today or tomorrow in two-hour windows, in Washington DC and Northern Virginia.
