@@ -17,6 +17,7 @@ import {
   RouterContextProvider,
   type ServerBuild,
 } from "react-router";
+import { isBenchBuild, registerBenchEndpoints } from "./app/server/bench.server.ts";
 import { createNonce, hashPolicy, noncePolicy } from "./app/server/content-security-policy.server.ts";
 import { crossSiteGuard, finalErrorHandler, methodGuard } from "./app/server/http-guards.server.ts";
 import { metrics } from "./app/server/metrics.server.ts";
@@ -25,6 +26,7 @@ import { PageCache } from "./app/server/page-cache.server.ts";
 import { precompressedAssets } from "./app/server/page-cache-assets.server.ts";
 import { boundRequests } from "./app/server/request-bounds.server.ts";
 import { routePatterns } from "./app/server/route-pattern.server.ts";
+import { cataloguePages } from "./app/utils/catalogue-pages.ts";
 import { ConfigError, parseConfig } from "./app/utils/env.server.ts";
 import {
   flushLogs,
@@ -228,28 +230,9 @@ function loadContext(req: express.Request, res: express.Response, nonce = res.lo
   return context;
 }
 
-// Reference endpoints for `npm run bench` only (never in a normal start): static bytes from memory
-// served by this same process, and its CPU time, so every figure is a ratio measured in one run.
-if (process.env.BENCH_REFERENCE === "1") {
-  const blobs = new Map<number, Buffer>();
-  // As lean as serving bytes from memory gets in this stack (no router, no query parser), at the
-  // same place in the middleware chain as the page cache: the ceiling a cache hit is compared with.
-  app.use((req, res, next) => {
-    if (!req.url.startsWith("/__bench/static?bytes=")) return next();
-    const bytes = Math.min(Math.max(Number.parseInt(req.url.slice(22), 10) || 0, 0), 16 * 1024 * 1024);
-    let body = blobs.get(bytes);
-    if (!body) {
-      body = Buffer.alloc(bytes, "<p>Capital Grown reference bytes</p>\n");
-      blobs.set(bytes, body);
-    }
-    res.setHeader("Content-Type", "text/html; charset=utf-8");
-    res.setHeader("Cache-Control", "no-cache");
-    res.setHeader("Content-Length", body.length);
-    res.end(body);
-  });
-  app.get("/__bench/stats", (_req, res) => {
-    res.json({ cpu: process.cpuUsage(), memory: process.memoryUsage(), pageCache: pageCache?.stats ?? null });
-  });
+// Reference endpoints for `npm run bench`: only in a bench build (app/server/bench.server.ts).
+if (isBenchBuild(build) && process.env.BENCH_REFERENCE === "1") {
+  registerBenchEndpoints(app, () => pageCache?.stats ?? null);
 }
 
 const handleRouterRequest = createRouterHandler(build, "production");
@@ -262,6 +245,8 @@ if (settings.PAGE_CACHE) {
   // scripts instead (app/server/content-security-policy.server.ts).
   const cache = new PageCache({
     policyFor: (html) => hashPolicy(settings.IMAGE_HOSTS, html),
+    // Pages whose route module says `handle: { pageCache: true }` (app/utils/catalogue-pages.ts).
+    isCataloguePage: cataloguePages(build.routes).isCacheable,
     currentVersion: () => entry.catalogVersion.current(),
     unreachableVersion: () => entry.catalogVersion.unreachableVersion(),
     render(req, res) {

@@ -1,7 +1,10 @@
 import { index, layout, prefix, type RouteConfig, route } from "@react-router/dev/routes";
+import { CATEGORY_PAGES, EFFECT_PAGES } from "#app/features/catalog/storefront.ts";
 
-const categoryPages = ["flower", "edibles", "pre-rolls", "cartridges", "concentrates", "mushrooms", "deals"];
-const effectPages = ["uplifted", "relaxed", "energetic", "calm", "balanced"];
+// Category and effect pages: their slugs are written once, in features/catalog/storefront.ts; each
+// page reads its slug from the route it matched (the loader's `pattern`), never from the URL.
+const categoryPages = CATEGORY_PAGES.map((page) => page.slug);
+const effectPages = Object.keys(EFFECT_PAGES);
 
 export default [
   layout("routes/_store/layout.tsx", [
@@ -41,6 +44,6 @@ export default [
   route("sitemap.xml", "routes/resources/sitemap.ts"),
   route("robots.txt", "routes/resources/robots.ts"),
   route("media/:file", "routes/resources/media.ts"),
-  // `npm run bench` reference page (404 unless BENCH_REFERENCE=1).
-  route("__bench/bare", "routes/resources/bench-bare.tsx"),
+  // `npm run bench` reference page: only in a bench build (BENCH_BUILD=1, app/server/bench.server.ts).
+  ...(process.env.BENCH_BUILD === "1" ? [route("__bench/bare", "routes/resources/bench-bare.tsx")] : []),
 ] satisfies RouteConfig;

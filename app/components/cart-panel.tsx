@@ -1,12 +1,12 @@
 import { Link } from "react-router";
+import { useCart } from "#app/components/cart-context.tsx";
+import { PurchaseLimitMeter } from "#app/components/checkout/purchase-limit-meter.tsx";
+import { useCartWeight } from "#app/components/checkout/use-cart-weight.ts";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
 import { Sheet, SheetContent, SheetDescription, SheetTitle } from "#app/components/ui/sheet.tsx";
-import { amountToMinimumCents, lineTotalCents, MIN_ORDER_CENTS } from "#app/features/cart/cart.ts";
-import { useCart } from "#app/features/cart/cart-context.tsx";
-import { PurchaseLimitMeter } from "#app/features/checkout/purchase-limit-meter.tsx";
+import { amountToMinimumCents, lineTotalCents, MIN_ORDER_TEXT } from "#app/features/cart/cart.ts";
 import { STATE_NAMES, weightLimitMessage } from "#app/features/checkout/purchase-limits.ts";
-import { useCartWeight } from "#app/features/checkout/use-cart-weight.ts";
 import { productImageSrc } from "#app/features/media/image-urls.ts";
 import { cn } from "#app/utils/cn.ts";
 import { formatCents } from "#app/utils/money.ts";
@@ -156,11 +156,11 @@ export function CartPanel({ open, onOpenChange }: { open: boolean; onOpenChange:
               ) : (
                 <>
                   <div className="rounded-md bg-warning-muted px-3 py-2 text-sm text-warning" role="status">
-                    <p className="font-semibold">Minimum order required: {formatCents(MIN_ORDER_CENTS)}</p>
+                    <p className="font-semibold">{`Minimum order required: ${MIN_ORDER_TEXT}`}</p>
                     <p>Add {formatCents(missing)} more to reach minimum order</p>
                   </div>
                   <button type="button" disabled className={cn(buttonVariants({ size: "lg" }), "w-full")}>
-                    Minimum {formatCents(MIN_ORDER_CENTS)} Required
+                    {`Minimum ${MIN_ORDER_TEXT} Required`}
                   </button>
                 </>
               )}

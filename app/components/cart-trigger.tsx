@@ -1,5 +1,5 @@
+import { useCart } from "#app/components/cart-context.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
-import { useCart } from "#app/features/cart/cart-context.tsx";
 import { cn } from "#app/utils/cn.ts";
 
 /** Opens the cart panel; the badge shows the item count when above 0 (spec §2). */

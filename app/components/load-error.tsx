@@ -1,5 +1,5 @@
 import { useEffect } from "react";
-import { toast } from "#app/components/toast/toast.ts";
+import { toast } from "#app/utils/toast-client.ts";
 
 /** Spec §8: a failed load shows an error toast (and the page shows an empty grid). */
 export function useLoadErrorToast(failed: boolean, description: string) {

@@ -1,27 +1,18 @@
 import { useState } from "react";
 import { Link, useNavigate } from "react-router";
-import { toast } from "#app/components/toast/toast.ts";
+import { useCart } from "#app/components/cart-context.tsx";
 import { Badge, strainBadgeVariant } from "#app/components/ui/badge.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
 import { NativeSelect } from "#app/components/ui/input.tsx";
-import { useCart } from "#app/features/cart/cart-context.tsx";
 import type { ProductSizeView } from "#app/features/catalog/catalog.server.ts";
-import { isOnSale, showsThcPercentage } from "#app/features/catalog/catalog.ts";
+import { isOnSale, type ListedProductFields, showsThcPercentage } from "#app/features/catalog/catalog.ts";
 import { formatCents } from "#app/utils/money.ts";
+import { toast } from "#app/utils/toast-client.ts";
 import { Price } from "./price.tsx";
 import { ProductImage } from "./product-image.tsx";
 
 /** What a product card needs (a ProductView from the loader). */
-export type CardProduct = {
-  id: string;
-  name: string;
-  description: string;
-  category: string;
-  strain: string | null;
-  thcPercentage: number | null;
-  thcMg: number | null;
-  isFeatured: boolean;
-  imageUrl: string;
+export type CardProduct = ListedProductFields & {
   sizes: ProductSizeView[];
 };
 

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { closeDatabase, type Database, getDatabaseHandle } from "#app/db/client.server.ts";
+import { seedDemoCatalogue } from "#app/demo/seed.server.ts";
 import { ensureAdminAccount } from "#app/features/admin-auth/admin-users.server.ts";
-import { seedDemoCatalogue } from "#app/features/catalog/seed.server.ts";
 import { fillMissingFlowerEquivalents } from "#app/features/checkout/purchase-limits.server.ts";
 import {
   CURRENT_KEY_FILE,

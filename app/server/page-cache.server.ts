@@ -25,13 +25,6 @@ import { hashPolicy } from "./content-security-policy.server.ts";
 const gzipAsync = promisify(gzip);
 const brotliAsync = promisify(brotliCompress);
 
-/** Paths whose pages are the same for every shopper. Keep in step with app/routes.ts. */
-const CACHEABLE_PATH =
-  /^\/(?:shop|flower|edibles|pre-rolls|cartridges|concentrates|mushrooms|deals|uplifted|relaxed|energetic|calm|balanced|washington-dc-weed-delivery|privacy|terms|age-verification|product\/[^/]+)?$/;
-/** Single-fetch data requests of the same pages (`/shop.data`; the home page's is `/_root.data`). */
-const CACHEABLE_DATA_PATH =
-  /^\/(?:_root|shop|flower|edibles|pre-rolls|cartridges|concentrates|mushrooms|deals|uplifted|relaxed|energetic|calm|balanced|washington-dc-weed-delivery|privacy|terms|age-verification|product\/[^/]+)\.data$/;
-
 /** Response headers that belong to one exchange, never to a stored entry. */
 const EXCHANGE_HEADERS = new Set([
   "set-cookie",
@@ -68,6 +61,8 @@ export type CachedPage = {
 export type Encoding = "br" | "gzip" | "identity";
 
 export type PageCacheOptions = {
+  /** Whether a path (or its `.data` request) is a catalogue page: its route's handle says so. */
+  isCataloguePage: (pathname: string) => boolean;
   /** The catalogue version pages are rendered at now, or undefined when it is not known to be fresh. */
   currentVersion: () => number | undefined;
   /**
@@ -88,14 +83,15 @@ export type PageCacheOptions = {
 };
 
 /**
- * The cache key of a request URL, or null when the path is not a catalogue page or the request is a
- * search: every `q` would be an entry of its own, and searches have a per-address budget the app
- * counts (decision 30), which a cached answer would skip.
+ * The cache key of a request URL, or null when the path is not a catalogue page (one whose route
+ * says `handle: { pageCache: true }`, app/utils/catalogue-pages.ts) or the request is a search:
+ * every `q` would be an entry of its own, and searches have a per-address budget the app counts
+ * (decision 30), which a cached answer would skip.
  */
-export function cacheKey(url: string): string | null {
+export function cacheKey(url: string, isCataloguePage: (pathname: string) => boolean): string | null {
   const q = url.indexOf("?");
   const pathname = q === -1 ? url : url.slice(0, q);
-  if (!CACHEABLE_PATH.test(pathname) && !CACHEABLE_DATA_PATH.test(pathname)) return null;
+  if (!isCataloguePage(pathname)) return null;
   if (q === -1 || q === url.length - 1) return pathname;
   const params = [...new URLSearchParams(url.slice(q + 1))];
   if (params.length === 0) return pathname;
@@ -263,7 +259,7 @@ export class PageCache {
     const method = req.method;
     if (method !== "GET" && method !== "HEAD") return next();
     const url = (req as IncomingMessage & { originalUrl?: string }).originalUrl ?? req.url ?? "/";
-    const key = cacheKey(url);
+    const key = cacheKey(url, this.#options.isCataloguePage);
     if (key === null) return next();
     if (hasPrivateCookie(req.headers.cookie)) {
       this.#stats.bypasses++;

@@ -7,25 +7,30 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "#app/db/client.server.ts";
 import { productSizes, products } from "#app/db/schema.ts";
 import { listProducts } from "#app/features/catalog/catalog.server.ts";
+import { cataloguePages } from "#app/utils/catalogue-pages.ts";
 import { describeEachDatabase } from "#tests/db.ts";
+import { appRouteTable } from "#tests/support/app-route-table.ts";
 import { inlineScriptHashes } from "./content-security-policy.server.ts";
 import { cacheKey, hasPrivateCookie, PageCache, preferredEncoding } from "./page-cache.server.ts";
 import { type CatalogVersionWatcher, watchCatalogVersion } from "./page-cache-version.server.ts";
 
+/** The app's own routes: a page is cacheable when its route module says `handle: { pageCache: true }`. */
+const { isCacheable: isCataloguePage } = cataloguePages(await appRouteTable());
+
 describe("page cache rules", () => {
   it("caches only catalogue pages and their data requests, with a normalised query", () => {
-    expect(cacheKey("/")).toBe("/");
-    expect(cacheKey("/shop?b=2&a=1")).toBe("/shop?a=1&b=2");
-    expect(cacheKey("/shop?")).toBe("/shop");
-    expect(cacheKey("/product/abc")).toBe("/product/abc");
-    expect(cacheKey("/product/abc.data?_routes=x")).toBe("/product/abc.data?_routes=x");
-    expect(cacheKey("/_root.data")).toBe("/_root.data");
-    expect(cacheKey("/flower")).toBe("/flower");
-    expect(cacheKey("/washington-dc-weed-delivery")).toBe("/washington-dc-weed-delivery");
+    expect(cacheKey("/", isCataloguePage)).toBe("/");
+    expect(cacheKey("/shop?b=2&a=1", isCataloguePage)).toBe("/shop?a=1&b=2");
+    expect(cacheKey("/shop?", isCataloguePage)).toBe("/shop");
+    expect(cacheKey("/product/abc", isCataloguePage)).toBe("/product/abc");
+    expect(cacheKey("/product/abc.data?_routes=x", isCataloguePage)).toBe("/product/abc.data?_routes=x");
+    expect(cacheKey("/_root.data", isCataloguePage)).toBe("/_root.data");
+    expect(cacheKey("/flower", isCataloguePage)).toBe("/flower");
+    expect(cacheKey("/washington-dc-weed-delivery", isCataloguePage)).toBe("/washington-dc-weed-delivery");
     // Searches are counted per address by the app (decision 30), never answered from the cache.
-    expect(cacheKey("/shop?q=kush")).toBeNull();
-    expect(cacheKey("/flower.data?q=haze&page=2")).toBeNull();
-    expect(cacheKey("/shop?q=&page=2")).toBe("/shop?page=2&q=");
+    expect(cacheKey("/shop?q=kush", isCataloguePage)).toBeNull();
+    expect(cacheKey("/flower.data?q=haze&page=2", isCataloguePage)).toBeNull();
+    expect(cacheKey("/shop?q=&page=2", isCataloguePage)).toBe("/shop?page=2&q=");
     for (const path of [
       "/admin",
       "/admin/products",
@@ -39,7 +44,7 @@ describe("page cache rules", () => {
       "/sitemap.xml",
       "/nope",
     ]) {
-      expect(cacheKey(path), path).toBeNull();
+      expect(cacheKey(path, isCataloguePage), path).toBeNull();
     }
   });
 
@@ -63,6 +68,7 @@ describe("page cache rules", () => {
     let unreachable: number | undefined;
     let renders = 0;
     const cache = new PageCache({
+      isCataloguePage,
       currentVersion: () => version,
       unreachableVersion: () => unreachable,
       async render(req) {
@@ -93,6 +99,7 @@ describe("page cache rules", () => {
     let version = 1;
     let renders = 0;
     const cache = new PageCache({
+      isCataloguePage,
       currentVersion: () => version,
       // Each entry is ~1.6 KB (1 KB body, tiny gzip/brotli bodies, 512 B overhead): room for three.
       maxBytes: 5_500,
@@ -130,6 +137,7 @@ describe("page cache rules", () => {
       expect((await fetch(`${server.url}/flower`)).headers.get("x-cache")).toBe("MISS");
       // Unknown version: neither served nor stored.
       const unknown = new PageCache({
+        isCataloguePage,
         currentVersion: () => undefined,
         render: async () => new Response(""),
       });
@@ -148,6 +156,7 @@ describe("CSP of cached pages (decision 013)", () => {
     let renders = 0;
     const script = `window.__context = {"page":"/shop","note":"\\u003c/script>"};`;
     const cache = new PageCache({
+      isCataloguePage,
       currentVersion: () => 1,
       async render(req) {
         renders++;
@@ -266,7 +275,7 @@ for (const mode of ["notification", "polling"] as const) {
         maxAgeMs: mode === "notification" ? 120_000 : 750,
         onChange: () => cache?.clear(),
       });
-      cache = new PageCache({ currentVersion: () => watcher.current(), render: renderShop });
+      cache = new PageCache({ isCataloguePage, currentVersion: () => watcher.current(), render: renderShop });
       server = await listen(cache);
       const [product] = await handle.db
         .insert(products)

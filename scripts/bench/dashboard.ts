@@ -10,6 +10,7 @@
 import { sql } from "drizzle-orm";
 import { type DatabaseHandle, openDatabase } from "#app/db/client.server.ts";
 import { getDashboardStats, listOrders } from "#app/features/orders/admin-orders.server.ts";
+import { STORE_TIME_ZONE } from "#app/utils/store-time.ts";
 import { openInThrowawaySchema } from "../../tests/support/throwaway-schema.ts";
 
 const SIZES = [100, 100_000];
@@ -57,7 +58,7 @@ async function fill(handle: DatabaseHandle, orders: number) {
   // The running totals placeOrder and setOrderStatus keep (revenue without cancelled orders).
   await db.execute(sql`
     INSERT INTO order_daily_stats (day, orders_count, revenue_cents)
-    SELECT (created_at AT TIME ZONE 'America/New_York')::date, count(*),
+    SELECT (created_at AT TIME ZONE ${STORE_TIME_ZONE})::date, count(*),
       coalesce(sum(total_amount_cents) FILTER (WHERE status <> 'cancelled'), 0)
     FROM orders GROUP BY 1`);
   await db.execute(sql`

@@ -38,9 +38,9 @@ export function sleep(ms: number) {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** The production build the bench serves, in a folder of its own. */
+/** The production build the bench serves, in a folder of its own, with its reference page (BENCH_BUILD). */
 export function buildApp() {
-  buildAppInto(BUILD_DIR);
+  buildAppInto(BUILD_DIR, { BENCH_BUILD: "1" });
 }
 
 /** A data set the servers use: a fresh PGlite folder, or a fresh database on a PostgreSQL server. */

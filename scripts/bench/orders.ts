@@ -18,8 +18,8 @@ import { sql } from "drizzle-orm";
 import pg from "pg";
 import sharp from "sharp";
 import { type DatabaseHandle, openDatabase } from "#app/db/client.server.ts";
-import { orderFields } from "#app/features/checkout/checkout-test-helpers.server.ts";
 import { availableSlots, deliveryOptions } from "#app/features/checkout/delivery-slots.ts";
+import { orderFields } from "#tests/support/checkout-test-helpers.server.ts";
 import { type DataSet, median, say, startServer } from "./lib.ts";
 
 type Row = { figure: string; target: string; value: string; pass: boolean | null; context: string };

@@ -7,7 +7,8 @@
  */
 import { sql } from "drizzle-orm";
 import { openConfiguredDatabase } from "#app/db/client.server.ts";
-import { seedDemoCatalogue } from "#app/features/catalog/seed.server.ts";
+import { seedDemoCatalogue } from "#app/demo/seed.server.ts";
+import { STORE_TIME_ZONE } from "#app/utils/store-time.ts";
 
 const count = Number(process.argv[2] ?? 60);
 const orders = Number(process.argv.find((arg) => arg.startsWith("--orders="))?.slice(9) ?? 0);
@@ -39,7 +40,7 @@ try {
       await tx.execute(sql`DELETE FROM order_daily_stats`);
       await tx.execute(sql`
         INSERT INTO order_daily_stats (day, orders_count, revenue_cents)
-        SELECT (created_at AT TIME ZONE 'America/New_York')::date, count(*), sum(total_amount_cents)
+        SELECT (created_at AT TIME ZONE ${STORE_TIME_ZONE})::date, count(*), sum(total_amount_cents)
         FROM orders WHERE status <> 'cancelled' GROUP BY 1`);
       await tx.execute(sql`
         UPDATE order_status_counts c SET orders_count = (SELECT count(*) FROM orders o WHERE o.status = c.status)`);

@@ -1,8 +1,26 @@
 /** Staff story: a placed order goes through Confirm and Mark Delivered; signing out closes the back office. */
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test } from "@playwright/test";
+import { type BrowserContext, expect, test } from "@playwright/test";
 import { placeOrderByPost, signIn } from "./admin-support.ts";
 import { createProducts, passAgeGate, uniqueName } from "./support/storefront.ts";
+
+/** A shopper's cart tells which size to order: the size id the product page put in the cart. */
+async function sizeIdFromCart(shopper: BrowserContext, productId: string) {
+  await passAgeGate(shopper);
+  const shopPage = await shopper.newPage();
+  await shopPage.goto(`/product/${productId}`);
+  // A click before hydration does nothing: click until the cart says it took the item.
+  await expect(async () => {
+    await shopPage.getByRole("button", { name: "Add to Cart" }).click();
+    await expect(shopPage.getByText("Added to cart").first()).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 20_000 });
+  const cart = await shopPage.evaluate(() => window.localStorage.getItem("capital-grown-cart"));
+  const sizeId = (JSON.parse(cart ?? "[]") as { selectedSize?: { id: string }; sizeId?: string }[])
+    .map((line) => line.selectedSize?.id ?? line.sizeId)
+    .find(Boolean) as string;
+  expect(sizeId).toMatch(/^[0-9a-f-]{36}$/);
+  return sizeId;
+}
 
 test("a placed order moves through Confirm and Mark Delivered into completed orders; sign out closes everything", async ({
   browser,
@@ -21,19 +39,7 @@ test("a placed order moves through Confirm and Mark Delivered into completed ord
 
   // A shopper's cart tells which size to order; the order goes through the real checkout.
   const shopper = await browser.newContext({ baseURL });
-  await passAgeGate(shopper);
-  const shopPage = await shopper.newPage();
-  await shopPage.goto(`/product/${productId}`);
-  // A click before hydration does nothing: click until the cart says it took the item.
-  await expect(async () => {
-    await shopPage.getByRole("button", { name: "Add to Cart" }).click();
-    await expect(shopPage.getByText("Added to cart").first()).toBeVisible({ timeout: 2_000 });
-  }).toPass({ timeout: 20_000 });
-  const cart = await shopPage.evaluate(() => window.localStorage.getItem("capital-grown-cart"));
-  const sizeId = (JSON.parse(cart ?? "[]") as { selectedSize?: { id: string }; sizeId?: string }[])
-    .map((line) => line.selectedSize?.id ?? line.sizeId)
-    .find(Boolean) as string;
-  expect(sizeId).toMatch(/^[0-9a-f-]{36}$/);
+  const sizeId = await sizeIdFromCart(shopper, productId as string);
   await placeOrderByPost(shopper.request, {
     name: customer,
     productId: productId as string,
@@ -54,7 +60,9 @@ test("a placed order moves through Confirm and Mark Delivered into completed ord
   await page.getByRole("link", { name: "View Orders" }).click();
   await expect(page.getByRole("heading", { name: "Incoming Orders" })).toBeVisible();
   const card = page.getByRole("listitem").filter({ hasText: customer });
-  await expect(card.getByRole("heading", { name: /^Order #[0-9a-f]{8}$/ })).toBeVisible();
+  const orderHeading = card.getByRole("heading", { name: /^Order #[0-9a-f]{8}$/ });
+  await expect(orderHeading).toBeVisible();
+  const shortId = ((await orderHeading.textContent()) ?? "").replace(/^Order #/, "").trim();
   await expect(card.getByText("pending", { exact: true })).toBeVisible();
   await expect(card.getByText(`${productName}`)).toBeVisible();
   await expect(card.getByText("(10 pack) × 2 @ $45.00")).toBeVisible();
@@ -92,9 +100,18 @@ test("a placed order moves through Confirm and Mark Delivered into completed ord
   await expect(done.getByRole("button", { name: "Confirm" })).toHaveCount(0);
   await expect(page.getByRole("link", { name: "Back to Incoming Orders" })).toBeVisible();
 
-  // The outbox shows the two e-mails this order queued.
+  // The outbox shows the two e-mails this order queued: the shopper's receipt and the shop's
+  // notification, each with its subject and recipient (the e2e server's default store settings).
   await page.goto("/admin/outbox");
   await expect(page.getByRole("heading", { name: "E-mail Outbox" })).toBeVisible();
+  const receipt = page.getByRole("listitem").filter({ hasText: `order #${shortId} is received` });
+  await expect(receipt).toHaveCount(1);
+  await expect(receipt.getByText(`Your Capital Grown order #${shortId} is received`)).toBeVisible();
+  await expect(receipt.getByText(/^To e2e-admin-story@example\.com · /)).toBeVisible();
+  const notification = page.getByRole("listitem").filter({ hasText: `New order #${shortId}:` });
+  await expect(notification).toHaveCount(1);
+  await expect(notification.getByText(new RegExp(`^New order #${shortId}: \\$90\\.00 for `))).toBeVisible();
+  await expect(notification.getByText(/^To orders@capitalgrown\.example · /)).toBeVisible();
 
   // Sign out: every admin page is closed again, also with the old cookie replayed.
   const cookies = await admin.cookies();
@@ -121,5 +138,47 @@ test("a placed order moves through Confirm and Mark Delivered into completed ord
   expect(replayed.status()).toBe(302);
   expect((await replay.request.get(src, { maxRedirects: 0 })).status()).toBe(401);
   await replay.close();
+  await admin.close();
+});
+
+test("cancelling an order puts its quantity back in stock", async ({ browser, baseURL }) => {
+  test.setTimeout(120_000);
+  const productName = uniqueName("E2E Cancel Kush");
+  const customer = uniqueName("E2E Cancelling Customer");
+  const [productId] = await createProducts(browser, baseURL as string, [
+    {
+      name: productName,
+      category: "Edibles",
+      sizes: [{ size: "10 pack", price: "45.00", inventoryCount: 50 }],
+    },
+  ]);
+
+  const admin = await browser.newContext({ baseURL });
+  const page = await admin.newPage();
+  await signIn(page);
+  const stockOf = async () => {
+    await page.goto("/admin/products");
+    return page.getByRole("list", { name: `Sizes and stock of ${productName}` });
+  };
+  const sizes = await stockOf();
+  await expect(sizes.getByText("50 in stock")).toBeVisible();
+
+  const shopper = await browser.newContext({ baseURL });
+  const sizeId = await sizeIdFromCart(shopper, productId as string);
+  await placeOrderByPost(shopper.request, {
+    name: customer,
+    productId: productId as string,
+    sizeId,
+    quantity: 2,
+  });
+  await shopper.close();
+  await expect((await stockOf()).getByText("48 in stock")).toBeVisible();
+
+  await page.goto("/admin/orders");
+  const card = page.getByRole("listitem").filter({ hasText: customer });
+  await card.getByRole("button", { name: "Cancel" }).click();
+  await expect(page.getByText("Order status updated").first()).toBeVisible();
+  await expect(card.getByText("cancelled", { exact: true })).toBeVisible();
+  await expect((await stockOf()).getByText("50 in stock")).toBeVisible();
   await admin.close();
 });

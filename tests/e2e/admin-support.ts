@@ -1,6 +1,7 @@
 /** Helpers for the admin stories (kept beside them; the shared support folder belongs to the lead). */
 import { type APIRequestContext, expect, type Page } from "@playwright/test";
 import sharp from "sharp";
+import { STORE_TIME_ZONE } from "#app/utils/store-time.ts";
 import { E2E_ADMIN } from "./support/global-setup.ts";
 
 export async function signIn(page: Page) {
@@ -21,7 +22,7 @@ export async function pngBytes(width: number, height: number, colour = "#4f9270"
 export function tomorrowInStore() {
   const parts = Object.fromEntries(
     new Intl.DateTimeFormat("en-CA", {
-      timeZone: "America/New_York",
+      timeZone: STORE_TIME_ZONE,
       year: "numeric",
       month: "2-digit",
       day: "2-digit",

@@ -33,16 +33,19 @@ test("the Flower carousel advances every 3 s, then stops for good once the shopp
   page,
 }) => {
   await page.setViewportSize({ width: 390, height: 844 });
+  // Playwright's clock: the page's timers run on a clock the test moves, so no test sleeps.
+  await page.clock.install();
   await page.goto("/");
   const carousel = page.getByRole("region", { name: "Featured flower", exact: true });
   await expect(carousel).toBeVisible();
   await expect(firstShownSlide(page)).toHaveAttribute("aria-label", /^1 of \d+$/);
-  // Autoplay moves it on by itself.
-  await expect(firstShownSlide(page)).toHaveAttribute("aria-label", /^2 of \d+$/, { timeout: 5_000 });
+  // Autoplay moves it on by itself after 3 s.
+  await page.clock.runFor(3_100);
+  await expect(firstShownSlide(page)).toHaveAttribute("aria-label", /^2 of \d+$/);
   await carousel.getByRole("button", { name: "Previous slide" }).click();
   await expect(firstShownSlide(page)).toHaveAttribute("aria-label", /^1 of \d+$/);
   // Stopped: it stays put well past the 3 s interval.
-  await page.waitForTimeout(4_000);
+  await page.clock.runFor(10_000);
   await expect(firstShownSlide(page)).toHaveAttribute("aria-label", /^1 of \d+$/);
   // Off-screen slides are out of the tab order.
   await expect(carousel.locator('li[aria-hidden="true"]').first()).toHaveAttribute("inert", "");
@@ -56,9 +59,10 @@ test("carousels do not move by themselves for shoppers who prefer reduced motion
   });
   await passAgeGate(context);
   const page = await context.newPage();
+  await page.clock.install();
   await page.goto("/");
   await expect(firstShownSlide(page)).toHaveAttribute("aria-label", /^1 of \d+$/);
-  await page.waitForTimeout(4_000);
+  await page.clock.runFor(10_000);
   await expect(firstShownSlide(page)).toHaveAttribute("aria-label", /^1 of \d+$/);
   await page
     .getByRole("region", { name: "Featured flower", exact: true })

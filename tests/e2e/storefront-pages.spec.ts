@@ -88,6 +88,9 @@ test("sitemap.xml lists every public page and product; robots.txt keeps private 
     "/balanced",
     "/washington-dc-weed-delivery",
     "/privacy",
+    "/terms",
+    "/age-verification",
+    "/calm",
   ]) {
     expect(sitemap).toMatch(new RegExp(`<loc>https?://[^<]+${path}</loc>`));
   }

@@ -18,12 +18,12 @@ export function freePort(): Promise<number> {
 }
 
 /** Builds the production bundle into a folder of its own (parallel runs never share `build/`). */
-export function buildApp(buildDir: string) {
+export function buildApp(buildDir: string, env: Record<string, string> = {}) {
   mkdirSync(path.dirname(buildDir), { recursive: true });
   rmSync(buildDir, { recursive: true, force: true });
   const result = spawnSync(path.join(ROOT, "node_modules/.bin/react-router"), ["build"], {
     cwd: ROOT,
-    env: { ...process.env, BUILD_DIR: buildDir, NODE_ENV: "production" },
+    env: { ...process.env, BUILD_DIR: buildDir, NODE_ENV: "production", ...env },
     encoding: "utf8",
   });
   if (result.status !== 0) throw new Error(`Build failed:\n${result.stdout}\n${result.stderr}`);

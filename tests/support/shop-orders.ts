@@ -4,8 +4,8 @@
  */
 import { sql } from "drizzle-orm";
 import type { Executor } from "#app/db/client.server.ts";
-import { orderFields, testPng } from "#app/features/checkout/checkout-test-helpers.server.ts";
 import { availableSlots, deliveryOptions } from "#app/features/checkout/delivery-slots.ts";
+import { orderFields, testPng } from "#tests/support/checkout-test-helpers.server.ts";
 
 export type OrderableSize = { productId: string; sizeId: string; unitCents: number };
 

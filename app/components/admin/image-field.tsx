@@ -1,5 +1,4 @@
 import { useEffect, useId, useRef, useState } from "react";
-import { toast } from "#app/components/toast/toast.ts";
 import { Button } from "#app/components/ui/button.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
 import { FieldError, Input, Label } from "#app/components/ui/input.tsx";
@@ -8,6 +7,7 @@ import {
   MAX_PRODUCT_IMAGE_BYTES,
   PRODUCT_IMAGE_ACCEPT,
 } from "#app/features/catalog/product.schema.ts";
+import { toast } from "#app/utils/toast-client.ts";
 import { useCsrfToken } from "./csrf.tsx";
 
 export const UPLOAD_IMAGE_URL = "/admin/products/upload-image";

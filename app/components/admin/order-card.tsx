@@ -3,12 +3,13 @@ import { Card } from "#app/components/ui/card.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
 import type { AdminOrder } from "#app/features/orders/admin-orders.server.ts";
 import { formatCents } from "#app/utils/money.ts";
+import { STORE_TIME_ZONE } from "#app/utils/store-time.ts";
 import { StatusBadge } from "./status-badge.tsx";
 
 const placedAt = new Intl.DateTimeFormat("en-US", {
   dateStyle: "medium",
   timeStyle: "short",
-  timeZone: "America/New_York",
+  timeZone: STORE_TIME_ZONE,
 });
 
 /** One order as staff need it (spec §2 'Admin incoming orders', decision 8: every item listed). */

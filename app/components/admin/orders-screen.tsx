@@ -1,9 +1,9 @@
 import { useEffect } from "react";
 import { Link, useFetcher, useLocation, useRevalidator } from "react-router";
-import { toast } from "#app/components/toast/toast.ts";
 import { Button, buttonVariants } from "#app/components/ui/button.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
 import type { AdminOrder } from "#app/features/orders/admin-orders.server.ts";
+import { toast } from "#app/utils/toast-client.ts";
 import { CsrfInput } from "./csrf.tsx";
 import { OrderCard } from "./order-card.tsx";
 import { AdminPageHeader } from "./page-header.tsx";

@@ -1,6 +1,6 @@
 import { useEffect } from "react";
 import { Toaster, toast } from "sonner";
-import { sonnerReady } from "./toast.ts";
+import { sonnerReady } from "#app/utils/toast-client.ts";
 
 /** One toast at a time (spec §9), bottom-centre above the mobile bar. */
 export default function SonnerToaster() {

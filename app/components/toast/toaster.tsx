@@ -1,7 +1,9 @@
 import { lazy, Suspense, useEffect, useSyncExternalStore } from "react";
 import { onFirstInteraction } from "#app/utils/first-interaction.ts";
 import type { Toast } from "#app/utils/toast.ts";
-import { loadSonner, subscribeToToastRequests, toast, toastRequested } from "./toast.ts";
+import { subscribeToToastRequests, toast, toastRequested } from "#app/utils/toast-client.ts";
+
+const loadSonner = () => import("./sonner-toaster.tsx");
 
 const SonnerToaster = lazy(loadSonner);
 

@@ -6,6 +6,10 @@ import { eq, sql } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { orders, productSizes, rateLimits } from "#app/db/schema.ts";
 import { submitCheckout } from "#app/features/checkout/checkout.server.ts";
+import { uploadIdPhoto } from "#app/features/media/id-photos.server.ts";
+import { setOrderStatus } from "#app/features/orders/admin-orders.server.ts";
+import { commitOrder, placeOrder, prepareOrder } from "#app/features/orders/place-order.server.ts";
+import { describeEachDatabase } from "#tests/db.ts";
 import {
   checkoutRequest,
   insertTestProduct,
@@ -14,11 +18,7 @@ import {
   orderFields,
   placeOrderInput,
   testPng,
-} from "#app/features/checkout/checkout-test-helpers.server.ts";
-import { uploadIdPhoto } from "#app/features/media/id-photos.server.ts";
-import { setOrderStatus } from "#app/features/orders/admin-orders.server.ts";
-import { commitOrder, placeOrder, prepareOrder } from "#app/features/orders/place-order.server.ts";
-import { describeEachDatabase } from "#tests/db.ts";
+} from "#tests/support/checkout-test-helpers.server.ts";
 
 async function png() {
   return { bytes: await testPng(), name: "id.png", type: "image/png" };

@@ -7,9 +7,9 @@ import {
   cartItemCount,
   cartReducer,
   cartTotalCents,
+  isBelowMinimumOrder,
   lineUnitPriceCents,
   MIN_ORDER_CENTS,
-  meetsMinimumOrder,
   parseStoredCart,
   reconcileCart,
   serializeCart,
@@ -103,9 +103,8 @@ describe("pricing and minimum order (spec §4, §5)", () => {
     expect(amountToMinimumCents(0)).toBe(8000);
     const at7999: CartLine[] = [{ ...item({ priceCents: 7999 }), quantity: 1 }];
     const at8000: CartLine[] = [{ ...item({ priceCents: 8000 }), quantity: 1 }];
-    expect(meetsMinimumOrder(at7999)).toBe(false);
-    expect(meetsMinimumOrder(at8000)).toBe(true);
-    expect(meetsMinimumOrder([])).toBe(false);
+    expect(isBelowMinimumOrder(cartTotalCents(at7999))).toBe(true);
+    expect(isBelowMinimumOrder(cartTotalCents(at8000))).toBe(false);
   });
 });
 

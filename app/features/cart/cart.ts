@@ -1,4 +1,5 @@
 import { unitPriceCents } from "#app/features/catalog/catalog.ts";
+import { formatCents } from "#app/utils/money.ts";
 /**
  * The shopper's cart (spec §3 'Cart line', §4 'Cart', §5 'Minimum order', decisions 7, 9, 20).
  * Pure rules shared by the browser and the server: no React, no database.
@@ -6,8 +7,18 @@ import { unitPriceCents } from "#app/features/catalog/catalog.ts";
  */
 export const CART_STORAGE_KEY = "capital-grown-cart";
 
-/** $80.00: the cart panel's checkout button needs at least this total (spec §5). */
+/**
+ * $80.00: an order's total must be at least this (spec §5, decision 16). The one place the minimum
+ * is written: the cart panel, the checkout form, the server and the pages' text all read it.
+ */
 export const MIN_ORDER_CENTS = 8000;
+/** The minimum as shoppers read it ("$80.00"). */
+export const MIN_ORDER_TEXT = formatCents(MIN_ORDER_CENTS);
+
+/** The minimum order rule, for the browser's checks and the server's refusal alike. */
+export function isBelowMinimumOrder(totalCents: number) {
+  return totalCents < MIN_ORDER_CENTS;
+}
 
 export type CartLine = {
   productId: string;
@@ -94,13 +105,9 @@ export function cartItemCount(lines: readonly CartLine[]) {
   return lines.reduce((sum, line) => sum + line.quantity, 0);
 }
 
-/** What is still missing to reach the $80.00 minimum; 0 when reached. */
+/** What is still missing to reach the minimum order; 0 when reached. */
 export function amountToMinimumCents(totalCents: number) {
   return Math.max(0, MIN_ORDER_CENTS - totalCents);
-}
-
-export function meetsMinimumOrder(lines: readonly CartLine[]) {
-  return lines.length > 0 && cartTotalCents(lines) >= MIN_ORDER_CENTS;
 }
 
 /*

@@ -3,7 +3,7 @@ import { beforeAll, expect, it } from "vitest";
 import { products } from "#app/db/schema.ts";
 import { describeEachDatabase } from "#tests/db.ts";
 import { currentSizePrices, findProducts, getProduct, listProductSitemapEntries } from "./catalog.server.ts";
-import { createProducts } from "./product-factory.server.ts";
+import { insertProducts } from "./product-factory.server.ts";
 
 describeEachDatabase("storefront catalogue queries", (database) => {
   let ids: Record<string, string> = {};
@@ -13,7 +13,7 @@ describeEachDatabase("storefront catalogue queries", (database) => {
     const { db } = database();
     const minute = 60_000;
     const now = Date.now();
-    const created = await createProducts(db, [
+    const created = await insertProducts(db, [
       {
         name: "Blue Dream",
         category: "Flower",

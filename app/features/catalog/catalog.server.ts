@@ -2,6 +2,7 @@ import { and, asc, count, eq, inArray, isNull, type SQL, sql } from "drizzle-orm
 import { db, type Executor } from "#app/db/client.server.ts";
 import { productSizes, products } from "#app/db/schema.ts";
 import type { CurrentSizePrice } from "#app/features/cart/cart.ts";
+import type { ProductFields } from "./catalog.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -13,22 +14,7 @@ export type ProductSizeView = {
   inStock: boolean;
 };
 
-export type ProductView = {
-  id: string;
-  name: string;
-  description: string;
-  category: string;
-  strain: string | null;
-  thcPercentage: number | null;
-  thcMg: number | null;
-  isFeatured: boolean;
-  isDeal: boolean;
-  imageUrl: string;
-  /** Set when the image was uploaded: the key of its WebP variants. */
-  imageKey: string | null;
-  createdAt: string;
-  sizes: ProductSizeView[];
-};
+export type ProductView = ProductFields & { sizes: ProductSizeView[] };
 
 /**
  * Newest first, spelled as the indexes are: drizzle-kit writes `.desc()` index columns as

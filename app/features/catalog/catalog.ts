@@ -1,4 +1,27 @@
 /** Catalogue vocabulary shared by the storefront, the admin and the server (spec §3, §9). */
+import type { products } from "#app/db/schema.ts";
+
+/**
+ * A product's own fields as every view shows them (storefront, admin, cards), declared once from the
+ * table (Drizzle's `$inferSelect`); dates travel as ISO text. Each view adds its own sizes.
+ */
+export type ProductFields = Pick<
+  typeof products.$inferSelect,
+  | "id"
+  | "name"
+  | "description"
+  | "category"
+  | "strain"
+  | "thcPercentage"
+  | "thcMg"
+  | "isFeatured"
+  | "isDeal"
+  | "imageUrl"
+  | "imageKey"
+> & { createdAt: string };
+
+/** The fields a product card renders (and a listing page carries). */
+export type ListedProductFields = Omit<ProductFields, "isDeal" | "imageKey" | "createdAt">;
 
 export const CATEGORIES = [
   "Flower",

@@ -1,38 +1,17 @@
 /** Storefront listing loads: one page range of products in SQL, failures turned into an empty grid. */
 import { log } from "#app/utils/logger.server.ts";
 import { findProducts, type ProductFilter, type ProductView } from "./catalog.server.ts";
+import type { ListedProductFields } from "./catalog.ts";
 import { PAGE_SIZE } from "./storefront.ts";
 
 /** What a product card renders: the page's data carries nothing else (it is serialised into the HTML). */
-export type ListedProduct = Pick<
-  ProductView,
-  | "id"
-  | "name"
-  | "description"
-  | "category"
-  | "strain"
-  | "thcPercentage"
-  | "thcMg"
-  | "isFeatured"
-  | "imageUrl"
-  | "sizes"
->;
+export type ListedProduct = ListedProductFields & Pick<ProductView, "sizes">;
 
 export type Listing = { products: ListedProduct[]; total: number; page: number; failed: boolean };
 
 function toListedProduct(product: ProductView): ListedProduct {
-  return {
-    id: product.id,
-    name: product.name,
-    description: product.description,
-    category: product.category,
-    strain: product.strain,
-    thcPercentage: product.thcPercentage,
-    thcMg: product.thcMg,
-    isFeatured: product.isFeatured,
-    imageUrl: product.imageUrl,
-    sizes: product.sizes,
-  };
+  const { isDeal: _isDeal, imageKey: _imageKey, createdAt: _createdAt, ...listed } = product;
+  return listed;
 }
 
 /**

@@ -9,7 +9,7 @@ import { orderItems, productSizes, products } from "#app/db/schema.ts";
 import { formatGrams } from "#app/features/checkout/purchase-limits.ts";
 import { readFormData } from "#app/utils/form-data.server.ts";
 import { attachSizes, NEWEST_FIRST } from "./catalog.server.ts";
-import { canonicalCategory } from "./catalog.ts";
+import { canonicalCategory, type ProductFields } from "./catalog.ts";
 import {
   dollarsToCentsNumber,
   fieldErrorsOf,
@@ -32,21 +32,7 @@ export type AdminProductSize = {
   flowerEquivalentMg: number | null;
 };
 
-export type AdminProduct = {
-  id: string;
-  name: string;
-  description: string;
-  category: string;
-  strain: string | null;
-  thcPercentage: number | null;
-  thcMg: number | null;
-  isFeatured: boolean;
-  isDeal: boolean;
-  imageUrl: string;
-  imageKey: string | null;
-  createdAt: string;
-  sizes: AdminProductSize[];
-};
+export type AdminProduct = ProductFields & { sizes: AdminProductSize[] };
 
 function withSizes(executor: Executor, rows: (typeof products.$inferSelect)[]): Promise<AdminProduct[]> {
   return attachSizes(executor, rows, (size) => ({

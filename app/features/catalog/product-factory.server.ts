@@ -96,7 +96,7 @@ function chunks<T>(items: T[]) {
  * Inserts many products and their sizes with a few multi-row statements. Pass a transaction to
  * make it all-or-nothing. Returns the products in input order, each with its sizes by position.
  */
-export async function createProducts(
+export async function insertProducts(
   executor: Executor,
   inputs: ProductInput[],
 ): Promise<ProductWithSizes[]> {
@@ -125,12 +125,12 @@ export async function createProducts(
 
 /**
  * Inserts one product with its sizes, filling in sensible defaults:
- * `createProduct(db, { category: "Edibles", sizes: [{ size: "10 pack", priceCents: 2500, inventoryCount: 3 }] })`.
+ * `insertProduct(db, { category: "Edibles", sizes: [{ size: "10 pack", priceCents: 2500, inventoryCount: 3 }] })`.
  */
-export async function createProduct(
+export async function insertProduct(
   executor: Executor,
   overrides: ProductInput = {},
 ): Promise<ProductWithSizes> {
-  const [created] = await createProducts(executor, [overrides]);
+  const [created] = await insertProducts(executor, [overrides]);
   return created as ProductWithSizes;
 }

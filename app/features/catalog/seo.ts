@@ -27,6 +27,15 @@ export function absoluteUrl(store: SeoStore, path: string) {
   return `${store.publicUrl}${path.startsWith("/") ? path : `/${path}`}`;
 }
 
+/** The meta of a plain store page: its title, a description naming the store, and its path. */
+export function storePageMeta(
+  matches: Parameters<typeof storeFromMatches>[0],
+  page: { title: string; description: (storeName: string) => string; path: string },
+) {
+  const store = storeFromMatches(matches);
+  return seoMeta({ store, title: page.title, description: page.description(store.name), path: page.path });
+}
+
 export function seoMeta({
   store,
   title,

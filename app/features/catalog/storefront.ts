@@ -175,17 +175,12 @@ export function parseSearch(value: string | null) {
     .slice(0, 100);
 }
 
-/** Case-insensitive substring match on the product name; empty matches all (spec §5). */
-export function matchesSearch(name: string, search: string) {
-  return search === "" || name.toLowerCase().includes(search.toLowerCase());
-}
-
 /**
- * The page slug of a request ("flower" for /flower). Client navigations fetch `/flower.data`
- * (React Router single fetch) and loaders see that URL, so the suffix is removed.
+ * The slug of a category or effect page from the route it matched ("flower" for the route
+ * "/flower", a loader's `pattern`): the route config declares the page, the URL is not parsed.
  */
-export function pageSlug(url: URL) {
-  return url.pathname.replace(/\.data$/, "").replace(/^\/+|\/+$/g, "");
+export function pageSlug(routePattern: string) {
+  return routePattern.replace(/^\/+|\/+$/g, "");
 }
 
 /** "24 products available" as one string (one text node, the same on the server and in tests). */

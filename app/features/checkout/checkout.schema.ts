@@ -3,9 +3,10 @@
  * Field names follow spec §3 'Checkout form'; toasts use the words of spec §5 and §8.
  */
 import { z } from "zod";
+import { isBelowMinimumOrder, MIN_ORDER_CENTS, MIN_ORDER_TEXT } from "#app/features/cart/cart.ts";
 import { formatCents } from "#app/utils/money.ts";
 import { DELIVERY_SLOT_LABELS } from "./delivery-slots.ts";
-import { ID_IMAGE_HINT, MAX_LINE_QUANTITY, MAX_UPLOAD_BYTES, MIN_ORDER_CENTS } from "./limits.ts";
+import { ID_IMAGE_HINT, MAX_LINE_QUANTITY, MAX_UPLOAD_BYTES } from "./limits.ts";
 
 export const US_STATES = ["DC", "VA"] as const;
 export type DeliveryState = (typeof US_STATES)[number];
@@ -170,7 +171,7 @@ export function minimumOrderToast(totalCents: number): ToastMessage {
   return {
     type: "error",
     title: "Minimum Order Required",
-    description: `Your order total must be at least ${formatCents(MIN_ORDER_CENTS)}. Current total: ${formatCents(totalCents)}`,
+    description: `Your order total must be at least ${MIN_ORDER_TEXT}. Current total: ${formatCents(totalCents)}`,
   };
 }
 
@@ -184,9 +185,9 @@ export function outOfStockToast(itemName: string): ToastMessage {
 
 /** The shortfall lines of the order summary (spec §2 Checkout, §5). */
 export function minimumOrderLines(totalCents: number) {
-  if (totalCents >= MIN_ORDER_CENTS) return null;
+  if (!isBelowMinimumOrder(totalCents)) return null;
   return {
-    required: `Minimum order required: ${formatCents(MIN_ORDER_CENTS)}`,
+    required: `Minimum order required: ${MIN_ORDER_TEXT}`,
     missing: `Add ${formatCents(MIN_ORDER_CENTS - totalCents)} more to reach minimum order`,
   };
 }

@@ -8,14 +8,12 @@ import { isDatabaseUnavailable } from "#app/db/database-unavailable.server.ts";
 import { orderBudgetOf, waitPhrase } from "#app/features/abuse/rate-limits.server.ts";
 import {
   deleteIdPhotos,
-  ID_PHOTO_FIELD,
   idPhotoTokenOf,
   type ProcessedIdPhoto,
-  parseCheckoutForm,
   processIdPhoto,
   storeIdPhoto,
-  UploadRefused,
 } from "#app/features/media/id-photos.server.ts";
+import { UploadRefused } from "#app/features/media/upload-refused.ts";
 import {
   commitOrder,
   type PlaceOrderRefusal,
@@ -36,6 +34,7 @@ import {
   outOfStockToast,
   type ToastMessage,
 } from "./checkout.schema.ts";
+import { ID_PHOTO_FIELD, parseCheckoutForm } from "./checkout-post.server.ts";
 
 export type CheckoutClient = "js" | "html";
 

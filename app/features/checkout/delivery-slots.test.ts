@@ -1,11 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  availableSlots,
-  deliveryChoiceProblem,
-  deliveryOptions,
-  storeClock,
-  storeDay,
-} from "./delivery-slots.ts";
+import { storeClock, storeDay } from "#app/utils/store-time.ts";
+import { availableSlots, deliveryChoiceProblem, deliveryOptions } from "./delivery-slots.ts";
 
 const ALL = [
   "10:00 AM-12:00 PM",
@@ -15,7 +10,7 @@ const ALL = [
   "6:00 PM-8:00 PM",
 ];
 
-describe("delivery dates and slots (America/New_York)", () => {
+describe("delivery dates and slots (the store time zone)", () => {
   it("reads the calendar in New York whatever the server's zone", () => {
     // 02:30 UTC on Tuesday is still Monday evening in New York (EST, UTC-5).
     expect(storeClock(new Date("2026-11-24T02:30:00Z"))).toEqual({

@@ -1,9 +1,9 @@
 /**
  * Delivery dates and two-hour slots (spec §5, decisions 4 and 13). Pure: "now" is passed in, and
- * every calendar question is answered in America/New_York whatever the server's zone.
+ * every calendar question is answered in the store's time zone (utils/store-time.ts).
  */
 
-export const STORE_TIME_ZONE = "America/New_York";
+import { nextDate, storeClock, weekday } from "#app/utils/store-time.ts";
 
 export const DELIVERY_SLOTS = [
   { label: "10:00 AM-12:00 PM", startHour: 10, endHour: 12 },
@@ -20,41 +20,6 @@ export const DELIVERY_SLOT_LABELS = DELIVERY_SLOTS.map((slot) => slot.label) as 
 const SUNDAY_EXCLUDED: readonly string[] = ["10:00 AM-12:00 PM", "6:00 PM-8:00 PM"];
 
 export const DELIVERY_DATE_HINT = "You can schedule delivery for today or tomorrow only.";
-
-const partsFormatter = new Intl.DateTimeFormat("en-US", {
-  timeZone: STORE_TIME_ZONE,
-  year: "numeric",
-  month: "2-digit",
-  day: "2-digit",
-  hour: "2-digit",
-  minute: "2-digit",
-  hourCycle: "h23",
-});
-
-/** The wall-clock date (yyyy-MM-dd) and minutes since midnight in New York at `now`. */
-export function storeClock(now: Date) {
-  const parts = Object.fromEntries(partsFormatter.formatToParts(now).map((part) => [part.type, part.value]));
-  const date = `${parts.year}-${parts.month}-${parts.day}`;
-  const minutes = Number(parts.hour) * 60 + Number(parts.minute);
-  return { date, minutes };
-}
-
-/** yyyy-MM-dd of the calendar day after `date`. */
-export function nextDate(date: string) {
-  const [year, month, day] = date.split("-").map(Number) as [number, number, number];
-  return new Date(Date.UTC(year, month - 1, day + 1)).toISOString().slice(0, 10);
-}
-
-/** 0 = Sunday … 6 = Saturday for a yyyy-MM-dd calendar date. */
-export function weekday(date: string) {
-  const [year, month, day] = date.split("-").map(Number) as [number, number, number];
-  return new Date(Date.UTC(year, month - 1, day)).getUTCDay();
-}
-
-/** The store day (yyyy-MM-dd in New York) an instant falls on: dashboard totals use it. */
-export function storeDay(instant: Date) {
-  return storeClock(instant).date;
-}
 
 /** Slots offered on `date` as seen at `now`: ended slots of today and the Sunday exceptions removed. */
 export function availableSlots(date: string, now: Date): DeliverySlotLabel[] {

@@ -1,8 +1,5 @@
 /** Named limits shared by the checkout form, the schema and the server (spec §5, §9; decision 6). */
 
-/** The cart total must be at least $80.00 (decision 16): one constant, owned by the cart rules. */
-export { MIN_ORDER_CENTS } from "#app/features/cart/cart.ts";
-
 /** An ID photo may be at most 10 MB; the server cuts a bigger upload off while streaming. */
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 

@@ -1,12 +1,11 @@
 import { eq, inArray, sql } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { catalogState, orders, productSizes } from "#app/db/schema.ts";
-import { createProduct } from "#app/features/catalog/product-factory.server.ts";
+import { insertProduct } from "#app/features/catalog/product-factory.server.ts";
 import { listOrders } from "#app/features/orders/admin-orders.server.ts";
 import { getOrderByToken } from "#app/features/orders/orders.server.ts";
 import { placeOrder } from "#app/features/orders/place-order.server.ts";
 import { describeEachDatabase } from "#tests/db.ts";
-import { submitCheckout } from "./checkout.server.ts";
 import {
   checkoutRequest,
   insertTestProduct,
@@ -15,7 +14,8 @@ import {
   orderFields,
   placeOrderInput,
   testPng,
-} from "./checkout-test-helpers.server.ts";
+} from "#tests/support/checkout-test-helpers.server.ts";
+import { submitCheckout } from "./checkout.server.ts";
 import {
   fillMissingFlowerEquivalents,
   getPurchaseLimitSettings,
@@ -63,7 +63,7 @@ describeEachDatabase("purchase limits (decision 28)", (database) => {
   it("limits the weight by the delivery state and names the limit (DC 56 g, VA 28 g)", async () => {
     const { db } = database();
     const flower = await insertTestProduct(db, { name: "Heavy OG", priceCents: 4000 }); // 3.5 g each
-    const preRolls = await createProduct(db, {
+    const preRolls = await insertProduct(db, {
       name: "Mini Pack",
       category: "Pre Rolls",
       sizes: [{ size: "5 x 0.5g pack", priceCents: 4000, inventoryCount: 50 }],
@@ -140,7 +140,7 @@ describeEachDatabase("purchase limits (decision 28)", (database) => {
 
   it("gives sizes saved before the limits a weight at start-up, once", async () => {
     const { db } = database();
-    const edible = await createProduct(db, {
+    const edible = await insertProduct(db, {
       name: "Old Gummies",
       category: "Edibles",
       thcMg: 100,
@@ -172,7 +172,7 @@ describeEachDatabase("purchase limits (decision 28)", (database) => {
   it("stores and reads back exactly an order total above $21,474,836.47 (bigint totals)", async () => {
     const { db } = database();
     // Mushrooms weigh 0 g, so the weight limit does not bound the total: the columns must.
-    const product = await createProduct(db, {
+    const product = await insertProduct(db, {
       name: "Golden Truffle",
       category: "Mushrooms",
       sizes: [{ size: "1 kg", priceCents: 2_000_000_000, inventoryCount: 5 }],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { demoProducts } from "#app/features/catalog/demo-catalog.ts";
+import { demoProducts } from "#app/demo/demo-catalog.ts";
 import {
   DEFAULT_PURCHASE_LIMITS,
   estimateFlowerEquivalentMg,

@@ -5,13 +5,13 @@ import { eq, inArray } from "drizzle-orm";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { emailOutbox } from "#app/db/schema.ts";
+import { placeOrder } from "#app/features/orders/place-order.server.ts";
+import { describeEachDatabase } from "#tests/db.ts";
 import {
   insertTestProduct,
   MONDAY_MORNING,
   placeOrderInput,
-} from "#app/features/checkout/checkout-test-helpers.server.ts";
-import { placeOrder } from "#app/features/orders/place-order.server.ts";
-import { describeEachDatabase } from "#tests/db.ts";
+} from "#tests/support/checkout-test-helpers.server.ts";
 import {
   backoffMs,
   EMAIL_WAKE_DELAY_MS,

@@ -6,25 +6,17 @@
  */
 
 import { randomUUID } from "node:crypto";
-import {
-  FormDataParseError,
-  MaxFileSizeExceededError,
-  MaxFilesExceededError,
-  MaxHeaderSizeExceededError,
-  MaxPartsExceededError,
-  MaxTotalSizeExceededError,
-  MultipartParseError,
-  parseFormData,
-} from "@remix-run/form-data-parser";
 import { eq, inArray } from "drizzle-orm";
 import { db, type Executor } from "#app/db/client.server.ts";
 import { idPhotos } from "#app/db/schema.ts";
 import { ID_IMAGE_MESSAGES } from "#app/features/checkout/checkout.schema.ts";
-import { MAX_CHECKOUT_BODY_BYTES, MAX_UPLOAD_BYTES } from "#app/features/checkout/limits.ts";
+import { parseCheckoutForm } from "#app/features/checkout/checkout-post.server.ts";
+import { MAX_UPLOAD_BYTES } from "#app/features/checkout/limits.ts";
 import { log, rootCauseMessage } from "#app/utils/logger.server.ts";
 import { idPhotoKeyring } from "./id-photo-crypto.server.ts";
 import { insertEncryptedIdPhoto, openIdPhoto } from "./id-photo-keys.server.ts";
 import sharp from "./sharp.server.ts";
+import { UploadRefused } from "./upload-refused.ts";
 import { createWorkQueue, QueueBusy } from "./work-queue.server.ts";
 
 /** Refuse pixel bombs: a phone's camera takes 12 to 24 megapixels (decision 015). */
@@ -43,69 +35,8 @@ export const ID_PHOTO_DECODES = createWorkQueue(ID_PHOTO_QUEUE);
 export const ID_PHOTO_BUSY_MESSAGE =
   "We are checking many ID photos right now. Please try again in a few seconds.";
 
-export const ID_PHOTO_FIELD = "idFront";
 /** The checkout post's field naming a photo sent ahead by `uploadIdPhoto`. */
 export const ID_PHOTO_TOKEN_FIELD = "idPhotoToken";
-
-/**
- * An upload the server will not take: 413 for size, 503 (with `retryAfterSeconds`) when too many
- * photos are being decoded, 400 otherwise.
- */
-export class UploadRefused extends Error {
-  readonly status: 400 | 413 | 503;
-  readonly retryAfterSeconds: number | undefined;
-  constructor(status: 400 | 413 | 503, message: string, retryAfterSeconds?: number) {
-    super(message);
-    this.status = status;
-    this.retryAfterSeconds = retryAfterSeconds;
-  }
-}
-
-export const FORM_UNREADABLE_MESSAGE = "The form could not be read. Please check your details and try again.";
-
-/**
- * Reads a checkout post (multipart or urlencoded) without ever holding more than the limit:
- * a declared length over it is refused before reading, and a streamed body is cut off as soon
- * as the photo passes MAX_UPLOAD_BYTES.
- */
-export async function parseCheckoutForm(request: Request): Promise<{ form: FormData; idFront: File | null }> {
-  const declared = Number(request.headers.get("Content-Length") ?? "");
-  if (Number.isFinite(declared) && declared > MAX_CHECKOUT_BODY_BYTES) {
-    throw new UploadRefused(413, ID_IMAGE_MESSAGES.tooLarge);
-  }
-  let idFront: File | null = null;
-  try {
-    const form = await parseFormData(
-      request,
-      {
-        maxFiles: 2,
-        maxFileSize: MAX_UPLOAD_BYTES,
-        maxParts: 100,
-        maxTotalSize: MAX_CHECKOUT_BODY_BYTES,
-        maxHeaderSize: 8 * 1024,
-      },
-      async (file) => {
-        if (file.fieldName === ID_PHOTO_FIELD && file.size > 0 && !idFront) idFront = file;
-        return null;
-      },
-    );
-    return { form, idFront };
-  } catch (error) {
-    if (error instanceof MaxFileSizeExceededError || error instanceof MaxTotalSizeExceededError) {
-      throw new UploadRefused(413, ID_IMAGE_MESSAGES.tooLarge);
-    }
-    if (
-      error instanceof MaxFilesExceededError ||
-      error instanceof MaxPartsExceededError ||
-      error instanceof MaxHeaderSizeExceededError ||
-      error instanceof MultipartParseError ||
-      error instanceof FormDataParseError
-    ) {
-      throw new UploadRefused(400, FORM_UNREADABLE_MESSAGE);
-    }
-    throw error;
-  }
-}
 
 export type SniffedImage = "jpeg" | "png" | "gif" | "webp";
 

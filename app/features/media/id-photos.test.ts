@@ -4,6 +4,8 @@ import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { orders } from "#app/db/schema.ts";
 import { submitCheckout } from "#app/features/checkout/checkout.server.ts";
+import { MAX_UPLOAD_BYTES } from "#app/features/checkout/limits.ts";
+import { describeEachDatabase } from "#tests/db.ts";
 import {
   checkoutRequest,
   insertTestProduct,
@@ -11,9 +13,7 @@ import {
   newShopper,
   orderFields,
   testPng,
-} from "#app/features/checkout/checkout-test-helpers.server.ts";
-import { MAX_UPLOAD_BYTES } from "#app/features/checkout/limits.ts";
-import { describeEachDatabase } from "#tests/db.ts";
+} from "#tests/support/checkout-test-helpers.server.ts";
 import {
   getIdPhoto,
   ID_PHOTO_BUSY_MESSAGE,
@@ -21,9 +21,9 @@ import {
   ID_PHOTO_QUEUE,
   processIdPhoto,
   sniffImageType,
-  UploadRefused,
   uploadIdPhoto,
 } from "./id-photos.server.ts";
+import { UploadRefused } from "./upload-refused.ts";
 
 /** Takes both decode slots and fills the waiting line; `release` lets them all finish. */
 async function saturateDecodeQueue() {

@@ -3,8 +3,8 @@ import { eq } from "drizzle-orm";
 import sharp from "sharp";
 import { expect, it } from "vitest";
 import { mediaFiles } from "#app/db/schema.ts";
+import { productArtworkSvg } from "#app/demo/artwork.server.ts";
 import { describeEachDatabase } from "#tests/db.ts";
-import { productArtworkSvg } from "./artwork.server.ts";
 import { PRODUCT_IMAGE_WIDTHS } from "./image-urls.ts";
 import { getMediaFile, InvalidImageError, storeProductArtwork, storeProductImage } from "./images.server.ts";
 

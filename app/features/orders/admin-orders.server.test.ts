@@ -8,8 +8,8 @@ import {
   deleteOrArchiveProduct,
   getAdminProduct,
 } from "#app/features/catalog/product-admin.server.ts";
-import { newShopper } from "#app/features/checkout/checkout-test-helpers.server.ts";
 import { describeEachDatabase } from "#tests/db.ts";
+import { newShopper } from "#tests/support/checkout-test-helpers.server.ts";
 import { getDashboardStats, listOrders, setOrderStatus } from "./admin-orders.server.ts";
 import { placeOrder } from "./place-order.server.ts";
 

@@ -10,35 +10,23 @@
  * - Revenue excludes cancelled orders: cancelling subtracts the order total from its day's
  *   revenue, un-cancelling adds it back. Order counts include every order placed.
  */
-import { type AnyColumn, and, asc, eq, gte, inArray, isNull, sql } from "drizzle-orm";
+import { and, asc, eq, gte, inArray, isNull, sql } from "drizzle-orm";
 import { db, type Executor, type Transaction } from "#app/db/client.server.ts";
+import { decodeCursor, encodeCursor, newestFirst, UUID } from "#app/db/keyset.ts";
 import {
-  emailOutbox,
   type OrderStatus,
   orderDailyStats,
   orderItems,
   orderStatusCounts,
   orders,
-  productSizes,
   products,
 } from "#app/db/schema.ts";
-import { storeDay } from "#app/features/checkout/delivery-slots.ts";
+import { STORE_TIME_ZONE, storeDay } from "#app/utils/store-time.ts";
+import type { OrderItemView } from "./orders.server.ts";
 
 export const ORDERS_PAGE_SIZE = 20;
-/** PostgreSQL's text form of a timestamptz, e.g. "2026-11-23 15:01:00.123456+00". */
-const TIMESTAMP_TEXT = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d{1,6})?([+-]\d{2}(:?\d{2})?|Z)?$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export type AdminOrderItem = {
-  id: string;
-  productId: string | null;
-  productName: string;
-  sizeLabel: string;
-  imageUrl: string;
-  quantity: number;
-  unitPriceCents: number;
-  totalPriceCents: number;
-};
+export type AdminOrderItem = Omit<OrderItemView, "productSizeId">;
 
 export type AdminOrder = {
   id: string;
@@ -62,26 +50,6 @@ export type AdminOrder = {
 export type OrderScope = "incoming" | "completed";
 
 export type OrdersPage = { orders: AdminOrder[]; nextCursor: string | null };
-
-/** An opaque cursor: the exact created_at text (microseconds kept) and id of the last row shown. */
-export function encodeCursor(createdAtText: string, id: string) {
-  return Buffer.from(`${createdAtText}|${id}`).toString("base64url");
-}
-
-export function decodeCursor(cursor: string | null | undefined): { createdAt: string; id: string } | null {
-  if (!cursor || cursor.length > 200) return null;
-  const [createdAt, id] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
-  if (!createdAt || !id || !UUID.test(id) || !TIMESTAMP_TEXT.test(createdAt)) return null;
-  return { createdAt, id };
-}
-
-/**
- * ORDER BY matching the indexes exactly: drizzle-kit writes `.desc()` index columns as
- * `DESC NULLS LAST`, and a plain `DESC` (NULLS FIRST) would not use them (a full sort instead).
- */
-function newestFirst(...columns: AnyColumn[]) {
-  return columns.map((column) => sql`${column} desc nulls last`);
-}
 
 const SCOPE_STATUSES: Record<OrderScope, OrderStatus[]> = {
   incoming: ["pending", "confirmed", "cancelled"],
@@ -209,8 +177,9 @@ export async function setOrderStatus(
 }
 
 /**
- * The status change inside the caller's transaction: the order row locked, stock moved, running
- * totals kept right. Throws StockShort when un-cancelling needs stock that is gone.
+ * The status change inside the caller's transaction, by the `change_order_status` SQL function: the
+ * order row locked, stock moved, running totals kept right. Throws StockShort when un-cancelling
+ * needs stock that is gone.
  */
 export async function changeOrderStatus(
   tx: Transaction,
@@ -219,90 +188,35 @@ export async function changeOrderStatus(
   options: StatusChangeOptions = {},
 ): Promise<SetStatusResult> {
   const now = options.now ?? new Date();
-  const [order] = await tx
-    .select({
-      status: orders.status,
-      createdAt: orders.createdAt,
-      totalAmountCents: orders.totalAmountCents,
-    })
-    .from(orders)
-    .where(eq(orders.id, orderId))
-    .for("update");
-  if (!order) return { ok: false, reason: "not-found" } as const;
-  if (order.status === status) return { ok: true, changed: false } as const;
-  if (options.onlyFrom && !options.onlyFrom.includes(order.status))
-    return { ok: true, changed: false } as const;
-
-  if (status === "cancelled") await restock(tx, orderId, +1);
-  if (order.status === "cancelled") await restock(tx, orderId, -1);
-
-  await tx
-    .update(orders)
-    .set({
-      status,
-      statusChangedAt: now,
-      updatedAt: now,
-      cancelReason: status === "cancelled" ? (options.cancelReason ?? null) : null,
-    })
-    .where(eq(orders.id, orderId));
-  await tx
-    .update(orderStatusCounts)
-    .set({ ordersCount: sql`greatest(${orderStatusCounts.ordersCount} - 1, 0)` })
-    .where(eq(orderStatusCounts.status, order.status));
-  await tx
-    .insert(orderStatusCounts)
-    .values({ status, ordersCount: 1 })
-    .onConflictDoUpdate({
-      target: orderStatusCounts.status,
-      set: { ordersCount: sql`${orderStatusCounts.ordersCount} + 1` },
-    });
-
-  const revenueDelta =
-    status === "cancelled"
-      ? -order.totalAmountCents
-      : order.status === "cancelled"
-        ? order.totalAmountCents
-        : 0;
-  if (revenueDelta !== 0) {
-    await tx
-      .insert(orderDailyStats)
-      .values({ day: storeDay(order.createdAt), ordersCount: 0, revenueCents: revenueDelta })
-      .onConflictDoUpdate({
-        target: orderDailyStats.day,
-        set: { revenueCents: sql`${orderDailyStats.revenueCents} + ${revenueDelta}` },
-      });
+  const onlyFrom = options.onlyFrom
+    ? sql`ARRAY[${sql.join(
+        options.onlyFrom.map((from) => sql`${from}`),
+        sql`, `,
+      )}]::text[]`
+    : sql`NULL::text[]`;
+  try {
+    // Stock and running totals move in SQL only, next to place_order (drizzle/0004, decision 020).
+    const result = await tx.execute(
+      sql`SELECT change_order_status(${orderId}::uuid, ${status}, ${now.toISOString()}::timestamptz,
+        ${options.cancelReason ?? null}, ${onlyFrom}, ${STORE_TIME_ZONE}) AS outcome`,
+    );
+    const [row] = (result as unknown as { rows: { outcome: "not-found" | "unchanged" | "changed" }[] }).rows;
+    if (row?.outcome === "not-found") return { ok: false, reason: "not-found" } as const;
+    return { ok: true, changed: row?.outcome === "changed" } as const;
+  } catch (error) {
+    const short = stockShortItem(error);
+    if (short !== null) throw new StockShort(short);
+    throw error;
   }
-  return { ok: true, changed: true } as const;
 }
 
-/** direction +1 puts the order's items back on the shelf; -1 takes them again (never below 0). */
-async function restock(tx: Transaction, orderId: string, direction: 1 | -1) {
-  const items = await tx
-    .select({
-      productSizeId: orderItems.productSizeId,
-      quantity: orderItems.quantity,
-      productName: orderItems.productName,
-      sizeLabel: orderItems.sizeLabel,
-    })
-    .from(orderItems)
-    .where(eq(orderItems.orderId, orderId))
-    .orderBy(asc(orderItems.productSizeId));
-  for (const item of items) {
-    if (!item.productSizeId) continue; // The size was deleted since: nothing to put back.
-    if (direction === 1) {
-      await tx
-        .update(productSizes)
-        .set({ inventoryCount: sql`${productSizes.inventoryCount} + ${item.quantity}` })
-        .where(eq(productSizes.id, item.productSizeId));
-    } else {
-      const taken = await tx
-        .update(productSizes)
-        .set({ inventoryCount: sql`${productSizes.inventoryCount} - ${item.quantity}` })
-        .where(and(eq(productSizes.id, item.productSizeId), gte(productSizes.inventoryCount, item.quantity)))
-        .returning({ id: productSizes.id });
-      if (taken.length === 0) throw new StockShort(`${item.productName} (${item.sizeLabel})`);
-    }
+/** The item `change_order_status` could not take out of stock again (SQLSTATE CG409), if that failed. */
+function stockShortItem(error: unknown): string | null {
+  for (let cause = error; cause && typeof cause === "object"; cause = (cause as { cause?: unknown }).cause) {
+    const { code, detail } = cause as { code?: unknown; detail?: unknown };
+    if (code === "CG409") return String(detail ?? "");
   }
+  return null;
 }
 
 export type DashboardStats = {
@@ -376,75 +290,4 @@ export function lastDays(lastDay: string, count: number) {
   return Array.from({ length: count }, (_, index) =>
     new Date(Date.UTC(year, month - 1, day - (count - 1 - index))).toISOString().slice(0, 10),
   );
-}
-
-export type OutboxEmail = {
-  id: string;
-  orderId: string | null;
-  kind: string;
-  toAddress: string;
-  subject: string;
-  textBody: string;
-  status: string;
-  attempts: number;
-  lastError: string | null;
-  nextAttemptAt: string;
-  sentAt: string | null;
-  createdAt: string;
-};
-
-/** The e-mail outbox for admins (decision 12): newest first, 50 at a time, failures visible. */
-export async function listOutboxEmails(
-  options: { cursor?: string | null; status?: string | null; limit?: number } = {},
-): Promise<{ emails: OutboxEmail[]; nextCursor: string | null; counts: Record<string, number> }> {
-  const database = await db();
-  const limit = Math.min(Math.max(options.limit ?? 50, 1), 100);
-  const after = decodeCursor(options.cursor);
-  const status =
-    options.status && ["queued", "sending", "sent", "failed"].includes(options.status)
-      ? options.status
-      : null;
-  const rows = await database
-    .select({
-      id: emailOutbox.id,
-      orderId: emailOutbox.orderId,
-      kind: emailOutbox.kind,
-      toAddress: emailOutbox.toAddress,
-      subject: emailOutbox.subject,
-      textBody: emailOutbox.textBody,
-      status: emailOutbox.status,
-      attempts: emailOutbox.attempts,
-      lastError: emailOutbox.lastError,
-      nextAttemptAt: emailOutbox.nextAttemptAt,
-      sentAt: emailOutbox.sentAt,
-      createdAt: emailOutbox.createdAt,
-      createdAtText: sql<string>`${emailOutbox.createdAt}::text`,
-    })
-    .from(emailOutbox)
-    .where(
-      and(
-        status ? eq(emailOutbox.status, status as (typeof emailOutbox.$inferSelect)["status"]) : undefined,
-        after
-          ? sql`(${emailOutbox.createdAt}, ${emailOutbox.id}) < (${after.createdAt}::timestamptz, ${after.id}::uuid)`
-          : undefined,
-      ),
-    )
-    .orderBy(...newestFirst(emailOutbox.createdAt, emailOutbox.id))
-    .limit(limit + 1);
-  const countRows = await database
-    .select({ status: emailOutbox.status, count: sql<number>`count(*)::int` })
-    .from(emailOutbox)
-    .groupBy(emailOutbox.status);
-  const page = rows.slice(0, limit);
-  const last = page[page.length - 1];
-  return {
-    emails: page.map(({ createdAtText: _text, ...row }) => ({
-      ...row,
-      nextAttemptAt: row.nextAttemptAt.toISOString(),
-      sentAt: row.sentAt?.toISOString() ?? null,
-      createdAt: row.createdAt.toISOString(),
-    })),
-    nextCursor: rows.length > limit && last ? encodeCursor(last.createdAtText, last.id) : null,
-    counts: Object.fromEntries(countRows.map((row) => [row.status, row.count])),
-  };
 }

@@ -10,8 +10,9 @@
 import { and, eq, inArray, lt, or } from "drizzle-orm";
 import { db } from "#app/db/client.server.ts";
 import { orders } from "#app/db/schema.ts";
-import { endedSlots, storeClock } from "#app/features/checkout/delivery-slots.ts";
+import { endedSlots } from "#app/features/checkout/delivery-slots.ts";
 import { errorMessage, log } from "#app/utils/logger.server.ts";
+import { storeClock } from "#app/utils/store-time.ts";
 import { changeOrderStatus } from "./admin-orders.server.ts";
 
 export const NOT_CONFIRMED_IN_TIME = "not confirmed in time";

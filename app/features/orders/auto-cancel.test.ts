@@ -1,13 +1,13 @@
 import { eq, inArray } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { orderDailyStats, orderStatusCounts, orders, productSizes } from "#app/db/schema.ts";
+import { endedSlots } from "#app/features/checkout/delivery-slots.ts";
+import { describeEachDatabase } from "#tests/db.ts";
 import {
   insertTestProduct,
   MONDAY_MORNING,
   placeOrderInput,
-} from "#app/features/checkout/checkout-test-helpers.server.ts";
-import { endedSlots } from "#app/features/checkout/delivery-slots.ts";
-import { describeEachDatabase } from "#tests/db.ts";
+} from "#tests/support/checkout-test-helpers.server.ts";
 import { getDashboardStats, setOrderStatus } from "./admin-orders.server.ts";
 import { cancelUnconfirmedOrders, NOT_CONFIRMED_IN_TIME } from "./auto-cancel.server.ts";
 import { placeOrder } from "./place-order.server.ts";

@@ -1,14 +1,14 @@
 import { eq } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { type OrderStatus, orders } from "#app/db/schema.ts";
+import { getIdPhoto, processIdPhoto, storeIdPhoto } from "#app/features/media/id-photos.server.ts";
+import { describeEachDatabase } from "#tests/db.ts";
 import {
   insertTestProduct,
   MONDAY_MORNING,
   placeOrderInput,
   testPng,
-} from "#app/features/checkout/checkout-test-helpers.server.ts";
-import { getIdPhoto, processIdPhoto, storeIdPhoto } from "#app/features/media/id-photos.server.ts";
-import { describeEachDatabase } from "#tests/db.ts";
+} from "#tests/support/checkout-test-helpers.server.ts";
 import { deleteExpiredIdPhotos, UNCLAIMED_PHOTO_HOURS } from "./id-retention.server.ts";
 import { placeOrder } from "./place-order.server.ts";
 

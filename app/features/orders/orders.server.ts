@@ -6,17 +6,19 @@ import { asc, eq } from "drizzle-orm";
 import { db, type Executor } from "#app/db/client.server.ts";
 import { type OrderStatus, orderItems, orders } from "#app/db/schema.ts";
 
-export type OrderItemView = {
-  id: string;
-  productId: string | null;
-  productSizeId: string | null;
-  productName: string;
-  sizeLabel: string;
-  imageUrl: string;
-  quantity: number;
-  unitPriceCents: number;
-  totalPriceCents: number;
-};
+/** An order line as every view shows it (confirmation page, admin, e-mails), from the table. */
+export type OrderItemView = Pick<
+  typeof orderItems.$inferSelect,
+  | "id"
+  | "productId"
+  | "productSizeId"
+  | "productName"
+  | "sizeLabel"
+  | "imageUrl"
+  | "quantity"
+  | "unitPriceCents"
+  | "totalPriceCents"
+>;
 
 export type OrderView = {
   id: string;

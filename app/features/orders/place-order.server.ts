@@ -13,16 +13,17 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { type SQL, sql } from "drizzle-orm";
 import { type Database, db } from "#app/db/client.server.ts";
 import type { OrderBudget } from "#app/features/abuse/rate-limits.server.ts";
+import { isBelowMinimumOrder } from "#app/features/cart/cart.ts";
 import { unitPriceCents } from "#app/features/catalog/catalog.ts";
 import type { CartLineInput, CheckoutInput } from "#app/features/checkout/checkout.schema.ts";
-import { deliveryChoiceProblem, storeDay } from "#app/features/checkout/delivery-slots.ts";
-import { MIN_ORDER_CENTS } from "#app/features/checkout/limits.ts";
+import { deliveryChoiceProblem } from "#app/features/checkout/delivery-slots.ts";
 import { storedLimits } from "#app/features/checkout/purchase-limits.schema.ts";
 import { PURCHASE_LIMITS_KEY } from "#app/features/checkout/purchase-limits.server.ts";
 import { purchaseLimitProblem } from "#app/features/checkout/purchase-limits.ts";
 import { orderEmailRows, wakeEmailWorker } from "#app/features/email/email-outbox.server.ts";
 import { config } from "#app/utils/env.server.ts";
 import { log } from "#app/utils/logger.server.ts";
+import { storeDay } from "#app/utils/store-time.ts";
 
 export type PlaceOrderInput = Omit<CheckoutInput, "ageConfirmed"> & {
   /** The stored, re-encoded ID photo, or null when none could be stored. */
@@ -236,7 +237,7 @@ export async function prepareOrder(
   );
   if (limit) return { ok: false, reason: "purchase-limit", message: limit.message };
   const totalCents = priced.reduce((sum, line) => sum + line.totalCents, 0);
-  if (totalCents < MIN_ORDER_CENTS) return { ok: false, reason: "minimum", totalCents };
+  if (isBelowMinimumOrder(totalCents)) return { ok: false, reason: "minimum", totalCents };
   return {
     ok: true,
     replay: null,

@@ -9,6 +9,8 @@ import {
   productSizes,
 } from "#app/db/schema.ts";
 import { submitCheckout } from "#app/features/checkout/checkout.server.ts";
+import { uploadIdPhoto } from "#app/features/media/id-photos.server.ts";
+import { describeEachDatabase } from "#tests/db.ts";
 import {
   checkoutRequest,
   insertTestProduct,
@@ -17,9 +19,7 @@ import {
   orderFields,
   placeOrderInput,
   testPng,
-} from "#app/features/checkout/checkout-test-helpers.server.ts";
-import { uploadIdPhoto } from "#app/features/media/id-photos.server.ts";
-import { describeEachDatabase } from "#tests/db.ts";
+} from "#tests/support/checkout-test-helpers.server.ts";
 import { getOrderByToken } from "./orders.server.ts";
 import { commitOrder, placeOrder, prepareOrder } from "./place-order.server.ts";
 

@@ -1,13 +1,15 @@
 import { LegalPage } from "#app/components/legal-page.tsx";
-import { seoMeta, storeFromMatches } from "#app/features/catalog/seo.ts";
+import { storePageMeta } from "#app/features/catalog/seo.ts";
+import { CATALOGUE_PAGE } from "#app/utils/catalogue-pages.ts";
 import type { Route } from "./+types/age-verification";
 
+export const handle = CATALOGUE_PAGE;
+
 export function meta({ matches }: Route.MetaArgs) {
-  const store = storeFromMatches(matches);
-  return seoMeta({
-    store,
+  return storePageMeta(matches, {
     title: "Age Verification",
-    description: `${store.name} serves adults 21 and over only. How we verify your age online and at delivery.`,
+    description: (name) =>
+      `${name} serves adults 21 and over only. How we verify your age online and at delivery.`,
     path: "/age-verification",
   });
 }

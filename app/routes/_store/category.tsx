@@ -16,8 +16,11 @@ import {
   productsAvailable,
   strainForEffectFilter,
 } from "#app/features/catalog/storefront.ts";
+import { CATALOGUE_PAGE } from "#app/utils/catalogue-pages.ts";
 import { requestInfoContext } from "#app/utils/request-context.ts";
 import type { Route } from "./+types/category";
+
+export const handle = CATALOGUE_PAGE;
 
 const CATEGORY_DESCRIPTIONS: Record<string, string> = {
   Flower: "Top-shelf, lab-tested cannabis flower",
@@ -29,9 +32,8 @@ const CATEGORY_DESCRIPTIONS: Record<string, string> = {
   Deals: "Today's best deals",
 };
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const url = new URL(request.url);
-  const page = categoryPageBySlug(pageSlug(url));
+export async function loader({ url, pattern, context }: Route.LoaderArgs) {
+  const page = categoryPageBySlug(pageSlug(pattern));
   if (!page) throw data(null, { status: 404 });
   const search = parseSearch(url.searchParams.get("q"));
   await requireSearchBudget(search, context.get(requestInfoContext).clientAddress);

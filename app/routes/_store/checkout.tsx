@@ -1,11 +1,11 @@
 import { useCallback } from "react";
 import { data, Link } from "react-router";
+import { useCart } from "#app/components/cart-context.tsx";
+import { CheckoutForm } from "#app/components/checkout/checkout-form.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
-import { useCart } from "#app/features/cart/cart-context.tsx";
 import { CHECKOUT_TOASTS } from "#app/features/checkout/checkout.schema.ts";
 import { submitCheckout } from "#app/features/checkout/checkout.server.ts";
-import { CheckoutForm } from "#app/features/checkout/checkout-form.tsx";
 import { deliveryOptions } from "#app/features/checkout/delivery-slots.ts";
 import { getPurchaseLimitSettings } from "#app/features/checkout/purchase-limits.server.ts";
 import { requestInfoContext } from "#app/utils/request-context.ts";

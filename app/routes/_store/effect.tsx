@@ -12,12 +12,14 @@ import {
   parseSearch,
   productsAvailable,
 } from "#app/features/catalog/storefront.ts";
+import { CATALOGUE_PAGE } from "#app/utils/catalogue-pages.ts";
 import { requestInfoContext } from "#app/utils/request-context.ts";
 import type { Route } from "./+types/effect";
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const url = new URL(request.url);
-  const slug = pageSlug(url);
+export const handle = CATALOGUE_PAGE;
+
+export async function loader({ url, pattern, context }: Route.LoaderArgs) {
+  const slug = pageSlug(pattern);
   const page = EFFECT_PAGES[slug];
   if (!page) throw data(null, { status: 404 });
   const search = parseSearch(url.searchParams.get("q"));

@@ -5,11 +5,16 @@ import { useLoadErrorToast } from "#app/components/load-error.tsx";
 import { ProductCard } from "#app/components/product-card.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
+import type { IconName } from "#app/components/ui/icon-names.ts";
+import { MIN_ORDER_TEXT } from "#app/features/cart/cart.ts";
 import { findProducts } from "#app/features/catalog/catalog.server.ts";
 import { seoMeta, storeFromMatches, storeJsonLd } from "#app/features/catalog/seo.ts";
-import { CATEGORY_PAGES } from "#app/features/catalog/storefront.ts";
+import { CATEGORY_PAGES, EFFECT_PAGES, type EffectPage } from "#app/features/catalog/storefront.ts";
+import { CATALOGUE_PAGE } from "#app/utils/catalogue-pages.ts";
 import { log } from "#app/utils/logger.server.ts";
 import type { Route } from "./+types/home";
+
+export const handle = CATALOGUE_PAGE;
 
 /** Spec §9: featured limit 8 (4 s), Flower limit 10 (3 s). */
 const FEATURED_LIMIT = 8;
@@ -50,12 +55,18 @@ const FEATURE_TILES = [
   { icon: "lock", title: "Discreet Service", text: "Unmarked, discreet and confidential delivery." },
 ] as const;
 
+/** A tile linking to an effect page, its strains ("Indica and Hybrid") from the page's declaration. */
+function effectTile(slug: string, title: string, icon: IconName, text: (strains: string) => string) {
+  const page = EFFECT_PAGES[slug] as EffectPage;
+  return { title, icon, to: `/${page.slug}`, text: text(page.strains.join(" and ")) };
+}
+
 const EFFECT_TILES = [
-  { title: "Energizing", to: "/energetic", icon: "zap", text: "Sativa strains for an active day" },
-  { title: "Relaxing", to: "/relaxed", icon: "moon", text: "Indica and Hybrid strains to unwind" },
-  { title: "Uplifting", to: "/uplifted", icon: "sun", text: "Sativa strains to lift your mood" },
-  { title: "Euphoric", to: "/balanced", icon: "sparkles", text: "Well-balanced Hybrid strains" },
-] as const;
+  effectTile("energetic", "Energizing", "zap", (strains) => `${strains} strains for an active day`),
+  effectTile("relaxed", "Relaxing", "moon", (strains) => `${strains} strains to unwind`),
+  effectTile("uplifted", "Uplifting", "sun", (strains) => `${strains} strains to lift your mood`),
+  effectTile("balanced", "Euphoric", "sparkles", (strains) => `Well-balanced ${strains} strains`),
+];
 
 const TESTIMONIALS = [
   {
@@ -302,9 +313,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           delivered the same day anywhere in DC and Northern Virginia. No medical card needed.
         </p>
         <p className="leading-relaxed text-foreground/90">
-          We deliver Monday to Saturday from 10am to 8pm and Sunday from 11am to 6pm. Order by 7pm Mon–Sat or
-          4pm Sun for same-day delivery; most orders arrive in 2–4 hours. The minimum order is $80.00 and
-          delivery is free. Payment is cash on delivery, and our driver checks your ID in person.{" "}
+          {`We deliver Monday to Saturday from 10am to 8pm and Sunday from 11am to 6pm. Order by 7pm Mon–Sat or 4pm Sun for same-day delivery; most orders arrive in 2–4 hours. The minimum order is ${MIN_ORDER_TEXT} and delivery is free. Payment is cash on delivery, and our driver checks your ID in person.`}{" "}
           <Link
             to="/washington-dc-weed-delivery"
             className="font-medium text-primary underline underline-offset-4"

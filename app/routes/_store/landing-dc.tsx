@@ -3,8 +3,12 @@ import { CATEGORY_ICONS } from "#app/components/listing.tsx";
 import { telHref } from "#app/components/store-header.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
+import { MIN_ORDER_TEXT } from "#app/features/cart/cart.ts";
 import { seoMeta, storeFromMatches, storeJsonLd } from "#app/features/catalog/seo.ts";
+import { CATALOGUE_PAGE } from "#app/utils/catalogue-pages.ts";
 import type { Route } from "./+types/landing-dc";
+
+export const handle = CATALOGUE_PAGE;
 
 const PATH = "/washington-dc-weed-delivery";
 
@@ -21,7 +25,7 @@ const FAQ = [
   },
   {
     question: "What is the minimum order and is there a delivery fee?",
-    answer: "The minimum order is $80.00 and there is no delivery fee.",
+    answer: `The minimum order is ${MIN_ORDER_TEXT} and there is no delivery fee.`,
   },
   {
     question: "How fast is delivery?",
@@ -113,7 +117,7 @@ export default function LandingDc({ matches }: Route.ComponentProps) {
           </h1>
           <p className="mt-4 max-w-2xl text-lg text-paper-200">
             Same-day cannabis delivery from {store.name}, the capital's number-one weed delivery service.
-            Lab-tested, top-shelf products, discreet delivery, $80.00 minimum and no delivery fee.
+            {`Lab-tested, top-shelf products, discreet delivery, ${MIN_ORDER_TEXT} minimum and no delivery fee.`}
           </p>
           <div className="mt-8 flex flex-wrap gap-3">
             <Link to="/shop" className={buttonVariants({ variant: "accent", size: "lg" })}>

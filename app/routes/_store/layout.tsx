@@ -2,12 +2,12 @@ import { lazy, Suspense, useEffect, useState } from "react";
 import { Outlet, useMatches, useNavigation } from "react-router";
 import { AGE_GATE_STORAGE_KEY } from "#app/components/age-gate-key.ts";
 import { BottomBar } from "#app/components/bottom-bar.tsx";
+import { CartProvider } from "#app/components/cart-context.tsx";
 import { StoreFooter } from "#app/components/store-footer.tsx";
 import { StoreHeader } from "#app/components/store-header.tsx";
-import { toast } from "#app/components/toast/toast.ts";
-import { CartProvider } from "#app/features/cart/cart-context.tsx";
 import { publicStoreInfo } from "#app/utils/env.server.ts";
 import { onFirstInteraction } from "#app/utils/first-interaction.ts";
+import { toast } from "#app/utils/toast-client.ts";
 import type { Route } from "./+types/layout";
 
 /** The same for every shopper: the cart and the age-gate answer live in the browser. */

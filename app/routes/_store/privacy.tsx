@@ -1,13 +1,14 @@
 import { LegalPage } from "#app/components/legal-page.tsx";
-import { seoMeta, storeFromMatches } from "#app/features/catalog/seo.ts";
+import { storeFromMatches, storePageMeta } from "#app/features/catalog/seo.ts";
+import { CATALOGUE_PAGE } from "#app/utils/catalogue-pages.ts";
 import type { Route } from "./+types/privacy";
 
+export const handle = CATALOGUE_PAGE;
+
 export function meta({ matches }: Route.MetaArgs) {
-  const store = storeFromMatches(matches);
-  return seoMeta({
-    store,
+  return storePageMeta(matches, {
     title: "Privacy Policy",
-    description: `How ${store.name} collects, uses and protects your personal information and ID photo.`,
+    description: (name) => `How ${name} collects, uses and protects your personal information and ID photo.`,
     path: "/privacy",
   });
 }

@@ -1,22 +1,25 @@
 import { useEffect, useId, useState } from "react";
 import { data, Link, useNavigate } from "react-router";
+import { useCart } from "#app/components/cart-context.tsx";
 import { Price } from "#app/components/price.tsx";
 import { defaultSizeId, sizeOptionLabel } from "#app/components/product-card.tsx";
 import { ProductImage } from "#app/components/product-image.tsx";
-import { toast } from "#app/components/toast/toast.ts";
 import { Badge, strainBadgeVariant } from "#app/components/ui/badge.tsx";
 import { Button, buttonVariants } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
 import { Label, NativeSelect } from "#app/components/ui/input.tsx";
-import { useCart } from "#app/features/cart/cart-context.tsx";
 import { getProduct } from "#app/features/catalog/catalog.server.ts";
 import { isKnownStrain, isOnSale, showsThcPercentage } from "#app/features/catalog/catalog.ts";
 import { productJsonLd, seoMeta, storeFromMatches } from "#app/features/catalog/seo.ts";
 import { STRAIN_EFFECTS } from "#app/features/catalog/storefront.ts";
 import { getPurchaseLimitSettings } from "#app/features/checkout/purchase-limits.server.ts";
+import { CATALOGUE_PAGE } from "#app/utils/catalogue-pages.ts";
 import { log } from "#app/utils/logger.server.ts";
+import { toast } from "#app/utils/toast-client.ts";
 import type { Route } from "./+types/product";
+
+export const handle = CATALOGUE_PAGE;
 
 export async function loader({ params }: Route.LoaderArgs) {
   try {

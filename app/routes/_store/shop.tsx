@@ -19,8 +19,11 @@ import {
   parseSearch,
   productsAvailable,
 } from "#app/features/catalog/storefront.ts";
+import { CATALOGUE_PAGE } from "#app/utils/catalogue-pages.ts";
 import { requestInfoContext } from "#app/utils/request-context.ts";
 import type { Route } from "./+types/shop";
+
+export const handle = CATALOGUE_PAGE;
 
 const HIGHLIGHT_LIMIT = 4;
 

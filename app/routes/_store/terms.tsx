@@ -1,13 +1,16 @@
 import { LegalPage } from "#app/components/legal-page.tsx";
-import { seoMeta, storeFromMatches } from "#app/features/catalog/seo.ts";
+import { MIN_ORDER_TEXT } from "#app/features/cart/cart.ts";
+import { storeFromMatches, storePageMeta } from "#app/features/catalog/seo.ts";
+import { CATALOGUE_PAGE } from "#app/utils/catalogue-pages.ts";
 import type { Route } from "./+types/terms";
 
+export const handle = CATALOGUE_PAGE;
+
 export function meta({ matches }: Route.MetaArgs) {
-  const store = storeFromMatches(matches);
-  return seoMeta({
-    store,
+  return storePageMeta(matches, {
     title: "Terms of Service",
-    description: `The terms for ordering from ${store.name}: age requirement, minimum order, delivery and payment.`,
+    description: (name) =>
+      `The terms for ordering from ${name}: age requirement, minimum order, delivery and payment.`,
     path: "/terms",
   });
 }
@@ -24,7 +27,7 @@ export default function Terms({ matches }: Route.ComponentProps) {
       </p>
       <h2>Orders</h2>
       <ul>
-        <li>The minimum order is $80.00. There is no delivery fee.</li>
+        <li>{`The minimum order is ${MIN_ORDER_TEXT}. There is no delivery fee.`}</li>
         <li>Prices and availability are confirmed when you place your order.</li>
         <li>
           Delivery is available today or tomorrow in two-hour windows, in Washington DC and Northern Virginia.

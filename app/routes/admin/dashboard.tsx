@@ -10,6 +10,7 @@ import { requireAdmin } from "#app/features/admin-auth/guard.server.ts";
 import { type DashboardStats, getDashboardStats } from "#app/features/orders/admin-orders.server.ts";
 import { errorMessage, log } from "#app/utils/logger.server.ts";
 import { formatCents } from "#app/utils/money.ts";
+import { STORE_TIME_ZONE } from "#app/utils/store-time.ts";
 import type { Route } from "./+types/dashboard";
 
 export function meta() {
@@ -34,7 +35,7 @@ const placedAt = new Intl.DateTimeFormat("en-US", {
   day: "numeric",
   hour: "numeric",
   minute: "2-digit",
-  timeZone: "America/New_York",
+  timeZone: STORE_TIME_ZONE,
 });
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {

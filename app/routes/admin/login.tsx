@@ -1,6 +1,5 @@
 import { useEffect, useState } from "react";
 import { data, Form, redirect, useNavigation } from "react-router";
-import { toast } from "#app/components/toast/toast.ts";
 import { Button } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
@@ -15,6 +14,7 @@ import { readFormData } from "#app/utils/form-data.server.ts";
 import { requestInfoContext } from "#app/utils/request-context.ts";
 import { keepRetryAfter } from "#app/utils/retry-after.ts";
 import { toastHeader } from "#app/utils/toast.server.ts";
+import { toast } from "#app/utils/toast-client.ts";
 import type { Route } from "./+types/login";
 
 export function meta() {

@@ -6,8 +6,9 @@ import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
 import { requireAdmin } from "#app/features/admin-auth/guard.server.ts";
-import { listOutboxEmails } from "#app/features/orders/admin-orders.server.ts";
+import { listOutboxEmails } from "#app/features/email/outbox-list.server.ts";
 import { cn } from "#app/utils/cn.ts";
+import { STORE_TIME_ZONE } from "#app/utils/store-time.ts";
 import type { Route } from "./+types/outbox";
 
 export function meta() {
@@ -32,7 +33,7 @@ const FILTERS = ["all", "queued", "sending", "sent", "failed"] as const;
 const when = new Intl.DateTimeFormat("en-US", {
   dateStyle: "medium",
   timeStyle: "short",
-  timeZone: "America/New_York",
+  timeZone: STORE_TIME_ZONE,
 });
 
 export default function Outbox({ loaderData }: Route.ComponentProps) {

@@ -1,14 +1,13 @@
 /**
- * `npm run bench` reference only (404 unless BENCH_REFERENCE=1): a bare React Router page with the
+ * `npm run bench` reference only (in a bench build alone, app/server/bench.server.ts): a bare React Router page with the
  * same data as /shop (the same four queries as its loader), rendered as plain markup. Its CPU per
  * request is what a cold /shop render is compared with.
  */
-import { data } from "react-router";
+import { useLoaderData } from "react-router";
+import { unitPriceCents } from "#app/features/catalog/catalog.ts";
 import { loadHighlight, loadListing } from "#app/features/catalog/listing.server.ts";
-import type { Route } from "./+types/bench-bare";
 
 export async function loader() {
-  if (process.env.BENCH_REFERENCE !== "1") throw data(null, { status: 404 });
   const base = { category: null, search: "" };
   const [deals, featured, onSale, all] = await Promise.all([
     loadHighlight({ ...base, dealsOnly: true }, 4),
@@ -24,8 +23,8 @@ function dollars(cents: number) {
   return `$${(cents / 100).toFixed(2)}`;
 }
 
-export default function BenchBare({ loaderData }: Route.ComponentProps) {
-  const { deals, featured, onSale, all } = loaderData;
+export default function BenchBare() {
+  const { deals, featured, onSale, all } = useLoaderData<typeof loader>();
   return (
     <main>
       <h1>All Products</h1>
@@ -35,9 +34,7 @@ export default function BenchBare({ loaderData }: Route.ComponentProps) {
           {list.map((product) => (
             <li key={product.id}>
               <a href={`/product/${product.id}`}>{product.name}</a> {product.category}{" "}
-              {product.sizes[0]
-                ? dollars(product.sizes[0].salePriceCents ?? product.sizes[0].priceCents)
-                : ""}
+              {product.sizes[0] ? dollars(unitPriceCents(product.sizes[0])) : ""}
             </li>
           ))}
         </ul>

@@ -1,8 +1,8 @@
 import { RouterContextProvider } from "react-router";
 import { expect, it } from "vitest";
-import { insertTestProduct } from "#app/features/checkout/checkout-test-helpers.server.ts";
 import { requestInfoContext } from "#app/utils/request-context.ts";
 import { describeEachDatabase } from "#tests/db.ts";
+import { insertTestProduct } from "#tests/support/checkout-test-helpers.server.ts";
 import { loader as cartPricesLoader } from "./cart-prices.ts";
 
 describeEachDatabase("/api/cart-prices", (database) => {

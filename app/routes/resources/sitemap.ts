@@ -1,17 +1,18 @@
 import { listProductSitemapEntries } from "#app/features/catalog/catalog.server.ts";
-import { CATEGORY_PAGES, EFFECT_PAGES } from "#app/features/catalog/storefront.ts";
+import { cataloguePages } from "#app/utils/catalogue-pages.ts";
 import { config } from "#app/utils/env.server.ts";
 
-const STATIC_PAGES = [
-  "/",
-  "/shop",
-  ...CATEGORY_PAGES.map((page) => `/${page.slug}`),
-  ...Object.keys(EFFECT_PAGES).map((slug) => `/${slug}`),
-  "/washington-dc-weed-delivery",
-  "/privacy",
-  "/terms",
-  "/age-verification",
-];
+/**
+ * The pages whose route says `handle: { pageCache: true }`, read from this build's own route table
+ * (the server build imports this module, so it is read once the build has loaded).
+ */
+let staticPages: Promise<string[]> | undefined;
+function catalogueStaticPages() {
+  staticPages ??= import("virtual:react-router/server-build").then((build) =>
+    cataloguePages(build.routes).staticPaths(),
+  );
+  return staticPages;
+}
 
 function escapeXml(text: string) {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
@@ -20,9 +21,9 @@ function escapeXml(text: string) {
 /** Every public page and every product in the shop (not /admin, /checkout or the thank-you pages). */
 export async function loader() {
   const base = config().publicUrl;
-  const products = await listProductSitemapEntries();
+  const [pages, products] = await Promise.all([catalogueStaticPages(), listProductSitemapEntries()]);
   const urls = [
-    ...STATIC_PAGES.map((path) => `  <url><loc>${escapeXml(base + path)}</loc></url>`),
+    ...pages.map((path) => `  <url><loc>${escapeXml(base + path)}</loc></url>`),
     ...products.map(
       (product) =>
         `  <url><loc>${escapeXml(`${base}/product/${product.id}`)}</loc><lastmod>${product.updatedAt.toISOString()}</lastmod></url>`,

@@ -3,14 +3,19 @@ import { data, Link, useFetcher } from "react-router";
 import { ConfirmDialog } from "#app/components/admin/confirm-dialog.tsx";
 import { useCsrfToken } from "#app/components/admin/csrf.tsx";
 import { AdminPageHeader } from "#app/components/admin/page-header.tsx";
-import { toast } from "#app/components/toast/toast.ts";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { Button, buttonVariants } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
 import { Input, Label, NativeSelect } from "#app/components/ui/input.tsx";
 import { requireAdmin } from "#app/features/admin-auth/guard.server.ts";
-import { CATEGORIES, canonicalCategory, isKnownCategory } from "#app/features/catalog/catalog.ts";
+import {
+  CATEGORIES,
+  canonicalCategory,
+  isKnownCategory,
+  isOnSale,
+  unitPriceCents,
+} from "#app/features/catalog/catalog.ts";
 import {
   type AdminProduct,
   deleteOrArchiveProduct,
@@ -18,11 +23,13 @@ import {
   LOW_STOCK_THRESHOLD,
   listAdminProducts,
 } from "#app/features/catalog/product-admin.server.ts";
+import { productListIntentSchema } from "#app/features/catalog/product-list.schema.ts";
 import { categoryCounts, filterAdminProducts } from "#app/features/catalog/product-list.ts";
 import { cn } from "#app/utils/cn.ts";
 import { readFormData } from "#app/utils/form-data.server.ts";
 import { errorMessage, log } from "#app/utils/logger.server.ts";
 import { formatCents } from "#app/utils/money.ts";
+import { toast } from "#app/utils/toast-client.ts";
 import type { Route } from "./+types/list";
 
 export function meta() {
@@ -47,9 +54,11 @@ type ActionResult = { ok: boolean; title: string; description: string };
 
 export async function action({ request, context }: Route.ActionArgs) {
   requireAdmin(context);
-  const form = await readFormData(request);
-  const intent = form.get("intent");
-  const id = String(form.get("id") ?? "");
+  const parsed = productListIntentSchema.safeParse(Object.fromEntries(await readFormData(request)));
+  if (!parsed.success) {
+    return data<ActionResult>({ ok: false, title: "Error", description: "Unknown action" }, { status: 400 });
+  }
+  const { intent, id } = parsed.data;
   if (intent === "delete") {
     try {
       const result = await deleteOrArchiveProduct(id);
@@ -68,28 +77,25 @@ export async function action({ request, context }: Route.ActionArgs) {
       );
     }
   }
-  if (intent === "fix-case") {
-    try {
-      const result = await fixCategoryCase(id);
-      if (!result.ok) {
-        return data<ActionResult>(
-          { ok: false, title: "Error", description: `Failed to update category: ${result.reason}` },
-          { status: 400 },
-        );
-      }
-      return data<ActionResult>({
-        ok: true,
-        title: "Category Updated",
-        description: `Updated "${result.from}" to "${result.to}"`,
-      });
-    } catch (error) {
+  try {
+    const result = await fixCategoryCase(id);
+    if (!result.ok) {
       return data<ActionResult>(
-        { ok: false, title: "Error", description: `Failed to update category: ${errorMessage(error)}` },
-        { status: 500 },
+        { ok: false, title: "Error", description: `Failed to update category: ${result.reason}` },
+        { status: 400 },
       );
     }
+    return data<ActionResult>({
+      ok: true,
+      title: "Category Updated",
+      description: `Updated "${result.from}" to "${result.to}"`,
+    });
+  } catch (error) {
+    return data<ActionResult>(
+      { ok: false, title: "Error", description: `Failed to update category: ${errorMessage(error)}` },
+      { status: 500 },
+    );
   }
-  return data<ActionResult>({ ok: false, title: "Error", description: "Unknown action" }, { status: 400 });
 }
 
 export default function ProductList({ loaderData }: Route.ComponentProps) {
@@ -195,7 +201,7 @@ export default function ProductList({ loaderData }: Route.ComponentProps) {
         <ul className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4">
           {visible.map((product) => (
             <li key={product.id}>
-              <ProductCard product={product} lowStock={lowStock} />
+              <AdminProductCard product={product} lowStock={lowStock} />
             </li>
           ))}
         </ul>
@@ -204,7 +210,7 @@ export default function ProductList({ loaderData }: Route.ComponentProps) {
   );
 }
 
-function ProductCard({ product, lowStock }: { product: AdminProduct; lowStock: number }) {
+function AdminProductCard({ product, lowStock }: { product: AdminProduct; lowStock: number }) {
   const fetcher = useFetcher<ActionResult>();
   const csrf = useCsrfToken();
   const [confirming, setConfirming] = useState(false);
@@ -266,10 +272,10 @@ function ProductCard({ product, lowStock }: { product: AdminProduct; lowStock: n
                 <li key={size.id} className="flex items-center justify-between gap-2">
                   <span>
                     {size.size} ·{" "}
-                    {size.salePriceCents !== null && size.salePriceCents < size.priceCents ? (
+                    {isOnSale(size) ? (
                       <>
                         <span className="font-semibold text-destructive">
-                          {formatCents(size.salePriceCents)}
+                          {formatCents(unitPriceCents(size))}
                         </span>{" "}
                         <s className="text-muted-foreground">{formatCents(size.priceCents)}</s>
                       </>

@@ -1,8 +1,8 @@
 import { and, eq, isNotNull } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { mediaFiles, productSizes, products } from "#app/db/schema.ts";
+import { insertProduct } from "#app/features/catalog/product-factory.server.ts";
 import { describeEachDatabase } from "#tests/db.ts";
-import { createProduct } from "./product-factory.server.ts";
 import { seedDemoCatalogue } from "./seed.server.ts";
 
 describeEachDatabase("demo catalogue seed", (database) => {
@@ -46,7 +46,7 @@ describeEachDatabase("demo catalogue seed", (database) => {
   it("never touches a shop that already has products", async () => {
     const { db } = database();
     await db.delete(products);
-    const mine = await createProduct(db, { name: "The Owner's Own Kush" });
+    const mine = await insertProduct(db, { name: "The Owner's Own Kush" });
     expect(await seedDemoCatalogue(db)).toMatchObject({ seeded: 0 });
     const rows = await db.select({ id: products.id }).from(products);
     expect(rows).toEqual([{ id: mine.id }]);
@@ -54,7 +54,7 @@ describeEachDatabase("demo catalogue seed", (database) => {
 
   it("creates products with sensible defaults for tests", async () => {
     const { db } = database();
-    const edible = await createProduct(db, {
+    const edible = await insertProduct(db, {
       category: "Edibles",
       sizes: [{ size: "10 pack", priceCents: 2500, inventoryCount: 3 }],
     });
@@ -64,7 +64,7 @@ describeEachDatabase("demo catalogue seed", (database) => {
     ]);
     expect(edible.sizes[0]?.id).toMatch(/^[0-9a-f-]{36}$/);
 
-    const flower = await createProduct(db, {
+    const flower = await insertProduct(db, {
       strain: null,
       sizes: [
         { size: "3.5g", priceCents: 4500, salePriceCents: 3900 },

@@ -6,12 +6,12 @@ import { availableParallelism } from "node:os";
 import { sql } from "drizzle-orm";
 import type { Database, Executor } from "#app/db/client.server.ts";
 import { products } from "#app/db/schema.ts";
+import { productArtworkSvg } from "#app/demo/artwork.server.ts";
+import { insertProducts } from "#app/features/catalog/product-factory.server.ts";
 import { getPurchaseLimitSettings } from "#app/features/checkout/purchase-limits.server.ts";
 import { estimateFlowerEquivalentMg } from "#app/features/checkout/purchase-limits.ts";
-import { productArtworkSvg } from "#app/features/media/artwork.server.ts";
 import { type StoredImage, storeProductArtwork } from "#app/features/media/images.server.ts";
 import { DEMO_PRODUCT_COUNT, demoProducts } from "./demo-catalog.ts";
-import { createProducts } from "./product-factory.server.ts";
 
 export type SeedOptions = {
   /** How many products (default 64; more gives generated variants). */
@@ -76,7 +76,7 @@ export async function seedDemoCatalogue(database: Database, options: SeedOptions
     await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext('capital-grown:seed-demo-catalogue'))`);
     if (await hasProducts(tx)) return 0;
     const { equivalences } = await getPurchaseLimitSettings(tx);
-    await createProducts(
+    await insertProducts(
       tx,
       list.map((product, index) => {
         const createdAt = new Date(now - product.ageMinutes * 60_000);

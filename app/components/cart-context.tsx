@@ -12,7 +12,6 @@ import {
   useRef,
   useState,
 } from "react";
-import { toast } from "#app/components/toast/toast.ts";
 import {
   CART_STORAGE_KEY,
   type CartItemInput,
@@ -24,7 +23,8 @@ import {
   parseStoredCart,
   reconcileCart,
   serializeCart,
-} from "./cart.ts";
+} from "#app/features/cart/cart.ts";
+import { toast } from "#app/utils/toast-client.ts";
 
 export type CartContextValue = {
   items: CartLine[];

@@ -1,8 +1,9 @@
 /** Shared by the checkout, order, ID photo and e-mail tests: real rows, real requests, real images. */
 import sharp from "sharp";
 import type { Executor } from "#app/db/client.server.ts";
-import { createProduct } from "#app/features/catalog/product-factory.server.ts";
-import { availableSlots, storeClock } from "./delivery-slots.ts";
+import { insertProduct } from "#app/features/catalog/product-factory.server.ts";
+import { availableSlots } from "#app/features/checkout/delivery-slots.ts";
+import { storeClock } from "#app/utils/store-time.ts";
 
 /** Monday 23 Nov 2026, 9:00 AM in New York: every slot of the day is still open. */
 export const MONDAY_MORNING = new Date("2026-11-23T14:00:00Z");
@@ -18,7 +19,7 @@ export async function insertTestProduct(
     size?: string;
   } = {},
 ) {
-  const product = await createProduct(executor, {
+  const product = await insertProduct(executor, {
     name: options.name,
     category: "Flower",
     imageUrl: "https://images.example/test.jpg",

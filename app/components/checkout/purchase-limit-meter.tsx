@@ -1,5 +1,5 @@
+import { weightAgainstLimit } from "#app/features/checkout/purchase-limits.ts";
 import { cn } from "#app/utils/cn.ts";
-import { weightAgainstLimit } from "./purchase-limits.ts";
 
 /** One row of the running weight against a limit: "Flower equivalent (Virginia)  12.5 g of 28 g". */
 export function PurchaseLimitMeter({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CATEGORIES, isOnSale, STRAINS } from "./catalog.ts";
+import { CATEGORIES, isOnSale, STRAINS } from "#app/features/catalog/catalog.ts";
 import { demoProducts } from "./demo-catalog.ts";
 
 describe("demoProducts", () => {

@@ -5,14 +5,11 @@
  */
 import { useEffect, useId, useMemo, useRef, useState } from "react";
 import { useFetcher, useNavigate } from "react-router";
-import { toast } from "#app/components/toast/toast.ts";
 import { Button } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
 import { FieldError, Input, Label, NativeSelect, Textarea } from "#app/components/ui/input.tsx";
-import { type CartLine, lineTotalCents } from "#app/features/cart/cart.ts";
-import { cn } from "#app/utils/cn.ts";
-import { formatCents } from "#app/utils/money.ts";
+import { type CartLine, isBelowMinimumOrder, lineTotalCents } from "#app/features/cart/cart.ts";
 import {
   CHECKOUT_TOASTS,
   type CheckoutField,
@@ -26,11 +23,14 @@ import {
   minimumOrderToast,
   type ToastMessage,
   US_STATES,
-} from "./checkout.schema.ts";
-import { DELIVERY_DATE_HINT, type DeliveryDay } from "./delivery-slots.ts";
-import { ID_IMAGE_ACCEPT, ID_IMAGE_HINT, MIN_ORDER_CENTS } from "./limits.ts";
+} from "#app/features/checkout/checkout.schema.ts";
+import { DELIVERY_DATE_HINT, type DeliveryDay } from "#app/features/checkout/delivery-slots.ts";
+import { ID_IMAGE_ACCEPT, ID_IMAGE_HINT } from "#app/features/checkout/limits.ts";
+import { type PurchaseLimits, STATE_NAMES } from "#app/features/checkout/purchase-limits.ts";
+import { cn } from "#app/utils/cn.ts";
+import { formatCents } from "#app/utils/money.ts";
+import { toast } from "#app/utils/toast-client.ts";
 import { PurchaseLimitMeter } from "./purchase-limit-meter.tsx";
-import { type PurchaseLimits, STATE_NAMES } from "./purchase-limits.ts";
 import { useCartWeight } from "./use-cart-weight.ts";
 
 export type CheckoutActionData =
@@ -209,7 +209,7 @@ export function CheckoutForm({
       showToast(CHECKOUT_TOASTS.cartEmpty);
       return;
     }
-    if (totalCents < MIN_ORDER_CENTS) {
+    if (isBelowMinimumOrder(totalCents)) {
       showToast(minimumOrderToast(totalCents));
       return;
     }

@@ -15,8 +15,6 @@ let queued: ToastRequest[] = [];
 let requested = false;
 const listeners = new Set<() => void>();
 
-export const loadSonner = () => import("./sonner-toaster.tsx");
-
 function show(kind: ToastKind, title: string, options: ToastOptions = {}) {
   if (sonnerToast) {
     sonnerToast[kind](title, options);

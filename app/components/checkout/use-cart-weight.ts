@@ -4,15 +4,15 @@
  * catalogue pages and their first-load JavaScript carry neither.
  */
 import { useEffect, useState } from "react";
+import { CART_PRICES_PATH } from "#app/components/cart-context.tsx";
 import type { CartLine, CurrentSizePrice } from "#app/features/cart/cart.ts";
-import { CART_PRICES_PATH } from "#app/features/cart/cart-context.tsx";
-import type { DeliveryState } from "./checkout.schema.ts";
+import type { DeliveryState } from "#app/features/checkout/checkout.schema.ts";
 import {
   orderWeightMg,
   type PurchaseLimitProblem,
   type PurchaseLimits,
   purchaseLimitProblem,
-} from "./purchase-limits.ts";
+} from "#app/features/checkout/purchase-limits.ts";
 
 /** Weights already fetched in this page's life: reopening the panel asks again only for new sizes. */
 const knownWeights = new Map<string, number | null>();

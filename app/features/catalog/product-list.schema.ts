@@ -1,0 +1,7 @@
+import { z } from "zod";
+
+/** The admin product list's buttons: one action with named intents (conventions §7), as the orders route. */
+export const productListIntentSchema = z.object({
+  intent: z.enum(["delete", "fix-case"]),
+  id: z.string().min(1).max(100),
+});

@@ -1,0 +1,41 @@
+/**
+ * The store's clock (spec §5, decisions 4 and 13): every calendar question — delivery dates, the
+ * dashboard's days, the dates shown to staff — is answered in this zone whatever the server's zone.
+ * The one place the zone is written.
+ */
+export const STORE_TIME_ZONE = "America/New_York";
+
+const partsFormatter = new Intl.DateTimeFormat("en-US", {
+  timeZone: STORE_TIME_ZONE,
+  year: "numeric",
+  month: "2-digit",
+  day: "2-digit",
+  hour: "2-digit",
+  minute: "2-digit",
+  hourCycle: "h23",
+});
+
+/** The wall-clock date (yyyy-MM-dd) and minutes since midnight in New York at `now`. */
+export function storeClock(now: Date) {
+  const parts = Object.fromEntries(partsFormatter.formatToParts(now).map((part) => [part.type, part.value]));
+  const date = `${parts.year}-${parts.month}-${parts.day}`;
+  const minutes = Number(parts.hour) * 60 + Number(parts.minute);
+  return { date, minutes };
+}
+
+/** yyyy-MM-dd of the calendar day after `date`. */
+export function nextDate(date: string) {
+  const [year, month, day] = date.split("-").map(Number) as [number, number, number];
+  return new Date(Date.UTC(year, month - 1, day + 1)).toISOString().slice(0, 10);
+}
+
+/** 0 = Sunday … 6 = Saturday for a yyyy-MM-dd calendar date. */
+export function weekday(date: string) {
+  const [year, month, day] = date.split("-").map(Number) as [number, number, number];
+  return new Date(Date.UTC(year, month - 1, day)).getUTCDay();
+}
+
+/** The store day (yyyy-MM-dd in New York) an instant falls on: dashboard totals use it. */
+export function storeDay(instant: Date) {
+  return storeClock(instant).date;
+}
