@@ -20,7 +20,6 @@ import {
 import { isBenchBuild, registerBenchEndpoints } from "./app/server/bench.server.ts";
 import { createNonce, hashPolicy, noncePolicy } from "./app/server/content-security-policy.server.ts";
 import { crossSiteGuard, finalErrorHandler, methodGuard } from "./app/server/http-guards.server.ts";
-import { metrics } from "./app/server/metrics.server.ts";
 import { metricsAccess } from "./app/server/ops-endpoints.server.ts";
 import { PageCache } from "./app/server/page-cache.server.ts";
 import { precompressedAssets } from "./app/server/page-cache-assets.server.ts";
@@ -35,6 +34,7 @@ import {
   rootLogger,
   withRequestLogger,
 } from "./app/utils/logger.server.ts";
+import { metrics } from "./app/utils/metrics.server.ts";
 import { PRIVATE_UMASK } from "./app/utils/private-data-dir.server.ts";
 
 type AppEntry = {

@@ -8,7 +8,7 @@
 import { inArray, sql } from "drizzle-orm";
 import type { DatabaseHandle } from "#app/db/client.server.ts";
 import { emailOutbox } from "#app/db/schema.ts";
-import { metrics } from "./metrics.server.ts";
+import { metrics } from "#app/utils/metrics.server.ts";
 
 const PING_TIMEOUT_MS = 1_000;
 

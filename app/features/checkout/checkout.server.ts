@@ -20,9 +20,9 @@ import {
   type PreparedOrder,
   prepareOrder,
 } from "#app/features/orders/place-order.server.ts";
-import { metrics } from "#app/server/metrics.server.ts";
 import { config } from "#app/utils/env.server.ts";
 import { log, rootCauseMessage } from "#app/utils/logger.server.ts";
+import { metrics } from "#app/utils/metrics.server.ts";
 import {
   CHECKOUT_TOASTS,
   checkoutSchema,

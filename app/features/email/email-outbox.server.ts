@@ -17,9 +17,9 @@ import { and, asc, eq, inArray, lt, lte, ne, or, sql } from "drizzle-orm";
 import nodemailer from "nodemailer";
 import { type Database, db } from "#app/db/client.server.ts";
 import { emailOutbox } from "#app/db/schema.ts";
-import { metrics } from "#app/server/metrics.server.ts";
 import { config } from "#app/utils/env.server.ts";
 import { errorMessage, log } from "#app/utils/logger.server.ts";
+import { metrics } from "#app/utils/metrics.server.ts";
 import {
   customerConfirmationEmail,
   type OrderEmailData,
