@@ -5,10 +5,10 @@ import { defineConfig } from "vite";
 /**
  * Modules every storefront page loads, bundled as one chunk instead of some thirty small ones: on a
  * phone's HTTP/1.1 connection each file costs a round trip. Code loaded on demand (the cart panel,
- * the age gate, the toaster) and the admin's own components stay out of it.
+ * the age gate, the toaster, the checkout form) and the admin's own components stay out of it.
  */
 const STOREFRONT_SHARED = [
-  /[\\/]app[\\/]components[\\/](?!admin[\\/]|cart-panel|age-gate\.|toast[\\/]|ui[\\/](sheet|switch))[^\\/]+(\.tsx?|[\\/][^\\/]+\.tsx?)$/,
+  /[\\/]app[\\/]components[\\/](?!admin[\\/]|checkout[\\/]|cart-panel|age-gate\.|toast[\\/]|ui[\\/](sheet|switch))[^\\/]+(\.tsx?|[\\/][^\\/]+\.tsx?)$/,
   /[\\/]app[\\/]features[\\/](cart[\\/]cart|catalog[\\/](catalog|storefront|seo)|media[\\/]image-urls)\./,
   /[\\/]app[\\/]utils[\\/](cn|money)\./,
 ];
@@ -31,7 +31,7 @@ export default defineConfig({
                 {
                   // The root's toaster: every page, the admin too.
                   name: "toast",
-                  test: /[\\/]app[\\/](components[\\/]toast[\\/]toast(er)?|utils[\\/]first-interaction)\./,
+                  test: /[\\/]app[\\/](components[\\/]toast[\\/]toaster|utils[\\/](toast-client|first-interaction))\./,
                   priority: 15,
                 },
                 {

@@ -103,6 +103,8 @@ export function Carousel({
   // Autoplay: loops; never under reduced motion; paused while keyboard focus is inside.
   useEffect(() => {
     if (reducedMotion || stopped || paused || maxIndex === 0) return;
+    // Read here too: on the first render `reducedMotion` is still the server's false.
+    if (window.matchMedia("(prefers-reduced-motion: reduce)").matches) return;
     const timer = setInterval(() => {
       if (document.visibilityState === "visible") setIndex((value) => (value >= maxIndex ? 0 : value + 1));
     }, intervalMs);

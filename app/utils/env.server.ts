@@ -1,6 +1,6 @@
 import { isIP } from "node:net";
 import path from "node:path";
-import { z } from "zod";
+import { z } from "#app/utils/zod.ts";
 
 const booleanFromString = z
   .enum(["true", "false", "1", "0", "yes", "no"])

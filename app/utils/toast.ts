@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "#app/utils/zod.ts";
 
 /** A notification shown once after a redirect (spec §8 toasts), carried in a short-lived cookie. */
 export const toastSchema = z.object({

@@ -1,4 +1,5 @@
 import { request as httpRequest } from "node:http";
+import { connect } from "node:net";
 
 export type RawResponse = {
   status: number;
@@ -33,37 +34,47 @@ export function rawRequest(
 }
 
 /**
- * The status of a POST whose body the server refuses before it has all arrived, read as soon as the
- * answer comes (as a browser does), while the body is still being written: the server then closes
- * the connection, and a client that waits to finish writing first sees only the reset.
+ * The status line a server answers a POST with while the client is still uploading its body: the
+ * head and the first `firstBytes` of the body go out, then the client waits for the answer before it
+ * would send the rest (as a browser reads an early answer during an upload). A refusal that needs the
+ * whole body would never come: the wait times out.
  */
 export function earlyAnswerStatus(
   baseUrl: string,
   path: string,
   headers: Record<string, string>,
   body: Buffer,
+  options: { firstBytes?: number; timeoutMs?: number } = {},
 ) {
   const { hostname, port } = new URL(baseUrl);
+  const head = [
+    `POST ${path} HTTP/1.1`,
+    `Host: ${hostname}:${port}`,
+    ...Object.entries({ ...headers, "Content-Length": String(body.length) }).map(([k, v]) => `${k}: ${v}`),
+    "",
+    "",
+  ].join("\r\n");
   return new Promise<number>((resolve, reject) => {
-    let answered = false;
-    const req = httpRequest(
-      {
-        host: hostname,
-        port,
-        method: "POST",
-        path,
-        headers: { ...headers, "Content-Length": String(body.length) },
-      },
-      (res) => {
-        answered = true;
-        resolve(res.statusCode ?? 0);
-        res.resume();
-        res.on("error", () => {});
-      },
-    );
-    req.on("error", (error) => {
-      if (!answered) reject(error);
+    const socket = connect(Number(port), hostname);
+    let received = "";
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`no answer within ${options.timeoutMs ?? 10_000} ms while uploading`));
+    }, options.timeoutMs ?? 10_000);
+    socket.on("data", (chunk) => {
+      received += chunk.toString("latin1");
+      const status = /^HTTP\/1\.1 (\d{3})/.exec(received);
+      if (status) {
+        clearTimeout(timer);
+        socket.destroy();
+        resolve(Number(status[1]));
+      }
     });
-    req.end(body);
+    socket.on("error", (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    socket.write(head);
+    socket.write(body.subarray(0, options.firstBytes ?? 64 * 1024));
   });
 }

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "#app/utils/zod.ts";
 
 /**
  * Any name@host: the account made at first start is admin@localhost, which zod's stricter e-mail

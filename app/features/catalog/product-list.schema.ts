@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "#app/utils/zod.ts";
 
 /** The admin product list's buttons: one action with named intents (conventions §7), as the orders route. */
 export const productListIntentSchema = z.object({

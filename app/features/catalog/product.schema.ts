@@ -2,8 +2,9 @@
  * The admin product form (spec §2 'Add product and edit product', §5 'Product form'): one schema
  * for the browser's messages and the server's check. Prices are typed in dollars and stored in cents.
  */
-import { z } from "zod";
+
 import { gramsToMg } from "#app/features/checkout/purchase-limits.ts";
+import { z } from "#app/utils/zod.ts";
 import { CATEGORIES, STRAINS } from "./catalog.ts";
 
 export const MAX_PRODUCT_IMAGE_BYTES = 10 * 1024 * 1024;

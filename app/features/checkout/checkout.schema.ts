@@ -2,9 +2,10 @@
  * The checkout input, validated by the same schema in the browser and on the server (decision 7).
  * Field names follow spec §3 'Checkout form'; toasts use the words of spec §5 and §8.
  */
-import { z } from "zod";
+
 import { isBelowMinimumOrder, MIN_ORDER_CENTS, MIN_ORDER_TEXT } from "#app/features/cart/cart.ts";
 import { formatCents } from "#app/utils/money.ts";
+import { z } from "#app/utils/zod.ts";
 import { DELIVERY_SLOT_LABELS } from "./delivery-slots.ts";
 import { ID_IMAGE_HINT, MAX_LINE_QUANTITY, MAX_UPLOAD_BYTES } from "./limits.ts";
 

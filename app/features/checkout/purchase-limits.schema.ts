@@ -2,7 +2,7 @@
  * The limits settings form (/admin/settings/limits) and the stored settings value: one schema for
  * the browser's messages and the server's check. The form is typed in grams, stored in milligrams.
  */
-import { z } from "zod";
+import { z } from "#app/utils/zod.ts";
 import {
   DEFAULT_PURCHASE_LIMITS,
   formatGrams,

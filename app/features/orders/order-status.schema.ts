@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "#app/utils/zod.ts";
 
 /** The admin's order buttons: one action with named intents (conventions §7). */
 export const ORDER_INTENTS = { confirm: "confirmed", deliver: "delivered", cancel: "cancelled" } as const;
