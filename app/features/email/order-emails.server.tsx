@@ -5,7 +5,9 @@
  * nothing else, so `emailTemplate` can render them once per number of order lines and fill in each
  * order. No ID image is ever attached.
  */
+
 import { formatDeliveryDate } from "#app/features/checkout/delivery-slots.ts";
+import type { OrderItemView, OrderView } from "#app/features/orders/orders.server.ts";
 import { formatCents } from "#app/utils/money.ts";
 import {
   type AmountRow,
@@ -23,28 +25,25 @@ import {
 
 export type { EmailMessage, StoreEmailSettings };
 
-export type OrderEmailItem = {
-  productName: string;
-  sizeLabel: string;
-  quantity: number;
-  unitPriceCents: number;
-  totalPriceCents: number;
-};
+export type OrderEmailItem = Pick<
+  OrderItemView,
+  "productName" | "sizeLabel" | "quantity" | "unitPriceCents" | "totalPriceCents"
+>;
 
-export type OrderEmailData = {
-  id: string;
-  publicToken: string;
-  customerName: string;
-  userEmail: string;
-  phone: string;
-  deliveryAddress: string;
-  deliveryDate: string;
-  deliveryTime: string;
-  totalAmountCents: number;
-  notes: string | null;
-  hasIdPhoto: boolean;
-  items: OrderEmailItem[];
-};
+export type OrderEmailData = Pick<
+  OrderView,
+  | "id"
+  | "publicToken"
+  | "customerName"
+  | "userEmail"
+  | "phone"
+  | "deliveryAddress"
+  | "deliveryDate"
+  | "deliveryTime"
+  | "totalAmountCents"
+  | "notes"
+  | "hasIdPhoto"
+> & { items: OrderEmailItem[] };
 
 export function shortOrderId(id: string) {
   return id.slice(0, 8);
