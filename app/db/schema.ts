@@ -319,7 +319,10 @@ export const emailOutbox = pgTable(
   (table) => [
     index("email_outbox_due_idx").on(table.status, table.nextAttemptAt),
     index("email_outbox_created_at_idx").on(table.createdAt.desc()),
-    check("email_outbox_status_valid", sql`${table.status} IN ('queued', 'sending', 'sent', 'failed', 'held')`),
+    check(
+      "email_outbox_status_valid",
+      sql`${table.status} IN ('queued', 'sending', 'sent', 'failed', 'held')`,
+    ),
   ],
 );
 
