@@ -56,7 +56,7 @@ function weekKey(day: string) {
 
 /**
  * Which backups to keep: the newest of each of the 7 newest days that have one (store-local
- * calendar), then the newest of each of the 4 newest older weeks that have one. Returns the names
+ * calendar), then the newest of each of the 4 newest older weeks (weeks holding none of those days). Returns the names
  * to delete; files that are not backups are never touched.
  */
 export function backupsToDelete(names: string[], timeZone: string): string[] {
@@ -67,16 +67,18 @@ export function backupsToDelete(names: string[], timeZone: string): string[] {
   const keep = new Set<string>();
   const days = new Set<string>();
   const weeks = new Set<string>();
+  const dailyWeeks = new Set<string>();
   for (const entry of dated) {
     const day = localDay(entry.at, timeZone);
     if (days.has(day)) continue;
     days.add(day);
     const week = weekKey(day);
     if (days.size <= KEEP_DAILY) {
+      dailyWeeks.add(week);
       keep.add(entry.name);
       continue;
     }
-    if (weeks.has(week) || weeks.size >= KEEP_WEEKLY) continue;
+    if (dailyWeeks.has(week) || weeks.has(week) || weeks.size >= KEEP_WEEKLY) continue;
     weeks.add(week);
     keep.add(entry.name);
   }
