@@ -64,7 +64,7 @@ test("npm run db:backup on a running embedded shop under load: the restore holds
       env: { SEED_DEMO: "false", ...LOAD_TEST_BUDGETS },
     });
     const load = orderLoop(app.url, sizes);
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await expect.poll(() => load.acknowledged.length, { timeout: 60_000 }).toBeGreaterThan(2);
     const before = [...load.acknowledged];
     const backup = await npm("db:backup", [file], { DATA_DIR: dataDir });
     expect(backup.stdout).toContain("the running server");
@@ -141,7 +141,7 @@ test("npm run db:backup on PostgreSQL under load: the restore into a fresh datab
     const sizes = await orderableSizes(helper.db, 4);
     await helper.close();
     const load = orderLoop(app.url, sizes);
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await expect.poll(() => load.acknowledged.length, { timeout: 60_000 }).toBeGreaterThan(2);
     const before = [...load.acknowledged];
     await npm("db:backup", [file], { DATA_DIR: dataDir, DATABASE_URL: live.url });
     await load.stop();
