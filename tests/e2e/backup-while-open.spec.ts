@@ -7,7 +7,7 @@ import { expect, test } from "@playwright/test";
 import { inArray, sql } from "drizzle-orm";
 import { openDatabase } from "#app/db/client.server.ts";
 import { orders } from "#app/db/schema.ts";
-import { seedDemoCatalogue } from "#app/features/catalog/seed.server.ts";
+import { seedDemoCatalogue } from "#app/demo/seed.server.ts";
 import { LOAD_TEST_BUDGETS, type RunningApp, startApp } from "../support/app-server.ts";
 import { orderableSizes, postOrder } from "../support/shop-orders.ts";
 import { createThrowawayDatabase } from "../support/throwaway-database.ts";

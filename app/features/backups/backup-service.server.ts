@@ -18,9 +18,9 @@ import path from "node:path";
 import { z } from "zod";
 import { backupDatabase, restoreDatabase } from "#app/db/backup.server.ts";
 import { type Database, type DatabaseHandle, openDatabase } from "#app/db/client.server.ts";
-import { STORE_TIME_ZONE } from "#app/features/checkout/delivery-slots.ts";
 import { config } from "#app/utils/env.server.ts";
 import { errorMessage, log } from "#app/utils/logger.server.ts";
+import { STORE_TIME_ZONE } from "#app/utils/store-time.ts";
 import { backupFileName, backupFileTime, backupsToDelete, dailyBackupDue } from "./backup-rules.ts";
 
 export const BACKUP_SOCKET_NAME = "backup.sock";
