@@ -119,7 +119,7 @@ function assertKeysAvailable(header: Header, available: KeyFingerprint[]) {
   }
 }
 
-async function readHeader(file: string): Promise<Header> {
+export async function readBackupHeader(file: string): Promise<Header> {
   const lines = createInterface({ input: createReadStream(file).pipe(createGunzip()), crlfDelay: Infinity });
   try {
     for await (const line of lines) {
@@ -136,7 +136,7 @@ async function readHeader(file: string): Promise<Header> {
 
 /** Checks, before any database is opened, that this instance holds the keys a backup needs. */
 export async function checkBackupKeys(file: string, availableKeys: KeyFingerprint[]) {
-  assertKeysAvailable(await readHeader(file), availableKeys);
+  assertKeysAvailable(await readBackupHeader(file), availableKeys);
 }
 
 /**
@@ -185,9 +185,22 @@ export async function restoreDatabase(
     await tx.execute(
       sql`SELECT setval(pg_get_serial_sequence('login_attempts', 'id'), GREATEST((SELECT max(id) FROM login_attempts), 1))`,
     );
+    // Mails pending at backup time mostly went out since: held for review in the admin outbox,
+    // never sent blindly (decision 017).
+    await tx.execute(
+      sql`UPDATE email_outbox SET status = 'held', locked_until = NULL WHERE status IN ('queued', 'sending')`,
+    );
     // Cached catalogue pages everywhere must be thrown away.
     await tx.execute(sql`UPDATE catalog_state SET version = version + 1, changed_at = now() WHERE id = 1`);
     await tx.execute(sql`SELECT pg_notify('catalog_changed', 'restore')`);
   });
   return restored;
+}
+
+/** Mails a restore held for review (pending when the backup was taken). */
+export async function countHeldEmails(db: Database) {
+  return Number(
+    rowsOf(await db.execute(sql`SELECT count(*)::int AS n FROM email_outbox WHERE status = 'held'`))[0]?.n ??
+      0,
+  );
 }

@@ -295,7 +295,7 @@ export const loginAttempts = pgTable(
   ],
 );
 
-export const EMAIL_STATUSES = ["queued", "sending", "sent", "failed"] as const;
+export const EMAIL_STATUSES = ["queued", "sending", "sent", "failed", "held"] as const;
 export type EmailStatus = (typeof EMAIL_STATUSES)[number];
 
 export const emailOutbox = pgTable(
@@ -319,7 +319,10 @@ export const emailOutbox = pgTable(
   (table) => [
     index("email_outbox_due_idx").on(table.status, table.nextAttemptAt),
     index("email_outbox_created_at_idx").on(table.createdAt.desc()),
-    check("email_outbox_status_valid", sql`${table.status} IN ('queued', 'sending', 'sent', 'failed')`),
+    check(
+      "email_outbox_status_valid",
+      sql`${table.status} IN ('queued', 'sending', 'sent', 'failed', 'held')`,
+    ),
   ],
 );
 

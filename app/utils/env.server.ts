@@ -144,6 +144,11 @@ const envSchema = z.object({
     .int("must be a whole number of days")
     .min(1, "must be at least 1")
     .default(30),
+  BACKUP_DIR: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
+  BACKUP_TIME: z
+    .string()
+    .regex(/^([01]\d|2[0-3]):[0-5]\d$/, "must be a time of day as HH:MM, e.g. 03:30")
+    .default("03:30"),
   ID_PHOTO_KEY: z.preprocess(emptyAsUndefined, base64Key.optional()),
   ID_PHOTO_PREVIOUS_KEYS: z.preprocess(emptyAsUndefined, base64KeyList.optional()),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),

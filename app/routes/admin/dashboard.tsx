@@ -1,5 +1,6 @@
 import { Link } from "react-router";
 import { SignOutButton } from "#app/components/admin/admin-header.tsx";
+import { BackupPanel, type BackupSummary } from "#app/components/admin/backup-panel.tsx";
 import { OrdersChart } from "#app/components/admin/orders-chart.tsx";
 import { AdminPageHeader } from "#app/components/admin/page-header.tsx";
 import { StatusBadge } from "#app/components/admin/status-badge.tsx";
@@ -7,6 +8,8 @@ import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
 import { requireAdmin } from "#app/features/admin-auth/guard.server.ts";
+import { backupIsStale } from "#app/features/backups/backup-rules.ts";
+import { lastBackupStatus } from "#app/features/backups/backup-service.server.ts";
 import { type DashboardStats, getDashboardStats } from "#app/features/orders/admin-orders.server.ts";
 import { errorMessage, log } from "#app/utils/logger.server.ts";
 import { formatCents } from "#app/utils/money.ts";
@@ -17,14 +20,28 @@ export function meta() {
   return [{ title: "Admin Dashboard" }];
 }
 
-export async function loader({ context }: Route.LoaderArgs): Promise<{ stats: DashboardStats | null }> {
+function backupSummary(): BackupSummary {
+  const last = lastBackupStatus();
+  return {
+    at: last?.at ?? null,
+    bytes: last?.bytes ?? null,
+    verified: last?.verified ?? true,
+    error: last?.error ?? null,
+    stale: backupIsStale(last ? new Date(last.at) : null, new Date()),
+  };
+}
+
+export async function loader({
+  context,
+}: Route.LoaderArgs): Promise<{ stats: DashboardStats | null; backup: BackupSummary }> {
   requireAdmin(context);
+  const backup = backupSummary();
   try {
-    return { stats: await getDashboardStats() };
+    return { stats: await getDashboardStats(), backup };
   } catch (error) {
     // Spec §8: a dashboard stats failure is logged only.
     log.error("Dashboard stats failed", { error: errorMessage(error) });
-    return { stats: null };
+    return { stats: null, backup };
   }
 }
 
@@ -73,6 +90,8 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
           hint="All orders except cancelled ones"
         />
       </div>
+
+      <BackupPanel backup={loaderData.backup} />
 
       <div className="mt-6 grid gap-4 lg:grid-cols-[2fr_1fr]">
         <Card className="p-5">

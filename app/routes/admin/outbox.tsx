@@ -1,11 +1,14 @@
-import { Link, useSearchParams } from "react-router";
+import { Form, Link, redirect, useSearchParams } from "react-router";
+import { CsrfInput } from "#app/components/admin/csrf.tsx";
 import { RefreshButton, usePolling } from "#app/components/admin/orders-screen.tsx";
 import { AdminPageHeader } from "#app/components/admin/page-header.tsx";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
+import { db } from "#app/db/client.server.ts";
 import { requireAdmin } from "#app/features/admin-auth/guard.server.ts";
+import { discardHeldEmails, releaseHeldEmails } from "#app/features/backups/held-emails.server.ts";
 import { listOutboxEmails } from "#app/features/email/outbox-list.server.ts";
 import { cn } from "#app/utils/cn.ts";
 import { STORE_TIME_ZONE } from "#app/utils/store-time.ts";
@@ -23,7 +26,17 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { ...(await listOutboxEmails({ cursor: before, status })), status, isFirstPage: !before };
 }
 
+/** 'Send them' / 'Discard them' for the mails a restore held (decision 017). */
+export async function action({ request, context }: Route.ActionArgs) {
+  requireAdmin(context);
+  const intent = (await request.formData()).get("intent");
+  if (intent === "send-held") await releaseHeldEmails(await db());
+  else if (intent === "discard-held") await discardHeldEmails(await db());
+  return redirect("/admin/outbox");
+}
+
 const STATUS_VARIANT = {
+  held: "pending",
   queued: "pending",
   sending: "confirmed",
   sent: "delivered",
@@ -41,6 +54,7 @@ export default function Outbox({ loaderData }: Route.ComponentProps) {
   const [params] = useSearchParams();
   const current = loaderData.status ?? "all";
   const failed = loaderData.counts.failed ?? 0;
+  const held = loaderData.counts.held ?? 0;
   return (
     <>
       <AdminPageHeader
@@ -52,6 +66,35 @@ export default function Outbox({ loaderData }: Route.ComponentProps) {
         </Link>
         <RefreshButton />
       </AdminPageHeader>
+      {held > 0 ? (
+        <div
+          role="alert"
+          className="mb-4 flex flex-wrap items-center gap-3 rounded-md bg-destructive/10 px-4 py-3 text-destructive text-sm"
+        >
+          <p className="flex-1">
+            Restored from a backup: {held} e-mail{held === 1 ? "" : "s"} held. Send them or discard them.
+          </p>
+          <Form method="post" className="flex gap-2">
+            <CsrfInput />
+            <button
+              type="submit"
+              name="intent"
+              value="send-held"
+              className={buttonVariants({ variant: "primary" })}
+            >
+              Send
+            </button>
+            <button
+              type="submit"
+              name="intent"
+              value="discard-held"
+              className={buttonVariants({ variant: "outline" })}
+            >
+              Discard
+            </button>
+          </Form>
+        </div>
+      ) : null}
       {failed > 0 ? (
         <p
           role="alert"

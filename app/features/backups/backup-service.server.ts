@@ -1,0 +1,236 @@
+/**
+ * Backups while the shop is open (decision 017): the running server, which owns the database,
+ * writes backups on request (a unix socket inside the private data folder) and once a day by
+ * itself; each backup is checked by restoring it into a throwaway in-memory PGlite.
+ */
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { createServer, type Server } from "node:http";
+import path from "node:path";
+import { z } from "zod";
+import { backupDatabase, restoreDatabase } from "#app/db/backup.server.ts";
+import { type Database, type DatabaseHandle, openDatabase } from "#app/db/client.server.ts";
+import { config } from "#app/utils/env.server.ts";
+import { errorMessage, log } from "#app/utils/logger.server.ts";
+import { STORE_TIME_ZONE } from "#app/utils/store-time.ts";
+import { backupFileName, backupFileTime, backupsToDelete, dailyBackupDue } from "./backup-rules.ts";
+
+export const BACKUP_SOCKET_NAME = "backup.sock";
+const STATUS_FILE = "last-backup.json";
+
+export function backupDir() {
+  const { BACKUP_DIR, dataDir } = config();
+  return path.resolve(BACKUP_DIR ?? path.join(dataDir, "backups"));
+}
+
+export function backupSocketPath(dataDir = config().dataDir) {
+  return path.join(dataDir, BACKUP_SOCKET_NAME);
+}
+
+export type BackupResult = { file: string; bytes: number; rows: number; counts: Record<string, number> };
+
+/**
+ * Writes a backup to `file`; on any failure the partial file, and a folder this call created, are
+ * removed, so a failed backup leaves nothing behind.
+ */
+export async function writeBackup(db: Database, file: string): Promise<BackupResult> {
+  const folder = path.dirname(file);
+  const madeFolder = existsSync(folder) ? null : mkdirSync(folder, { recursive: true, mode: 0o700 });
+  try {
+    const { counts } = await backupDatabase(db, file);
+    const rows = Object.values(counts).reduce((sum, count) => sum + count, 0);
+    return { file, bytes: statSync(file).size, rows, counts };
+  } catch (error) {
+    rmSync(file, { force: true });
+    if (madeFolder) rmSync(madeFolder, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/** Restores a backup into a throwaway in-memory PGlite and compares every table's row count. */
+export async function verifyBackup(file: string, expected: Record<string, number>) {
+  const scratch = await openDatabase({ kind: "pglite" });
+  try {
+    // The check needs no keys: it restores rows, it never decrypts a photo.
+    const { readBackupHeader } = await import("#app/db/backup.server.ts");
+    const header = await readBackupHeader(file);
+    const restored = await restoreDatabase(scratch.db, file, { availableKeys: header.idPhotoKeys ?? [] });
+    const wrong = Object.entries(expected).filter(([table, count]) => (restored[table] ?? 0) !== count);
+    if (wrong.length > 0) {
+      throw new Error(
+        `restored row counts differ: ${wrong.map(([table, count]) => `${table} ${restored[table] ?? 0} of ${count}`).join(", ")}`,
+      );
+    }
+  } finally {
+    await scratch.close();
+  }
+}
+
+export type BackupStatus = {
+  at: string;
+  file: string;
+  bytes: number;
+  rows: number;
+  verified: boolean;
+  error?: string;
+};
+
+const statusSchema = z.object({
+  at: z.string(),
+  file: z.string(),
+  bytes: z.number(),
+  rows: z.number(),
+  verified: z.boolean(),
+  error: z.string().optional(),
+});
+
+/** The last backup's record (written next to the backups), or null when none was ever written. */
+export function lastBackupStatus(folder = backupDir()): BackupStatus | null {
+  try {
+    return statusSchema.parse(JSON.parse(readFileSync(path.join(folder, STATUS_FILE), "utf8")));
+  } catch {
+    return null;
+  }
+}
+
+function recordStatus(folder: string, status: BackupStatus) {
+  writeFileSync(path.join(folder, STATUS_FILE), JSON.stringify(status), { mode: 0o600 });
+}
+
+/** Writes, checks and records one backup into `folder`, then prunes old ones (7 daily, 4 weekly). */
+export async function runScheduledBackup(db: Database, folder = backupDir(), now = new Date()) {
+  const result = await writeBackup(db, path.join(folder, backupFileName(now)));
+  let error: string | undefined;
+  try {
+    await verifyBackup(result.file, result.counts);
+  } catch (failure) {
+    error = `The backup check failed: ${errorMessage(failure)}`;
+    log.error("The daily backup's restore check failed", { file: result.file, error: errorMessage(failure) });
+  }
+  recordStatus(folder, {
+    at: now.toISOString(),
+    file: path.basename(result.file),
+    bytes: result.bytes,
+    rows: result.rows,
+    verified: !error,
+    ...(error ? { error } : {}),
+  });
+  for (const name of backupsToDelete(readdirSync(folder), STORE_TIME_ZONE)) {
+    rmSync(path.join(folder, name), { force: true });
+  }
+  return { ...result, verified: !error };
+}
+
+function newestBackupTime(folder: string) {
+  if (!existsSync(folder)) return null;
+  const times = readdirSync(folder)
+    .map(backupFileTime)
+    .filter((at): at is Date => at !== null);
+  return times.length ? new Date(Math.max(...times.map((at) => at.getTime()))) : null;
+}
+
+/**
+ * Checks every minute whether today's backup is due. With several instances on one PostgreSQL,
+ * only the one holding a transaction-level advisory lock for the day writes it.
+ */
+export function startDailyBackupJob(handle: DatabaseHandle, options: { intervalMs?: number } = {}) {
+  let running = false;
+  const tick = async () => {
+    if (running) return;
+    running = true;
+    try {
+      const folder = backupDir();
+      const now = new Date();
+      if (
+        !dailyBackupDue({
+          now,
+          time: config().BACKUP_TIME,
+          timeZone: STORE_TIME_ZONE,
+          lastBackupAt: lastWrite(folder),
+        })
+      )
+        return;
+      mkdirSync(folder, { recursive: true, mode: 0o700 });
+      const result = await runScheduledBackup(handle.db, folder, now);
+      log.info(`Daily backup written: ${result.file} (${result.bytes} bytes, ${result.rows} rows)`);
+    } catch (error) {
+      log.error("The daily backup failed", { error: errorMessage(error) });
+    } finally {
+      running = false;
+    }
+  };
+  const timer = setInterval(() => void tick(), options.intervalMs ?? 60_000);
+  timer.unref();
+  void tick();
+  return () => clearInterval(timer);
+}
+
+function lastWrite(folder: string) {
+  const status = lastBackupStatus(folder);
+  const fromStatus = status ? new Date(status.at) : null;
+  const fromFiles = newestBackupTime(folder);
+  if (!fromStatus) return fromFiles;
+  if (!fromFiles) return fromStatus;
+  return fromStatus > fromFiles ? fromStatus : fromFiles;
+}
+
+const requestSchema = z.object({
+  file: z
+    .string()
+    .min(1)
+    .refine((file) => path.isAbsolute(file)),
+});
+
+/**
+ * The channel `npm run db:backup` uses while this server owns the embedded database: HTTP over a
+ * unix socket inside DATA_DIR (a folder only the shop's user can open; the socket is 0600), so
+ * only that user reaches it and nothing listens on the network.
+ */
+export async function startBackupSocket(
+  handle: DatabaseHandle,
+  dataDir = config().dataDir,
+): Promise<() => Promise<void>> {
+  const socket = backupSocketPath(dataDir);
+  if (existsSync(socket)) unlinkSync(socket); // left by a process that was killed; we hold the data lock
+  const server: Server = createServer((request, response) => {
+    let body = "";
+    request.setEncoding("utf8");
+    request.on("data", (chunk: string) => {
+      body += chunk;
+      if (body.length > 10_000) request.destroy();
+    });
+    request.on("end", async () => {
+      const reply = (status: number, value: unknown) => {
+        response.writeHead(status, { "content-type": "application/json" });
+        response.end(JSON.stringify(value));
+      };
+      if (request.method !== "POST" || request.url !== "/backup") return reply(404, { error: "not found" });
+      try {
+        const { file } = requestSchema.parse(JSON.parse(body));
+        const result = await writeBackup(handle.db, file);
+        reply(200, result);
+      } catch (error) {
+        reply(500, { error: errorMessage(error) });
+      }
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(socket, resolve);
+  });
+  const { chmodSync } = await import("node:fs");
+  chmodSync(socket, 0o600);
+  return () =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+}

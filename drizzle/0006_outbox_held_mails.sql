@@ -1,0 +1,2 @@
+ALTER TABLE "email_outbox" DROP CONSTRAINT "email_outbox_status_valid";--> statement-breakpoint
+ALTER TABLE "email_outbox" ADD CONSTRAINT "email_outbox_status_valid" CHECK ("email_outbox"."status" IN ('queued', 'sending', 'sent', 'failed', 'held'));
