@@ -145,9 +145,10 @@ const envSchema = z.object({
     .min(1, "must be at least 1")
     .default(30),
   BACKUP_DIR: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
+  /** `off`: this instance writes no daily backup (another instance, or a cron job, does). */
   BACKUP_TIME: z
     .string()
-    .regex(/^([01]\d|2[0-3]):[0-5]\d$/, "must be a time of day as HH:MM, e.g. 03:30")
+    .regex(/^(([01]\d|2[0-3]):[0-5]\d|off)$/, "must be a time of day as HH:MM, e.g. 03:30, or off")
     .default("03:30"),
   ID_PHOTO_KEY: z.preprocess(emptyAsUndefined, base64Key.optional()),
   ID_PHOTO_PREVIOUS_KEYS: z.preprocess(emptyAsUndefined, base64KeyList.optional()),

@@ -73,6 +73,9 @@ export async function startApp(options: {
     LOG_LEVEL: "warn",
     // As `npm start` runs the server (decision 015): two malloc arenas, so memory goes back after a burst.
     MALLOC_ARENA_MAX: "2",
+    // No daily backup (and its restore check) from every short-lived test server: the backup
+    // stories ask for theirs (npm run db:backup) or set BACKUP_TIME.
+    BACKUP_TIME: "off",
     ...options.env,
   };
   let output = "";

@@ -138,10 +138,12 @@ function newestBackupTime(folder: string) {
 }
 
 /**
- * Checks every minute whether today's backup is due. With several instances on one PostgreSQL,
- * only the one holding a transaction-level advisory lock for the day writes it.
+ * Checks every minute whether today's backup is due. Each instance writes its own into its own
+ * BACKUP_DIR: with several instances on one PostgreSQL, set BACKUP_TIME=off on all but one
+ * (docs/deployment.md). BACKUP_TIME=off: no daily backup from this instance.
  */
 export function startDailyBackupJob(handle: DatabaseHandle, options: { intervalMs?: number } = {}) {
+  if (config().BACKUP_TIME === "off") return () => {};
   let running = false;
   const tick = async () => {
     if (running) return;
