@@ -171,7 +171,10 @@ test("the Dockerfile's CMD starts the built shop in production, as a non-root us
     mkdirSync(dataDir, { mode: 0o700 });
     mkdirSync(home, { mode: 0o700 });
     if (asRoot) {
-      // Like the image: the code belongs to root, DATA_DIR to the user the shop runs as.
+      // Like the image: the code belongs to root and is readable by all (a module an earlier test
+      // imported into this worker may have set the shop's private umask, making the copies 0600),
+      // DATA_DIR belongs to the user the shop runs as.
+      spawnSync("chmod", ["-R", "a+rX,go-w", appRoot]);
       chownSync(dataDir, UNPRIVILEGED, UNPRIVILEGED);
       chownSync(home, UNPRIVILEGED, UNPRIVILEGED);
     } else {

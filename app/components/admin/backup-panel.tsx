@@ -26,7 +26,7 @@ function size(bytes: number) {
 export function BackupPanel({ backup }: { backup: BackupSummary }) {
   const warn = backup.stale || !backup.verified;
   return (
-    <Card className={`mt-6 p-5 ${warn ? "border-destructive" : ""}`} data-testid="backup-panel">
+    <Card className={`mt-6 p-5 ${warn ? "ring-2 ring-destructive" : ""}`} data-testid="backup-panel">
       <h2 className="font-semibold">Backups</h2>
       {backup.at && backup.bytes !== null ? (
         <p className={warn ? "text-destructive" : "text-muted-foreground"}>
