@@ -4,6 +4,7 @@ import { useCart } from "#app/components/cart-context.tsx";
 import { Badge, strainBadgeVariant } from "#app/components/ui/badge.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
 import { NativeSelect } from "#app/components/ui/input.tsx";
+import { cartItemOf } from "#app/features/cart/cart.ts";
 import type { ProductSizeView } from "#app/features/catalog/catalog.server.ts";
 import { isOnSale, type ListedProductFields, showsThcPercentage } from "#app/features/catalog/catalog.ts";
 import { formatCents } from "#app/utils/money.ts";
@@ -62,16 +63,7 @@ export function ProductCard({ product, priority = false }: { product: CardProduc
 
   function add() {
     if (!size?.inStock) return;
-    addItem({
-      productId: product.id,
-      productName: product.name,
-      imageUrl: product.imageUrl,
-      category: product.category,
-      sizeId: size.id,
-      sizeLabel: size.size,
-      priceCents: size.priceCents,
-      salePriceCents: size.salePriceCents,
-    });
+    addItem(cartItemOf(product, size));
     toast.success("Added to cart", {
       description: `${product.name} (${size.size}) has been added to your cart.`,
     });

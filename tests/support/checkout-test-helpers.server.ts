@@ -1,6 +1,9 @@
 /** Shared by the checkout, order, ID photo and e-mail tests: real rows, real requests, real images. */
+
+import { eq } from "drizzle-orm";
 import sharp from "sharp";
 import type { Executor } from "#app/db/client.server.ts";
+import { productSizes } from "#app/db/schema.ts";
 import { insertProduct } from "#app/features/catalog/product-factory.server.ts";
 import { availableSlots } from "#app/features/checkout/delivery-slots.ts";
 import { storeClock } from "#app/utils/store-time.ts";
@@ -114,6 +117,20 @@ export function placeOrderInput(
     items,
     idPhotoId: overrides.idPhotoId ?? null,
   };
+}
+
+/** The ID photo a test attaches to a checkout post: the small real PNG above. */
+export async function testIdPhoto() {
+  return { bytes: await testPng(), name: "id.png", type: "image/png" };
+}
+
+/** A size's stock on hand. */
+export async function stockOf(db: Executor, sizeId: string) {
+  const [row] = await db
+    .select({ count: productSizes.inventoryCount })
+    .from(productSizes)
+    .where(eq(productSizes.id, sizeId));
+  return row?.count;
 }
 
 /** A multipart checkout post, as a browser would send it. */

@@ -4,7 +4,7 @@
  */
 import { eq, sql } from "drizzle-orm";
 import { expect, it } from "vitest";
-import { orders, productSizes, rateLimits } from "#app/db/schema.ts";
+import { orders, rateLimits } from "#app/db/schema.ts";
 import { submitCheckout } from "#app/features/checkout/checkout.server.ts";
 import { uploadIdPhoto } from "#app/features/media/id-photos.server.ts";
 import { setOrderStatus } from "#app/features/orders/admin-orders.server.ts";
@@ -17,21 +17,12 @@ import {
   newShopper,
   orderFields,
   placeOrderInput,
-  testPng,
+  stockOf as stockOfSize,
+  testIdPhoto,
 } from "#tests/support/checkout-test-helpers.server.ts";
 
-async function png() {
-  return { bytes: await testPng(), name: "id.png", type: "image/png" };
-}
-
 describeEachDatabase("anti-hoarding", (database) => {
-  const stockOf = async (sizeId: string) => {
-    const [row] = await database()
-      .db.select({ count: productSizes.inventoryCount })
-      .from(productSizes)
-      .where(eq(productSizes.id, sizeId));
-    return row?.count;
-  };
+  const stockOf = (sizeId: string) => stockOfSize(database().db, sizeId);
 
   it("refuses a 3rd open order for one phone number, whatever the e-mail, and takes it once one is delivered", async () => {
     const { db } = database();
@@ -41,15 +32,18 @@ describeEachDatabase("anti-hoarding", (database) => {
     const phones = ["(202) 555-7788", "202-555-7788", "2025557788"];
     const placed: string[] = [];
     for (const phone of phones.slice(0, 2)) {
-      const result = await submitCheckout(checkoutRequest(orderFields(items, { phone }), await png()), {
-        clientAddress: newShopper().clientAddress,
-        now: MONDAY_MORNING,
-      });
+      const result = await submitCheckout(
+        checkoutRequest(orderFields(items, { phone }), await testIdPhoto()),
+        {
+          clientAddress: newShopper().clientAddress,
+          now: MONDAY_MORNING,
+        },
+      );
       expect(result.ok).toBe(true);
       if (result.ok) placed.push(result.token);
     }
     const third = await submitCheckout(
-      checkoutRequest(orderFields(items, { phone: phones[2] as string }), await png()),
+      checkoutRequest(orderFields(items, { phone: phones[2] as string }), await testIdPhoto()),
       {
         clientAddress: newShopper().clientAddress,
         now: MONDAY_MORNING,
@@ -72,7 +66,7 @@ describeEachDatabase("anti-hoarding", (database) => {
       .where(eq(orders.publicToken, placed[0] as string));
     await setOrderStatus(first?.id as string, "delivered");
     const again = await submitCheckout(
-      checkoutRequest(orderFields(items, { phone: phones[2] as string }), await png()),
+      checkoutRequest(orderFields(items, { phone: phones[2] as string }), await testIdPhoto()),
       {
         clientAddress: newShopper().clientAddress,
         now: MONDAY_MORNING,
@@ -93,7 +87,7 @@ describeEachDatabase("anti-hoarding", (database) => {
     });
     expect(third).toEqual({ ok: false, reason: "open-orders", contact: "email", limit: 2 });
     const refused = await submitCheckout(
-      checkoutRequest(orderFields(items, { email: "hoarder@example.com" }), await png()),
+      checkoutRequest(orderFields(items, { email: "hoarder@example.com" }), await testIdPhoto()),
       { clientAddress: newShopper().clientAddress, now: MONDAY_MORNING },
     );
     expect(refused).toMatchObject({
@@ -140,7 +134,7 @@ describeEachDatabase("anti-hoarding", (database) => {
     // Refused posts (a typo, a missing photo) do not spend the budget.
     for (let i = 0; i < 6; i++) expect((await submit({ zipCode: "abc" })).ok).toBe(false);
     const photoToken = async () => {
-      const upload = await uploadIdPhoto(checkoutRequest({}, await png()));
+      const upload = await uploadIdPhoto(checkoutRequest({}, await testIdPhoto()));
       if (!upload.ok) throw new Error(upload.message);
       return upload.token;
     };
@@ -178,7 +172,7 @@ describeEachDatabase("anti-hoarding", (database) => {
     const scarce = await insertTestProduct(db, { priceCents: 9000, inventoryCount: 0 });
     const clientAddress = "198.51.100.77";
     const photoToken = async () => {
-      const upload = await uploadIdPhoto(checkoutRequest({}, await png()));
+      const upload = await uploadIdPhoto(checkoutRequest({}, await testIdPhoto()));
       if (!upload.ok) throw new Error(upload.message);
       return upload.token;
     };
@@ -214,7 +208,7 @@ describeEachDatabase("anti-hoarding", (database) => {
     const { db } = database();
     const product = await insertTestProduct(db, { priceCents: 9000 });
     const items = [{ productId: product.productId, sizeId: product.sizeId, quantity: 1 }];
-    const upload = await uploadIdPhoto(checkoutRequest({}, await png()));
+    const upload = await uploadIdPhoto(checkoutRequest({}, await testIdPhoto()));
     if (!upload.ok) throw new Error(upload.message);
     const first = await submitCheckout(
       checkoutRequest(orderFields(items, { idPhotoToken: upload.token }), null),
@@ -239,7 +233,7 @@ describeEachDatabase("anti-hoarding", (database) => {
 
     // Two orders racing for one photo: the database's unique index decides, the loser is told to
     // upload again (never a 500), and takes no stock.
-    const racing = await uploadIdPhoto(checkoutRequest({}, await png()));
+    const racing = await uploadIdPhoto(checkoutRequest({}, await testIdPhoto()));
     if (!racing.ok) throw new Error(racing.message);
     const a = placeOrderInput(items, { idPhotoId: racing.token });
     const b = placeOrderInput(items, { idPhotoId: racing.token });

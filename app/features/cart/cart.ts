@@ -187,15 +187,24 @@ export function serializeCart(lines: readonly CartLine[]) {
 }
 
 /** Current catalogue facts for one stored size (decision 20), as served by /api/cart-prices. */
-export type CurrentSizePrice = {
-  productId: string;
-  productName: string;
-  imageUrl: string;
-  category: string;
-  sizeId: string;
-  sizeLabel: string;
-  priceCents: number;
-  salePriceCents: number | null;
+/** The cart line of one size of a product, before its quantity (a card's and a product page's Add). */
+export function cartItemOf(
+  product: { id: string; name: string; imageUrl: string; category: string },
+  size: { id: string; size: string; priceCents: number; salePriceCents: number | null },
+): Omit<CartLine, "quantity"> {
+  return {
+    productId: product.id,
+    productName: product.name,
+    imageUrl: product.imageUrl,
+    category: product.category,
+    sizeId: size.id,
+    sizeLabel: size.size,
+    priceCents: size.priceCents,
+    salePriceCents: size.salePriceCents,
+  };
+}
+
+export type CurrentSizePrice = Omit<CartLine, "quantity"> & {
   inStock: boolean;
   /** What one unit counts against the purchase limit (decision 28); null only before start-up filled it. */
   flowerEquivalentMg?: number | null;

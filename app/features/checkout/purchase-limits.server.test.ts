@@ -13,7 +13,8 @@ import {
   newShopper,
   orderFields,
   placeOrderInput,
-  testPng,
+  stockOf as stockOfSize,
+  testIdPhoto,
 } from "#tests/support/checkout-test-helpers.server.ts";
 import { submitCheckout } from "./checkout.server.ts";
 import {
@@ -24,14 +25,7 @@ import {
 import { DEFAULT_PURCHASE_LIMITS } from "./purchase-limits.ts";
 
 describeEachDatabase("purchase limits (decision 28)", (database) => {
-  const stockOf = async (sizeId: string) => {
-    const [row] = await database()
-      .db.select({ count: productSizes.inventoryCount })
-      .from(productSizes)
-      .where(eq(productSizes.id, sizeId));
-    return row?.count;
-  };
-  const png = async () => ({ bytes: await testPng(), name: "id.png", type: "image/png" });
+  const stockOf = (sizeId: string) => stockOfSize(database().db, sizeId);
 
   it("refuses a 100-line order of repeated lines by the merged quantity, reserving nothing", async () => {
     const { db } = database();
@@ -39,7 +33,7 @@ describeEachDatabase("purchase limits (decision 28)", (database) => {
     const ordersBefore = await db.$count(orders);
     const line = { productId: product.productId, sizeId: product.sizeId, quantity: 999 };
     const result = await submitCheckout(
-      checkoutRequest(orderFields(Array.from({ length: 100 }, () => line)), await png()),
+      checkoutRequest(orderFields(Array.from({ length: 100 }, () => line)), await testIdPhoto()),
       { now: MONDAY_MORNING, clientAddress: newShopper().clientAddress },
     );
     expect(result).toMatchObject({
@@ -74,7 +68,7 @@ describeEachDatabase("purchase limits (decision 28)", (database) => {
       { productId: preRolls.id, sizeId: preRoll.id, quantity: 1 },
     ]; // 28 g + 2.5 g = 30.5 g
     const virginia = await submitCheckout(
-      checkoutRequest(orderFields(items, { state: "VA", zipCode: "22201" }), await png()),
+      checkoutRequest(orderFields(items, { state: "VA", zipCode: "22201" }), await testIdPhoto()),
       { now: MONDAY_MORNING, clientAddress: newShopper().clientAddress },
     );
     expect(virginia).toMatchObject({

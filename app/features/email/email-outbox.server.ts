@@ -124,19 +124,17 @@ export function smtpTransport(url: string, options: { timeoutMs?: number } = {})
   return {
     name: "smtp",
     async send(mail) {
-      await transporter.sendMail({
-        from: mail.from,
-        to: mail.to,
-        subject: mail.subject,
-        text: mail.text,
-        html: mail.html,
-        messageId: messageId(mail.id),
-      });
+      await transporter.sendMail(nodemailerMessage(mail));
     },
     close() {
       transporter.close();
     },
   };
+}
+
+/** A mail as nodemailer takes it, under its stable Message-ID (decision 016). */
+function nodemailerMessage({ id, from, to, subject, text, html }: OutgoingMail) {
+  return { from, to, subject, text, html, messageId: messageId(id) };
 }
 
 /** Writes each mail as `<folder>/<id>.eml` (atomically; a resend overwrites, never duplicates). */
@@ -149,14 +147,7 @@ export function folderTransport(folder: string): MailTransport {
     async send(mail) {
       folderReady ??= mkdir(folder, { recursive: true });
       await folderReady;
-      const info = await composer.sendMail({
-        from: mail.from,
-        to: mail.to,
-        subject: mail.subject,
-        text: mail.text,
-        html: mail.html,
-        messageId: messageId(mail.id),
-      });
+      const info = await composer.sendMail(nodemailerMessage(mail));
       // Asynchronous writes: the file system work runs beside the requests, not in their thread.
       const file = path.join(folder, `${mail.id}.eml`);
       const temporary = `${file}.tmp`;

@@ -22,6 +22,7 @@ import {
   startEmailWorker,
   wakeEmailWorker,
 } from "./email-outbox.server.ts";
+import { SAMPLE_ORDERS, SAMPLE_STORE } from "./email-previews.server.ts";
 import { customerConfirmationEmail, shopNotificationEmail } from "./order-emails.server.tsx";
 
 type Received = { messageId: string; to: string[]; raw: string };
@@ -71,34 +72,9 @@ function startSmtp() {
 }
 
 describe("order e-mail templates", () => {
-  const data = {
-    id: "0f6b1c9e-1111-4222-8333-944445555666",
-    publicToken: "tok_abcdefghijklmnopqrstuvwxyz0123",
-    customerName: "Ada <script>",
-    userEmail: "ada@example.com",
-    phone: "(202) 555-0100",
-    deliveryAddress: "1600 Example Ave NW, Washington, DC 20001",
-    deliveryDate: "2026-11-23",
-    deliveryTime: "2:00 PM-4:00 PM",
-    totalAmountCents: 8500,
-    notes: "Ring twice",
-    hasIdPhoto: true,
-    items: [
-      {
-        productName: "Blue Dream",
-        sizeLabel: "3.5g",
-        quantity: 2,
-        unitPriceCents: 4250,
-        totalPriceCents: 8500,
-      },
-    ],
-  };
-  const store = {
-    storeName: "Capital Grown",
-    storePhone: "(202) 555-0142",
-    storeEmail: "orders@capitalgrown.example",
-    publicUrl: "https://shop.example",
-  };
+  // The preview's typical order, with markup in the name and a note.
+  const data = { ...SAMPLE_ORDERS.typical, customerName: "Ada <script>", notes: "Ring twice" };
+  const store = SAMPLE_STORE;
 
   it("tells the customer items, total, slot, address, cash and where to see the order", async () => {
     const mail = await customerConfirmationEmail(data, store);

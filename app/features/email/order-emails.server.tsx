@@ -7,7 +7,7 @@
  */
 
 import { formatDeliveryDate } from "#app/features/checkout/delivery-slots.ts";
-import type { OrderItemView, OrderView } from "#app/features/orders/orders.server.ts";
+import type { OrderItemView, OrderSummary, OrderView } from "#app/features/orders/orders.server.ts";
 import { formatCents } from "#app/utils/money.ts";
 import {
   type AmountRow,
@@ -30,20 +30,8 @@ export type OrderEmailItem = Pick<
   "productName" | "sizeLabel" | "quantity" | "unitPriceCents" | "totalPriceCents"
 >;
 
-export type OrderEmailData = Pick<
-  OrderView,
-  | "id"
-  | "publicToken"
-  | "customerName"
-  | "userEmail"
-  | "phone"
-  | "deliveryAddress"
-  | "deliveryDate"
-  | "deliveryTime"
-  | "totalAmountCents"
-  | "notes"
-  | "hasIdPhoto"
-> & { items: OrderEmailItem[] };
+export type OrderEmailData = OrderSummary &
+  Pick<OrderView, "publicToken" | "hasIdPhoto"> & { items: OrderEmailItem[] };
 
 export function shortOrderId(id: string) {
   return id.slice(0, 8);

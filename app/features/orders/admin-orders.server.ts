@@ -22,32 +22,19 @@ import {
   products,
 } from "#app/db/schema.ts";
 import { STORE_TIME_ZONE, storeDay } from "#app/utils/store-time.ts";
-import type { OrderItemView, OrderView } from "./orders.server.ts";
+import type { OrderItemView, OrderSummary, OrderView } from "./orders.server.ts";
 
 export const ORDERS_PAGE_SIZE = 20;
 
 export type AdminOrderItem = Omit<OrderItemView, "productSizeId">;
 
-export type AdminOrder = Pick<
-  OrderView,
-  | "id"
-  | "status"
-  | "customerName"
-  | "userEmail"
-  | "phone"
-  | "deliveryAddress"
-  | "deliveryDate"
-  | "deliveryTime"
-  | "totalAmountCents"
-  | "quantity"
-  | "notes"
-  | "createdAt"
-> & {
-  /** Why a cancelled order was cancelled, when the shop recorded it ('not confirmed in time'). */
-  cancelReason: string | null;
-  idPhotoId: string | null;
-  items: AdminOrderItem[];
-};
+export type AdminOrder = OrderSummary &
+  Pick<OrderView, "status" | "quantity" | "createdAt"> & {
+    /** Why a cancelled order was cancelled, when the shop recorded it ('not confirmed in time'). */
+    cancelReason: string | null;
+    idPhotoId: string | null;
+    items: AdminOrderItem[];
+  };
 
 export type OrderScope = "incoming" | "completed";
 

@@ -42,6 +42,25 @@ export type OrderView = {
   items: OrderItemView[];
 };
 
+/** What every view of an order shows: the customer, the delivery, the total (e-mails, admin cards). */
+export type OrderSummary = Pick<
+  OrderView,
+  | "id"
+  | "customerName"
+  | "userEmail"
+  | "phone"
+  | "deliveryAddress"
+  | "deliveryDate"
+  | "deliveryTime"
+  | "totalAmountCents"
+  | "notes"
+>;
+
+/** The order a customer's page names in `?order=` (its token), or null. */
+export function getOrderOfRequest(request: Request) {
+  return getOrderByToken(new URL(request.url).searchParams.get("order"));
+}
+
 /** Tokens are 32 base64url characters; anything else cannot be one, so it is not even looked up. */
 export const ORDER_TOKEN_PATTERN = /^[A-Za-z0-9_-]{32}$/;
 

@@ -18,23 +18,14 @@ import {
   newShopper,
   orderFields,
   placeOrderInput,
-  testPng,
+  stockOf as stockOfSize,
+  testIdPhoto,
 } from "#tests/support/checkout-test-helpers.server.ts";
 import { getOrderByToken } from "./orders.server.ts";
 import { commitOrder, placeOrder, prepareOrder } from "./place-order.server.ts";
 
-async function png() {
-  return { bytes: await testPng(), name: "id.png", type: "image/png" };
-}
-
 describeEachDatabase("placing orders", (database) => {
-  const stockOf = async (sizeId: string) => {
-    const [row] = await database()
-      .db.select({ count: productSizes.inventoryCount })
-      .from(productSizes)
-      .where(eq(productSizes.id, sizeId));
-    return row?.count;
-  };
+  const stockOf = (sizeId: string) => stockOfSize(database().db, sizeId);
 
   it("writes the order, item snapshots, running totals and both e-mails in one go", async () => {
     const { db } = database();
@@ -95,7 +86,7 @@ describeEachDatabase("placing orders", (database) => {
       totalCents: "1",
       total_amount: "0.01",
     });
-    const result = await submitCheckout(checkoutRequest(fields, await png()), {
+    const result = await submitCheckout(checkoutRequest(fields, await testIdPhoto()), {
       clientAddress: newShopper().clientAddress,
       now: MONDAY_MORNING,
     });
@@ -113,7 +104,7 @@ describeEachDatabase("placing orders", (database) => {
     const refused = await submitCheckout(
       checkoutRequest(
         orderFields([{ productId: cheap.productId, sizeId: cheap.sizeId, quantity: 1 }]),
-        await png(),
+        await testIdPhoto(),
       ),
       { clientAddress: newShopper().clientAddress, now: MONDAY_MORNING },
     );
@@ -209,7 +200,7 @@ describeEachDatabase("placing orders", (database) => {
     const fields = orderFields([{ productId: product.productId, sizeId: product.sizeId, quantity: 1 }], {
       idempotencyKey: key,
     });
-    const file = await png();
+    const file = await testIdPhoto();
     const results = await Promise.all(
       Array.from({ length: 5 }, () =>
         submitCheckout(checkoutRequest(fields, file), {
@@ -236,7 +227,7 @@ describeEachDatabase("placing orders", (database) => {
     const { db } = database();
     const product = await insertTestProduct(db, { priceCents: 9000 });
     const items = [{ productId: product.productId, sizeId: product.sizeId, quantity: 1 }];
-    const file = await png();
+    const file = await testIdPhoto();
     const noAge = await submitCheckout(checkoutRequest(orderFields(items, { ageConfirmed: "" }), file), {
       clientAddress: newShopper().clientAddress,
       now: MONDAY_MORNING,
@@ -325,7 +316,7 @@ describeEachDatabase("placing orders", (database) => {
     const result = await submitCheckout(
       checkoutRequest(
         orderFields([{ productId: product.productId, sizeId: product.sizeId, quantity: 2 }]),
-        await png(),
+        await testIdPhoto(),
       ),
       {
         clientAddress: newShopper().clientAddress,
@@ -349,7 +340,7 @@ describeEachDatabase("placing orders", (database) => {
     const { db } = database();
     const product = await insertTestProduct(db, { priceCents: 9000 });
     const items = [{ productId: product.productId, sizeId: product.sizeId, quantity: 1 }];
-    const upload = await uploadIdPhoto(checkoutRequest({}, await png()));
+    const upload = await uploadIdPhoto(checkoutRequest({}, await testIdPhoto()));
     if (!upload.ok) throw new Error(upload.message);
     expect(upload.token).toMatch(/^[0-9a-f-]{36}$/);
 
@@ -409,7 +400,7 @@ describeEachDatabase("placing orders", (database) => {
     const fields = orderFields([{ productId: product.productId, sizeId: product.sizeId, quantity: 1 }]);
     const ordersBefore = await db.$count(orders);
     const clientAddress = newShopper().clientAddress;
-    const failed = await submitCheckout(checkoutRequest(fields, await png()), {
+    const failed = await submitCheckout(checkoutRequest(fields, await testIdPhoto()), {
       clientAddress,
       now: MONDAY_MORNING,
       // A real database error while the photo is written (issue 12 item 4).
@@ -430,7 +421,7 @@ describeEachDatabase("placing orders", (database) => {
     expect(await db.$count(orders)).toBe(ordersBefore);
     expect(await stockOf(product.sizeId)).toBe(100);
 
-    const retried = await submitCheckout(checkoutRequest(fields, await png()), {
+    const retried = await submitCheckout(checkoutRequest(fields, await testIdPhoto()), {
       clientAddress,
       now: MONDAY_MORNING,
     });

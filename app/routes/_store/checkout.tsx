@@ -8,6 +8,7 @@ import { CHECKOUT_TOASTS } from "#app/features/checkout/checkout.schema.ts";
 import { submitCheckout } from "#app/features/checkout/checkout.server.ts";
 import { deliveryOptions } from "#app/features/checkout/delivery-slots.ts";
 import { getPurchaseLimitSettings } from "#app/features/checkout/purchase-limits.server.ts";
+import { PRIVATE_NO_STORE } from "#app/utils/cache-headers.ts";
 import { requestInfoContext } from "#app/utils/request-context.ts";
 import { keepRetryAfter } from "#app/utils/retry-after.ts";
 import { redirectWithToast } from "#app/utils/toast.server.ts";
@@ -18,7 +19,7 @@ export function meta() {
 }
 
 export function headers(args: Route.HeadersArgs) {
-  return keepRetryAfter(args, { "Cache-Control": "private, no-store" });
+  return keepRetryAfter(args, PRIVATE_NO_STORE);
 }
 
 export async function loader() {

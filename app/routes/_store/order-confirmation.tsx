@@ -4,7 +4,7 @@ import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
 import type { OrderStatus } from "#app/db/schema.ts";
-import { getOrderByToken } from "#app/features/orders/orders.server.ts";
+import { getOrderOfRequest } from "#app/features/orders/orders.server.ts";
 import { formatCents } from "#app/utils/money.ts";
 import type { Route } from "./+types/order-confirmation";
 
@@ -12,13 +12,10 @@ export function meta() {
   return [{ title: "Order confirmation | Capital Grown" }, { name: "robots", content: "noindex" }];
 }
 
-export function headers() {
-  return { "Cache-Control": "private, no-store" };
-}
+export { privateNoStoreHeaders as headers } from "#app/utils/cache-headers.ts";
 
 export async function loader({ request }: Route.LoaderArgs) {
-  const token = new URL(request.url).searchParams.get("order");
-  const order = await getOrderByToken(token);
+  const order = await getOrderOfRequest(request);
   if (!order) return { order: null };
   return {
     order: {

@@ -9,6 +9,7 @@ import { Button, buttonVariants } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
 import { Label, NativeSelect } from "#app/components/ui/input.tsx";
+import { cartItemOf } from "#app/features/cart/cart.ts";
 import { getProduct } from "#app/features/catalog/catalog.server.ts";
 import { isKnownStrain, isOnSale, showsThcPercentage } from "#app/features/catalog/catalog.ts";
 import { productJsonLd, seoMeta, storeFromMatches } from "#app/features/catalog/seo.ts";
@@ -113,19 +114,7 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
 
   function add() {
     if (!product || !size?.inStock) return;
-    addItem(
-      {
-        productId: product.id,
-        productName: product.name,
-        imageUrl: product.imageUrl,
-        category: product.category,
-        sizeId: size.id,
-        sizeLabel: size.size,
-        priceCents: size.priceCents,
-        salePriceCents: size.salePriceCents,
-      },
-      quantity,
-    );
+    addItem(cartItemOf(product, size), quantity);
     toast.success("Added to cart", { description: `${quantity}x ${product.name} added to your cart` });
   }
 

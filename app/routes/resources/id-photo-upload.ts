@@ -1,5 +1,6 @@
 import { consumeBudget, retryAfterHeaders, waitPhrase } from "#app/features/abuse/rate-limits.server.ts";
 import { uploadIdPhoto } from "#app/features/media/id-photos.server.ts";
+import { PRIVATE_NO_STORE } from "#app/utils/cache-headers.ts";
 import { requestInfoContext } from "#app/utils/request-context.ts";
 import type { Route } from "./+types/id-photo-upload";
 
@@ -16,7 +17,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     );
   }
   const result = await uploadIdPhoto(request);
-  const headers = new Headers({ "Cache-Control": "private, no-store" });
+  const headers = new Headers(PRIVATE_NO_STORE);
   if (!result.ok && result.retryAfterSeconds) headers.set("Retry-After", String(result.retryAfterSeconds));
   return Response.json(result.ok ? { token: result.token } : { error: result.message }, {
     status: result.ok ? 200 : result.status,
