@@ -102,6 +102,9 @@ export async function startServer(data: DataSet, env: Record<string, string> = {
     buildDir: BUILD_DIR,
     dataDir: data.env.DATA_DIR,
     startTimeoutMs: 120_000,
+    // The server's log goes to a file, as in production: piping it into this process would put
+    // the harness's reading of every line on the same two cores as the server measured.
+    outputFile: path.join(tmpdir(), `cg-bench-server-${randomBytes(4).toString("hex")}.log`),
     env: {
       SEED_DEMO: "false",
       ADMIN_EMAIL: ADMIN.email,

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -58,6 +58,11 @@ export async function startApp(options: {
   env?: Record<string, string | undefined>;
   dataDir?: string;
   startTimeoutMs?: number;
+  /**
+   * Where the server's output goes: into this file, as `npm start > shop.log` would (the log's
+   * cost is then the server's alone), instead of a pipe this process reads.
+   */
+  outputFile?: string;
 }): Promise<RunningApp> {
   const port = await freePort();
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), "cg-e2e-data-"));
@@ -79,12 +84,14 @@ export async function startApp(options: {
     ...options.env,
   };
   let output = "";
+  const outputFd = options.outputFile ? openSync(options.outputFile, "a") : undefined;
   const child = spawn(NODE, [path.join(ROOT, "server.ts")], {
     cwd: ROOT,
     env: env as NodeJS.ProcessEnv,
     detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio: outputFd === undefined ? ["ignore", "pipe", "pipe"] : ["ignore", outputFd, outputFd],
   });
+  if (outputFd !== undefined) closeSync(outputFd);
   child.stdout?.on("data", (chunk) => {
     output += chunk;
   });
@@ -106,7 +113,7 @@ export async function startApp(options: {
     url,
     dataDir,
     process: child,
-    logs: () => output,
+    logs: () => (options.outputFile ? readFileSync(options.outputFile, "utf8") : output),
     async stop() {
       if (child.exitCode !== null || !child.pid) return;
       const exited = new Promise((resolve) => child.once("exit", resolve));
