@@ -25,6 +25,7 @@ export const BACKUP_TABLES = [
   "id_photos",
   "orders",
   "order_items",
+  "stock_movements",
   "email_outbox",
   "order_daily_stats",
   "order_status_counts",
@@ -176,8 +177,16 @@ export async function restoreDatabase(
       if (!(BACKUP_TABLES as readonly string[]).includes(table)) {
         throw new BackupFormatError(`Unknown table ${table} in ${file}`);
       }
+      // The backup's own columns only: a column added since (a size's SKU, a product's version)
+      // takes its default instead of a null.
+      const columns = Object.keys(((entry.rows as Record<string, unknown>[])[0] ?? {}) as object);
+      if (columns.length === 0) continue;
+      const list = sql.join(
+        columns.map((column) => sql.identifier(column)),
+        sql`, `,
+      );
       await tx.execute(
-        sql`INSERT INTO ${sql.identifier(table)} SELECT * FROM json_populate_recordset(NULL::${sql.identifier(table)}, ${JSON.stringify(entry.rows)}::json)`,
+        sql`INSERT INTO ${sql.identifier(table)} (${list}) SELECT ${list} FROM json_populate_recordset(NULL::${sql.identifier(table)}, ${JSON.stringify(entry.rows)}::json)`,
       );
       restored[table] = (restored[table] ?? 0) + (entry.rows as unknown[]).length;
     }
@@ -185,6 +194,15 @@ export async function restoreDatabase(
     await tx.execute(
       sql`SELECT setval(pg_get_serial_sequence('login_attempts', 'id'), GREATEST((SELECT max(id) FROM login_attempts), 1))`,
     );
+    await tx.execute(
+      sql`SELECT setval(pg_get_serial_sequence('stock_movements', 'id'), GREATEST((SELECT max(id) FROM stock_movements), 1))`,
+    );
+    // A backup from before the stock ledger (decision 023): each size's stock gets its opening movement.
+    await tx.execute(sql`INSERT INTO stock_movements (size_id, delta, reason, note)
+      SELECT s.id, s.inventory_count - coalesce(m.total, 0), 'correction', 'Opening stock: restored from a backup'
+      FROM product_sizes AS s
+      LEFT JOIN (SELECT size_id, sum(delta) AS total FROM stock_movements GROUP BY size_id) AS m ON m.size_id = s.id
+      WHERE s.inventory_count <> coalesce(m.total, 0)`);
     // Mails pending at backup time mostly went out since: held for review in the admin outbox,
     // never sent blindly (decision 017).
     await tx.execute(

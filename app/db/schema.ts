@@ -49,6 +49,11 @@ export const products = pgTable(
     imageKey: text("image_key"),
     /** Hidden from the shop instead of erased when past orders refer to it (decision 15). */
     archivedAt: timestamp("archived_at", { withTimezone: true }),
+    /**
+     * Bumped by every edit of the product or its sizes (not by stock movements): an edit form
+     * saved over a newer version is refused (decision 023).
+     */
+    version: integer("version").notNull().default(1),
     ...timestamps,
   },
   (table) => [
@@ -73,6 +78,10 @@ export const productSizes = pgTable(
       .notNull()
       .references(() => products.id, { onDelete: "cascade" }),
     size: text("size").notNull(),
+    /** Stock-keeping unit: unique, matches CSV import rows to sizes (decision 024). */
+    sku: text("sku")
+      .notNull()
+      .default(sql`('CG-' || upper(substr(md5(gen_random_uuid()::text), 1, 10)))`),
     priceCents: integer("price_cents").notNull(),
     salePriceCents: integer("sale_price_cents"),
     inventoryCount: integer("inventory_count").notNull().default(0),
@@ -85,6 +94,7 @@ export const productSizes = pgTable(
   },
   (table) => [
     index("product_sizes_product_id_idx").on(table.productId, table.position),
+    uniqueIndex("product_sizes_sku_idx").on(sql`lower(${table.sku})`),
     check("product_sizes_price_non_negative", sql`${table.priceCents} >= 0`),
     check(
       "product_sizes_sale_price_non_negative",
@@ -95,6 +105,40 @@ export const productSizes = pgTable(
       "product_sizes_flower_equivalent_non_negative",
       sql`${table.flowerEquivalentMg} IS NULL OR ${table.flowerEquivalentMg} >= 0`,
     ),
+  ],
+);
+
+export const STOCK_REASONS = ["order", "cancel", "reopen", "received", "correction", "import"] as const;
+export type StockReason = (typeof STOCK_REASONS)[number];
+
+/**
+ * The stock ledger (decision 023): every change of a size's `inventory_count`, written in the same
+ * transaction by the SQL that changes it (`place_order`, `change_order_status`, `move_stock`).
+ * A size's stock on hand equals the sum of its movements.
+ */
+export const stockMovements = pgTable(
+  "stock_movements",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    sizeId: uuid("size_id")
+      .notNull()
+      .references(() => productSizes.id, { onDelete: "cascade" }),
+    delta: integer("delta").notNull(),
+    reason: text("reason").$type<StockReason>().notNull(),
+    /** The admin who did it; null for shoppers' orders and the shop's own jobs. */
+    actorId: uuid("actor_id").references(() => adminUsers.id, { onDelete: "set null" }),
+    orderId: uuid("order_id").references(() => orders.id, { onDelete: "set null" }),
+    note: text("note"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index("stock_movements_size_id_idx").on(table.sizeId, table.id.desc()),
+    index("stock_movements_order_id_idx").on(table.orderId).where(sql`${table.orderId} IS NOT NULL`),
+    check(
+      "stock_movements_reason_valid",
+      sql`${table.reason} IN ('order', 'cancel', 'reopen', 'received', 'correction', 'import')`,
+    ),
+    check("stock_movements_delta_non_zero", sql`${table.delta} <> 0`),
   ],
 );
 

@@ -16,7 +16,7 @@ const placedAt = new Intl.DateTimeFormat("en-US", {
 export function OrderCard({ order, actions }: { order: AdminOrder; actions?: React.ReactNode }) {
   const first = order.items[0];
   return (
-    <Card className="overflow-hidden">
+    <Card id={`order-${order.id}`} className="overflow-hidden scroll-mt-20">
       <div className="flex flex-wrap items-center justify-between gap-2 border-border border-b bg-muted/60 px-4 py-3 sm:px-5">
         <div className="flex items-center gap-3">
           <h2 className="font-mono font-semibold text-base">Order #{order.id.slice(0, 8)}</h2>

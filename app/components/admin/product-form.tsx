@@ -223,23 +223,32 @@ export function ProductForm({
                     {errors[`sizes.${index}.salePrice`]}
                   </FieldError>
                 </div>
-                <div className="space-y-1">
-                  <Label htmlFor={`field-sizes.${index}.inventoryCount`} small>
-                    Inventory
-                  </Label>
-                  <Input
-                    {...fieldProps(`sizes.${index}.inventoryCount`)}
-                    type="number"
-                    inputMode="numeric"
-                    step="1"
-                    min="0"
-                    value={size.inventoryCount}
-                    onChange={(e) => setSize(index, "inventoryCount", e.target.value)}
-                  />
-                  <FieldError id={`error-sizes.${index}.inventoryCount`}>
-                    {errors[`sizes.${index}.inventoryCount`]}
-                  </FieldError>
-                </div>
+                {size.id ? (
+                  <div className="space-y-1">
+                    <span className="block font-medium text-sm">In stock</span>
+                    <p id={`stock-${index}`} className="flex h-11 items-center font-mono tabular-nums">
+                      {size.inventoryCount}
+                    </p>
+                  </div>
+                ) : (
+                  <div className="space-y-1">
+                    <Label htmlFor={`field-sizes.${index}.inventoryCount`} small>
+                      Inventory
+                    </Label>
+                    <Input
+                      {...fieldProps(`sizes.${index}.inventoryCount`)}
+                      type="number"
+                      inputMode="numeric"
+                      step="1"
+                      min="0"
+                      value={size.inventoryCount}
+                      onChange={(e) => setSize(index, "inventoryCount", e.target.value)}
+                    />
+                    <FieldError id={`error-sizes.${index}.inventoryCount`}>
+                      {errors[`sizes.${index}.inventoryCount`]}
+                    </FieldError>
+                  </div>
+                )}
                 <div className="space-y-1">
                   <Label htmlFor={`field-sizes.${index}.flowerEquivalent`} small>
                     Flower eq. (g)
@@ -276,6 +285,7 @@ export function ProductForm({
                     </Button>
                   </div>
                 ) : null}
+                {size.id ? <StockMoveFields index={index} size={size} errors={errors} setSize={setSize} /> : null}
               </fieldset>
             </li>
           ))}
@@ -316,6 +326,75 @@ export function ProductForm({
         </Button>
       </div>
     </form>
+  );
+}
+
+type SizeRow = ProductFormValues["sizes"][number];
+
+/** 'Received +N' and 'Correction ±N' with a note: stock moves, it is never overwritten (decision 023). */
+function StockMoveFields({
+  index,
+  size,
+  errors,
+  setSize,
+}: {
+  index: number;
+  size: SizeRow;
+  errors: Record<string, string>;
+  setSize: (index: number, key: keyof SizeRow, value: string) => void;
+}) {
+  const field = (name: "received" | "correction" | "stockNote") => `sizes.${index}.${name}`;
+  const props = (name: "received" | "correction" | "stockNote") => ({
+    id: `field-${field(name)}`,
+    "aria-invalid": errors[field(name)] ? true : undefined,
+    "aria-describedby": errors[field(name)] ? `error-${field(name)}` : undefined,
+  });
+  return (
+    <div className="col-span-full grid grid-cols-2 gap-3 border-border border-t pt-3 sm:grid-cols-[1fr_1fr_3fr]">
+      <div className="space-y-1">
+        <Label htmlFor={`field-${field("received")}`} small>
+          Received +N
+        </Label>
+        <Input
+          {...props("received")}
+          type="number"
+          inputMode="numeric"
+          step="1"
+          min="0"
+          placeholder="0"
+          value={size.received}
+          onChange={(e) => setSize(index, "received", e.target.value)}
+        />
+        <FieldError id={`error-${field("received")}`}>{errors[field("received")]}</FieldError>
+      </div>
+      <div className="space-y-1">
+        <Label htmlFor={`field-${field("correction")}`} small>
+          Correction ±N
+        </Label>
+        <Input
+          {...props("correction")}
+          type="number"
+          inputMode="numeric"
+          step="1"
+          placeholder="0"
+          value={size.correction}
+          onChange={(e) => setSize(index, "correction", e.target.value)}
+        />
+        <FieldError id={`error-${field("correction")}`}>{errors[field("correction")]}</FieldError>
+      </div>
+      <div className="col-span-2 space-y-1 sm:col-span-1">
+        <Label htmlFor={`field-${field("stockNote")}`} small>
+          Note
+        </Label>
+        <Input
+          {...props("stockNote")}
+          placeholder="e.g. delivery from grower, counted shelf"
+          value={size.stockNote}
+          onChange={(e) => setSize(index, "stockNote", e.target.value)}
+        />
+        <FieldError id={`error-${field("stockNote")}`}>{errors[field("stockNote")]}</FieldError>
+      </div>
+    </div>
   );
 }
 

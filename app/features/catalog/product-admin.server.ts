@@ -17,6 +17,7 @@ import {
   type ProductFormValues,
   productFormSchema,
 } from "./product.schema.ts";
+import { moveStock, StockBelowZero, type StockMove } from "./stock.server.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -25,6 +26,7 @@ export const LOW_STOCK_THRESHOLD = 5;
 
 export type AdminProductSize = {
   id: string;
+  sku: string;
   size: string;
   priceCents: number;
   salePriceCents: number | null;
@@ -32,17 +34,20 @@ export type AdminProductSize = {
   flowerEquivalentMg: number | null;
 };
 
-export type AdminProduct = ProductFields & { sizes: AdminProductSize[] };
+export type AdminProduct = ProductFields & { version: number; sizes: AdminProductSize[] };
 
-function withSizes(executor: Executor, rows: (typeof products.$inferSelect)[]): Promise<AdminProduct[]> {
-  return attachSizes(executor, rows, (size) => ({
+async function withSizes(executor: Executor, rows: (typeof products.$inferSelect)[]): Promise<AdminProduct[]> {
+  const versions = new Map(rows.map((row) => [row.id, row.version]));
+  const listed = await attachSizes(executor, rows, (size) => ({
     id: size.id,
+    sku: size.sku,
     size: size.size,
     priceCents: size.priceCents,
     salePriceCents: size.salePriceCents,
     inventoryCount: size.inventoryCount,
     flowerEquivalentMg: size.flowerEquivalentMg,
   }));
+  return listed.map((product) => ({ ...product, version: versions.get(product.id) ?? 1 }));
 }
 
 /** Every product not archived, newest first, with sizes and stock (spec §7 'All products'). */
@@ -83,6 +88,7 @@ export function toFormValues(product: AdminProduct): ProductFormValues {
     imageKey: product.imageKey ?? "",
     isFeatured: product.isFeatured,
     isDeal: product.isDeal,
+    version: String(product.version),
     sizes: product.sizes.map((size) => ({
       id: size.id,
       key: size.id,
@@ -90,6 +96,9 @@ export function toFormValues(product: AdminProduct): ProductFormValues {
       price: dollars(size.priceCents),
       salePrice: size.salePriceCents === null ? "" : dollars(size.salePriceCents),
       inventoryCount: String(size.inventoryCount),
+      received: "",
+      correction: "",
+      stockNote: "",
       flowerEquivalent: size.flowerEquivalentMg === null ? "" : formatGrams(size.flowerEquivalentMg),
     })),
   };
@@ -110,20 +119,94 @@ function productColumns(input: ProductFormData) {
   };
 }
 
+/** A size's columns as the form writes them: never its stock (decision 023). */
 function sizeColumns(size: ProductFormData["sizes"][number], position: number) {
   return {
     size: size.size,
     priceCents: dollarsToCentsNumber(size.price),
     salePriceCents:
       size.salePrice === null || size.salePrice === undefined ? null : dollarsToCentsNumber(size.salePrice),
-    inventoryCount: size.inventoryCount,
     flowerEquivalentMg: size.flowerEquivalent,
     position,
   };
 }
 
-/** Inserts the product, then its sizes, in one transaction. */
-export async function createProduct(input: ProductFormData, options: { now?: Date } = {}) {
+export type ProductWriteOptions = { now?: Date; actorId?: string | null };
+
+export type ProductWriteResult =
+  | { ok: true; id: string }
+  | { ok: false; reason: "not-found" }
+  | { ok: false; reason: "conflict" }
+  | { ok: false; reason: "stock"; fieldErrors: Record<string, string> };
+
+/** Rolls the transaction back with a result for the caller. */
+class Refused extends Error {
+  readonly result: ProductWriteResult;
+  constructor(result: ProductWriteResult) {
+    super("refused");
+    this.result = result;
+  }
+}
+
+/** The moves a saved form asks for, and the form field each belongs to (for a refusal's message). */
+function formMoves(input: ProductFormData, sizeIds: readonly string[], fresh: ReadonlySet<number>) {
+  const moves: (StockMove & { field: string })[] = [];
+  for (const [index, size] of input.sizes.entries()) {
+    const sizeId = sizeIds[index] as string;
+    const note = size.stockNote || null;
+    if (fresh.has(index)) {
+      moves.push({
+        sizeId,
+        delta: size.inventoryCount,
+        reason: "received",
+        note: note ?? "Opening stock",
+        field: `sizes.${index}.inventoryCount`,
+      });
+      continue;
+    }
+    moves.push({ sizeId, delta: size.received, reason: "received", note, field: `sizes.${index}.received` });
+    moves.push({ sizeId, delta: size.correction, reason: "correction", note, field: `sizes.${index}.correction` });
+  }
+  return moves.filter((move) => move.delta !== 0);
+}
+
+async function applyFormMoves(
+  tx: Executor,
+  moves: ReturnType<typeof formMoves>,
+  options: ProductWriteOptions,
+): Promise<void> {
+  try {
+    await moveStock(tx, moves, { actorId: options.actorId ?? null, now: options.now });
+  } catch (error) {
+    if (!(error instanceof StockBelowZero)) throw error;
+    const move = moves.find((candidate) => candidate.sizeId === error.sizeId && candidate.delta < 0);
+    throw new Refused({
+      ok: false,
+      reason: "stock",
+      fieldErrors: {
+        [move?.field ?? "form"]: `Only ${error.onHand} in stock: a correction can take at most ${error.onHand}`,
+      },
+    });
+  }
+}
+
+async function refusable(work: () => Promise<ProductWriteResult>): Promise<ProductWriteResult> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof Refused) return error.result;
+    throw error;
+  }
+}
+
+/**
+ * Inserts the product, then its sizes with no stock, then each size's opening stock as a
+ * 'received' movement, in one transaction.
+ */
+export async function createProduct(
+  input: ProductFormData,
+  options: ProductWriteOptions = {},
+): Promise<{ ok: true; id: string }> {
   const now = options.now ?? new Date();
   const database = await db();
   return database.transaction(async (tx) => {
@@ -132,56 +215,89 @@ export async function createProduct(input: ProductFormData, options: { now?: Dat
       .values({ ...productColumns(input), createdAt: now, updatedAt: now })
       .returning({ id: products.id });
     const id = (created as { id: string }).id;
-    await tx
+    const sizes = await tx
       .insert(productSizes)
-      .values(input.sizes.map((size, index) => ({ productId: id, ...sizeColumns(size, index) })));
-    return { id };
+      .values(input.sizes.map((size, index) => ({ productId: id, ...sizeColumns(size, index) })))
+      .returning({ id: productSizes.id, position: productSizes.position });
+    const ids = sizes.sort((a, b) => a.position - b.position).map((size) => size.id);
+    const all = new Set(input.sizes.map((_, index) => index));
+    // Opening stock only adds: it cannot be refused.
+    await applyFormMoves(tx, formMoves(input, ids, all), { ...options, now });
+    return { ok: true as const, id };
   });
 }
 
 /**
- * Updates the product and replaces its sizes with the submitted list (spec §4). Sizes that keep
- * their id are updated in place, so carts and past orders stay linked to them; removed sizes are
- * deleted (their order items keep the name, size and price snapshot and lose only the link).
+ * Updates the product and replaces its sizes with the submitted list (spec §4), unless the product
+ * changed since the form loaded it (`input.version`, decision 023). Sizes that keep their id are
+ * updated in place, so carts and past orders stay linked to them; removed sizes are deleted (their
+ * order items keep the name, size and price snapshot and lose only the link). Stock is never
+ * written as a figure: an order placed meanwhile keeps its units; 'Received' and 'Correction' are
+ * movements.
  */
-export async function updateProduct(id: string, input: ProductFormData, options: { now?: Date } = {}) {
-  if (!UUID.test(id)) return { ok: false as const };
+export async function updateProduct(
+  id: string,
+  input: ProductFormData,
+  options: ProductWriteOptions = {},
+): Promise<ProductWriteResult> {
+  if (!UUID.test(id)) return { ok: false, reason: "not-found" };
   const now = options.now ?? new Date();
   const database = await db();
-  return database.transaction(async (tx) => {
-    const [updated] = await tx
-      .update(products)
-      .set({ ...productColumns(input), updatedAt: now })
-      .where(and(eq(products.id, id), isNull(products.archivedAt)))
-      .returning({ id: products.id });
-    if (!updated) return { ok: false as const };
-    const existing = await tx
-      .select({ id: productSizes.id })
-      .from(productSizes)
-      .where(eq(productSizes.productId, id));
-    const existingIds = new Set(existing.map((row) => row.id));
-    const keptIds = input.sizes.flatMap((size) => (size.id && existingIds.has(size.id) ? [size.id] : []));
-    await tx
-      .delete(productSizes)
-      .where(
-        keptIds.length
-          ? and(eq(productSizes.productId, id), notInArray(productSizes.id, keptIds))
-          : eq(productSizes.productId, id),
-      );
-    const fresh = [];
-    for (const [index, size] of input.sizes.entries()) {
-      if (size.id && existingIds.has(size.id)) {
-        await tx
-          .update(productSizes)
-          .set(sizeColumns(size, index))
-          .where(and(eq(productSizes.id, size.id), eq(productSizes.productId, id)));
-      } else {
-        fresh.push({ productId: id, ...sizeColumns(size, index) });
+  return refusable(() =>
+    database.transaction(async (tx) => {
+      const [updated] = await tx
+        .update(products)
+        .set({ ...productColumns(input), version: sql`${products.version} + 1`, updatedAt: now })
+        .where(
+          and(
+            eq(products.id, id),
+            isNull(products.archivedAt),
+            input.version === undefined ? undefined : eq(products.version, input.version),
+          ),
+        )
+        .returning({ id: products.id });
+      if (!updated) {
+        const [exists] = await tx
+          .select({ id: products.id })
+          .from(products)
+          .where(and(eq(products.id, id), isNull(products.archivedAt)));
+        return { ok: false as const, reason: exists ? ("conflict" as const) : ("not-found" as const) };
       }
-    }
-    if (fresh.length) await tx.insert(productSizes).values(fresh);
-    return { ok: true as const };
-  });
+      const existing = await tx
+        .select({ id: productSizes.id })
+        .from(productSizes)
+        .where(eq(productSizes.productId, id));
+      const existingIds = new Set(existing.map((row) => row.id));
+      const keptIds = input.sizes.flatMap((size) => (size.id && existingIds.has(size.id) ? [size.id] : []));
+      await tx
+        .delete(productSizes)
+        .where(
+          keptIds.length
+            ? and(eq(productSizes.productId, id), notInArray(productSizes.id, keptIds))
+            : eq(productSizes.productId, id),
+        );
+      const ids: string[] = [];
+      const fresh = new Set<number>();
+      for (const [index, size] of input.sizes.entries()) {
+        if (size.id && existingIds.has(size.id)) {
+          await tx
+            .update(productSizes)
+            .set(sizeColumns(size, index))
+            .where(and(eq(productSizes.id, size.id), eq(productSizes.productId, id)));
+          ids.push(size.id);
+        } else {
+          const [inserted] = await tx
+            .insert(productSizes)
+            .values({ productId: id, ...sizeColumns(size, index) })
+            .returning({ id: productSizes.id });
+          ids.push((inserted as { id: string }).id);
+          fresh.add(index);
+        }
+      }
+      await applyFormMoves(tx, formMoves(input, ids, fresh), { ...options, now });
+      return { ok: true as const, id };
+    }),
+  );
 }
 
 export type DeleteOutcome = { outcome: "deleted" | "archived" } | { outcome: "not-found" };

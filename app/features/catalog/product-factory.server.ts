@@ -4,7 +4,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { Executor } from "#app/db/client.server.ts";
-import { productSizes, products } from "#app/db/schema.ts";
+import { productSizes, products, stockMovements } from "#app/db/schema.ts";
 import {
   DEFAULT_PURCHASE_LIMITS,
   estimateFlowerEquivalentMg,
@@ -109,6 +109,17 @@ export async function insertProducts(
   const sizeRows: ProductSizeRow[] = [];
   for (const chunk of chunks(prepared.flatMap((entry) => entry.sizes))) {
     sizeRows.push(...(await executor.insert(productSizes).values(chunk).returning()));
+  }
+  // The opening 'received' movement of each stocked size: stock equals the sum of its ledger (decision 023).
+  for (const chunk of chunks(sizeRows.filter((size) => size.inventoryCount !== 0))) {
+    await executor.insert(stockMovements).values(
+      chunk.map((size) => ({
+        sizeId: size.id,
+        delta: size.inventoryCount,
+        reason: "received" as const,
+        note: "Opening stock",
+      })),
+    );
   }
   const productsById = new Map(productRows.map((row) => [row.id, row]));
   const sizesByProduct = new Map<string, ProductSizeRow[]>();

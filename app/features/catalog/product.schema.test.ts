@@ -28,6 +28,9 @@ describe("product form schema (spec §5)", () => {
       price: 0,
       salePrice: null,
       inventoryCount: 0,
+      received: 0,
+      correction: 0,
+      stockNote: "",
       flowerEquivalent: 1000,
     });
     expect(parsed.thcPercentage).toBe(21.5);

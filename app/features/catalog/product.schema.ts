@@ -52,6 +52,27 @@ export const productSizeSchema = z.object({
       .min(0, "Inventory must be non-negative")
       .max(1_000_000),
   ),
+  /**
+   * Stock of an existing size is never written as a figure (decision 023): it moves by 'Received +N'
+   * and 'Correction ±N' (with a note). `inventoryCount` is the opening stock of a new size only.
+   */
+  received: z.preprocess(
+    (value) => toNumber(blankTo(0)(value)),
+    z
+      .number({ error: "Received must be a whole number" })
+      .int("Received must be a whole number")
+      .min(0, "Received must be 0 or more")
+      .max(1_000_000, "Received is too high"),
+  ),
+  correction: z.preprocess(
+    (value) => toNumber(blankTo(0)(value)),
+    z
+      .number({ error: "Correction must be a whole number" })
+      .int("Correction must be a whole number")
+      .min(-1_000_000, "Correction is too low")
+      .max(1_000_000, "Correction is too high"),
+  ),
+  stockNote: z.preprocess(blankTo(""), z.string().trim().max(200, "Note must be 200 characters or fewer")),
   /** Grams of flower equivalent one unit counts against the purchase limit (decision 28), as mg. */
   flowerEquivalent: z
     .union([z.string(), z.number()], { error: "Flower equivalent is required" })
@@ -68,6 +89,10 @@ export const productSizeSchema = z.object({
       }
       return mg;
     }),
+}).superRefine((size, context) => {
+  if (size.correction !== 0 && size.stockNote === "") {
+    context.addIssue({ code: "custom", path: ["stockNote"], message: "A correction needs a note" });
+  }
 });
 
 const optionalNumber = (max: number, message: string) =>
@@ -105,7 +130,15 @@ export const productFormSchema = z.object({
   isFeatured: z.boolean().default(false),
   isDeal: z.boolean().default(false),
   sizes: z.array(productSizeSchema).min(1, "At least one size is required").max(20, "At most 20 sizes"),
+  /** The product's version the edit form loaded (decision 023); absent when creating. */
+  version: z.preprocess(
+    (value) => toNumber(blankTo(undefined)(value)),
+    z.number().int().min(1).optional(),
+  ),
 });
+
+/** The refusal of an edit saved over a newer version of the product (decision 023). */
+export const PRODUCT_CHANGED_MESSAGE = "This product was changed by someone else. Reload to see the changes.";
 
 export type ProductFormInput = z.input<typeof productFormSchema>;
 export type ProductFormData = z.output<typeof productFormSchema>;
@@ -121,13 +154,19 @@ export type ProductFormValues = {
   imageKey: string;
   isFeatured: boolean;
   isDeal: boolean;
+  /** The product's version when the form was loaded; "" for a new product. */
+  version: string;
   sizes: {
     id: string;
     key: string;
     size: string;
     price: string;
     salePrice: string;
+    /** Opening stock of a new size; the stock on hand (shown, not sent as a figure) of an existing one. */
     inventoryCount: string;
+    received: string;
+    correction: string;
+    stockNote: string;
     /** Grams, e.g. "3.5". */
     flowerEquivalent: string;
   }[];
@@ -148,6 +187,9 @@ export function emptySizeRow(): ProductFormValues["sizes"][number] {
     price: "0",
     salePrice: "",
     inventoryCount: "0",
+    received: "",
+    correction: "",
+    stockNote: "",
     flowerEquivalent: "",
   };
 }
@@ -165,6 +207,7 @@ export function emptyProductForm(): ProductFormValues {
     imageKey: "",
     isFeatured: false,
     isDeal: false,
+    version: "",
     sizes: [emptySizeRow()],
   };
 }

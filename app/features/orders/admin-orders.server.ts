@@ -147,6 +147,8 @@ export type StatusChangeOptions = {
   cancelReason?: string;
   /** Change only an order still in one of these states (a job must not undo a staff decision). */
   onlyFrom?: OrderStatus[];
+  /** The admin making the change, recorded on its stock movements (null for the shop's own jobs). */
+  actorId?: string | null;
 };
 
 /** Sets an order's status (any state to any state, spec §4) in one transaction with its side effects. */
@@ -184,6 +186,8 @@ export async function changeOrderStatus(
       )}]::text[]`
     : sql`NULL::text[]`;
   try {
+    // change_order_status reads the admin from this transaction-local setting for its stock movements.
+    if (options.actorId) await tx.execute(sql`SELECT set_config('stock.actor', ${options.actorId}, true)`);
     // Stock and running totals move in SQL only, next to place_order (drizzle/0004, decision 020).
     const result = await tx.execute(
       sql`SELECT change_order_status(${orderId}::uuid, ${status}, ${now.toISOString()}::timestamptz,

@@ -26,12 +26,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  requireAdmin(context);
+  const admin = requireAdmin(context);
   const parsed = orderStatusSchema.safeParse(Object.fromEntries(await readFormData(request)));
   const failed = { ok: false, title: "Error", description: "Failed to update order status" };
   if (!parsed.success) return data(failed, { status: 400 });
   try {
-    const result = await setOrderStatus(parsed.data.orderId, ORDER_INTENTS[parsed.data.intent]);
+    const result = await setOrderStatus(parsed.data.orderId, ORDER_INTENTS[parsed.data.intent], {
+      actorId: admin.userId,
+    });
     if (result.ok) return { ok: true, title: "Success", description: "Order status updated" };
     if (result.reason === "out-of-stock") {
       return data(

@@ -1,5 +1,6 @@
 import { data, Link } from "react-router";
 import { AdminPageHeader } from "#app/components/admin/page-header.tsx";
+import { StockHistory } from "#app/components/admin/stock-history.tsx";
 import { ProductForm } from "#app/components/admin/product-form.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
@@ -10,6 +11,8 @@ import {
   toFormValues,
   updateProduct,
 } from "#app/features/catalog/product-admin.server.ts";
+import { PRODUCT_CHANGED_MESSAGE } from "#app/features/catalog/product.schema.ts";
+import { recentMovements } from "#app/features/catalog/stock.server.ts";
 import { errorMessage, log } from "#app/utils/logger.server.ts";
 import { redirectWithToast } from "#app/utils/toast.server.ts";
 import type { Route } from "./+types/edit";
@@ -23,7 +26,20 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   try {
     const product = await getAdminProduct(params.id);
     if (!product) return data({ product: null }, { status: 404 });
-    return { product: { id: product.id, values: toFormValues(product) } };
+    const movements = await recentMovements(product.sizes.map((size) => size.id));
+    return {
+      product: {
+        id: product.id,
+        values: toFormValues(product),
+        history: product.sizes.map((size) => ({
+          id: size.id,
+          sku: size.sku,
+          label: size.size,
+          onHand: size.inventoryCount,
+          movements: movements.get(size.id) ?? [],
+        })),
+      },
+    };
   } catch (error) {
     // Spec §8: an edit page load failure is logged only and shows 'Product Not Found'.
     log.error("Edit page load failed", { error: errorMessage(error) });
@@ -32,11 +48,18 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  requireAdmin(context);
+  const admin = requireAdmin(context);
   const parsed = await parseProductForm(request);
   if (!parsed.ok) return data({ fieldErrors: parsed.fieldErrors }, { status: 400 });
   try {
-    const result = await updateProduct(params.id, parsed.data);
+    const result = await updateProduct(params.id, parsed.data, { actorId: admin.userId });
+    if (!result.ok && result.reason === "conflict") {
+      // Decision 023: the form keeps what was typed; the admin reloads to see the other change.
+      return data({ fieldErrors: { form: PRODUCT_CHANGED_MESSAGE } }, { status: 409 });
+    }
+    if (!result.ok && result.reason === "stock") {
+      return data({ fieldErrors: result.fieldErrors }, { status: 409 });
+    }
     if (!result.ok) {
       return redirectWithToast("/admin/products", {
         type: "error",
@@ -86,6 +109,7 @@ export default function EditProduct({ loaderData, actionData }: Route.ComponentP
         mode="edit"
         serverErrors={actionData?.fieldErrors}
       />
+      <StockHistory sizes={loaderData.product.history} />
     </div>
   );
 }

@@ -20,11 +20,11 @@ export function loader({ context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  requireAdmin(context);
+  const admin = requireAdmin(context);
   const parsed = await parseProductForm(request);
   if (!parsed.ok) return data({ fieldErrors: parsed.fieldErrors }, { status: 400 });
   try {
-    await createProduct(parsed.data);
+    await createProduct(parsed.data, { actorId: admin.userId });
   } catch (error) {
     log.error("Failed to save product", { error: errorMessage(error) });
     return redirectWithToast("/admin/products/new", {

@@ -1,0 +1,98 @@
+import { Link } from "react-router";
+import { Card } from "#app/components/ui/card.tsx";
+import type { StockMovementView } from "#app/features/catalog/stock.server.ts";
+import { STORE_TIME_ZONE } from "#app/utils/store-time.ts";
+
+const at = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: STORE_TIME_ZONE });
+
+const REASONS: Record<StockMovementView["reason"], string> = {
+  order: "Order",
+  cancel: "Order cancelled",
+  reopen: "Order reopened",
+  received: "Received",
+  correction: "Correction",
+  import: "Import",
+};
+
+export type SizeHistory = {
+  id: string;
+  sku: string;
+  label: string;
+  onHand: number;
+  movements: StockMovementView[];
+};
+
+function orderHref(movement: StockMovementView) {
+  const open = movement.orderStatus === "pending" || movement.orderStatus === "confirmed";
+  return `${open ? "/admin/orders" : "/admin/completed-orders"}#order-${movement.orderId}`;
+}
+
+/** The last 20 stock movements of each size (decision 023), newest first. */
+export function StockHistory({ sizes }: { sizes: SizeHistory[] }) {
+  if (sizes.length === 0) return null;
+  return (
+    <section aria-labelledby="stock-history" className="mt-8 space-y-4">
+      <h2 id="stock-history" className="font-semibold text-lg">
+        Stock history
+      </h2>
+      {sizes.map((size) => (
+        <Card key={size.id} className="overflow-hidden">
+          <div className="flex flex-wrap items-baseline justify-between gap-2 border-border border-b bg-muted/60 px-4 py-3">
+            <h3 className="font-medium">
+              {size.label} <span className="font-mono text-muted-foreground text-sm">{size.sku}</span>
+            </h3>
+            <p className="text-sm">{size.onHand} in stock</p>
+          </div>
+          {size.movements.length === 0 ? (
+            <p className="px-4 py-3 text-muted-foreground text-sm">No stock movements yet.</p>
+          ) : (
+            <div className="overflow-x-auto">
+              <table className="w-full text-left text-sm">
+                <caption className="sr-only">Last {size.movements.length} stock movements of {size.label}</caption>
+                <thead className="text-muted-foreground">
+                  <tr>
+                    <th scope="col" className="px-4 py-2 font-medium">
+                      Time
+                    </th>
+                    <th scope="col" className="px-4 py-2 text-right font-medium">
+                      Change
+                    </th>
+                    <th scope="col" className="px-4 py-2 font-medium">
+                      Reason
+                    </th>
+                    <th scope="col" className="px-4 py-2 font-medium">
+                      Who
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {size.movements.map((movement) => (
+                    <tr key={movement.id} className="border-border border-t align-top">
+                      <td className="whitespace-nowrap px-4 py-2">{at.format(new Date(movement.createdAt))}</td>
+                      <td className="px-4 py-2 text-right font-mono tabular-nums">
+                        {movement.delta > 0 ? `+${movement.delta}` : String(movement.delta)}
+                      </td>
+                      <td className="px-4 py-2">
+                        {REASONS[movement.reason]}
+                        {movement.orderId ? (
+                          <>
+                            {" "}
+                            <Link to={orderHref(movement)} className="font-mono underline">
+                              #{movement.orderId.slice(0, 8)}
+                            </Link>
+                          </>
+                        ) : null}
+                        {movement.note ? <span className="block text-muted-foreground">{movement.note}</span> : null}
+                      </td>
+                      <td className="px-4 py-2">{movement.actorEmail ?? (movement.reason === "order" ? "Shopper" : "—")}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </Card>
+      ))}
+    </section>
+  );
+}
