@@ -24,6 +24,7 @@ import {
   reconcileCart,
   serializeCart,
 } from "#app/features/cart/cart.ts";
+import type { StockShortfall } from "#app/features/checkout/checkout.schema.ts";
 import { toast } from "#app/utils/toast-client.ts";
 
 export type CartContextValue = {
@@ -36,6 +37,9 @@ export type CartContextValue = {
   removeItem: (productId: string, sizeId: string) => void;
   updateQuantity: (productId: string, sizeId: string, quantity: number) => void;
   clearCart: () => void;
+  /** The line the last checkout found short of stock (decision 023): the cart offers 'Reduce to N'. */
+  stockNotice: StockShortfall | null;
+  setStockNotice: (notice: StockShortfall | null) => void;
 };
 
 const CartContext = createContext<CartContextValue | null>(null);
@@ -74,6 +78,7 @@ function writeStorage(lines: CartLine[]) {
 export function CartProvider({ children }: { children: React.ReactNode }) {
   const [items, dispatch] = useReducer(cartReducer, []);
   const [hydrated, setHydrated] = useState(false);
+  const [stockNotice, setStockNotice] = useState<StockShortfall | null>(null);
   const lastSaved = useRef<string | null>(null);
 
   // Restore at start-up, then reconcile with the catalogue.
@@ -89,8 +94,15 @@ export function CartProvider({ children }: { children: React.ReactNode }) {
     fetchCurrentPrices(stored, controller.signal)
       .then((current) => {
         const checkedSizeIds = stored.map((line) => line.sizeId);
-        const { dropped } = reconcileCart(stored, current, checkedSizeIds);
+        const { dropped, capped } = reconcileCart(stored, current, checkedSizeIds);
         dispatch({ type: "reconcile", current, checkedSizeIds });
+        if (capped.length > 0) {
+          toast.info("Your cart was updated", {
+            description: capped
+              .map((line) => `Only ${line.quantity} left of ${line.productName} (${line.sizeLabel}).`)
+              .join(" "),
+          });
+        }
         if (dropped.length > 0) {
           toast.info("Your cart was updated", {
             description: `${dropped.map((line) => `${line.productName} (${line.sizeLabel})`).join(", ")} ${
@@ -148,8 +160,10 @@ export function CartProvider({ children }: { children: React.ReactNode }) {
       removeItem,
       updateQuantity,
       clearCart,
+      stockNotice,
+      setStockNotice,
     }),
-    [items, hydrated, addItem, removeItem, updateQuantity, clearCart],
+    [items, hydrated, addItem, removeItem, updateQuantity, clearCart, stockNotice],
   );
 
   return <CartContext.Provider value={value}>{children}</CartContext.Provider>;

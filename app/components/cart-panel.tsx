@@ -2,6 +2,7 @@ import { Link } from "react-router";
 import { useCart } from "#app/components/cart-context.tsx";
 import { PurchaseLimitMeter } from "#app/components/checkout/purchase-limit-meter.tsx";
 import { useCartWeight } from "#app/components/checkout/use-cart-weight.ts";
+import { StockShortfallNotice } from "#app/components/stock-shortfall-notice.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
 import { Sheet, SheetContent, SheetDescription, SheetTitle } from "#app/components/ui/sheet.tsx";
@@ -100,7 +101,10 @@ export function CartPanel({ open, onOpenChange }: { open: boolean; onOpenChange:
                         <button
                           type="button"
                           onClick={() => updateQuantity(line.productId, line.sizeId, line.quantity + 1)}
-                          disabled={limits !== null && line.quantity >= limits.maxQuantityPerSize}
+                          disabled={
+                            (limits !== null && line.quantity >= limits.maxQuantityPerSize) ||
+                            line.quantity >= (weight.stockOf(line.sizeId) ?? Number.POSITIVE_INFINITY)
+                          }
                           aria-label={`Increase quantity of ${line.productName} (${line.sizeLabel})`}
                           className="inline-flex size-11 items-center justify-center hover:bg-muted disabled:opacity-40"
                         >
@@ -132,6 +136,7 @@ export function CartPanel({ open, onOpenChange }: { open: boolean; onOpenChange:
                   ))}
                 </div>
               ) : null}
+              <StockShortfallNotice />
               {capProblem ? (
                 <p className="rounded-md bg-destructive/10 px-3 py-2 text-sm text-destructive" role="alert">
                   {capProblem.message}

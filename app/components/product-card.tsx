@@ -6,7 +6,12 @@ import { Icon } from "#app/components/ui/icon.tsx";
 import { NativeSelect } from "#app/components/ui/input.tsx";
 import { cartItemOf } from "#app/features/cart/cart.ts";
 import type { ProductSizeView } from "#app/features/catalog/catalog.server.ts";
-import { isOnSale, type ListedProductFields, showsThcPercentage } from "#app/features/catalog/catalog.ts";
+import {
+  isOnSale,
+  type ListedProductFields,
+  onlyLeftText,
+  showsThcPercentage,
+} from "#app/features/catalog/catalog.ts";
 import { formatCents } from "#app/utils/money.ts";
 import { toast } from "#app/utils/toast-client.ts";
 import { Price } from "./price.tsx";
@@ -52,6 +57,7 @@ export function ProductCard({ product, priority = false }: { product: CardProduc
   const thc = thcLine(product);
   const href = `/product/${product.id}`;
   const soldOut = size ? !size.inStock : product.sizes.length > 0 && product.sizes.every((s) => !s.inStock);
+  const onlyLeft = onlyLeftText(size?.left);
 
   // The image and the category row are plain links that navigate like <Link>: a card renders three
   // links to one page, and React Router's Link costs far more to render than an <a>.
@@ -133,6 +139,7 @@ export function ProductCard({ product, priority = false }: { product: CardProduc
             <p className="product-card-description">{product.description}</p>
           </details>
         ) : null}
+        {onlyLeft ? <p className="font-medium text-sm text-warning">{onlyLeft}</p> : null}
         <div className="product-card-footer">
           {size ? (
             size.inStock ? (

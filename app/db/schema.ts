@@ -79,9 +79,7 @@ export const productSizes = pgTable(
       .references(() => products.id, { onDelete: "cascade" }),
     size: text("size").notNull(),
     /** Stock-keeping unit: unique, matches CSV import rows to sizes (decision 024). */
-    sku: text("sku")
-      .notNull()
-      .default(sql`('CG-' || upper(substr(md5(gen_random_uuid()::text), 1, 10)))`),
+    sku: text("sku").notNull().default(sql`('CG-' || upper(substr(md5(gen_random_uuid()::text), 1, 10)))`),
     priceCents: integer("price_cents").notNull(),
     salePriceCents: integer("sale_price_cents"),
     inventoryCount: integer("inventory_count").notNull().default(0),

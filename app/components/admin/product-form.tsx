@@ -285,7 +285,9 @@ export function ProductForm({
                     </Button>
                   </div>
                 ) : null}
-                {size.id ? <StockMoveFields index={index} size={size} errors={errors} setSize={setSize} /> : null}
+                {size.id ? (
+                  <StockMoveFields index={index} size={size} errors={errors} setSize={setSize} />
+                ) : null}
               </fieldset>
             </li>
           ))}

@@ -3,7 +3,11 @@ import { Card } from "#app/components/ui/card.tsx";
 import type { StockMovementView } from "#app/features/catalog/stock.server.ts";
 import { STORE_TIME_ZONE } from "#app/utils/store-time.ts";
 
-const at = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: STORE_TIME_ZONE });
+const at = new Intl.DateTimeFormat("en-US", {
+  dateStyle: "medium",
+  timeStyle: "short",
+  timeZone: STORE_TIME_ZONE,
+});
 
 const REASONS: Record<StockMovementView["reason"], string> = {
   order: "Order",
@@ -48,7 +52,9 @@ export function StockHistory({ sizes }: { sizes: SizeHistory[] }) {
           ) : (
             <div className="overflow-x-auto">
               <table className="w-full text-left text-sm">
-                <caption className="sr-only">Last {size.movements.length} stock movements of {size.label}</caption>
+                <caption className="sr-only">
+                  Last {size.movements.length} stock movements of {size.label}
+                </caption>
                 <thead className="text-muted-foreground">
                   <tr>
                     <th scope="col" className="px-4 py-2 font-medium">
@@ -68,7 +74,9 @@ export function StockHistory({ sizes }: { sizes: SizeHistory[] }) {
                 <tbody>
                   {size.movements.map((movement) => (
                     <tr key={movement.id} className="border-border border-t align-top">
-                      <td className="whitespace-nowrap px-4 py-2">{at.format(new Date(movement.createdAt))}</td>
+                      <td className="whitespace-nowrap px-4 py-2">
+                        {at.format(new Date(movement.createdAt))}
+                      </td>
                       <td className="px-4 py-2 text-right font-mono tabular-nums">
                         {movement.delta > 0 ? `+${movement.delta}` : String(movement.delta)}
                       </td>
@@ -82,9 +90,13 @@ export function StockHistory({ sizes }: { sizes: SizeHistory[] }) {
                             </Link>
                           </>
                         ) : null}
-                        {movement.note ? <span className="block text-muted-foreground">{movement.note}</span> : null}
+                        {movement.note ? (
+                          <span className="block text-muted-foreground">{movement.note}</span>
+                        ) : null}
                       </td>
-                      <td className="px-4 py-2">{movement.actorEmail ?? (movement.reason === "order" ? "Shopper" : "—")}</td>
+                      <td className="px-4 py-2">
+                        {movement.actorEmail ?? (movement.reason === "order" ? "Shopper" : "—")}
+                      </td>
                     </tr>
                   ))}
                 </tbody>

@@ -5,6 +5,8 @@
  */
 import { useEffect, useId, useMemo, useRef, useState } from "react";
 import { useFetcher, useNavigate } from "react-router";
+import { useCart } from "#app/components/cart-context.tsx";
+import { StockShortfallNotice } from "#app/components/stock-shortfall-notice.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
@@ -21,6 +23,7 @@ import {
   idFileProblem,
   minimumOrderLines,
   minimumOrderToast,
+  type StockShortfall,
   type ToastMessage,
   US_STATES,
 } from "#app/features/checkout/checkout.schema.ts";
@@ -35,7 +38,7 @@ import { useCartWeight } from "./use-cart-weight.ts";
 
 export type CheckoutActionData =
   | { ok: true; token: string }
-  | { ok: false; fieldErrors: FieldErrors; toast: ToastMessage | null };
+  | { ok: false; fieldErrors: FieldErrors; toast: ToastMessage | null; shortfall?: StockShortfall | null };
 
 type TextField = "name" | "email" | "phone" | "address" | "city" | "zipCode" | "notes";
 
@@ -85,6 +88,7 @@ export function CheckoutForm({
 }) {
   const fetcher = useFetcher<CheckoutActionData>();
   const navigate = useNavigate();
+  const { setStockNotice } = useCart();
   const formRef = useRef<HTMLFormElement>(null);
   const baseId = useId();
   const [values, setValues] = useState<Record<TextField, string>>({
@@ -134,11 +138,12 @@ export function CheckoutForm({
       return;
     }
     setErrors(result.fieldErrors);
+    setStockNotice(result.shortfall ?? null);
     // The server did not take the photo sent ahead: the next submit carries the file itself.
     if (result.fieldErrors.idFront) sentPhoto.current = null;
     if (result.toast) showToast(result.toast);
     focusFirstError(formRef.current, result.fieldErrors);
-  }, [fetcher.data, fetcher.state, navigate, onPlaced]);
+  }, [fetcher.data, fetcher.state, navigate, onPlaced, setStockNotice]);
 
   const missing = useMemo(() => {
     const list: string[] = [];
@@ -290,6 +295,7 @@ export function CheckoutForm({
               />
             </div>
           ) : null}
+          <StockShortfallNotice className="mt-4" />
           {limitProblem ? (
             <p className="mt-4 rounded-md bg-destructive/10 px-3 py-2 text-sm text-destructive" role="alert">
               {limitProblem.message}

@@ -16,6 +16,8 @@ import {
 
 /** Weights already fetched in this page's life: reopening the panel asks again only for new sizes. */
 const knownWeights = new Map<string, number | null>();
+/** Units on hand when last asked (decision 023): the cart's + stops there; the server checks again. */
+const knownStock = new Map<string, number>();
 let knownLimits: PurchaseLimits | null = null;
 
 async function fetchWeights(sizeIds: string[], signal: AbortSignal) {
@@ -36,6 +38,8 @@ export type CartWeight = {
   limits: PurchaseLimits | null;
   /** The first limit the cart breaks for a delivery state, once the weights are known. */
   problemFor: (state: DeliveryState) => PurchaseLimitProblem | null;
+  /** Units on hand of a size, once fetched. */
+  stockOf: (sizeId: string) => number | null;
 };
 
 export function useCartWeight(items: readonly CartLine[], initialLimits?: PurchaseLimits): CartWeight {
@@ -51,7 +55,10 @@ export function useCartWeight(items: readonly CartLine[], initialLimits?: Purcha
     fetchWeights(unknown.length ? unknown : ids.slice(0, 1), controller.signal)
       .then((body) => {
         for (const id of unknown) knownWeights.set(id, null);
-        for (const size of body.sizes) knownWeights.set(size.sizeId, size.flowerEquivalentMg ?? null);
+        for (const size of body.sizes) {
+          knownWeights.set(size.sizeId, size.flowerEquivalentMg ?? null);
+          if (size.stock !== undefined) knownStock.set(size.sizeId, size.stock);
+        }
         knownLimits = body.limits;
         setLimits(body.limits);
         setVersion((version) => version + 1);
@@ -73,6 +80,7 @@ export function useCartWeight(items: readonly CartLine[], initialLimits?: Purcha
   return {
     totalMg: complete ? orderWeightMg(weighed) : null,
     limits,
+    stockOf: (sizeId) => knownStock.get(sizeId) ?? null,
     problemFor: (state) => {
       if (!limits) return null;
       // Before the weights are in, only the per-size cap can be judged.

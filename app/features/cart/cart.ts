@@ -208,22 +208,26 @@ export type CurrentSizePrice = Omit<CartLine, "quantity"> & {
   inStock: boolean;
   /** What one unit counts against the purchase limit (decision 28); null only before start-up filled it. */
   flowerEquivalentMg?: number | null;
+  /** Units on hand (decision 023): a line asking for more is brought down to it. */
+  stock?: number;
 };
 
 /**
  * Decision 20 and 9: a stored cart is brought in line with the catalogue. Lines whose product or size
- * is gone, or whose size is sold out, are dropped; names, images and prices are refreshed.
+ * is gone, or whose size is sold out, are dropped; names, images and prices are refreshed; a quantity
+ * above the stock on hand is brought down to it (decision 023).
  */
 export function reconcileCart(
   lines: readonly CartLine[],
   current: readonly CurrentSizePrice[],
   /** Only these sizes were asked about; lines added meanwhile are left alone. Default: every line. */
   checkedSizeIds?: readonly string[],
-): { lines: CartLine[]; dropped: CartLine[]; changed: boolean } {
+): { lines: CartLine[]; dropped: CartLine[]; capped: CartLine[]; changed: boolean } {
   const bySize = new Map(current.map((size) => [`${size.productId}:${size.sizeId}`, size]));
   const checked = checkedSizeIds ? new Set(checkedSizeIds) : null;
   const kept: CartLine[] = [];
   const dropped: CartLine[] = [];
+  const capped: CartLine[] = [];
   let changed = false;
   for (const line of lines) {
     if (checked && !checked.has(line.sizeId)) {
@@ -245,8 +249,12 @@ export function reconcileCart(
       sizeLabel: fresh.sizeLabel,
       priceCents: fresh.priceCents,
       salePriceCents: fresh.salePriceCents,
-      quantity: line.quantity,
+      quantity: fresh.stock === undefined ? line.quantity : Math.min(line.quantity, fresh.stock),
     };
+    if (next.quantity !== line.quantity) {
+      capped.push(next);
+      changed = true;
+    }
     if (
       next.productName !== line.productName ||
       next.imageUrl !== line.imageUrl ||
@@ -259,5 +267,5 @@ export function reconcileCart(
     }
     kept.push(next);
   }
-  return { lines: kept, dropped, changed };
+  return { lines: kept, dropped, capped, changed };
 }

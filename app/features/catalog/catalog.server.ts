@@ -2,7 +2,7 @@ import { and, asc, count, eq, inArray, isNull, type SQL, sql } from "drizzle-orm
 import { db, type Executor } from "#app/db/client.server.ts";
 import { productSizes, products } from "#app/db/schema.ts";
 import type { CurrentSizePrice } from "#app/features/cart/cart.ts";
-import type { ProductFields } from "./catalog.ts";
+import { EXACT_STOCK_UP_TO, type ProductFields } from "./catalog.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -12,6 +12,8 @@ export type ProductSizeView = {
   priceCents: number;
   salePriceCents: number | null;
   inStock: boolean;
+  /** Units on hand, only when EXACT_STOCK_UP_TO or fewer (decision 023). */
+  left?: number;
 };
 
 export type ProductView = ProductFields & { sizes: ProductSizeView[] };
@@ -87,6 +89,7 @@ async function withSizes(rows: ProductRow[]): Promise<ProductView[]> {
     priceCents: size.priceCents,
     salePriceCents: size.salePriceCents,
     inStock: size.inventoryCount > 0,
+    ...(size.inventoryCount <= EXACT_STOCK_UP_TO ? { left: size.inventoryCount } : {}),
   }));
 }
 
@@ -111,7 +114,11 @@ export async function currentSizePrices(sizeIds: readonly string[]): Promise<Cur
     .from(productSizes)
     .innerJoin(products, eq(products.id, productSizes.productId))
     .where(and(inArray(productSizes.id, ids), isNull(products.archivedAt)));
-  return rows.map(({ inventoryCount, ...row }) => ({ ...row, inStock: inventoryCount > 0 }));
+  return rows.map(({ inventoryCount, ...row }) => ({
+    ...row,
+    inStock: inventoryCount > 0,
+    stock: inventoryCount,
+  }));
 }
 
 /** What a storefront listing asks for; every filter is applied in SQL so 500 products never ship at once. */

@@ -78,3 +78,18 @@ export function isOnSale(size: PricedSize) {
 export function unitPriceCents(size: PricedSize) {
   return isOnSale(size) ? (size.salePriceCents as number) : size.priceCents;
 }
+
+/** A size with this many units or fewer says 'Only N left' to shoppers and shows as low in the admin (decision 023). */
+export const LOW_STOCK_THRESHOLD = 5;
+
+/**
+ * Catalogue pages carry a size's exact stock (`left`) only up to this many units, so quantities are
+ * capped at the stock on hand; the page-cache trigger (drizzle/0007) watches least(stock, 11) to
+ * match, so orders of well-stocked sizes leave the page cache alone (decision 023).
+ */
+export const EXACT_STOCK_UP_TO = 10;
+
+/** 'Only N left' for a size that is low but not sold out, else null. */
+export function onlyLeftText(left: number | undefined): string | null {
+  return left !== undefined && left > 0 && left <= LOW_STOCK_THRESHOLD ? `Only ${left} left` : null;
+}

@@ -22,7 +22,7 @@ import { moveStock, StockBelowZero, type StockMove } from "./stock.server.ts";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A size with this many or fewer units left is shown as low stock in the admin list. */
-export const LOW_STOCK_THRESHOLD = 5;
+export { LOW_STOCK_THRESHOLD } from "./catalog.ts";
 
 export type AdminProductSize = {
   id: string;
@@ -36,7 +36,10 @@ export type AdminProductSize = {
 
 export type AdminProduct = ProductFields & { version: number; sizes: AdminProductSize[] };
 
-async function withSizes(executor: Executor, rows: (typeof products.$inferSelect)[]): Promise<AdminProduct[]> {
+async function withSizes(
+  executor: Executor,
+  rows: (typeof products.$inferSelect)[],
+): Promise<AdminProduct[]> {
   const versions = new Map(rows.map((row) => [row.id, row.version]));
   const listed = await attachSizes(executor, rows, (size) => ({
     id: size.id,
@@ -165,7 +168,13 @@ function formMoves(input: ProductFormData, sizeIds: readonly string[], fresh: Re
       continue;
     }
     moves.push({ sizeId, delta: size.received, reason: "received", note, field: `sizes.${index}.received` });
-    moves.push({ sizeId, delta: size.correction, reason: "correction", note, field: `sizes.${index}.correction` });
+    moves.push({
+      sizeId,
+      delta: size.correction,
+      reason: "correction",
+      note,
+      field: `sizes.${index}.correction`,
+    });
   }
   return moves.filter((move) => move.delta !== 0);
 }
@@ -184,7 +193,8 @@ async function applyFormMoves(
       ok: false,
       reason: "stock",
       fieldErrors: {
-        [move?.field ?? "form"]: `Only ${error.onHand} in stock: a correction can take at most ${error.onHand}`,
+        [move?.field ?? "form"]:
+          `Only ${error.onHand} in stock: a correction can take at most ${error.onHand}`,
       },
     });
   }

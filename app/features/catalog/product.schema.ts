@@ -28,72 +28,74 @@ const blankTo = (fallback: unknown) => (value: unknown) =>
 const toNumber = (value: unknown) => (typeof value === "string" ? Number(value.trim()) : value);
 
 /** An empty price or inventory becomes 0; an empty sale price becomes unset (spec §5). */
-export const productSizeSchema = z.object({
-  id: z.preprocess(blankTo(undefined), z.uuid().optional()),
-  size: z.string().trim().min(1, "Size is required").max(40, "Size must be 40 characters or fewer"),
-  price: z.preprocess(
-    (value) => toNumber(blankTo(0)(value)),
-    z.number().min(0, "Price must be positive").max(100_000, "Price is too high"),
-  ),
-  salePrice: z.preprocess(
-    (value) => toNumber(blankTo(null)(value)),
-    z
-      .number()
-      .min(0, "Sale price must be positive")
-      .max(100_000, "Sale price is too high")
-      .nullable()
-      .optional(),
-  ),
-  inventoryCount: z.preprocess(
-    (value) => toNumber(blankTo(0)(value)),
-    z
-      .number()
-      .int("Inventory must be a whole number")
-      .min(0, "Inventory must be non-negative")
-      .max(1_000_000),
-  ),
-  /**
-   * Stock of an existing size is never written as a figure (decision 023): it moves by 'Received +N'
-   * and 'Correction ±N' (with a note). `inventoryCount` is the opening stock of a new size only.
-   */
-  received: z.preprocess(
-    (value) => toNumber(blankTo(0)(value)),
-    z
-      .number({ error: "Received must be a whole number" })
-      .int("Received must be a whole number")
-      .min(0, "Received must be 0 or more")
-      .max(1_000_000, "Received is too high"),
-  ),
-  correction: z.preprocess(
-    (value) => toNumber(blankTo(0)(value)),
-    z
-      .number({ error: "Correction must be a whole number" })
-      .int("Correction must be a whole number")
-      .min(-1_000_000, "Correction is too low")
-      .max(1_000_000, "Correction is too high"),
-  ),
-  stockNote: z.preprocess(blankTo(""), z.string().trim().max(200, "Note must be 200 characters or fewer")),
-  /** Grams of flower equivalent one unit counts against the purchase limit (decision 28), as mg. */
-  flowerEquivalent: z
-    .union([z.string(), z.number()], { error: "Flower equivalent is required" })
-    .transform((value, context) => {
-      const text = String(value).trim();
-      if (text === "") {
-        context.addIssue({ code: "custom", message: "Flower equivalent is required" });
-        return z.NEVER;
-      }
-      const mg = gramsToMg(text);
-      if (mg === undefined || mg > 1_000_000) {
-        context.addIssue({ code: "custom", message: "Flower equivalent must be grams from 0 to 1000" });
-        return z.NEVER;
-      }
-      return mg;
-    }),
-}).superRefine((size, context) => {
-  if (size.correction !== 0 && size.stockNote === "") {
-    context.addIssue({ code: "custom", path: ["stockNote"], message: "A correction needs a note" });
-  }
-});
+export const productSizeSchema = z
+  .object({
+    id: z.preprocess(blankTo(undefined), z.uuid().optional()),
+    size: z.string().trim().min(1, "Size is required").max(40, "Size must be 40 characters or fewer"),
+    price: z.preprocess(
+      (value) => toNumber(blankTo(0)(value)),
+      z.number().min(0, "Price must be positive").max(100_000, "Price is too high"),
+    ),
+    salePrice: z.preprocess(
+      (value) => toNumber(blankTo(null)(value)),
+      z
+        .number()
+        .min(0, "Sale price must be positive")
+        .max(100_000, "Sale price is too high")
+        .nullable()
+        .optional(),
+    ),
+    inventoryCount: z.preprocess(
+      (value) => toNumber(blankTo(0)(value)),
+      z
+        .number()
+        .int("Inventory must be a whole number")
+        .min(0, "Inventory must be non-negative")
+        .max(1_000_000),
+    ),
+    /**
+     * Stock of an existing size is never written as a figure (decision 023): it moves by 'Received +N'
+     * and 'Correction ±N' (with a note). `inventoryCount` is the opening stock of a new size only.
+     */
+    received: z.preprocess(
+      (value) => toNumber(blankTo(0)(value)),
+      z
+        .number({ error: "Received must be a whole number" })
+        .int("Received must be a whole number")
+        .min(0, "Received must be 0 or more")
+        .max(1_000_000, "Received is too high"),
+    ),
+    correction: z.preprocess(
+      (value) => toNumber(blankTo(0)(value)),
+      z
+        .number({ error: "Correction must be a whole number" })
+        .int("Correction must be a whole number")
+        .min(-1_000_000, "Correction is too low")
+        .max(1_000_000, "Correction is too high"),
+    ),
+    stockNote: z.preprocess(blankTo(""), z.string().trim().max(200, "Note must be 200 characters or fewer")),
+    /** Grams of flower equivalent one unit counts against the purchase limit (decision 28), as mg. */
+    flowerEquivalent: z
+      .union([z.string(), z.number()], { error: "Flower equivalent is required" })
+      .transform((value, context) => {
+        const text = String(value).trim();
+        if (text === "") {
+          context.addIssue({ code: "custom", message: "Flower equivalent is required" });
+          return z.NEVER;
+        }
+        const mg = gramsToMg(text);
+        if (mg === undefined || mg > 1_000_000) {
+          context.addIssue({ code: "custom", message: "Flower equivalent must be grams from 0 to 1000" });
+          return z.NEVER;
+        }
+        return mg;
+      }),
+  })
+  .superRefine((size, context) => {
+    if (size.correction !== 0 && size.stockNote === "") {
+      context.addIssue({ code: "custom", path: ["stockNote"], message: "A correction needs a note" });
+    }
+  });
 
 const optionalNumber = (max: number, message: string) =>
   z.preprocess(
@@ -131,10 +133,7 @@ export const productFormSchema = z.object({
   isDeal: z.boolean().default(false),
   sizes: z.array(productSizeSchema).min(1, "At least one size is required").max(20, "At most 20 sizes"),
   /** The product's version the edit form loaded (decision 023); absent when creating. */
-  version: z.preprocess(
-    (value) => toNumber(blankTo(undefined)(value)),
-    z.number().int().min(1).optional(),
-  ),
+  version: z.preprocess((value) => toNumber(blankTo(undefined)(value)), z.number().int().min(1).optional()),
 });
 
 /** The refusal of an edit saved over a newer version of the product (decision 023). */

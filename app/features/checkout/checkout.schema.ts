@@ -176,13 +176,23 @@ export function minimumOrderToast(totalCents: number): ToastMessage {
   };
 }
 
-export function outOfStockToast(itemName: string): ToastMessage {
+/** 'Only N left of {product} ({size}).' when some are left (decision 023); the sold-out wording when none. */
+export function stockShortMessage(itemName: string, left: number) {
+  return left > 0
+    ? `Only ${left} left of ${itemName}.`
+    : `Sorry, ${itemName} sold out while you were checking out. Please update your cart.`;
+}
+
+export function outOfStockToast(itemName: string, left = 0): ToastMessage {
   return {
     type: "error",
-    title: "Out of Stock",
-    description: `Sorry, ${itemName} sold out while you were checking out. Please update your cart.`,
+    title: left > 0 ? "Not enough stock" : "Out of Stock",
+    description: stockShortMessage(itemName, left),
   };
 }
+
+/** A cart line the stock no longer covers, for the 'Reduce to N' button (decision 023). */
+export type StockShortfall = { productId: string; sizeId: string; left: number; message: string };
 
 /** The shortfall lines of the order summary (spec §2 Checkout, §5). */
 export function minimumOrderLines(totalCents: number) {

@@ -32,6 +32,7 @@ import {
   ID_IMAGE_MESSAGES,
   minimumOrderToast,
   outOfStockToast,
+  type StockShortfall,
   type ToastMessage,
 } from "./checkout.schema.ts";
 import { ID_PHOTO_FIELD, parseCheckoutForm } from "./checkout-post.server.ts";
@@ -55,6 +56,8 @@ export type CheckoutFailure = {
   retryAfterSeconds?: number;
   /** Why no order was placed, for the `orders_refused_total` metric. */
   reason: RefusalReason;
+  /** The line the stock no longer covers: the cart offers to reduce it (decision 023). */
+  shortfall?: StockShortfall;
 };
 
 export type RefusalReason =
@@ -181,8 +184,20 @@ function refusalFailure(client: CheckoutClient, refusal: PlaceOrderRefusal): Che
         {},
         { type: "error", title: "Purchase limit", description: refusal.message },
       );
-    case "out-of-stock":
-      return failure(client, 409, {}, outOfStockToast(refusal.itemName));
+    case "out-of-stock": {
+      const toast = outOfStockToast(refusal.itemName, refusal.left);
+      return {
+        ...failure(client, 409, {}, toast),
+        shortfall: refusal.productId
+          ? {
+              productId: refusal.productId,
+              sizeId: refusal.sizeId,
+              left: refusal.left,
+              message: toast.description,
+            }
+          : undefined,
+      };
+    }
     case "unavailable":
       return failure(
         client,

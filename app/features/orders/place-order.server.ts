@@ -38,7 +38,15 @@ export type PlaceOrderRefusal =
   | { ok: false; reason: "empty-cart" }
   | { ok: false; reason: "delivery"; field: "deliveryDate" | "timeSlot"; message: string }
   | { ok: false; reason: "unavailable"; itemName: string | null }
-  | { ok: false; reason: "out-of-stock"; itemName: string }
+  /** Fewer than asked are left: `left` of them (0: sold out), from the order's own statement. */
+  | {
+      ok: false;
+      reason: "out-of-stock";
+      itemName: string;
+      left: number;
+      productId: string | null;
+      sizeId: string;
+    }
   | { ok: false; reason: "minimum"; totalCents: number }
   /** Over the per-size cap or the delivery state's weight limit (decision 28). */
   | { ok: false; reason: "purchase-limit"; message: string }
@@ -247,7 +255,8 @@ export async function prepareOrder(
 }
 
 type DatabaseRefusal =
-  | { code: "CG409" | "CG412"; sizeId: string }
+  | { code: "CG409"; sizeId: string; left: number }
+  | { code: "CG412"; sizeId: string }
   | { code: "CG429"; contact: "email" | "phone" }
   | { code: "budget"; renewsAtMs: number }
   | { code: "photo-claimed" };
@@ -266,7 +275,8 @@ function placeOrderRefusal(error: unknown): DatabaseRefusal | null {
       message?: unknown;
     };
     if (code === "CG429" && detail === "budget") return { code: "budget", renewsAtMs: Number(hint) };
-    if (code === "CG409" || code === "CG412") return { code, sizeId: String(detail ?? "") };
+    if (code === "CG409") return { code, sizeId: String(detail ?? ""), left: Math.max(0, Number(hint) || 0) };
+    if (code === "CG412") return { code, sizeId: String(detail ?? "") };
     if (code === "CG429") return { code, contact: detail === "email" ? "email" : "phone" };
     if (
       code === "23505" &&
@@ -422,6 +432,9 @@ export async function commitOrder(
           ok: false,
           reason: "out-of-stock",
           itemName: line ? itemDisplayName(line.productName, line.sizeLabel) : "An item in your cart",
+          left: refusal.left,
+          productId: line?.productId ?? null,
+          sizeId: refusal.sizeId,
         };
       }
       if (refusal?.code !== "CG412" || attempt >= MAX_REPRICES) throw error;

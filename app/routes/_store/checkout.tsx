@@ -47,7 +47,12 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data({ ok: true as const, token: result.token });
   }
   return data(
-    { ok: false as const, fieldErrors: result.fieldErrors, toast: result.toast },
+    {
+      ok: false as const,
+      fieldErrors: result.fieldErrors,
+      toast: result.toast,
+      shortfall: result.shortfall ?? null,
+    },
     {
       status: result.status,
       headers: result.retryAfterSeconds ? { "Retry-After": String(result.retryAfterSeconds) } : undefined,

@@ -11,7 +11,7 @@ import { Icon } from "#app/components/ui/icon.tsx";
 import { Label, NativeSelect } from "#app/components/ui/input.tsx";
 import { cartItemOf } from "#app/features/cart/cart.ts";
 import { getProduct } from "#app/features/catalog/catalog.server.ts";
-import { isKnownStrain, isOnSale, showsThcPercentage } from "#app/features/catalog/catalog.ts";
+import { isKnownStrain, isOnSale, onlyLeftText, showsThcPercentage } from "#app/features/catalog/catalog.ts";
 import { productJsonLd, seoMeta, storeFromMatches } from "#app/features/catalog/seo.ts";
 import { STRAIN_EFFECTS } from "#app/features/catalog/storefront.ts";
 import { getPurchaseLimitSettings } from "#app/features/checkout/purchase-limits.server.ts";
@@ -94,7 +94,7 @@ function NotFound() {
 
 export default function ProductPage({ loaderData }: Route.ComponentProps) {
   const { product } = loaderData;
-  const maxQuantity = "maxQuantity" in loaderData ? loaderData.maxQuantity : 10;
+  const perSizeLimit = "maxQuantity" in loaderData ? loaderData.maxQuantity : 10;
   const { addItem } = useCart();
   const [sizeId, setSizeId] = useState(() => (product ? defaultSizeId(product.sizes) : ""));
   const [quantity, setQuantity] = useState(1);
@@ -103,6 +103,9 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
   if (!product) return <NotFound />;
 
   const size = product.sizes.find((candidate) => candidate.id === sizeId);
+  // At most the stock on hand when the page knows it (decision 023), and never below 1.
+  const maxQuantity = Math.max(1, Math.min(perSizeLimit, size?.left ?? perSizeLimit));
+  const onlyLeft = onlyLeftText(size?.left);
   const onSale = product.sizes.some(isOnSale);
   const strain = isKnownStrain(product.strain) ? product.strain : null;
   const effects = strain ? STRAIN_EFFECTS[strain] : null;
@@ -114,7 +117,7 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
 
   function add() {
     if (!product || !size?.inStock) return;
-    addItem(cartItemOf(product, size), quantity);
+    addItem(cartItemOf(product, size), Math.min(quantity, maxQuantity));
     toast.success("Added to cart", { description: `${quantity}x ${product.name} added to your cart` });
   }
 
@@ -144,7 +147,10 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
           ) : null}
           {size ? (
             size.inStock ? (
-              <Price size={size} className="text-2xl" />
+              <div>
+                <Price size={size} className="text-2xl" />
+                {onlyLeft ? <p className="mt-1 font-medium text-warning">{onlyLeft}</p> : null}
+              </div>
             ) : (
               <p className="text-2xl font-semibold text-muted-foreground">Sold out</p>
             )
@@ -155,7 +161,11 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
               <NativeSelect
                 id={sizeSelectId}
                 value={sizeId}
-                onChange={(event) => setSizeId(event.target.value)}
+                onChange={(event) => {
+                  setSizeId(event.target.value);
+                  const left = product.sizes.find((option) => option.id === event.target.value)?.left;
+                  if (left !== undefined) setQuantity((value) => Math.max(1, Math.min(value, left)));
+                }}
               >
                 <option value="" disabled>
                   Select size

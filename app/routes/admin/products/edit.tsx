@@ -1,17 +1,17 @@
 import { data, Link } from "react-router";
 import { AdminPageHeader } from "#app/components/admin/page-header.tsx";
-import { StockHistory } from "#app/components/admin/stock-history.tsx";
 import { ProductForm } from "#app/components/admin/product-form.tsx";
+import { StockHistory } from "#app/components/admin/stock-history.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
 import { requireAdmin } from "#app/features/admin-auth/guard.server.ts";
+import { PRODUCT_CHANGED_MESSAGE } from "#app/features/catalog/product.schema.ts";
 import {
   getAdminProduct,
   parseProductForm,
   toFormValues,
   updateProduct,
 } from "#app/features/catalog/product-admin.server.ts";
-import { PRODUCT_CHANGED_MESSAGE } from "#app/features/catalog/product.schema.ts";
 import { recentMovements } from "#app/features/catalog/stock.server.ts";
 import { errorMessage, log } from "#app/utils/logger.server.ts";
 import { redirectWithToast } from "#app/utils/toast.server.ts";
