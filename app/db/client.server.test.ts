@@ -37,7 +37,7 @@ describeEachDatabase("database schema", (database) => {
     ).rejects.toThrow();
   });
 
-  it("bumps the catalogue version when a price changes but not when stock stays above zero", async () => {
+  it("bumps the catalogue version when a price changes, and for stock only at 10 or below (decision 023)", async () => {
     const { db } = database();
     const version = async () => (await db.select().from(catalogState))[0]?.version ?? 0;
     const [product] = await db
@@ -46,16 +46,26 @@ describeEachDatabase("database schema", (database) => {
       .returning({ id: products.id });
     const [size] = await db
       .insert(productSizes)
-      .values({ productId: product?.id as string, size: "10 pack", priceCents: 2000, inventoryCount: 5 })
+      .values({ productId: product?.id as string, size: "10 pack", priceCents: 2000, inventoryCount: 40 })
       .returning({ id: productSizes.id });
     const sizeId = size?.id as string;
     const before = await version();
-    await db.execute(sql`UPDATE product_sizes SET inventory_count = 4 WHERE id = ${sizeId}`);
+    // Well stocked: the pages show no number, an order leaves the page cache alone.
+    await db.execute(sql`UPDATE product_sizes SET inventory_count = 12 WHERE id = ${sizeId}`);
+    await db.execute(sql`UPDATE product_sizes SET inventory_count = 11 WHERE id = ${sizeId}`);
     expect(await version()).toBe(before);
-    await db.execute(sql`UPDATE product_sizes SET inventory_count = 0 WHERE id = ${sizeId}`);
+    // 10 or fewer: the pages carry the number ('Only N left', the quantity cap).
+    await db.execute(sql`UPDATE product_sizes SET inventory_count = 10 WHERE id = ${sizeId}`);
     expect(await version()).toBe(before + 1);
-    await db.execute(sql`UPDATE product_sizes SET price_cents = 2100 WHERE id = ${sizeId}`);
+    await db.execute(sql`UPDATE product_sizes SET inventory_count = 4 WHERE id = ${sizeId}`);
     expect(await version()).toBe(before + 2);
+    await db.execute(sql`UPDATE product_sizes SET inventory_count = 0 WHERE id = ${sizeId}`);
+    expect(await version()).toBe(before + 3);
+    await db.execute(sql`UPDATE product_sizes SET price_cents = 2100 WHERE id = ${sizeId}`);
+    expect(await version()).toBe(before + 4);
+    // A SKU is not shown to shoppers.
+    await db.execute(sql`UPDATE product_sizes SET sku = 'VERSIONED-1' WHERE id = ${sizeId}`);
+    expect(await version()).toBe(before + 4);
   });
 });
 

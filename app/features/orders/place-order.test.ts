@@ -184,7 +184,14 @@ describeEachDatabase("placing orders", (database) => {
     const soldOut = results.filter((result) => !result.ok);
     expect(placed).toHaveLength(20);
     expect(soldOut).toHaveLength(180);
-    expect(soldOut[0]).toEqual({ ok: false, reason: "out-of-stock", itemName: "Limited Kush (3.5g)" });
+    expect(soldOut[0]).toEqual({
+      ok: false,
+      reason: "out-of-stock",
+      itemName: "Limited Kush (3.5g)",
+      left: 0,
+      productId: product.productId,
+      sizeId: product.sizeId,
+    });
     expect(await stockOf(product.sizeId)).toBe(0);
     const [count] = await db
       .select({ count: sql<number>`count(*)::int` })
