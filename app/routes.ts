@@ -29,6 +29,8 @@ export default [
       route("dashboard", "routes/admin/dashboard.tsx"),
       route("products", "routes/admin/products/list.tsx"),
       route("products/new", "routes/admin/products/new.tsx"),
+      route("products/import", "routes/admin/products/import.tsx"),
+      route("products/export", "routes/admin/products/export.ts"),
       route("products/edit/:id", "routes/admin/products/edit.tsx"),
       route("products/upload-image", "routes/admin/products/upload-image.ts"),
       route("orders", "routes/admin/orders/incoming.tsx"),

@@ -6,6 +6,7 @@
  * New routes get the default limit; a route that takes more is listed in BODY_LIMITS.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { MAX_CSV_BYTES } from "#app/features/catalog/catalog-csv.ts";
 import { IMAGE_MESSAGES, MAX_PRODUCT_IMAGE_BODY_BYTES } from "#app/features/catalog/product.schema.ts";
 import { ID_IMAGE_MESSAGES } from "#app/features/checkout/checkout.schema.ts";
 import { MAX_CHECKOUT_BODY_BYTES } from "#app/features/checkout/limits.ts";
@@ -49,6 +50,14 @@ const BODY_LIMITS: Array<{ path: RegExp; rule: BodyRule }> = [
       maxBytes: MAX_PRODUCT_IMAGE_BODY_BYTES,
       tooLargeMessage: IMAGE_MESSAGES.tooLarge.description,
       routeRefusesDeclaredLength: true,
+    },
+  },
+  {
+    // The catalogue CSV (decision 024): the file, then the same text again with 'Import N products'.
+    path: /^\/admin\/products\/import$/,
+    rule: {
+      maxBytes: MAX_CSV_BYTES + 64 * 1024,
+      tooLargeMessage: "The CSV file is too large (at most 8 MB).",
     },
   },
   {

@@ -148,7 +148,11 @@ describeEachDatabase("catalogue CSV", (database) => {
     expect(await stockMismatches(db)).toEqual([]);
     // Importing the same file again changes nothing.
     const again = await previewImport(csv);
-    expect({ ...again, invalid: again.invalid.length }).toMatchObject({ rows: all.length, unchanged: all.length, invalid: 0 });
+    expect({ ...again, invalid: again.invalid.length }).toMatchObject({
+      rows: all.length,
+      unchanged: all.length,
+      invalid: 0,
+    });
     expect(again.products).toBe(0);
   });
 

@@ -121,6 +121,12 @@ export default function ProductList({ loaderData }: Route.ComponentProps) {
         <Link to="/admin/dashboard" className={buttonVariants({ variant: "outline" })}>
           <Icon name="arrow-left" /> Back to Dashboard
         </Link>
+        <Link to="/admin/products/import" className={buttonVariants({ variant: "outline" })}>
+          <Icon name="upload" /> Import CSV
+        </Link>
+        <a href="/admin/products/export" download className={buttonVariants({ variant: "outline" })}>
+          <Icon name="download" /> Export CSV
+        </a>
         <Link to="/admin/products/new" className={buttonVariants({ variant: "primary" })}>
           <Icon name="plus" /> Add Product
         </Link>

@@ -1,0 +1,18 @@
+import { NO_STORE, requireAdmin } from "#app/features/admin-auth/guard.server.ts";
+import { exportCatalogCsv } from "#app/features/catalog/catalog-csv.server.ts";
+import { storeDay } from "#app/utils/store-time.ts";
+import type { Route } from "./+types/export";
+
+/** The whole catalogue as CSV, in the import's format (decision 024). */
+export async function loader({ context }: Route.LoaderArgs) {
+  requireAdmin(context);
+  const csv = await exportCatalogCsv();
+  return new Response(csv, {
+    headers: {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="catalogue-${storeDay(new Date())}.csv"`,
+      "Cache-Control": NO_STORE,
+      "X-Content-Type-Options": "nosniff",
+    },
+  });
+}
