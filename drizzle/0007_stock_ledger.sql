@@ -277,3 +277,23 @@ CREATE TRIGGER "product_sizes_update_bump_catalog_version"
     OR least(OLD."inventory_count", 11) IS DISTINCT FROM least(NEW."inventory_count", 11)
   )
   EXECUTE FUNCTION "bump_catalog_version"();
+--> statement-breakpoint
+-- Once per transaction is enough (decision 024): cached pages are judged at commit, and the row
+-- trigger above would otherwise update the one catalog_state row once per changed size — a
+-- 5,000-row CSV import made 5,000 versions of that row in one transaction, each bump scanning the
+-- ones before it. The transaction-local setting goes with the transaction (and with a rolled-back
+-- savepoint, like the update it marks).
+CREATE OR REPLACE FUNCTION "bump_catalog_version"() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  new_version bigint;
+BEGIN
+  IF current_setting('catalog.bumped', true) = 'yes' THEN
+    RETURN NULL;
+  END IF;
+  UPDATE "catalog_state" SET "version" = "version" + 1, "changed_at" = now()
+    WHERE "id" = 1 RETURNING "version" INTO new_version;
+  PERFORM pg_notify('catalog_changed', new_version::text);
+  PERFORM set_config('catalog.bumped', 'yes', true);
+  RETURN NULL;
+END
+$$;

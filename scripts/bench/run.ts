@@ -4,7 +4,7 @@
  * reference served by the same process in the same run, the median of interleaved rounds.
  *
  *   npm run bench                      all figures (about 10 minutes on 2 cores)
- *   npm run bench -- --only=cached,cold   some sections: cached, browser, cold, orders, fresh-pg, dashboard, fuzz, ops
+ *   npm run bench -- --only=cached,cold   some sections: cached, browser, cold, orders, fresh-pg, dashboard, import, fuzz, ops
  *   BENCH_SECONDS=5 BENCH_ROUNDS=3     seconds per load run, rounds per figure (defaults)
  *   BENCH_PG_URL=postgres://…          PostgreSQL for the PostgreSQL-only figures (default: DATABASE_URL,
  *                                      else postgres://postgres@127.0.0.1:5432/test when it answers)
@@ -279,6 +279,38 @@ async function postgresFreshness(pgData: DataSet) {
   }
 }
 
+/** A 5,000-row catalogue CSV import (scripts/bench/import.ts, in a process of its own for its RSS). */
+function importSection(pgUrl: string | null | undefined) {
+  say("… a 5,000-row CSV import (scripts/bench/import.ts)");
+  const result = spawnSync(
+    path.join(ROOT, "node_modules/.bin/node"),
+    [path.join(ROOT, "scripts/bench/import.ts")],
+    {
+      cwd: ROOT,
+      env: { ...process.env, BENCH_PG_URL: pgUrl ?? "" },
+      encoding: "utf8",
+      timeout: 20 * 60_000,
+    },
+  );
+  const lines = result.stdout
+    .trim()
+    .split("\n")
+    .filter((line) => line.startsWith("["));
+  if (lines.length === 0) say(result.stderr.trim().split("\n").slice(-5).join("\n"));
+  for (const line of lines) {
+    const database = line.slice(1, line.indexOf("]"));
+    const seconds = /= ([\d.]+) s/.exec(line)?.[1];
+    const above = /\(\+(\d+) MB/.exec(line)?.[1];
+    record({
+      figure: `5,000-row CSV import (preview + apply), ${database}`,
+      target: "≤ 30 s, ≤ 256 MB RSS above idle",
+      value: `${seconds ?? "n/a"} s, +${above ?? "n/a"} MB`,
+      pass: line.endsWith("PASS"),
+      context: line.slice(line.indexOf("]") + 2),
+    });
+  }
+}
+
 async function dashboardSection(postgresUrl: string | undefined) {
   const script = path.join(ROOT, "scripts/bench/dashboard.ts");
   if (existsSync(script)) {
@@ -506,6 +538,7 @@ async function main() {
       }
     }
     if (wants("dashboard")) await dashboardSection(mainPostgres);
+    if (wants("import")) importSection(pgUrl);
     if (wants("ops")) {
       const options = { seconds: SECONDS, rounds: ROUNDS, connections: CONNECTIONS, postgresUrl: pgUrl };
       for (const row of await benchOperations(options)) record(row);
