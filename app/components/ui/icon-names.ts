@@ -20,6 +20,7 @@ export const ICON_NAMES = [
   "clock",
   "cookie",
   "dollar-sign",
+  "download",
   "droplet",
   "flask-conical",
   "heart-handshake",
