@@ -84,6 +84,7 @@ test("an order moves pending → confirmed → out for delivery → delivered, e
 
   // The customer's first view keeps the thank-you words, with the timeline and 'Cancel order'.
   const visitor = await browser.newContext({ baseURL });
+  await passAgeGate(visitor);
   const mine = await visitor.newPage();
   await mine.goto(orderPage as string);
   await expect(mine.getByRole("heading", { name: `Thank you, ${customer.split(" ")[0]}!` })).toBeVisible();

@@ -67,7 +67,7 @@ export function OrderCard({
         </p>
       </div>
       <div className="grid gap-5 p-4 sm:p-5 lg:grid-cols-[1fr_1fr_1.4fr]">
-        <section aria-label="Customer">
+        <section aria-label={`Customer, order #${order.id.slice(0, 8)}`}>
           <h3 className="mb-2 font-semibold text-muted-foreground text-xs uppercase tracking-wider">
             Customer
           </h3>
@@ -90,7 +90,7 @@ export function OrderCard({
           </ul>
           <IdPhoto photoId={order.idPhotoId} name={order.customerName} />
         </section>
-        <section aria-label="Delivery">
+        <section aria-label={`Delivery, order #${order.id.slice(0, 8)}`}>
           <h3 className="mb-2 font-semibold text-muted-foreground text-xs uppercase tracking-wider">
             Delivery
           </h3>
@@ -113,7 +113,7 @@ export function OrderCard({
             </div>
           ) : null}
         </section>
-        <section aria-label="Order details">
+        <section aria-label={`Order details, order #${order.id.slice(0, 8)}`}>
           <h3 className="mb-2 font-semibold text-muted-foreground text-xs uppercase tracking-wider">
             Order details
           </h3>

@@ -22,8 +22,6 @@ import {
   orders,
   products,
 } from "#app/db/schema.ts";
-import { storeEmailSettings } from "#app/features/email/email-outbox.server.ts";
-import { customerCancelledNotice, statusEmail } from "#app/features/email/status-emails.server.tsx";
 import { config } from "#app/utils/env.server.ts";
 import { STORE_TIME_ZONE, storeDay } from "#app/utils/store-time.ts";
 import type { OrderFilters } from "./order-search.schema.ts";
@@ -249,6 +247,18 @@ export async function changeOrderStatus(
   return { ok: true, changed: outcome === "changed" } as const;
 }
 
+/**
+ * The e-mail modules, loaded on the first status change: they are React components (.tsx), and the
+ * benches and scripts that read orders with plain Node (scripts/bench/dashboard.ts) never change one.
+ */
+async function statusEmails() {
+  const [emails, outbox] = await Promise.all([
+    import("#app/features/email/status-emails.server.tsx"),
+    import("#app/features/email/email-outbox.server.ts"),
+  ]);
+  return { ...emails, storeEmailSettings: outbox.storeEmailSettings };
+}
+
 /** The customer's e-mail for their order now being `status`, queued in the caller's transaction. */
 async function queueStatusEmail(
   tx: Transaction,
@@ -259,6 +269,7 @@ async function queueStatusEmail(
 ) {
   const order = await getOrderById(orderId, tx);
   if (!order) return;
+  const { statusEmail, storeEmailSettings } = await statusEmails();
   const mail = await statusEmail(status, order, storeEmailSettings(), cancelReason);
   await tx.insert(emailOutbox).values({
     orderId,
@@ -297,6 +308,7 @@ export async function cancelOrderByCustomer(
     if (!result.changed) return { ok: false, reason: "not-pending" } as const;
     const order = await getOrderById(orderId, tx);
     if (order) {
+      const { customerCancelledNotice, storeEmailSettings } = await statusEmails();
       const mail = await customerCancelledNotice(order, storeEmailSettings());
       await tx.insert(emailOutbox).values({
         orderId,
