@@ -1,5 +1,5 @@
-import { ORDER_STATUSES } from "#app/db/schema.ts";
 import { z } from "#app/utils/zod.ts";
+import { ALL_STATUSES } from "./order-status.ts";
 
 /**
  * The admin order lists' search and filters, read from the URL (bookmarkable): `q` (order number,
@@ -10,7 +10,7 @@ const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 
 export const orderFiltersSchema = z.object({
   q: z.string().trim().max(100).optional().catch(undefined),
-  status: z.enum(ORDER_STATUSES).optional().catch(undefined),
+  status: z.enum(ALL_STATUSES).optional().catch(undefined),
   from: isoDate.optional().catch(undefined),
   to: isoDate.optional().catch(undefined),
 });

@@ -70,6 +70,13 @@ export const OPEN_STATUSES = [
   "out_for_delivery",
 ] as const satisfies readonly OrderStatus[];
 export const CLOSED_STATUSES = ["delivered", "cancelled"] as const satisfies readonly OrderStatus[];
+/**
+ * Every status, for browser code (filters): the schema's ORDER_STATUSES would bring the Drizzle
+ * schema into the admin bundle. The check below fails to compile when a status is missing.
+ */
+export const ALL_STATUSES = [...OPEN_STATUSES, ...CLOSED_STATUSES] as const;
+type MissingStatus = Exclude<OrderStatus, (typeof ALL_STATUSES)[number]>;
+export const ALL_STATUSES_LISTED: [MissingStatus] extends [never] ? true : never = true;
 
 /** The reasons staff choose from when cancelling (decision 23); the value is stored on the order. */
 export const CANCEL_REASONS = {
