@@ -25,6 +25,7 @@ export const BACKUP_TABLES = [
   "id_photos",
   "orders",
   "order_items",
+  "order_status_events",
   "email_outbox",
   "order_daily_stats",
   "order_status_counts",
@@ -182,9 +183,11 @@ export async function restoreDatabase(
       restored[table] = (restored[table] ?? 0) + (entry.rows as unknown[]).length;
     }
     if (!header) throw new BackupFormatError(`${file} is empty`);
-    await tx.execute(
-      sql`SELECT setval(pg_get_serial_sequence('login_attempts', 'id'), GREATEST((SELECT max(id) FROM login_attempts), 1))`,
-    );
+    for (const serialTable of ["login_attempts", "order_status_events"]) {
+      await tx.execute(
+        sql`SELECT setval(pg_get_serial_sequence(${serialTable}, 'id'), GREATEST((SELECT max(id) FROM ${sql.identifier(serialTable)}), 1))`,
+      );
+    }
     // Mails pending at backup time mostly went out since: held for review in the admin outbox,
     // never sent blindly (decision 017).
     await tx.execute(

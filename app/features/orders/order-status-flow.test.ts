@@ -3,10 +3,14 @@
  * e-mail per change delivered to a real loopback SMTP server, the timeline, the customer's own
  * cancellation, reopening, the search and the CSV export.
  */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { parse } from "csv-parse/sync";
 import { eq, sql } from "drizzle-orm";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { backupDatabase, restoreDatabase } from "#app/db/backup.server.ts";
 import { emailOutbox, productSizes } from "#app/db/schema.ts";
 import {
   type MailTransport,
@@ -324,5 +328,28 @@ describeEachDatabase("order status flow", (database) => {
     });
     await applyOrderAction(first.id, "deliver");
     expect((await placeOrder(placeOrderInput(items, { phone }), { now: MONDAY_MORNING })).ok).toBe(true);
+  });
+
+  // Last: a restore replaces every row of this file's database.
+  it("keeps the timeline through a backup and restore, and adds to it afterwards", async () => {
+    const order = await place();
+    await applyOrderAction(order.id, "confirm", { now: later(1) });
+    const folder = mkdtempSync(path.join(tmpdir(), "cg-timeline-backup-"));
+    try {
+      const file = path.join(folder, "backup.ndjson.gz");
+      const { counts } = await backupDatabase(database().db, file);
+      expect(counts.order_status_events).toBeGreaterThan(0);
+      await restoreDatabase(database().db, file, { availableKeys: [] });
+      // The events' id sequence follows the restored rows: the next step is written, not refused.
+      expect(await applyOrderAction(order.id, "out-for-delivery", { now: later(2) })).toEqual({
+        ok: true,
+        changed: true,
+      });
+      const view = await getOrderById(order.id);
+      const steps = await getOrderTimeline(view as NonNullable<typeof view>);
+      expect(steps.map((step) => step.status)).toEqual(["pending", "confirmed", "out_for_delivery"]);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 });
