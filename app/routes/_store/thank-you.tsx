@@ -114,7 +114,9 @@ export default function ThankYouPage({ loaderData }: Route.ComponentProps) {
             ? order.cancelReason
               ? `is cancelled because ${order.cancelReason}.`
               : "is cancelled."
-            : "has been placed."}
+            : order.status === "pending"
+              ? "has been placed."
+              : `for ${formatDeliveryDate(order.deliveryDate)}, ${order.deliveryTime}.`}
         </p>
       </div>
 
