@@ -34,6 +34,7 @@ export default [
       route("products/edit/:id", "routes/admin/products/edit.tsx"),
       route("products/upload-image", "routes/admin/products/upload-image.ts"),
       route("orders", "routes/admin/orders/incoming.tsx"),
+      route("orders/export", "routes/admin/orders/export.ts"),
       route("completed-orders", "routes/admin/orders/completed.tsx"),
       route("outbox", "routes/admin/outbox.tsx"),
       route("settings/limits", "routes/admin/settings/limits.tsx"),

@@ -26,6 +26,7 @@ export const BACKUP_TABLES = [
   "orders",
   "order_items",
   "stock_movements",
+  "order_status_events",
   "email_outbox",
   "order_daily_stats",
   "order_status_counts",
@@ -191,12 +192,11 @@ export async function restoreDatabase(
       restored[table] = (restored[table] ?? 0) + (entry.rows as unknown[]).length;
     }
     if (!header) throw new BackupFormatError(`${file} is empty`);
-    await tx.execute(
-      sql`SELECT setval(pg_get_serial_sequence('login_attempts', 'id'), GREATEST((SELECT max(id) FROM login_attempts), 1))`,
-    );
-    await tx.execute(
-      sql`SELECT setval(pg_get_serial_sequence('stock_movements', 'id'), GREATEST((SELECT max(id) FROM stock_movements), 1))`,
-    );
+    for (const serialTable of ["login_attempts", "stock_movements", "order_status_events"]) {
+      await tx.execute(
+        sql`SELECT setval(pg_get_serial_sequence(${serialTable}, 'id'), GREATEST((SELECT max(id) FROM ${sql.identifier(serialTable)}), 1))`,
+      );
+    }
     // A backup from before the stock ledger (decision 023): each size's stock gets its opening movement.
     await tx.execute(sql`INSERT INTO stock_movements (size_id, delta, reason, note)
       SELECT s.id, s.inventory_count - coalesce(m.total, 0), 'correction', 'Opening stock: restored from a backup'

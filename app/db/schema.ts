@@ -28,7 +28,7 @@ const timestamps = {
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 };
 
-export const ORDER_STATUSES = ["pending", "confirmed", "delivered", "cancelled"] as const;
+export const ORDER_STATUSES = ["pending", "confirmed", "out_for_delivery", "delivered", "cancelled"] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
 export const products = pgTable(
@@ -192,17 +192,34 @@ export const orders = pgTable(
     index("orders_status_created_at_idx").on(table.status, table.createdAt.desc(), table.id.desc()),
     // A photo sent ahead is claimed by one order only (decision 29).
     uniqueIndex("orders_id_photo_id_idx").on(table.idPhotoId).where(sql`${table.idPhotoId} IS NOT NULL`),
-    // Open orders per e-mail address and per phone number (decision 29), counted in `place_order`.
+    // Open orders per e-mail address and per phone number (decision 29), counted in `place_order`;
+    // an order out for delivery is still open (decision 23).
     index("orders_open_email_idx")
       .on(sql`lower(${table.userEmail})`)
-      .where(sql`${table.status} IN ('pending', 'confirmed')`),
+      .where(sql`${table.status} IN ('pending', 'confirmed', 'out_for_delivery')`),
     index("orders_open_phone_idx")
       .on(sql`regexp_replace(${table.phone}, '\\D', '', 'g')`)
-      .where(sql`${table.status} IN ('pending', 'confirmed')`),
+      .where(sql`${table.status} IN ('pending', 'confirmed', 'out_for_delivery')`),
+    // Finding orders (issue 15 item 6, decision 023): one btree index per kind of search, prefix
+    // matches with text_pattern_ops (works on PGlite and PostgreSQL alike; no pg_trgm needed).
+    // The order number is an id prefix: a range on the primary key.
+    index("orders_search_name_idx").on(sql`lower(${table.customerName}) text_pattern_ops`),
+    index("orders_search_last_name_idx").on(
+      sql`regexp_replace(lower(${table.customerName}), '^.*\\s', '') text_pattern_ops`,
+    ),
+    index("orders_search_email_idx").on(sql`lower(${table.userEmail}) text_pattern_ops`),
+    index("orders_search_phone_idx").on(sql`regexp_replace(${table.phone}, '\\D', '', 'g') text_pattern_ops`),
+    index("orders_search_phone_end_idx").on(
+      sql`reverse(regexp_replace(${table.phone}, '\\D', '', 'g')) text_pattern_ops`,
+    ),
+    index("orders_delivery_date_idx").on(table.deliveryDate, table.createdAt.desc(), table.id.desc()),
     index("orders_retention_idx")
       .on(table.status, table.statusChangedAt)
       .where(sql`${table.idPhotoId} IS NOT NULL`),
-    check("orders_status_valid", sql`${table.status} IN ('pending', 'confirmed', 'delivered', 'cancelled')`),
+    check(
+      "orders_status_valid",
+      sql`${table.status} IN ('pending', 'confirmed', 'out_for_delivery', 'delivered', 'cancelled')`,
+    ),
     check("orders_state_valid", sql`${table.state} IN ('DC', 'VA')`),
     check("orders_total_non_negative", sql`${table.totalAmountCents} >= 0`),
     check("orders_quantity_positive", sql`${table.quantity} >= 1`),
@@ -235,6 +252,26 @@ export const orderItems = pgTable(
     check("order_items_unit_price_non_negative", sql`${table.unitPriceCents} >= 0`),
     check("order_items_total_price_non_negative", sql`${table.totalPriceCents} >= 0`),
   ],
+);
+
+/**
+ * Every status change of an order, with its time (decision 23): the customer's order page shows them
+ * as a timeline. Written by `change_order_status` in the same statement as the change; the order's
+ * own `created_at` is its 'placed' step.
+ */
+export const orderStatusEvents = pgTable(
+  "order_status_events",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    orderId: uuid("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    status: text("status").$type<OrderStatus>().notNull(),
+    fromStatus: text("from_status").$type<OrderStatus>().notNull(),
+    cancelReason: text("cancel_reason"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("order_status_events_order_id_idx").on(table.orderId, table.id)],
 );
 
 /**

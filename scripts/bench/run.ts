@@ -4,7 +4,8 @@
  * reference served by the same process in the same run, the median of interleaved rounds.
  *
  *   npm run bench                      all figures (about 10 minutes on 2 cores)
- *   npm run bench -- --only=cached,cold   some sections: cached, browser, cold, orders, fresh-pg, dashboard, import, fuzz, ops
+ *   npm run bench -- --only=cached,cold   some sections: cached, browser, cold, orders, fresh-pg, dashboard, import,
+ *                                      orders-search, fuzz, ops
  *   BENCH_SECONDS=5 BENCH_ROUNDS=3     seconds per load run, rounds per figure (defaults)
  *   BENCH_PG_URL=postgres://…          PostgreSQL for the PostgreSQL-only figures (default: DATABASE_URL,
  *                                      else postgres://postgres@127.0.0.1:5432/test when it answers)
@@ -311,6 +312,55 @@ function importSection(pgUrl: string | null | undefined) {
   }
 }
 
+/** Order search and CSV export at 100,000 orders (scripts/bench/orders-search.ts, issue 15 item 6). */
+function ordersSearchSection(postgresUrl: string | undefined) {
+  say("… order search and CSV export at 100,000 orders (scripts/bench/orders-search.ts)");
+  const result = spawnSync(
+    path.join(ROOT, "node_modules/.bin/node"),
+    ["--expose-gc", path.join(ROOT, "scripts/bench/orders-search.ts")],
+    {
+      cwd: ROOT,
+      env: { ...process.env, ...(postgresUrl ? { BENCH_DATABASE_URL: postgresUrl } : {}) },
+      encoding: "utf8",
+      timeout: 30 * 60_000,
+    },
+  );
+  const line = result.stdout.split("\n").find((text) => text.startsWith("ORDERS_SEARCH_JSON "));
+  if (!line) {
+    notes.push(
+      `scripts/bench/orders-search.ts failed: ${(result.stderr || result.stdout).trim().slice(-300)}`,
+    );
+    return;
+  }
+  const figures = JSON.parse(line.slice("ORDERS_SEARCH_JSON ".length)) as Record<
+    string,
+    {
+      searches: { label: string; ms: number; dbMs: number }[];
+      slowestMs: number;
+      growthMb: number;
+      exportSeconds: number;
+    }
+  >;
+  for (const [database, figure] of Object.entries(figures)) {
+    record({
+      figure: `Order search at 100,000 orders, slowest of ${figure.searches.length} kinds, server time (${database})`,
+      target: "≤ 50 ms",
+      value: `${fmt(figure.slowestMs)} ms`,
+      pass: figure.slowestMs <= 50,
+      context: `page time (in the database): ${figure.searches
+        .map((search) => `${search.label} ${fmt(search.ms)} ms (${fmt(search.dbMs)} ms)`)
+        .join(", ")}`,
+    });
+    record({
+      figure: `CSV export of 100,000 orders, RSS growth while streaming (${database})`,
+      target: "≤ 256 MB",
+      value: `${fmt(figure.growthMb, 1)} MB`,
+      pass: figure.growthMb <= 256,
+      context: `${fmt(figure.exportSeconds, 1)} s for the whole file`,
+    });
+  }
+}
+
 async function dashboardSection(postgresUrl: string | undefined) {
   const script = path.join(ROOT, "scripts/bench/dashboard.ts");
   if (existsSync(script)) {
@@ -539,6 +589,7 @@ async function main() {
     }
     if (wants("dashboard")) await dashboardSection(mainPostgres);
     if (wants("import")) importSection(pgUrl);
+    if (wants("orders-search")) ordersSearchSection(pgUrl ?? undefined);
     if (wants("ops")) {
       const options = { seconds: SECONDS, rounds: ROUNDS, connections: CONNECTIONS, postgresUrl: pgUrl };
       for (const row of await benchOperations(options)) record(row);

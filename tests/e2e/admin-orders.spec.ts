@@ -90,7 +90,10 @@ test("a placed order moves through Confirm and Mark Delivered into completed ord
   await expect(card.getByRole("button", { name: "Confirm" })).toBeDisabled();
   await expect(card.getByRole("button", { name: "Mark Delivered" })).toBeEnabled();
 
+  // Mark Delivered asks first (decision 23).
   await card.getByRole("button", { name: "Mark Delivered" }).click();
+  const dialog = page.getByRole("dialog", { name: "Mark this order delivered?" });
+  await dialog.getByRole("button", { name: "Mark Delivered" }).click();
   await expect(page.getByRole("listitem").filter({ hasText: customer })).toHaveCount(0);
 
   await page.getByRole("link", { name: "View Completed Orders" }).click();
@@ -176,9 +179,18 @@ test("cancelling an order puts its quantity back in stock", async ({ browser, ba
 
   await page.goto("/admin/orders");
   const card = page.getByRole("listitem").filter({ hasText: customer });
+  // Cancel asks for the reason first (decision 23); the order then leaves the incoming list and is
+  // in the completed list with its reason.
   await card.getByRole("button", { name: "Cancel" }).click();
+  const dialog = page.getByRole("dialog", { name: "Cancel this order?" });
+  await dialog.getByLabel("Reason").selectOption({ label: "Out of stock" });
+  await dialog.getByRole("button", { name: "Cancel order" }).click();
   await expect(page.getByText("Order status updated").first()).toBeVisible();
-  await expect(card.getByText("cancelled", { exact: true })).toBeVisible();
+  await expect(page.getByRole("listitem").filter({ hasText: customer })).toHaveCount(0);
+  await page.goto("/admin/completed-orders");
+  const done = page.getByRole("listitem").filter({ hasText: customer });
+  await expect(done.getByText("cancelled", { exact: true })).toBeVisible();
+  await expect(done.getByText("(Out of stock)")).toBeVisible();
   await expect((await stockOf()).getByText("50 in stock")).toBeVisible();
   await admin.close();
 });

@@ -36,14 +36,22 @@ export function tomorrowInStore() {
 /** Places an order through the real checkout endpoint (as a browser without JavaScript would). */
 export async function placeOrderByPost(
   request: APIRequestContext,
-  order: { name: string; productId: string; sizeId: string; quantity: number; notes?: string },
-) {
+  order: {
+    name: string;
+    productId: string;
+    sizeId: string;
+    quantity: number;
+    notes?: string;
+    phone?: string;
+    email?: string;
+  },
+): Promise<string> {
   const response = await request.post("/checkout", {
     maxRedirects: 0,
     multipart: {
       name: order.name,
-      email: "e2e-admin-story@example.com",
-      phone: "(202) 555-0123",
+      email: order.email ?? "e2e-admin-story@example.com",
+      phone: order.phone ?? "(202) 555-0123",
       address: "12 Admin Story St NW",
       city: "Washington",
       state: "DC",
@@ -59,4 +67,6 @@ export async function placeOrderByPost(
   });
   expect(response.status(), await response.text().catch(() => "")).toBe(302);
   expect(response.headers().location).toMatch(/^\/thank-you\?order=/);
+  // The customer's order page.
+  return response.headers().location as string;
 }

@@ -1,9 +1,10 @@
 import { useState } from "react";
+import { Badge } from "#app/components/ui/badge.tsx";
 import { Card } from "#app/components/ui/card.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
 import type { AdminOrder } from "#app/features/orders/admin-orders.server.ts";
 import { formatCents } from "#app/utils/money.ts";
-import { STORE_TIME_ZONE } from "#app/utils/store-time.ts";
+import { nextDate, STORE_TIME_ZONE } from "#app/utils/store-time.ts";
 import { StatusBadge } from "./status-badge.tsx";
 
 const placedAt = new Intl.DateTimeFormat("en-US", {
@@ -12,25 +13,61 @@ const placedAt = new Intl.DateTimeFormat("en-US", {
   timeZone: STORE_TIME_ZONE,
 });
 
-/** One order as staff need it (spec §2 'Admin incoming orders', decision 8: every item listed). */
-export function OrderCard({ order, actions }: { order: AdminOrder; actions?: React.ReactNode }) {
+const deliveryDay = new Intl.DateTimeFormat("en-US", {
+  timeZone: "UTC",
+  weekday: "short",
+  month: "short",
+  day: "numeric",
+});
+
+/** 'Sat, Nov 28' for a yyyy-MM-dd delivery date, with 'Today' / 'Tomorrow' against the store's `today`. */
+export function DeliveryDate({ date, today }: { date: string; today: string }) {
+  const [year, month, day] = date.split("-").map(Number) as [number, number, number];
+  const words = deliveryDay.format(new Date(Date.UTC(year, month - 1, day)));
+  const tag = date === today ? "Today" : date === nextDate(today) ? "Tomorrow" : null;
+  return (
+    <>
+      <time dateTime={date}>{words}</time>
+      {tag ? (
+        <Badge variant={tag === "Today" ? "primary" : "outline"} className="ml-1">
+          {tag}
+        </Badge>
+      ) : null}
+    </>
+  );
+}
+
+/**
+ * One order as staff need it (spec §2 'Admin incoming orders', decision 8: every item listed). `today`
+ * is the store's date (from the loader, so the server and the browser tag the same days).
+ */
+export function OrderCard({
+  order,
+  actions,
+  today,
+}: {
+  order: AdminOrder;
+  actions?: React.ReactNode;
+  today: string;
+}) {
   const first = order.items[0];
   return (
     <Card id={`order-${order.id}`} className="overflow-hidden scroll-mt-20">
       <div className="flex flex-wrap items-center justify-between gap-2 border-border border-b bg-muted/60 px-4 py-3 sm:px-5">
-        <div className="flex items-center gap-3">
+        <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
           <h2 className="font-mono font-semibold text-base">Order #{order.id.slice(0, 8)}</h2>
           <StatusBadge status={order.status} />
           {order.status === "cancelled" && order.cancelReason ? (
             <span className="text-muted-foreground text-sm">({order.cancelReason})</span>
           ) : null}
+          {order.idPhotoId ? null : <Badge variant="warning">No ID photo – check at the door</Badge>}
         </div>
         <p className="text-muted-foreground text-sm">
           <time dateTime={order.createdAt}>{placedAt.format(new Date(order.createdAt))}</time>
         </p>
       </div>
       <div className="grid gap-5 p-4 sm:p-5 lg:grid-cols-[1fr_1fr_1.4fr]">
-        <section aria-label="Customer">
+        <section aria-label={`Customer, order #${order.id.slice(0, 8)}`}>
           <h3 className="mb-2 font-semibold text-muted-foreground text-xs uppercase tracking-wider">
             Customer
           </h3>
@@ -53,7 +90,7 @@ export function OrderCard({ order, actions }: { order: AdminOrder; actions?: Rea
           </ul>
           <IdPhoto photoId={order.idPhotoId} name={order.customerName} />
         </section>
-        <section aria-label="Delivery">
+        <section aria-label={`Delivery, order #${order.id.slice(0, 8)}`}>
           <h3 className="mb-2 font-semibold text-muted-foreground text-xs uppercase tracking-wider">
             Delivery
           </h3>
@@ -63,8 +100,10 @@ export function OrderCard({ order, actions }: { order: AdminOrder; actions?: Rea
               {order.deliveryAddress}
             </li>
             <li className="flex items-center gap-2">
-              <Icon name="calendar-clock" className="size-4 text-muted-foreground" /> {order.deliveryDate},{" "}
-              {order.deliveryTime}
+              <Icon name="calendar-clock" className="size-4 shrink-0 text-muted-foreground" />
+              <span>
+                <DeliveryDate date={order.deliveryDate} today={today} />, {order.deliveryTime}
+              </span>
             </li>
           </ul>
           {order.notes ? (
@@ -74,7 +113,7 @@ export function OrderCard({ order, actions }: { order: AdminOrder; actions?: Rea
             </div>
           ) : null}
         </section>
-        <section aria-label="Order details">
+        <section aria-label={`Order details, order #${order.id.slice(0, 8)}`}>
           <h3 className="mb-2 font-semibold text-muted-foreground text-xs uppercase tracking-wider">
             Order details
           </h3>

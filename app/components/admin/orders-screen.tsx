@@ -1,8 +1,28 @@
-import { useEffect } from "react";
-import { Link, useFetcher, useLocation, useRevalidator } from "react-router";
+import { useEffect, useState } from "react";
+import { Form, Link, useFetcher, useLocation, useRevalidator } from "react-router";
 import { Button, buttonVariants } from "#app/components/ui/button.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
-import type { AdminOrder } from "#app/features/orders/admin-orders.server.ts";
+import { Input, Label, NativeSelect } from "#app/components/ui/input.tsx";
+import {
+  Dialog,
+  DialogClose,
+  DialogContent,
+  DialogDescription,
+  DialogTitle,
+} from "#app/components/ui/sheet.tsx";
+import type { AdminOrder, OrderScope } from "#app/features/orders/admin-orders.server.ts";
+import { type OrderFilters, orderFiltersQuery } from "#app/features/orders/order-search.schema.ts";
+import {
+  actionsFor,
+  CANCEL_OTHER_MAX,
+  CANCEL_REASONS,
+  CLOSED_STATUSES,
+  OPEN_STATUSES,
+  ORDER_ACTIONS,
+  type OrderAction,
+  STAFF_CANCEL_REASONS,
+  STATUS_LABELS,
+} from "#app/features/orders/order-status.ts";
 import { toast } from "#app/utils/toast-client.ts";
 import { CsrfInput } from "./csrf.tsx";
 import { OrderCard } from "./order-card.tsx";
@@ -32,21 +52,33 @@ export function RefreshButton() {
   );
 }
 
-export function Pager({ nextCursor, isFirstPage }: { nextCursor: string | null; isFirstPage: boolean }) {
+export function Pager({
+  nextCursor,
+  isFirstPage,
+  filters = {},
+}: {
+  nextCursor: string | null;
+  isFirstPage: boolean;
+  filters?: OrderFilters;
+}) {
   const location = useLocation();
   if (!nextCursor && isFirstPage) return null;
+  const query = orderFiltersQuery(filters);
   return (
     <nav aria-label="Pages" className="mt-6 flex flex-wrap justify-between gap-2">
       {isFirstPage ? (
         <span />
       ) : (
-        <Link to={location.pathname} className={buttonVariants({ variant: "outline" })}>
+        <Link
+          to={query ? `${location.pathname}?${query}` : location.pathname}
+          className={buttonVariants({ variant: "outline" })}
+        >
           <Icon name="chevron-left" /> Newest orders
         </Link>
       )}
       {nextCursor ? (
         <Link
-          to={`${location.pathname}?before=${nextCursor}`}
+          to={`${location.pathname}?${query ? `${query}&` : ""}before=${nextCursor}`}
           className={buttonVariants({ variant: "outline" })}
         >
           Older orders <Icon name="chevron-right" />
@@ -56,17 +88,29 @@ export function Pager({ nextCursor, isFirstPage }: { nextCursor: string | null; 
   );
 }
 
-const ACTIONS = [
-  { intent: "confirm", status: "confirmed", label: "Confirm", variant: "primary" },
-  { intent: "deliver", status: "delivered", label: "Mark Delivered", variant: "secondary" },
-  { intent: "cancel", status: "cancelled", label: "Cancel", variant: "outline" },
-] as const;
-
 type StatusActionData = { ok: boolean; title: string; description: string };
 
-/** Confirm / Mark Delivered / Cancel, the button of the current status disabled (spec §2). */
-export function OrderActions({ order }: { order: AdminOrder }) {
+/** The buttons each list shows: the spec's three and 'Out for Delivery' on incoming; 'Reopen' on completed. */
+const LIST_ACTIONS: Record<OrderScope, OrderAction[]> = {
+  incoming: ["confirm", "out-for-delivery", "deliver", "cancel"],
+  completed: ["reopen"],
+};
+
+const ACTION_VARIANTS: Record<OrderAction, "primary" | "secondary" | "outline" | "outlineDestructive"> = {
+  confirm: "primary",
+  "out-for-delivery": "secondary",
+  deliver: "secondary",
+  cancel: "outlineDestructive",
+  reopen: "outline",
+};
+
+/**
+ * The status flow's buttons (`order-status.ts`); one the order's status does not allow is disabled
+ * (spec §2). 'Mark Delivered', 'Cancel' (with its reason) and 'Reopen' ask first (decision 23).
+ */
+export function OrderActions({ order, scope }: { order: AdminOrder; scope: OrderScope }) {
   const fetcher = useFetcher<StatusActionData>();
+  const [asking, setAsking] = useState<OrderAction | null>(null);
   const pendingIntent = fetcher.state !== "idle" ? fetcher.formData?.get("intent") : null;
   // The answer arrives while the list reloads (a delivered order leaves it): toast at once.
   const result = fetcher.data;
@@ -75,23 +119,229 @@ export function OrderActions({ order }: { order: AdminOrder }) {
     if (result.ok) toast.success(result.title, { description: result.description });
     else toast.error(result.title, { description: result.description });
   }, [result]);
+  useEffect(() => {
+    if (fetcher.state === "submitting") setAsking(null);
+  }, [fetcher.state]);
+  const offered = new Set(actionsFor(order.status));
   return (
-    <fetcher.Form method="post" className="flex flex-wrap gap-2">
-      <CsrfInput />
-      <input type="hidden" name="orderId" value={order.id} />
-      {ACTIONS.map((action) => (
-        <Button
-          key={action.intent}
-          type="submit"
-          name="intent"
-          value={action.intent}
-          variant={action.intent === "cancel" ? "outlineDestructive" : action.variant}
-          disabled={order.status === action.status || fetcher.state !== "idle"}
+    <>
+      <fetcher.Form method="post" className="flex flex-wrap gap-2">
+        <CsrfInput />
+        <input type="hidden" name="orderId" value={order.id} />
+        {LIST_ACTIONS[scope].map((action) => {
+          const { label, confirm } = ORDER_ACTIONS[action];
+          const disabled = !offered.has(action) || fetcher.state !== "idle";
+          const text = pendingIntent === action ? "Updating..." : label;
+          return confirm ? (
+            <Button
+              key={action}
+              type="button"
+              variant={ACTION_VARIANTS[action]}
+              disabled={disabled}
+              onClick={() => setAsking(action)}
+            >
+              {text}
+            </Button>
+          ) : (
+            <Button
+              key={action}
+              type="submit"
+              name="intent"
+              value={action}
+              variant={ACTION_VARIANTS[action]}
+              disabled={disabled}
+            >
+              {text}
+            </Button>
+          );
+        })}
+      </fetcher.Form>
+      {asking ? (
+        <ConfirmAction
+          action={asking}
+          order={order}
+          fetcher={fetcher}
+          onOpenChange={(open) => (open ? null : setAsking(null))}
+        />
+      ) : null}
+    </>
+  );
+}
+
+const QUESTIONS: Partial<Record<OrderAction, { title: string; body: string; submit: string }>> = {
+  deliver: {
+    title: "Mark this order delivered?",
+    body: "Only when the customer has the order, their ID was checked and the cash collected. The customer gets a receipt by e-mail.",
+    submit: "Mark Delivered",
+  },
+  cancel: {
+    title: "Cancel this order?",
+    body: "Its items go back in stock and the customer is told by e-mail, with the reason.",
+    submit: "Cancel order",
+  },
+  reopen: {
+    title: "Reopen this order?",
+    body: "It goes back to the incoming orders as confirmed; its items are taken from stock again.",
+    submit: "Reopen order",
+  },
+};
+
+function ConfirmAction({
+  action,
+  order,
+  fetcher,
+  onOpenChange,
+}: {
+  action: OrderAction;
+  order: AdminOrder;
+  fetcher: ReturnType<typeof useFetcher<StatusActionData>>;
+  onOpenChange: (open: boolean) => void;
+}) {
+  const question = QUESTIONS[action] ?? {
+    title: "Are you sure?",
+    body: "",
+    submit: ORDER_ACTIONS[action].label,
+  };
+  const [reason, setReason] = useState<string>("");
+  const busy = fetcher.state !== "idle";
+  return (
+    <Dialog open onOpenChange={onOpenChange}>
+      <DialogContent>
+        <DialogTitle className="font-display text-primary text-xl">{question.title}</DialogTitle>
+        <DialogDescription className="mt-2 text-muted-foreground text-sm">
+          Order #{order.id.slice(0, 8)} for {order.customerName}. {question.body}
+        </DialogDescription>
+        <fetcher.Form method="post" className="mt-4 space-y-4">
+          <CsrfInput />
+          <input type="hidden" name="orderId" value={order.id} />
+          <input type="hidden" name="intent" value={action} />
+          {action === "cancel" ? (
+            <>
+              <div className="space-y-1.5">
+                <Label htmlFor={`reason-${order.id}`}>Reason</Label>
+                <NativeSelect
+                  id={`reason-${order.id}`}
+                  name="reason"
+                  required
+                  value={reason}
+                  onChange={(event) => setReason(event.target.value)}
+                  className="w-full"
+                >
+                  <option value="" disabled>
+                    Choose a reason
+                  </option>
+                  {STAFF_CANCEL_REASONS.map((code) => (
+                    <option key={code} value={code}>
+                      {CANCEL_REASONS[code].label}
+                    </option>
+                  ))}
+                </NativeSelect>
+              </div>
+              {reason === "other" ? (
+                <div className="space-y-1.5">
+                  <Label htmlFor={`reason-text-${order.id}`}>What happened?</Label>
+                  <Input
+                    id={`reason-text-${order.id}`}
+                    name="reasonText"
+                    required
+                    maxLength={CANCEL_OTHER_MAX}
+                    className="w-full"
+                  />
+                </div>
+              ) : null}
+            </>
+          ) : null}
+          <div className="mt-6 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+            <DialogClose asChild>
+              <Button type="button" variant="outline">
+                {action === "cancel" ? "Keep order" : "Go back"}
+              </Button>
+            </DialogClose>
+            <Button type="submit" variant={action === "cancel" ? "destructive" : "primary"} disabled={busy}>
+              {busy ? "Updating..." : question.submit}
+            </Button>
+          </div>
+        </fetcher.Form>
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+/** Search and filters as a GET form: the URL holds them (bookmarkable), no JavaScript needed. */
+export function OrderSearch({ scope, filters }: { scope: OrderScope; filters: OrderFilters }) {
+  const location = useLocation();
+  const statuses = scope === "incoming" ? OPEN_STATUSES : CLOSED_STATUSES;
+  const query = orderFiltersQuery(filters);
+  const exportHref = `/admin/orders/export?${new URLSearchParams({ scope, ...filters }).toString()}`;
+  return (
+    <Form
+      method="get"
+      role="search"
+      aria-label="Find orders"
+      className="mb-6 grid gap-3 rounded-lg border border-border bg-card p-4 sm:grid-cols-2 lg:grid-cols-[2fr_1fr_1fr_1fr_auto]"
+    >
+      <div className="space-y-1.5 sm:col-span-2 lg:col-span-1">
+        <Label htmlFor="order-search-q">Search orders</Label>
+        <Input
+          id="order-search-q"
+          type="search"
+          name="q"
+          defaultValue={filters.q ?? ""}
+          placeholder="Order number, name, phone or e-mail"
+          className="w-full"
+          maxLength={100}
+        />
+      </div>
+      <div className="space-y-1.5">
+        <Label htmlFor="order-search-status">Status</Label>
+        <NativeSelect
+          id="order-search-status"
+          name="status"
+          defaultValue={filters.status ?? ""}
+          className="w-full"
         >
-          {pendingIntent === action.intent ? "Updating..." : action.label}
+          <option value="">All</option>
+          {statuses.map((status) => (
+            <option key={status} value={status}>
+              {STATUS_LABELS[status]}
+            </option>
+          ))}
+        </NativeSelect>
+      </div>
+      <div className="space-y-1.5">
+        <Label htmlFor="order-search-from">Delivery from</Label>
+        <Input
+          id="order-search-from"
+          type="date"
+          name="from"
+          defaultValue={filters.from ?? ""}
+          className="w-full"
+        />
+      </div>
+      <div className="space-y-1.5">
+        <Label htmlFor="order-search-to">Delivery to</Label>
+        <Input
+          id="order-search-to"
+          type="date"
+          name="to"
+          defaultValue={filters.to ?? ""}
+          className="w-full"
+        />
+      </div>
+      <div className="flex flex-wrap items-end gap-2 sm:col-span-2 lg:col-span-1">
+        <Button type="submit">
+          <Icon name="search" /> Search
         </Button>
-      ))}
-    </fetcher.Form>
+        {query ? (
+          <Link to={location.pathname} className={buttonVariants({ variant: "ghost" })}>
+            Clear
+          </Link>
+        ) : null}
+        <a href={exportHref} className={buttonVariants({ variant: "outline" })} download>
+          <Icon name="download" /> Export CSV
+        </a>
+      </div>
+    </Form>
   );
 }
 
@@ -103,7 +353,9 @@ export function OrdersScreen({
   isFirstPage,
   emptyText,
   buttons,
-  withActions,
+  scope,
+  filters,
+  today,
   error,
 }: {
   title: string;
@@ -113,7 +365,10 @@ export function OrdersScreen({
   isFirstPage: boolean;
   emptyText: string;
   buttons: React.ReactNode;
-  withActions: boolean;
+  scope: OrderScope;
+  filters: OrderFilters;
+  /** The store's date (yyyy-MM-dd), for the 'Today' / 'Tomorrow' tags. */
+  today: string;
   /** Spec §8: 'Failed to fetch orders' / 'Failed to fetch completed orders'. */
   error?: string | null;
 }) {
@@ -121,25 +376,27 @@ export function OrdersScreen({
   useEffect(() => {
     if (error) toast.error("Error", { description: error });
   }, [error]);
+  const filtered = orderFiltersQuery(filters) !== "";
   return (
     <>
       <AdminPageHeader title={title} description={description}>
         {buttons}
       </AdminPageHeader>
+      <OrderSearch scope={scope} filters={filters} />
       {orders.length === 0 ? (
         <p className="rounded-lg border border-border border-dashed bg-card px-6 py-16 text-center text-muted-foreground">
-          {emptyText}
+          {filtered && !error ? "No orders match this search" : emptyText}
         </p>
       ) : (
         <ul className="space-y-4">
           {orders.map((order) => (
             <li key={order.id}>
-              <OrderCard order={order} actions={withActions ? <OrderActions order={order} /> : undefined} />
+              <OrderCard order={order} today={today} actions={<OrderActions order={order} scope={scope} />} />
             </li>
           ))}
         </ul>
       )}
-      <Pager nextCursor={nextCursor} isFirstPage={isFirstPage} />
+      <Pager nextCursor={nextCursor} isFirstPage={isFirstPage} filters={filters} />
     </>
   );
 }

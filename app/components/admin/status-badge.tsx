@@ -3,16 +3,20 @@ import { Badge } from "#app/components/ui/badge.tsx";
 const VARIANTS = {
   pending: "pending",
   confirmed: "confirmed",
+  out_for_delivery: "accent",
   delivered: "delivered",
   cancelled: "cancelled",
 } as const;
 
-/** Spec §9: pending yellow, confirmed blue, delivered green, cancelled red, anything else grey. */
+/**
+ * Spec §9: pending yellow, confirmed blue, delivered green, cancelled red, anything else grey;
+ * out for delivery (decision 23) in the accent colour. The status reads as words ('out for delivery').
+ */
 export function StatusBadge({ status }: { status: string }) {
   const variant = VARIANTS[status as keyof typeof VARIANTS] ?? "neutral";
   return (
     <Badge variant={variant} className="capitalize">
-      {status}
+      {status.replaceAll("_", " ")}
     </Badge>
   );
 }

@@ -10,6 +10,7 @@ import {
   type StoreEmailSettings,
   shopNotificationEmail,
 } from "./order-emails.server.tsx";
+import { customerCancelledNotice, statusEmail } from "./status-emails.server.tsx";
 
 export const SAMPLE_STORE: StoreEmailSettings = {
   storeName: "Capital Grown",
@@ -89,4 +90,22 @@ export const EMAIL_PREVIEWS: EmailPreview[] = Object.entries(SAMPLE_ORDERS).flat
     name: `order-notification-${sample}`,
     render: (store: StoreEmailSettings) => shopNotificationEmail(order, store),
   },
+  // The customer's e-mails after a status change (decision 23).
+  { name: `order-confirmed-${sample}`, render: (store) => statusEmail("confirmed", order, store) },
+  {
+    name: `order-out-for-delivery-${sample}`,
+    render: (store) => statusEmail("out_for_delivery", order, store),
+  },
+  { name: `order-delivered-${sample}`, render: (store) => statusEmail("delivered", order, store) },
+  {
+    name: `order-cancelled-${sample}`,
+    render: (store) =>
+      statusEmail(
+        "cancelled",
+        order,
+        store,
+        sample === "typical" ? "No valid ID" : "Other: <b>storm</b> & flood",
+      ),
+  },
+  { name: `order-cancelled-by-customer-${sample}`, render: (store) => customerCancelledNotice(order, store) },
 ]);

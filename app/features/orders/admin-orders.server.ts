@@ -14,6 +14,7 @@ import { and, asc, eq, gte, inArray, isNull, sql } from "drizzle-orm";
 import { db, type Executor, type Transaction } from "#app/db/client.server.ts";
 import { decodeCursor, encodeCursor, newestFirst, UUID } from "#app/db/keyset.ts";
 import {
+  emailOutbox,
   type OrderStatus,
   orderDailyStats,
   orderItems,
@@ -21,8 +22,13 @@ import {
   orders,
   products,
 } from "#app/db/schema.ts";
+import { config } from "#app/utils/env.server.ts";
 import { STORE_TIME_ZONE, storeDay } from "#app/utils/store-time.ts";
-import type { OrderItemView, OrderSummary, OrderView } from "./orders.server.ts";
+import type { OrderFilters } from "./order-search.schema.ts";
+import { orderFilterCondition } from "./order-search.server.ts";
+import { CLOSED_STATUSES, OPEN_STATUSES, ORDER_ACTIONS, type OrderAction } from "./order-status.ts";
+import { getOrderById, type OrderItemView, type OrderSummary, type OrderView } from "./orders.server.ts";
+import { reopenSlotProblem } from "./reopen-slot.server.ts";
 
 export const ORDERS_PAGE_SIZE = 20;
 
@@ -40,20 +46,23 @@ export type OrderScope = "incoming" | "completed";
 
 export type OrdersPage = { orders: AdminOrder[]; nextCursor: string | null };
 
-const SCOPE_STATUSES: Record<OrderScope, OrderStatus[]> = {
-  incoming: ["pending", "confirmed", "cancelled"],
-  completed: ["delivered"],
+/** Incoming: still to deliver. Completed: delivered, and cancelled with its reason (decision 23). */
+export const SCOPE_STATUSES: Record<OrderScope, readonly OrderStatus[]> = {
+  incoming: OPEN_STATUSES,
+  completed: CLOSED_STATUSES,
 };
 
-/** Incoming (not delivered) or completed (delivered) orders, newest first, one page at a time. */
+/**
+ * Incoming (open) or completed (delivered or cancelled) orders, newest first, one page at a time,
+ * narrowed by the list's search and filters (`order-search.server.ts`).
+ */
 export async function listOrders(
   scope: OrderScope,
-  options: { cursor?: string | null; limit?: number; executor?: Executor } = {},
+  options: { cursor?: string | null; limit?: number; executor?: Executor; filters?: OrderFilters } = {},
 ): Promise<OrdersPage> {
   const database = options.executor ?? (await db());
   const limit = Math.min(Math.max(options.limit ?? ORDERS_PAGE_SIZE, 1), 100);
   const after = decodeCursor(options.cursor);
-  const statuses = SCOPE_STATUSES[scope];
   const rows = await database
     .select({
       id: orders.id,
@@ -75,9 +84,7 @@ export async function listOrders(
     .from(orders)
     .where(
       and(
-        statuses.length === 1
-          ? eq(orders.status, statuses[0] as OrderStatus)
-          : inArray(orders.status, statuses),
+        orderFilterCondition(SCOPE_STATUSES[scope], options.filters ?? {}),
         after
           ? sql`(${orders.createdAt}, ${orders.id}) < (${after.createdAt}::timestamptz, ${after.id}::uuid)`
           : undefined,
@@ -102,7 +109,7 @@ export async function listOrders(
   };
 }
 
-async function itemsFor(executor: Executor, orderIds: string[]) {
+export async function itemsFor(executor: Executor, orderIds: string[]) {
   const byOrder = new Map<string, AdminOrderItem[]>();
   if (orderIds.length === 0) return byOrder;
   const rows = await executor
@@ -131,7 +138,8 @@ async function itemsFor(executor: Executor, orderIds: string[]) {
 export type SetStatusResult =
   | { ok: true; changed: boolean }
   | { ok: false; reason: "not-found" }
-  | { ok: false; reason: "out-of-stock"; itemName: string };
+  | { ok: false; reason: "out-of-stock"; itemName: string }
+  | { ok: false; reason: "slot-full"; message: string };
 
 class StockShort extends Error {
   readonly itemName: string;
@@ -141,12 +149,14 @@ class StockShort extends Error {
   }
 }
 
+class SlotRefused extends Error {}
+
 export type StatusChangeOptions = {
   now?: Date;
   /** Recorded with a cancellation (the shop's own: 'not confirmed in time'); cleared otherwise. */
   cancelReason?: string;
   /** Change only an order still in one of these states (a job must not undo a staff decision). */
-  onlyFrom?: OrderStatus[];
+  onlyFrom?: readonly OrderStatus[];
   /** The admin making the change, recorded on its stock movements (null for the shop's own jobs). */
   actorId?: string | null;
 };
@@ -163,14 +173,36 @@ export async function setOrderStatus(
     return await database.transaction((tx) => changeOrderStatus(tx, orderId, status, options));
   } catch (error) {
     if (error instanceof StockShort) return { ok: false, reason: "out-of-stock", itemName: error.itemName };
+    if (error instanceof SlotRefused) return { ok: false, reason: "slot-full", message: error.message };
     throw error;
   }
 }
 
 /**
+ * One of the status flow's actions (`order-status.ts`) taken by staff: applied only while the order is
+ * in a status the action starts from (checked again under the order's lock), so two people pressing
+ * buttons at once cannot make a move the flow does not have. `changed: false` means the order had
+ * moved on meanwhile.
+ */
+export function applyOrderAction(
+  orderId: string,
+  action: OrderAction,
+  options: { cancelReason?: string; now?: Date; actorId?: string | null } = {},
+): Promise<SetStatusResult> {
+  const { to, from } = ORDER_ACTIONS[action];
+  return setOrderStatus(orderId, to, {
+    now: options.now,
+    actorId: options.actorId,
+    cancelReason: action === "cancel" ? options.cancelReason : undefined,
+    onlyFrom: from,
+  });
+}
+
+/**
  * The status change inside the caller's transaction, by the `change_order_status` SQL function: the
- * order row locked, stock moved, running totals kept right. Throws StockShort when un-cancelling
- * needs stock that is gone.
+ * order row locked, stock moved, running totals kept right, the timeline step written. Then the
+ * customer's e-mail for the new status is queued in the same transaction (decision 23). Throws
+ * StockShort when un-cancelling needs stock that is gone, SlotRefused when its slot is full.
  */
 export async function changeOrderStatus(
   tx: Transaction,
@@ -185,6 +217,19 @@ export async function changeOrderStatus(
         sql`, `,
       )}]::text[]`
     : sql`NULL::text[]`;
+  if (status !== "cancelled") {
+    // Reopening a cancelled order takes its place in the slot again (decision 22, slot capacity).
+    const [current] = await tx
+      .select({ status: orders.status, deliveryDate: orders.deliveryDate, deliveryTime: orders.deliveryTime })
+      .from(orders)
+      .where(eq(orders.id, orderId))
+      .for("update");
+    if (current?.status === "cancelled") {
+      const problem = await reopenSlotProblem(tx, { orderId, ...current });
+      if (problem) throw new SlotRefused(problem);
+    }
+  }
+  let outcome: "not-found" | "unchanged" | "changed" | undefined;
   try {
     // change_order_status reads the admin from this transaction-local setting for its stock movements.
     if (options.actorId) await tx.execute(sql`SELECT set_config('stock.actor', ${options.actorId}, true)`);
@@ -193,14 +238,96 @@ export async function changeOrderStatus(
       sql`SELECT change_order_status(${orderId}::uuid, ${status}, ${now.toISOString()}::timestamptz,
         ${options.cancelReason ?? null}, ${onlyFrom}, ${STORE_TIME_ZONE}) AS outcome`,
     );
-    const [row] = (result as unknown as { rows: { outcome: "not-found" | "unchanged" | "changed" }[] }).rows;
-    if (row?.outcome === "not-found") return { ok: false, reason: "not-found" } as const;
-    return { ok: true, changed: row?.outcome === "changed" } as const;
+    const [row] = (result as unknown as { rows: { outcome: typeof outcome }[] }).rows;
+    outcome = row?.outcome;
   } catch (error) {
     const short = stockShortItem(error);
     if (short !== null) throw new StockShort(short);
     throw error;
   }
+  if (outcome === "not-found") return { ok: false, reason: "not-found" } as const;
+  if (outcome === "changed" && status !== "pending") {
+    await queueStatusEmail(tx, orderId, status, options.cancelReason ?? null, now);
+  }
+  return { ok: true, changed: outcome === "changed" } as const;
+}
+
+/**
+ * The e-mail modules, loaded on the first status change: they are React components (.tsx), and the
+ * benches and scripts that read orders with plain Node (scripts/bench/dashboard.ts) never change one.
+ */
+async function statusEmails() {
+  const [emails, outbox] = await Promise.all([
+    import("#app/features/email/status-emails.server.tsx"),
+    import("#app/features/email/email-outbox.server.ts"),
+  ]);
+  return { ...emails, storeEmailSettings: outbox.storeEmailSettings };
+}
+
+/** The customer's e-mail for their order now being `status`, queued in the caller's transaction. */
+async function queueStatusEmail(
+  tx: Transaction,
+  orderId: string,
+  status: Exclude<OrderStatus, "pending">,
+  cancelReason: string | null,
+  now: Date,
+) {
+  const order = await getOrderById(orderId, tx);
+  if (!order) return;
+  const { statusEmail, storeEmailSettings } = await statusEmails();
+  const mail = await statusEmail(status, order, storeEmailSettings(), cancelReason);
+  await tx.insert(emailOutbox).values({
+    orderId,
+    kind: `order-${status.replaceAll("_", "-")}`,
+    toAddress: order.userEmail,
+    subject: mail.subject,
+    textBody: mail.text,
+    htmlBody: mail.html,
+    nextAttemptAt: now,
+    createdAt: now,
+  });
+}
+
+export const CUSTOMER_CANCEL_REASON = "Customer request";
+
+export type CustomerCancelResult = { ok: true } | { ok: false; reason: "not-found" | "not-pending" };
+
+/**
+ * The customer cancels their own order on its page (decision 23): only while it is pending. Stock goes
+ * back, its slot frees up (capacity counts orders that are not cancelled), the customer gets the
+ * cancellation e-mail and the shop a notice, all in one transaction.
+ */
+export async function cancelOrderByCustomer(
+  orderId: string,
+  options: { now?: Date } = {},
+): Promise<CustomerCancelResult> {
+  const now = options.now ?? new Date();
+  const database = await db();
+  return database.transaction(async (tx) => {
+    const result = await changeOrderStatus(tx, orderId, "cancelled", {
+      now,
+      cancelReason: CUSTOMER_CANCEL_REASON,
+      onlyFrom: ["pending"],
+    });
+    if (!result.ok) return { ok: false, reason: "not-found" } as const;
+    if (!result.changed) return { ok: false, reason: "not-pending" } as const;
+    const order = await getOrderById(orderId, tx);
+    if (order) {
+      const { customerCancelledNotice, storeEmailSettings } = await statusEmails();
+      const mail = await customerCancelledNotice(order, storeEmailSettings());
+      await tx.insert(emailOutbox).values({
+        orderId,
+        kind: "order-cancelled-by-customer",
+        toAddress: config().ordersEmail,
+        subject: mail.subject,
+        textBody: mail.text,
+        htmlBody: mail.html,
+        nextAttemptAt: now,
+        createdAt: now,
+      });
+    }
+    return { ok: true } as const;
+  });
 }
 
 /** The item `change_order_status` could not take out of stock again (SQLSTATE CG409), if that failed. */
@@ -260,7 +387,13 @@ export async function getDashboardStats(
     .orderBy(...newestFirst(orders.createdAt, orders.id))
     .limit(5);
 
-  const statusCounts: Record<OrderStatus, number> = { pending: 0, confirmed: 0, delivered: 0, cancelled: 0 };
+  const statusCounts: Record<OrderStatus, number> = {
+    pending: 0,
+    confirmed: 0,
+    out_for_delivery: 0,
+    delivered: 0,
+    cancelled: 0,
+  };
   for (const row of statusRows) statusCounts[row.status] = row.ordersCount;
   const daily = new Map(dailyRows.map((row) => [row.day, row]));
   return {

@@ -4,7 +4,7 @@
  */
 import { asc, eq } from "drizzle-orm";
 import { db, type Executor } from "#app/db/client.server.ts";
-import { type OrderStatus, orderItems, orders } from "#app/db/schema.ts";
+import { type OrderStatus, orderItems, orderStatusEvents, orders } from "#app/db/schema.ts";
 
 /** An order line as every view shows it (confirmation page, admin, e-mails), from the table. */
 export type OrderItemView = Pick<
@@ -38,9 +38,13 @@ export type OrderView = {
   notes: string | null;
   quantity: number;
   hasIdPhoto: boolean;
+  cancelReason: string | null;
   createdAt: string;
   items: OrderItemView[];
 };
+
+/** One step of an order's timeline (decision 23): 'placed' is the order's own creation. */
+export type OrderTimelineStep = { status: OrderStatus; at: string; cancelReason: string | null };
 
 /** What every view of an order shows: the customer, the delivery, the total (e-mails, admin cards). */
 export type OrderSummary = Pick<
@@ -88,6 +92,7 @@ async function orderWithItems(executor: Executor, row: typeof orders.$inferSelec
     notes: row.notes,
     quantity: row.quantity,
     hasIdPhoto: row.idPhotoId !== null,
+    cancelReason: row.cancelReason,
     createdAt: row.createdAt.toISOString(),
     items: items.map((item) => ({
       id: item.id,
@@ -126,4 +131,32 @@ export async function getOrderByIdempotencyKey(executor: Executor, key: string) 
     .where(eq(orders.idempotencyKey, key))
     .limit(1);
   return row ?? null;
+}
+
+/**
+ * The order's status changes, oldest first, starting with its placing ('pending' at its creation):
+ * written by `change_order_status` in the same transaction as each change.
+ */
+export async function getOrderTimeline(
+  order: Pick<OrderView, "id" | "createdAt">,
+  executor?: Executor,
+): Promise<OrderTimelineStep[]> {
+  const database = executor ?? (await db());
+  const rows = await database
+    .select({
+      status: orderStatusEvents.status,
+      createdAt: orderStatusEvents.createdAt,
+      cancelReason: orderStatusEvents.cancelReason,
+    })
+    .from(orderStatusEvents)
+    .where(eq(orderStatusEvents.orderId, order.id))
+    .orderBy(asc(orderStatusEvents.id));
+  return [
+    { status: "pending", at: order.createdAt, cancelReason: null },
+    ...rows.map((row) => ({
+      status: row.status,
+      at: row.createdAt.toISOString(),
+      cancelReason: row.cancelReason,
+    })),
+  ];
 }

@@ -3,7 +3,7 @@ import { Badge } from "#app/components/ui/badge.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
-import type { OrderStatus } from "#app/db/schema.ts";
+import { STATUS_LABELS } from "#app/features/orders/order-status.ts";
 import { getOrderOfRequest } from "#app/features/orders/orders.server.ts";
 import { formatCents } from "#app/utils/money.ts";
 import type { Route } from "./+types/order-confirmation";
@@ -26,13 +26,6 @@ export async function loader({ request }: Route.LoaderArgs) {
     },
   };
 }
-
-const STATUS_LABEL: Record<OrderStatus, string> = {
-  pending: "Pending",
-  confirmed: "Confirmed",
-  delivered: "Delivered",
-  cancelled: "Cancelled",
-};
 
 export default function OrderConfirmationPage({ loaderData }: Route.ComponentProps) {
   const { order } = loaderData;
@@ -57,7 +50,9 @@ export default function OrderConfirmationPage({ loaderData }: Route.ComponentPro
           </Row>
           <Row label="Total">{formatCents(order.totalAmountCents)}</Row>
           <Row label="Status">
-            <Badge variant={order.status}>{STATUS_LABEL[order.status] ?? order.status}</Badge>
+            <Badge variant={order.status === "out_for_delivery" ? "accent" : order.status}>
+              {STATUS_LABELS[order.status] ?? order.status}
+            </Badge>
           </Row>
           <Row label="Email">{order.customerEmail}</Row>
         </dl>

@@ -4,7 +4,11 @@ import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
 import { requireAdmin } from "#app/features/admin-auth/guard.server.ts";
 import { listOrders } from "#app/features/orders/admin-orders.server.ts";
+import { handleOrderAction } from "#app/features/orders/order-action.server.ts";
+import { parseOrderFilters } from "#app/features/orders/order-search.schema.ts";
+import { readFormData } from "#app/utils/form-data.server.ts";
 import { errorMessage, log } from "#app/utils/logger.server.ts";
+import { storeDay } from "#app/utils/store-time.ts";
 import type { Route } from "./+types/completed";
 
 export function meta() {
@@ -13,26 +17,44 @@ export function meta() {
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireAdmin(context);
-  const before = new URL(request.url).searchParams.get("before");
+  const params = new URL(request.url).searchParams;
+  const before = params.get("before");
+  const filters = parseOrderFilters(params);
+  const today = storeDay(new Date());
   try {
-    const page = await listOrders("completed", { cursor: before });
-    return { ...page, isFirstPage: !before, error: null };
+    const page = await listOrders("completed", { cursor: before, filters });
+    return { ...page, isFirstPage: !before, filters, today, error: null };
   } catch (error) {
     log.error("Failed to fetch completed orders", { error: errorMessage(error) });
-    return { orders: [], nextCursor: null, isFirstPage: true, error: "Failed to fetch completed orders" };
+    return {
+      orders: [],
+      nextCursor: null,
+      isFirstPage: true,
+      filters,
+      today,
+      error: "Failed to fetch completed orders",
+    };
   }
+}
+
+/** Reopening a delivered or cancelled order (decision 23). */
+export async function action({ request, context }: Route.ActionArgs) {
+  const admin = requireAdmin(context);
+  return handleOrderAction(await readFormData(request), admin.userId);
 }
 
 export default function CompletedOrders({ loaderData }: Route.ComponentProps) {
   return (
     <OrdersScreen
       title="Completed Orders"
-      description="Delivered orders, newest first."
+      description="Delivered and cancelled orders (with their reason), newest first."
       orders={loaderData.orders}
       nextCursor={loaderData.nextCursor}
       isFirstPage={loaderData.isFirstPage}
       emptyText={loaderData.error ?? "No completed orders found"}
-      withActions={false}
+      scope="completed"
+      filters={loaderData.filters}
+      today={loaderData.today}
       error={loaderData.error}
       buttons={
         <>

@@ -1,12 +1,14 @@
-import { data, Link } from "react-router";
+import { Link } from "react-router";
 import { OrdersScreen, RefreshButton } from "#app/components/admin/orders-screen.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
 import { requireAdmin } from "#app/features/admin-auth/guard.server.ts";
-import { listOrders, setOrderStatus } from "#app/features/orders/admin-orders.server.ts";
-import { ORDER_INTENTS, orderStatusSchema } from "#app/features/orders/order-status.schema.ts";
+import { listOrders } from "#app/features/orders/admin-orders.server.ts";
+import { handleOrderAction } from "#app/features/orders/order-action.server.ts";
+import { parseOrderFilters } from "#app/features/orders/order-search.schema.ts";
 import { readFormData } from "#app/utils/form-data.server.ts";
 import { errorMessage, log } from "#app/utils/logger.server.ts";
+import { storeDay } from "#app/utils/store-time.ts";
 import type { Route } from "./+types/incoming";
 
 export function meta() {
@@ -15,49 +17,43 @@ export function meta() {
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireAdmin(context);
-  const before = new URL(request.url).searchParams.get("before");
+  const params = new URL(request.url).searchParams;
+  const before = params.get("before");
+  const filters = parseOrderFilters(params);
+  const today = storeDay(new Date());
   try {
-    const page = await listOrders("incoming", { cursor: before });
-    return { ...page, isFirstPage: !before, error: null };
+    const page = await listOrders("incoming", { cursor: before, filters });
+    return { ...page, isFirstPage: !before, filters, today, error: null };
   } catch (error) {
     log.error("Failed to fetch orders", { error: errorMessage(error) });
-    return { orders: [], nextCursor: null, isFirstPage: true, error: "Failed to fetch orders" };
+    return {
+      orders: [],
+      nextCursor: null,
+      isFirstPage: true,
+      filters,
+      today,
+      error: "Failed to fetch orders",
+    };
   }
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   const admin = requireAdmin(context);
-  const parsed = orderStatusSchema.safeParse(Object.fromEntries(await readFormData(request)));
-  const failed = { ok: false, title: "Error", description: "Failed to update order status" };
-  if (!parsed.success) return data(failed, { status: 400 });
-  try {
-    const result = await setOrderStatus(parsed.data.orderId, ORDER_INTENTS[parsed.data.intent], {
-      actorId: admin.userId,
-    });
-    if (result.ok) return { ok: true, title: "Success", description: "Order status updated" };
-    if (result.reason === "out-of-stock") {
-      return data(
-        { ...failed, description: `Not enough stock to reopen this order: ${result.itemName}` },
-        { status: 409 },
-      );
-    }
-    return data(failed, { status: 404 });
-  } catch (error) {
-    log.error("Failed to update order status", { error: errorMessage(error) });
-    return data(failed, { status: 500 });
-  }
+  return handleOrderAction(await readFormData(request), admin.userId);
 }
 
 export default function IncomingOrders({ loaderData }: Route.ComponentProps) {
   return (
     <OrdersScreen
       title="Incoming Orders"
-      description="Every order not yet delivered, newest first. New orders appear on their own."
+      description="Every order still to deliver, newest first. New orders appear on their own."
       orders={loaderData.orders}
       nextCursor={loaderData.nextCursor}
       isFirstPage={loaderData.isFirstPage}
       emptyText={loaderData.error ?? "No incoming orders found"}
-      withActions
+      scope="incoming"
+      filters={loaderData.filters}
+      today={loaderData.today}
       error={loaderData.error}
       buttons={
         <>

@@ -1,0 +1,38 @@
+import { z } from "#app/utils/zod.ts";
+import { ALL_STATUSES } from "./order-status.ts";
+
+/**
+ * The admin order lists' search and filters, read from the URL (bookmarkable): `q` (order number,
+ * customer name, phone or e-mail; case-insensitive), `status`, `from` / `to` (delivery dates,
+ * yyyy-MM-dd, inclusive). A bad value is dropped, not an error: the list shows everything instead.
+ */
+const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+
+export const orderFiltersSchema = z.object({
+  q: z.string().trim().max(100).optional().catch(undefined),
+  status: z.enum(ALL_STATUSES).optional().catch(undefined),
+  from: isoDate.optional().catch(undefined),
+  to: isoDate.optional().catch(undefined),
+});
+
+export type OrderFilters = z.infer<typeof orderFiltersSchema>;
+
+export const ORDER_FILTER_KEYS = ["q", "status", "from", "to"] as const;
+
+export function parseOrderFilters(params: URLSearchParams): OrderFilters {
+  const raw = Object.fromEntries(
+    ORDER_FILTER_KEYS.map((key) => [key, params.get(key) || undefined] as const).filter(([, v]) => v),
+  );
+  const parsed = orderFiltersSchema.parse(raw);
+  return Object.fromEntries(Object.entries(parsed).filter(([, value]) => value)) as OrderFilters;
+}
+
+/** The filters as a query string (no leading '?'), for links that keep them (pager, CSV export). */
+export function orderFiltersQuery(filters: OrderFilters) {
+  const params = new URLSearchParams();
+  for (const key of ORDER_FILTER_KEYS) {
+    const value = filters[key];
+    if (value) params.set(key, value);
+  }
+  return params.toString();
+}
