@@ -102,7 +102,8 @@ export async function listOrders(
   };
 }
 
-async function itemsFor(executor: Executor, orderIds: string[]) {
+/** Every item of these orders, by order (product name order), in one query. */
+export async function itemsFor(executor: Executor, orderIds: string[]) {
   const byOrder = new Map<string, AdminOrderItem[]>();
   if (orderIds.length === 0) return byOrder;
   const rows = await executor
