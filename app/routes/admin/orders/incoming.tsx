@@ -1,9 +1,11 @@
 import { data, Link } from "react-router";
+import { NewOrderAlert } from "#app/components/admin/new-order-alert.tsx";
 import { OrdersScreen, RefreshButton } from "#app/components/admin/orders-screen.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
 import { requireAdmin } from "#app/features/admin-auth/guard.server.ts";
 import { listOrders, setOrderStatus } from "#app/features/orders/admin-orders.server.ts";
+import { countPlacedOrders } from "#app/features/orders/day-board.server.ts";
 import { ORDER_INTENTS, orderStatusSchema } from "#app/features/orders/order-status.schema.ts";
 import { readFormData } from "#app/utils/form-data.server.ts";
 import { errorMessage, log } from "#app/utils/logger.server.ts";
@@ -18,10 +20,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const before = new URL(request.url).searchParams.get("before");
   try {
     const page = await listOrders("incoming", { cursor: before });
-    return { ...page, isFirstPage: !before, error: null };
+    return { ...page, isFirstPage: !before, placed: await countPlacedOrders(), error: null };
   } catch (error) {
     log.error("Failed to fetch orders", { error: errorMessage(error) });
-    return { orders: [], nextCursor: null, isFirstPage: true, error: "Failed to fetch orders" };
+    return { orders: [], nextCursor: null, isFirstPage: true, placed: null, error: "Failed to fetch orders" };
   }
 }
 
@@ -65,6 +67,7 @@ export default function IncomingOrders({ loaderData }: Route.ComponentProps) {
           <Link to="/admin/completed-orders" className={buttonVariants({ variant: "secondary" })}>
             <Icon name="check-check" /> View Completed Orders
           </Link>
+          {loaderData.placed !== null ? <NewOrderAlert placed={loaderData.placed} /> : null}
           <RefreshButton />
         </>
       }
