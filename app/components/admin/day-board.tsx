@@ -21,41 +21,45 @@ export function BoardDatePicker({
   today: string;
 }) {
   return (
-    <Form method="get" className="flex flex-wrap items-end gap-2 print:hidden">
-      <label className="flex flex-col gap-1 font-medium text-sm">
-        Delivery date
-        <input
-          type="date"
-          name="date"
-          defaultValue={date}
-          key={date}
-          required
-          onChange={(event) => event.currentTarget.form?.requestSubmit()}
-          className="min-h-11 rounded-md border border-input bg-card px-3 text-base"
-        />
-      </label>
-      <button type="submit" className={buttonVariants({ variant: "outline" })}>
-        Show
-      </button>
-      <Link
-        to={boardHref("/admin/today", previous)}
-        className={buttonVariants({ variant: "ghost", size: "icon" })}
-        aria-label="Previous day"
-      >
-        <Icon name="chevron-left" />
-      </Link>
-      {date === today ? null : (
-        <Link to="/admin/today" className={buttonVariants({ variant: "ghost" })}>
-          Today
+    <Form method="get" className="flex flex-wrap items-end gap-x-2 gap-y-3 print:hidden">
+      <div className="flex items-end gap-1">
+        <Link
+          to={boardHref("/admin/today", previous)}
+          className={buttonVariants({ variant: "ghost", size: "icon" })}
+          aria-label="Previous day"
+        >
+          <Icon name="chevron-left" />
         </Link>
-      )}
-      <Link
-        to={boardHref("/admin/today", next)}
-        className={buttonVariants({ variant: "ghost", size: "icon" })}
-        aria-label="Next day"
-      >
-        <Icon name="chevron-right" />
-      </Link>
+        <label className="flex flex-col gap-1 font-medium text-sm">
+          Delivery date
+          <input
+            type="date"
+            name="date"
+            defaultValue={date}
+            key={date}
+            required
+            onChange={(event) => event.currentTarget.form?.requestSubmit()}
+            className="min-h-11 rounded-md border border-input bg-card px-3 text-base"
+          />
+        </label>
+        <Link
+          to={boardHref("/admin/today", next)}
+          className={buttonVariants({ variant: "ghost", size: "icon" })}
+          aria-label="Next day"
+        >
+          <Icon name="chevron-right" />
+        </Link>
+      </div>
+      <div className="flex gap-2">
+        <button type="submit" className={buttonVariants({ variant: "outline" })}>
+          Show
+        </button>
+        {date === today ? null : (
+          <Link to="/admin/today" className={buttonVariants({ variant: "secondary" })}>
+            Today
+          </Link>
+        )}
+      </div>
     </Form>
   );
 }

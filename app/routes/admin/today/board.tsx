@@ -61,15 +61,15 @@ export default function TodayBoard({ loaderData }: Route.ComponentProps) {
   useEffect(() => {
     if (error) toast.error("Error", { description: error });
   }, [error]);
-  const dayText = `${formatDeliveryDate(date)}${isToday ? " (Today)" : ""}`;
+  const dayText = formatDeliveryDate(date);
   return (
     <>
       <AdminPageHeader
-        title="Today"
+        title={isToday ? "Today" : dayText}
         description={
           board
-            ? `${dayText} · ${board.orders} ${board.orders === 1 ? "order" : "orders"} · ${formatCents(board.toCollectCents)} to collect. Updates on its own.`
-            : dayText
+            ? `${isToday ? `${dayText} · ` : ""}${board.orders} ${board.orders === 1 ? "order" : "orders"} · ${formatCents(board.toCollectCents)} to collect. Updates on its own.`
+            : undefined
         }
       >
         {loaderData.placed !== null ? <NewOrderAlert placed={loaderData.placed} /> : null}
@@ -94,7 +94,7 @@ export default function TodayBoard({ loaderData }: Route.ComponentProps) {
             to={boardHref("/admin/today/driver-slips", date, slot)}
             className={buttonVariants({ variant: "outline" })}
           >
-            <Icon name="printer" /> Print driver slips
+            <Icon name="printer" /> Print slips
           </Link>
         </div>
       </div>
