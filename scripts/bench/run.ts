@@ -387,7 +387,7 @@ async function todaySection(postgresUrl: string | undefined) {
       target: "≤ 2",
       value: fmt(result.ratio),
       pass: result.ratio <= 2,
-      context: `${fmt(result.a.cpuMs)} ms vs ${fmt(result.b.cpuMs)} ms CPU per request (${fmt(result.a.rps, 0)} vs ${fmt(result.b.rps, 0)} req/s at 8 connections, ${result.a.errors + result.b.errors} errors; page ${sizes[1]} vs ${sizes[0]} bytes, at most 12 orders a slot shown); ${postgresUrl ? "PostgreSQL" : "PGlite"}`,
+      context: `${fmt(result.a.cpuMs)} ms vs ${fmt(result.b.cpuMs)} ms CPU per request (${fmt(result.a.rps, 0)} vs ${fmt(result.b.rps, 0)} req/s at 8 connections, ${result.a.errors + result.b.errors} errors; page ${sizes[1]} vs ${sizes[0]} bytes, at most 8 orders a slot shown); ${postgresUrl ? "PostgreSQL" : "PGlite"}`,
     });
   } finally {
     await browser.close();

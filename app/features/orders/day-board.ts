@@ -8,11 +8,11 @@ import { storeClock } from "#app/utils/store-time.ts";
 import { z } from "#app/utils/zod.ts";
 
 /**
- * Orders shown per slot on the board; the rest of a busy slot is one link away (`?slot=`). Above
- * the default capacity of 8 a slot, so a normal day shows every order; it bounds the page (and its
- * server time) on a day with hundreds.
+ * Orders shown per slot on the board; the rest of a busy slot is one link away (`?slot=`). The
+ * default capacity of a slot (decision 22), so a normal day shows every order; it bounds the page
+ * (and its server time) on a day with hundreds.
  */
-export const BOARD_ORDERS_PER_SLOT = 12;
+export const BOARD_ORDERS_PER_SLOT = 8;
 /** Orders shown when the board shows one slot. */
 export const SLOT_PAGE_ORDERS = 200;
 /** Driver slips printed at once: beyond it, print slot by slot. */
