@@ -27,6 +27,9 @@ export default [
     layout("routes/admin/layout.tsx", [
       index("routes/admin/index.tsx"),
       route("dashboard", "routes/admin/dashboard.tsx"),
+      route("today", "routes/admin/today/board.tsx"),
+      route("today/pick-list", "routes/admin/today/pick-list.tsx"),
+      route("today/driver-slips", "routes/admin/today/driver-slips.tsx"),
       route("products", "routes/admin/products/list.tsx"),
       route("products/new", "routes/admin/products/new.tsx"),
       route("products/import", "routes/admin/products/import.tsx"),

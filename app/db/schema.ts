@@ -190,6 +190,13 @@ export const orders = pgTable(
     uniqueIndex("orders_idempotency_key_idx").on(table.idempotencyKey),
     index("orders_created_at_idx").on(table.createdAt.desc(), table.id.desc()),
     index("orders_status_created_at_idx").on(table.status, table.createdAt.desc(), table.id.desc()),
+    // The today board (decision 25): a date's orders by slot, first placed first, without scanning others.
+    index("orders_delivery_day_slot_idx").on(
+      table.deliveryDate,
+      table.deliveryTime,
+      table.createdAt,
+      table.id,
+    ),
     // A photo sent ahead is claimed by one order only (decision 29).
     uniqueIndex("orders_id_photo_id_idx").on(table.idPhotoId).where(sql`${table.idPhotoId} IS NOT NULL`),
     // Open orders per e-mail address and per phone number (decision 29), counted in `place_order`;

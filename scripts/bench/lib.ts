@@ -56,6 +56,8 @@ export async function createDataSet(options: {
   postgresUrl?: string;
   /** Orders to add (spread over a year, running totals set to match). */
   orders?: number;
+  /** Orders for today's date, over the five slots (the today board's bench). */
+  todayOrders?: number;
 }): Promise<DataSet> {
   const dataDir = mkdtempSync(path.join(tmpdir(), "cg-bench-data-"));
   let env: Record<string, string | undefined> = { DATA_DIR: dataDir, DATABASE_URL: undefined };
@@ -78,6 +80,7 @@ export async function createDataSet(options: {
   }
   const seedArgs = [path.join(ROOT, "scripts/bench/seed.ts"), String(options.count)];
   if (options.orders) seedArgs.push(`--orders=${options.orders}`);
+  if (options.todayOrders) seedArgs.push(`--today-orders=${options.todayOrders}`);
   const seeded = spawnSync(NODE, seedArgs, {
     cwd: ROOT,
     env: { ...process.env, ...env, LOG_LEVEL: "warn" } as NodeJS.ProcessEnv,
@@ -85,7 +88,7 @@ export async function createDataSet(options: {
   });
   if (seeded.status !== 0) throw new Error(`Seeding failed:\n${seeded.stdout}\n${seeded.stderr}`);
   return {
-    label: `${options.count} products${options.orders ? `, ${options.orders} orders` : ""} on ${options.postgresUrl ? "PostgreSQL" : "PGlite"}`,
+    label: `${options.count} products${options.orders ? `, ${options.orders} orders` : ""}${options.todayOrders ? `, ${options.todayOrders} for today` : ""} on ${options.postgresUrl ? "PostgreSQL" : "PGlite"}`,
     env,
     async dispose() {
       await dropDatabase().catch(() => {});

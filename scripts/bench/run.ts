@@ -4,7 +4,7 @@
  * reference served by the same process in the same run, the median of interleaved rounds.
  *
  *   npm run bench                      all figures (about 10 minutes on 2 cores)
- *   npm run bench -- --only=cached,cold   some sections: cached, browser, cold, orders, fresh-pg, dashboard, import,
+ *   npm run bench -- --only=cached,cold   some sections: cached, browser, cold, orders, fresh-pg, dashboard, today, import,
  *                                      orders-search, fuzz, ops
  *   BENCH_SECONDS=5 BENCH_ROUNDS=3     seconds per load run, rounds per figure (defaults)
  *   BENCH_PG_URL=postgres://…          PostgreSQL for the PostgreSQL-only figures (default: DATABASE_URL,
@@ -426,6 +426,60 @@ async function dashboardSection(postgresUrl: string | undefined) {
   }
 }
 
+/** The today board (issue 15 item 4): CPU per request with 1,000 orders for the date ÷ with 10. */
+async function todaySection(postgresUrl: string | undefined) {
+  say("… today board: CPU per request with 1,000 orders for the date vs 10");
+  const small = await createDataSet({ count: 60, todayOrders: 10, postgresUrl });
+  const large = await createDataSet({ count: 60, todayOrders: 1000, postgresUrl });
+  const at10 = await startServer(small);
+  const at1000 = await startServer(large);
+  const browser = await launchChromium();
+  try {
+    const cookie10 = await adminCookie(browser, at10.url);
+    const cookie1000 = await adminCookie(browser, at1000.url);
+    const sizes: number[] = [];
+    for (const [url, cookie] of [
+      [at10.url, cookie10],
+      [at1000.url, cookie1000],
+    ] as const) {
+      const check = await bodyBytes(`${url}/admin/today`, { Cookie: cookie });
+      if (check.status !== 200)
+        throw new Error(`/admin/today answered ${check.status} with the session cookie`);
+      sizes.push(check.bytes);
+    }
+    const result = await interleaved(
+      () =>
+        load(`${at1000.url}/admin/today`, {
+          seconds: SECONDS,
+          connections: 8,
+          pid: at1000.pid,
+          headers: { Cookie: cookie1000 },
+        }),
+      () =>
+        load(`${at10.url}/admin/today`, {
+          seconds: SECONDS,
+          connections: 8,
+          pid: at10.pid,
+          headers: { Cookie: cookie10 },
+        }),
+      (big, little) => (big.cpuPerRequestMs as number) / (little.cpuPerRequestMs as number),
+    );
+    record({
+      figure: "Today board server CPU per request with 1,000 orders for the date ÷ with 10",
+      target: "≤ 2",
+      value: fmt(result.ratio),
+      pass: result.ratio <= 2,
+      context: `${fmt(result.a.cpuMs)} ms vs ${fmt(result.b.cpuMs)} ms CPU per request (${fmt(result.a.rps, 0)} vs ${fmt(result.b.rps, 0)} req/s at 8 connections, ${result.a.errors + result.b.errors} errors; page ${sizes[1]} vs ${sizes[0]} bytes, at most 8 orders a slot shown); ${postgresUrl ? "PostgreSQL" : "PGlite"}`,
+    });
+  } finally {
+    await browser.close();
+    await at10.stop();
+    await at1000.stop();
+    await small.dispose();
+    await large.dispose();
+  }
+}
+
 /** The fuzz test of `npm test` (tests/e2e/hostile-traffic.spec.ts) at 10,000 requests. */
 async function fuzzSection() {
   const requests = 10_000;
@@ -590,6 +644,7 @@ async function main() {
     if (wants("dashboard")) await dashboardSection(mainPostgres);
     if (wants("import")) importSection(pgUrl);
     if (wants("orders-search")) ordersSearchSection(pgUrl ?? undefined);
+    if (wants("today")) await todaySection(mainPostgres);
     if (wants("ops")) {
       const options = { seconds: SECONDS, rounds: ROUNDS, connections: CONNECTIONS, postgresUrl: pgUrl };
       for (const row of await benchOperations(options)) record(row);

@@ -1,17 +1,20 @@
 /**
  * Seeds a fresh bench database before its server starts:
- *   node scripts/bench/seed.ts <products> [--orders=<n>]
+ *   node scripts/bench/seed.ts <products> [--orders=<n>] [--today-orders=<n>]
  * with DATA_DIR (PGlite) or DATABASE_URL (PostgreSQL) in the environment. Orders are spread over the
  * last year with every status, and the dashboard's running totals (order_daily_stats,
- * order_status_counts) are set to what placing those orders would have left.
+ * order_status_counts) are set to what placing those orders would have left. `--today-orders` adds
+ * orders for today's store date spread over the five slots (the today board's bench).
  */
 import { sql } from "drizzle-orm";
 import { openConfiguredDatabase } from "#app/db/client.server.ts";
 import { seedDemoCatalogue } from "#app/demo/seed.server.ts";
+import { DELIVERY_SLOT_LABELS } from "#app/features/checkout/delivery-slots.ts";
 import { STORE_TIME_ZONE } from "#app/utils/store-time.ts";
 
 const count = Number(process.argv[2] ?? 60);
 const orders = Number(process.argv.find((arg) => arg.startsWith("--orders="))?.slice(9) ?? 0);
+const todayOrders = Number(process.argv.find((arg) => arg.startsWith("--today-orders="))?.slice(15) ?? 0);
 const handle = await openConfiguredDatabase("the bench seed script");
 try {
   const result = await seedDemoCatalogue(handle.db, { count });
@@ -46,6 +49,37 @@ try {
         UPDATE order_status_counts c SET orders_count = (SELECT count(*) FROM orders o WHERE o.status = c.status)`);
     });
     process.stdout.write(`Seeded ${orders} orders in ${Math.round(performance.now() - started)} ms\n`);
+  }
+  if (todayOrders > 0) {
+    const started = performance.now();
+    const slots = DELIVERY_SLOT_LABELS;
+    await handle.db.transaction(async (tx) => {
+      // Orders for today, round-robin over the five slots, two items each from the first products.
+      await tx.execute(sql`
+        INSERT INTO orders (public_token, idempotency_key, status, user_email, customer_name, phone, street, city,
+          state, zip_code, delivery_address, delivery_date, delivery_time, total_amount_cents, quantity, notes,
+          product_id, created_at, updated_at, status_changed_at)
+        SELECT md5('today-t' || g), md5('today-k' || g),
+          (ARRAY['pending', 'confirmed', 'confirmed', 'delivered', 'pending', 'cancelled'])[1 + g % 6],
+          'today' || g || '@example.com', 'Today Shopper ' || g, '(202) 555-0100', g || ' Example Ave NW',
+          'Washington', 'DC', '20001', g || ' Example Ave NW, Washington, DC 20001',
+          (now() AT TIME ZONE ${STORE_TIME_ZONE})::date,
+          (${sql.raw(`ARRAY[${slots.map((slot) => `'${slot}'`).join(", ")}]`)})[1 + g % 5],
+          9000 + (g % 50) * 100, 3, CASE WHEN g % 3 = 0 THEN 'Ring the bell' END,
+          (SELECT id FROM products ORDER BY created_at LIMIT 1),
+          now() - (g % 600) * interval '1 minute', now(), now()
+        FROM generate_series(1, ${todayOrders}) AS g`);
+      await tx.execute(sql`
+        INSERT INTO order_items (order_id, product_id, product_name, size_label, unit_price_cents, total_price_cents, quantity)
+        SELECT o.id, o.product_id, 'Demo product ' || (k + abs(hashtext(o.public_token)) % 7), '3.5g',
+          o.total_amount_cents / 3, o.total_amount_cents / 3 * (k + 1), k + 1
+        FROM orders o CROSS JOIN generate_series(0, 1) AS k WHERE o.customer_name LIKE 'Today Shopper %'`);
+      await tx.execute(sql`
+        UPDATE order_status_counts c SET orders_count = (SELECT count(*) FROM orders o WHERE o.status = c.status)`);
+    });
+    process.stdout.write(
+      `Seeded ${todayOrders} orders for today in ${Math.round(performance.now() - started)} ms\n`,
+    );
   }
 } finally {
   await handle.close();

@@ -5,6 +5,7 @@ import { cn } from "#app/utils/cn.ts";
 import { CsrfInput } from "./csrf.tsx";
 
 const LINKS = [
+  { to: "/admin/today", label: "Today" },
   { to: "/admin/dashboard", label: "Dashboard" },
   { to: "/admin/products", label: "Products" },
   { to: "/admin/orders", label: "Orders" },
@@ -15,7 +16,7 @@ const LINKS = [
 /** Top bar of the back office: brand, sections, the signed-in admin and 'Sign Out'. */
 export function AdminHeader({ email }: { email: string }) {
   return (
-    <header className="sticky top-0 z-30 border-border border-b bg-card/95 backdrop-blur">
+    <header className="sticky top-0 z-30 border-border border-b bg-card/95 backdrop-blur print:hidden">
       <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-4 gap-y-1 px-4 py-2 sm:px-6 lg:px-8">
         <Link
           to="/admin/dashboard"

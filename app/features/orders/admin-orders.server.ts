@@ -109,6 +109,7 @@ export async function listOrders(
   };
 }
 
+/** Every item of these orders, by order (product name order), in one query. */
 export async function itemsFor(executor: Executor, orderIds: string[]) {
   const byOrder = new Map<string, AdminOrderItem[]>();
   if (orderIds.length === 0) return byOrder;

@@ -11,6 +11,7 @@ import { requireAdmin } from "#app/features/admin-auth/guard.server.ts";
 import { backupIsStale } from "#app/features/backups/backup-rules.ts";
 import { lastBackupStatus } from "#app/features/backups/backup-service.server.ts";
 import { type DashboardStats, getDashboardStats } from "#app/features/orders/admin-orders.server.ts";
+import { getTodayFigures, type TodayFigures } from "#app/features/orders/day-board.server.ts";
 import { errorMessage, log } from "#app/utils/logger.server.ts";
 import { formatCents } from "#app/utils/money.ts";
 import { STORE_TIME_ZONE } from "#app/utils/store-time.ts";
@@ -31,17 +32,19 @@ function backupSummary(): BackupSummary {
   };
 }
 
-export async function loader({
-  context,
-}: Route.LoaderArgs): Promise<{ stats: DashboardStats | null; backup: BackupSummary }> {
+export async function loader({ context }: Route.LoaderArgs): Promise<{
+  stats: DashboardStats | null;
+  today: TodayFigures | null;
+  backup: BackupSummary;
+}> {
   requireAdmin(context);
   const backup = backupSummary();
   try {
-    return { stats: await getDashboardStats(), backup };
+    return { stats: await getDashboardStats(), today: await getTodayFigures(), backup };
   } catch (error) {
     // Spec §8: a dashboard stats failure is logged only.
     log.error("Dashboard stats failed", { error: errorMessage(error) });
-    return { stats: null, backup };
+    return { stats: null, today: null, backup };
   }
 }
 
@@ -60,6 +63,9 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
   return (
     <>
       <AdminPageHeader title="Admin Dashboard" description="Today at a glance.">
+        <Link to="/admin/today" className={buttonVariants({ variant: "outline" })}>
+          <Icon name="truck" /> Today's Deliveries
+        </Link>
         <Link to="/admin/products" className={buttonVariants({ variant: "outline" })}>
           <Icon name="package" /> Manage Products
         </Link>
@@ -72,6 +78,11 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
         <SignOutButton />
       </AdminPageHeader>
 
+      <TodayAtGlance today={loaderData.today} />
+
+      <h2 className="mt-6 mb-3 font-semibold text-muted-foreground text-xs uppercase tracking-wider">
+        All time
+      </h2>
       <div className="grid gap-4 sm:grid-cols-3">
         <StatCard
           icon={<Icon name="package" />}
@@ -158,6 +169,68 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
         )}
       </Card>
     </>
+  );
+}
+
+/** Issue 15 item 4b: today's orders, revenue (delivered) and expected (still open), deliveries by status. */
+function TodayAtGlance({ today }: { today: TodayFigures | null }) {
+  const deliveries = today?.deliveries.reduce((sum, row) => sum + row.orders, 0) ?? 0;
+  const expected = today?.expected.reduce((sum, row) => sum + row.totalCents, 0) ?? 0;
+  return (
+    <section aria-labelledby="today-heading">
+      <div className="mb-3 flex flex-wrap items-baseline justify-between gap-2">
+        <h2
+          id="today-heading"
+          className="font-semibold text-muted-foreground text-xs uppercase tracking-wider"
+        >
+          Today
+        </h2>
+        <Link to="/admin/today" className="text-primary text-sm underline-offset-4 hover:underline">
+          Open today's board
+        </Link>
+      </div>
+      <div className="grid gap-4 sm:grid-cols-3">
+        <StatCard
+          icon={<Icon name="shopping-bag" />}
+          label="Orders today"
+          value={today ? today.placed.toLocaleString("en-US") : "–"}
+          hint="Placed since midnight"
+        />
+        <StatCard
+          icon={<Icon name="dollar-sign" />}
+          label="Revenue today"
+          value={today ? formatCents(today.revenueCents) : "–"}
+          hint={
+            today
+              ? `Delivered today · ${formatCents(expected)} expected${
+                  today.expected.length
+                    ? ` (${today.expected.map((row) => `${row.status.replaceAll("_", " ")} ${formatCents(row.totalCents)}`).join(", ")})`
+                    : ""
+                }`
+              : undefined
+          }
+        />
+        <Card className="p-5">
+          <p className="text-muted-foreground text-sm">Today's deliveries</p>
+          <p className="font-display text-2xl text-foreground tabular-nums">{today ? deliveries : "–"}</p>
+          {today && today.deliveries.length > 0 ? (
+            <ul
+              aria-label="Today's deliveries by status"
+              className="mt-2 flex flex-wrap gap-x-3 gap-y-1 text-sm"
+            >
+              {today.deliveries.map((row) => (
+                <li key={row.status} className="flex items-center gap-1.5">
+                  <StatusBadge status={row.status} />
+                  <span className="font-semibold tabular-nums">{row.orders}</span>
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <p className="text-muted-foreground text-xs">No deliveries booked for today</p>
+          )}
+        </Card>
+      </div>
+    </section>
   );
 }
 

@@ -1,9 +1,11 @@
 import { Link } from "react-router";
+import { NewOrderAlert } from "#app/components/admin/new-order-alert.tsx";
 import { OrdersScreen, RefreshButton } from "#app/components/admin/orders-screen.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
 import { requireAdmin } from "#app/features/admin-auth/guard.server.ts";
 import { listOrders } from "#app/features/orders/admin-orders.server.ts";
+import { countPlacedOrders } from "#app/features/orders/day-board.server.ts";
 import { handleOrderAction } from "#app/features/orders/order-action.server.ts";
 import { parseOrderFilters } from "#app/features/orders/order-search.schema.ts";
 import { readFormData } from "#app/utils/form-data.server.ts";
@@ -23,7 +25,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const today = storeDay(new Date());
   try {
     const page = await listOrders("incoming", { cursor: before, filters });
-    return { ...page, isFirstPage: !before, filters, today, error: null };
+    return { ...page, isFirstPage: !before, filters, today, placed: await countPlacedOrders(), error: null };
   } catch (error) {
     log.error("Failed to fetch orders", { error: errorMessage(error) });
     return {
@@ -32,6 +34,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       isFirstPage: true,
       filters,
       today,
+      placed: null,
       error: "Failed to fetch orders",
     };
   }
@@ -63,6 +66,7 @@ export default function IncomingOrders({ loaderData }: Route.ComponentProps) {
           <Link to="/admin/completed-orders" className={buttonVariants({ variant: "secondary" })}>
             <Icon name="check-check" /> View Completed Orders
           </Link>
+          {loaderData.placed !== null ? <NewOrderAlert placed={loaderData.placed} /> : null}
           <RefreshButton />
         </>
       }

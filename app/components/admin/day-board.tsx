@@ -1,0 +1,209 @@
+import { Form, Link } from "react-router";
+import { buttonVariants } from "#app/components/ui/button.tsx";
+import { Card } from "#app/components/ui/card.tsx";
+import { Icon } from "#app/components/ui/icon.tsx";
+import type { BoardOrder, BoardSlot } from "#app/features/orders/day-board.server.ts";
+import { boardHref, changeToBring, mapSearchUrl } from "#app/features/orders/day-board.ts";
+import { formatCents } from "#app/utils/money.ts";
+import { OrderActions } from "./orders-screen.tsx";
+import { StatusBadge } from "./status-badge.tsx";
+
+/** The date picker of the board: a GET form (works without JavaScript), submitted on change with it. */
+export function BoardDatePicker({
+  date,
+  previous,
+  next,
+  today,
+}: {
+  date: string;
+  previous: string;
+  next: string;
+  today: string;
+}) {
+  return (
+    <Form method="get" className="flex flex-wrap items-end gap-x-2 gap-y-3 print:hidden">
+      <div className="flex items-end gap-1">
+        <Link
+          to={boardHref("/admin/today", previous)}
+          className={buttonVariants({ variant: "ghost", size: "icon" })}
+          aria-label="Previous day"
+        >
+          <Icon name="chevron-left" />
+        </Link>
+        <label className="flex flex-col gap-1 font-medium text-sm">
+          Delivery date
+          <input
+            type="date"
+            name="date"
+            defaultValue={date}
+            key={date}
+            required
+            onChange={(event) => event.currentTarget.form?.requestSubmit()}
+            className="min-h-11 rounded-md border border-input bg-card px-3 text-base"
+          />
+        </label>
+        <Link
+          to={boardHref("/admin/today", next)}
+          className={buttonVariants({ variant: "ghost", size: "icon" })}
+          aria-label="Next day"
+        >
+          <Icon name="chevron-right" />
+        </Link>
+      </div>
+      <div className="flex gap-2">
+        <button type="submit" className={buttonVariants({ variant: "outline" })}>
+          Show
+        </button>
+        {date === today ? null : (
+          <Link to="/admin/today" className={buttonVariants({ variant: "secondary" })}>
+            Today
+          </Link>
+        )}
+      </div>
+    </Form>
+  );
+}
+
+/** One delivery slot of the board: count (against capacity when known), cash to collect, orders. */
+export function BoardSlotSection({
+  slot,
+  date,
+  showingOne,
+}: {
+  slot: BoardSlot;
+  date: string;
+  showingOne: boolean;
+}) {
+  const headingId = `slot-${slot.label.replace(/[^0-9A-Za-z]+/g, "-")}`;
+  const full = slot.capacity !== undefined && slot.count >= slot.capacity;
+  const hidden = slot.count - slot.orders.length;
+  return (
+    <section aria-labelledby={headingId} className="space-y-3">
+      <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 border-border border-b pb-2">
+        <h2 id={headingId} className="font-display text-primary text-xl">
+          {slot.label}
+        </h2>
+        <p className="flex flex-wrap items-center gap-x-3 text-sm">
+          <span className={full ? "font-semibold text-destructive" : "font-semibold"}>
+            {slot.capacity === undefined
+              ? `${slot.count} ${slot.count === 1 ? "order" : "orders"}`
+              : `${slot.count} / ${slot.capacity} orders`}
+          </span>
+          {slot.cancelled > 0 ? (
+            <span className="text-muted-foreground">{slot.cancelled} cancelled</span>
+          ) : null}
+          {slot.toCollectCents > 0 ? (
+            <span className="text-muted-foreground">{formatCents(slot.toCollectCents)} to collect</span>
+          ) : null}
+        </p>
+      </div>
+      {slot.count > 0 ? (
+        <div className="flex flex-wrap gap-2 print:hidden">
+          <Link
+            to={boardHref("/admin/today/pick-list", date, slot.label)}
+            className={buttonVariants({ variant: "outline", size: "sm" })}
+          >
+            <Icon name="clipboard-list" /> Pick list
+          </Link>
+          <Link
+            to={boardHref("/admin/today/driver-slips", date, slot.label)}
+            className={buttonVariants({ variant: "outline", size: "sm" })}
+          >
+            <Icon name="truck" /> Driver slips
+          </Link>
+        </div>
+      ) : null}
+      {slot.orders.length === 0 ? (
+        <p className="rounded-lg border border-border border-dashed px-4 py-6 text-center text-muted-foreground text-sm">
+          No orders in this slot
+        </p>
+      ) : (
+        <ul className="grid gap-3 lg:grid-cols-2">
+          {slot.orders.map((order) => (
+            <li key={order.id}>
+              <BoardOrderCard order={order} />
+            </li>
+          ))}
+        </ul>
+      )}
+      {hidden > 0 && !showingOne ? (
+        <Link
+          to={boardHref("/admin/today", date, slot.label)}
+          className={buttonVariants({ variant: "secondary" })}
+        >
+          Show all {slot.count} orders of {slot.label} <Icon name="chevron-right" />
+        </Link>
+      ) : null}
+    </section>
+  );
+}
+
+/** An order as the person packing or driving needs it, on a phone: tap to call, tap for the map. */
+export function BoardOrderCard({ order }: { order: BoardOrder }) {
+  const change = changeToBring(order.totalAmountCents, order.payWithCents);
+  const open = order.status !== "delivered" && order.status !== "cancelled";
+  return (
+    <Card className="flex h-full flex-col">
+      <div className="flex flex-wrap items-center justify-between gap-2 border-border border-b bg-muted/60 px-4 py-2">
+        <div className="flex min-w-0 items-center gap-2">
+          <h3 className="truncate font-semibold">{order.customerName}</h3>
+          <StatusBadge status={order.status} />
+        </div>
+        <span className="font-mono text-muted-foreground text-xs">#{order.id.slice(0, 8)}</span>
+      </div>
+      <div className="flex flex-1 flex-col gap-2 px-4 py-3 text-sm">
+        <a
+          href={`tel:${order.phone}`}
+          className="-mx-2 flex min-h-11 items-center gap-2 rounded-md px-2 font-medium text-primary hover:bg-muted"
+        >
+          <Icon name="phone" className="size-4 shrink-0" /> {order.phone}
+        </a>
+        <a
+          href={mapSearchUrl(order.deliveryAddress)}
+          target="_blank"
+          rel="noreferrer"
+          className="-mx-2 flex min-h-11 items-center gap-2 rounded-md px-2 text-primary hover:bg-muted"
+        >
+          <Icon name="map-pin" className="size-4 shrink-0" />
+          <span className="underline-offset-2 hover:underline">{order.deliveryAddress}</span>
+        </a>
+        {order.notes ? (
+          <p className="rounded-md bg-honey-100 px-3 py-2">
+            <span className="font-semibold">Notes: </span>
+            {order.notes}
+          </p>
+        ) : null}
+        <ul aria-label="Items" className="space-y-0.5">
+          {order.items.map((item) => (
+            <li key={item.id}>
+              <span className="font-semibold tabular-nums">{item.quantity} ×</span> {item.productName}{" "}
+              <span className="text-muted-foreground">({item.sizeLabel})</span>
+            </li>
+          ))}
+        </ul>
+        <p className="mt-auto flex flex-wrap items-baseline justify-between gap-x-3 border-border border-t pt-2">
+          <span>
+            Total <span className="font-semibold tabular-nums">{formatCents(order.totalAmountCents)}</span>
+          </span>
+          {open ? (
+            <span className="font-semibold">
+              <Icon name="banknote" className="mr-1 inline size-4 align-[-2px]" />
+              Collect {formatCents(order.totalAmountCents)} cash
+              {change !== null ? (
+                <span className="block font-normal text-muted-foreground text-xs">
+                  Pays with {formatCents(order.payWithCents as number)}: bring {formatCents(change)} change
+                </span>
+              ) : null}
+            </span>
+          ) : null}
+        </p>
+      </div>
+      <div className="border-border border-t px-4 py-3 print:hidden">
+        <OrderActions
+          order={order}
+          scope={order.status === "delivered" || order.status === "cancelled" ? "completed" : "incoming"}
+        />
+      </div>
+    </Card>
+  );
+}

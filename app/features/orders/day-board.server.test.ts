@@ -1,0 +1,229 @@
+import { randomUUID } from "node:crypto";
+import { expect, it } from "vitest";
+import { productFormSchema } from "#app/features/catalog/product.schema.ts";
+import { createProduct, getAdminProduct } from "#app/features/catalog/product-admin.server.ts";
+import { describeEachDatabase } from "#tests/db.ts";
+import { newShopper } from "#tests/support/checkout-test-helpers.server.ts";
+import { setOrderStatus } from "./admin-orders.server.ts";
+import {
+  countPlacedOrders,
+  getDayBoard,
+  getDriverSlips,
+  getPickList,
+  getTodayFigures,
+} from "./day-board.server.ts";
+import { placeOrder } from "./place-order.server.ts";
+
+// A Monday morning in New York: every slot of the day is still open.
+const NOW = new Date("2026-11-23T14:00:00Z");
+const TODAY = "2026-11-23";
+const TOMORROW = "2026-11-24";
+
+async function product(name: string, sizes: { size: string; price: number }[]) {
+  const input = productFormSchema.parse({
+    name,
+    description: "Test product",
+    category: "Edibles",
+    strain: null,
+    thcPercentage: "",
+    thcMg: "10",
+    imageUrl: "https://images.example/test.webp",
+    imageKey: "",
+    isFeatured: false,
+    isDeal: false,
+    sizes: sizes.map((size) => ({
+      size: size.size,
+      price: String(size.price),
+      salePrice: "",
+      inventoryCount: "500",
+      flowerEquivalent: "1",
+    })),
+  });
+  const { id } = await createProduct(input);
+  const loaded = await getAdminProduct(id);
+  return { id, sizeIds: (loaded?.sizes ?? []).map((size) => size.id) };
+}
+
+let placedOrders = 0;
+
+async function order(
+  name: string,
+  date: string,
+  timeSlot: string,
+  items: { productId: string; sizeId: string; quantity: number }[],
+  notes: string | null = null,
+) {
+  const shopper = newShopper();
+  placedOrders += 1;
+  const result = await placeOrder(
+    {
+      name,
+      email: shopper.email,
+      phone: shopper.phone,
+      address: "1 Main St",
+      city: "Washington",
+      state: "DC",
+      zipCode: "20001",
+      notes,
+      deliveryDate: date,
+      timeSlot,
+      idempotencyKey: randomUUID(),
+      items,
+      idPhotoId: null,
+    },
+    // A second apart: the board lists a slot's orders first placed first.
+    { now: new Date(NOW.getTime() + placedOrders * 1000) },
+  );
+  if (!result.ok) throw new Error(`order refused: ${result.reason}`);
+  return result.order;
+}
+
+describeEachDatabase("the day's work", () => {
+  it("groups a date's orders by slot with counts, and bounds the orders shown per slot", async () => {
+    const gummies = await product("Board Gummies", [{ size: "10 pack", price: 45 }]);
+    const line = (quantity: number) => [
+      { productId: gummies.id, sizeId: gummies.sizeIds[0] as string, quantity },
+    ];
+    const early = await order("Early Bird", TOMORROW, "10:00 AM-12:00 PM", line(2));
+    const noonA = await order("Noon A", TOMORROW, "12:00 PM-2:00 PM", line(2));
+    const noonB = await order("Noon B", TOMORROW, "12:00 PM-2:00 PM", line(3));
+    const gone = await order("Gone Away", TOMORROW, "12:00 PM-2:00 PM", line(2));
+    await order("Other Day", TODAY, "12:00 PM-2:00 PM", line(2));
+    await setOrderStatus(gone.id, "cancelled");
+    await setOrderStatus(noonB.id, "delivered");
+
+    const board = await getDayBoard(TOMORROW);
+    expect(board.slots.map((slot) => slot.label)).toEqual([
+      "10:00 AM-12:00 PM",
+      "12:00 PM-2:00 PM",
+      "2:00 PM-4:00 PM",
+      "4:00 PM-6:00 PM",
+      "6:00 PM-8:00 PM",
+    ]);
+    const [ten, noon, two] = board.slots;
+    expect(ten?.orders.map((o) => o.customerName)).toEqual(["Early Bird"]);
+    // Cancelled orders free their place and leave the board; delivered ones stay, marked.
+    expect(noon).toMatchObject({ count: 2, cancelled: 1, toCollectCents: noonA.totalAmountCents });
+    expect(noon?.orders.map((o) => [o.customerName, o.status])).toEqual([
+      ["Noon A", "pending"],
+      ["Noon B", "delivered"],
+    ]);
+    expect(noon?.orders[0]?.items).toMatchObject([
+      { productName: "Board Gummies", sizeLabel: "10 pack", quantity: 2 },
+    ]);
+    expect(two).toMatchObject({ count: 0, orders: [] });
+    expect(noon?.capacity).toBeUndefined();
+    expect(board.orders).toBe(3);
+    expect(board.toCollectCents).toBe(early.totalAmountCents + noonA.totalAmountCents);
+
+    // Capacity is shown when known; one slot on its own; at most `perSlot` orders each.
+    const capacities = new Map([["12:00 PM-2:00 PM", 8]]);
+    expect((await getDayBoard(TOMORROW, { capacities })).slots[1]?.capacity).toBe(8);
+    const one = await getDayBoard(TOMORROW, { slot: "12:00 PM-2:00 PM", perSlot: 1 });
+    expect(one.slots.map((slot) => [slot.label, slot.count, slot.orders.length])).toEqual([
+      ["12:00 PM-2:00 PM", 2, 1],
+    ]);
+  });
+
+  it("sums the pick list by product and size and prints one slip per order to deliver", async () => {
+    const pick = await product("Pick Haze", [
+      { size: "3.5g", price: 40 },
+      { size: "7g", price: 85 },
+    ]);
+    const [small, large] = pick.sizeIds as [string, string];
+    const date = TODAY; // the first test also put an order on 12:00 PM-2:00 PM today
+    const slot = "2:00 PM-4:00 PM";
+    await order(
+      "Pat Picker",
+      date,
+      slot,
+      [
+        { productId: pick.id, sizeId: small, quantity: 2 },
+        { productId: pick.id, sizeId: large, quantity: 1 },
+      ],
+      "Ring twice",
+    );
+    await order("Quinn Picker", date, slot, [{ productId: pick.id, sizeId: small, quantity: 3 }]);
+    const done = await order("Done Already", date, slot, [
+      { productId: pick.id, sizeId: small, quantity: 4 },
+    ]);
+    await order("Evening", date, "6:00 PM-8:00 PM", [{ productId: pick.id, sizeId: large, quantity: 1 }]);
+    await setOrderStatus(done.id, "delivered");
+
+    const list = (await getPickList(date)).filter((slot) => slot.label !== "12:00 PM-2:00 PM");
+    expect(list).toEqual([
+      {
+        label: slot,
+        orders: 2,
+        lines: [
+          { productName: "Pick Haze", sizeLabel: "3.5g", quantity: 5, orders: 2 },
+          { productName: "Pick Haze", sizeLabel: "7g", quantity: 1, orders: 1 },
+        ],
+      },
+      {
+        label: "6:00 PM-8:00 PM",
+        orders: 1,
+        lines: [{ productName: "Pick Haze", sizeLabel: "7g", quantity: 1, orders: 1 }],
+      },
+    ]);
+    expect((await getPickList(date, { slot: "6:00 PM-8:00 PM" })).map((s) => s.label)).toEqual([
+      "6:00 PM-8:00 PM",
+    ]);
+
+    const slips = await getDriverSlips(date);
+    expect(slips.total).toBe(4);
+    expect(
+      slips.slips
+        .filter((slip) => slip.customerName !== "Other Day")
+        .map((slip) => [slip.customerName, slip.deliveryTime, slip.notes]),
+    ).toEqual([
+      ["Pat Picker", slot, "Ring twice"],
+      ["Quinn Picker", slot, null],
+      ["Evening", "6:00 PM-8:00 PM", null],
+    ]);
+    expect(
+      slips.slips
+        .find((slip) => slip.customerName === "Pat Picker")
+        ?.items.map((item) => [item.sizeLabel, item.quantity])
+        .sort(),
+    ).toEqual([
+      ["3.5g", 2],
+      ["7g", 1],
+    ]);
+  });
+
+  it("gives today's figures: orders placed today, deliveries by status, revenue and expected", async () => {
+    const glance = await product("Glance Kush", [{ size: "1g", price: 90 }]);
+    const line = [{ productId: glance.id, sizeId: glance.sizeIds[0] as string, quantity: 1 }];
+    const before = await getTodayFigures({ now: NOW });
+    const placedBefore = await countPlacedOrders();
+    const a = await order("Today A", TODAY, "4:00 PM-6:00 PM", line);
+    const b = await order("Today B", TODAY, "4:00 PM-6:00 PM", line);
+    const c = await order("Today C", TODAY, "6:00 PM-8:00 PM", line);
+    await order("Tomorrow D", TOMORROW, "4:00 PM-6:00 PM", line);
+    await setOrderStatus(a.id, "delivered");
+    await setOrderStatus(b.id, "confirmed");
+    await setOrderStatus(c.id, "cancelled");
+
+    const after = await getTodayFigures({ now: NOW });
+    expect(after.date).toBe(TODAY);
+    // Every order placed at NOW counts as placed today, whatever its delivery date.
+    expect(after.placed - before.placed).toBe(4);
+    expect(await countPlacedOrders()).toBe(placedBefore + 4);
+    const by = (figures: typeof after, status: string) =>
+      figures.deliveries.find((row) => row.status === status) ?? { orders: 0, totalCents: 0 };
+    expect(by(after, "delivered").orders - by(before, "delivered").orders).toBe(1);
+    expect(by(after, "confirmed").orders - by(before, "confirmed").orders).toBe(1);
+    expect(by(after, "cancelled").orders - by(before, "cancelled").orders).toBe(1);
+    expect(after.revenueCents - before.revenueCents).toBe(a.totalAmountCents);
+    const expected = (figures: typeof after) =>
+      figures.expected.reduce((sum, row) => sum + row.totalCents, 0);
+    expect(expected(after) - expected(before)).toBe(b.totalAmountCents);
+    expect(after.expected.map((row) => row.status)).not.toContain("delivered");
+    expect(after.deliveries.map((row) => row.status)).toEqual(
+      ["pending", "confirmed", "delivered", "cancelled"].filter((status) =>
+        after.deliveries.some((row) => row.status === status),
+      ),
+    );
+  });
+});

@@ -1,0 +1,289 @@
+/**
+ * The day's work (decision 25, issue 15 items 4 and 4b): a date's orders by delivery slot for the
+ * today board, the pick list and the driver slips printed from it, the dashboard's 'Today at a
+ * glance' figures, and the count of orders ever placed that the new-order alert watches.
+ *
+ * Bounded work per request (decision 15): the board reads at most `perSlot` orders a slot through
+ * the (delivery_date, delivery_time, created_at, id) index, whatever the number of orders that day;
+ * the per-slot counts are one GROUP BY over that day's index entries.
+ *
+ * Statuses are not enumerated here beyond 'cancelled' and 'delivered', so a status added later
+ * (out_for_delivery) shows up on the board, the slips and the figures without a change.
+ */
+import { and, asc, eq, notInArray, sql } from "drizzle-orm";
+import { db, type Executor } from "#app/db/client.server.ts";
+import { orderDailyStats, orderItems, orderStatusCounts, orders } from "#app/db/schema.ts";
+import { DELIVERY_SLOT_LABELS } from "#app/features/checkout/delivery-slots.ts";
+import { storeDay } from "#app/utils/store-time.ts";
+import { type AdminOrder, itemsFor } from "./admin-orders.server.ts";
+import { BOARD_ORDERS_PER_SLOT, MAX_DRIVER_SLIPS, slotOrder } from "./day-board.ts";
+
+/** An order on the board: the admin card's shape, plus the cash the driver brings change for. */
+export type BoardOrder = AdminOrder & {
+  /** 'I'll pay with' amount when the shopper gave one (issue 15 item 5); the driver brings the change. */
+  payWithCents?: number | null;
+};
+
+export type BoardSlot = {
+  label: string;
+  /** Orders of the slot that hold a place: every status but cancelled (decision 22). */
+  count: number;
+  cancelled: number;
+  /** Places of the slot that date, when the shop set a capacity (issue 15 item 2). */
+  capacity?: number;
+  /** Cash still to collect in the slot: totals of orders not yet delivered or cancelled. */
+  toCollectCents: number;
+  /** The first `perSlot` orders of the slot (not cancelled), first placed first. */
+  orders: BoardOrder[];
+};
+
+export type DayBoard = { date: string; slots: BoardSlot[]; orders: number; toCollectCents: number };
+
+/** Statuses that no longer need packing or a driver. */
+const DONE = ["cancelled", "delivered"] as const;
+
+type SlotCountRow = { label: string; count: number; cancelled: number; toCollectCents: number };
+
+async function slotCounts(executor: Executor, date: string, slot?: string): Promise<SlotCountRow[]> {
+  return executor
+    .select({
+      label: orders.deliveryTime,
+      count: sql<number>`(count(*) FILTER (WHERE ${orders.status} <> 'cancelled'))::int`,
+      cancelled: sql<number>`(count(*) FILTER (WHERE ${orders.status} = 'cancelled'))::int`,
+      toCollectCents: sql<number>`coalesce(sum(${orders.totalAmountCents}) FILTER (WHERE ${orders.status} NOT IN ('cancelled', 'delivered')), 0)::float8`,
+    })
+    .from(orders)
+    .where(and(eq(orders.deliveryDate, date), slot ? eq(orders.deliveryTime, slot) : undefined))
+    .groupBy(orders.deliveryTime);
+}
+
+const boardColumns = {
+  id: orders.id,
+  status: orders.status,
+  customerName: orders.customerName,
+  userEmail: orders.userEmail,
+  phone: orders.phone,
+  deliveryAddress: orders.deliveryAddress,
+  deliveryDate: orders.deliveryDate,
+  deliveryTime: orders.deliveryTime,
+  totalAmountCents: orders.totalAmountCents,
+  quantity: orders.quantity,
+  notes: orders.notes,
+  cancelReason: orders.cancelReason,
+  idPhotoId: orders.idPhotoId,
+  createdAt: orders.createdAt,
+  // At the merge with issue 15 item 5: payWithCents: orders.payWithCents,
+};
+
+type BoardRow = Omit<BoardOrder, "items" | "createdAt"> & { createdAt: Date };
+
+async function withItems(executor: Executor, rows: BoardRow[]): Promise<BoardOrder[]> {
+  const items = await itemsFor(
+    executor,
+    rows.map((row) => row.id),
+  );
+  return rows.map((row) => ({
+    ...row,
+    createdAt: row.createdAt.toISOString(),
+    items: items.get(row.id) ?? [],
+  }));
+}
+
+/**
+ * The board of `date` (yyyy-MM-dd): the five slots always (empty ones too, Sunday's included),
+ * then any other slot label found on that date's orders. `slot` limits it to one slot.
+ */
+export async function getDayBoard(
+  date: string,
+  options: {
+    slot?: string;
+    perSlot?: number;
+    /** Places per slot for that date, when known (issue 15 item 2 provides them). */
+    capacities?: ReadonlyMap<string, number>;
+    executor?: Executor;
+  } = {},
+): Promise<DayBoard> {
+  const executor = options.executor ?? (await db());
+  const perSlot = Math.min(Math.max(options.perSlot ?? BOARD_ORDERS_PER_SLOT, 1), 200);
+  const counts = await slotCounts(executor, date, options.slot);
+  const byLabel = new Map(counts.map((row) => [row.label, row]));
+  const labels = options.slot
+    ? [options.slot]
+    : [...new Set([...DELIVERY_SLOT_LABELS, ...counts.map((row) => row.label)])].sort(
+        (a, b) => slotOrder(a) - slotOrder(b),
+      );
+  const rows: BoardRow[] = [];
+  for (const label of labels) {
+    if ((byLabel.get(label)?.count ?? 0) === 0) continue;
+    rows.push(
+      ...(await executor
+        .select(boardColumns)
+        .from(orders)
+        .where(
+          and(
+            eq(orders.deliveryDate, date),
+            eq(orders.deliveryTime, label),
+            sql`${orders.status} <> 'cancelled'`,
+          ),
+        )
+        .orderBy(asc(orders.createdAt), asc(orders.id))
+        .limit(perSlot)),
+    );
+  }
+  const boardOrders = await withItems(executor, rows);
+  const slots = labels.map((label): BoardSlot => {
+    const row = byLabel.get(label);
+    const capacity = options.capacities?.get(label);
+    return {
+      label,
+      count: row?.count ?? 0,
+      cancelled: row?.cancelled ?? 0,
+      ...(capacity === undefined ? {} : { capacity }),
+      toCollectCents: row?.toCollectCents ?? 0,
+      orders: boardOrders.filter((order) => order.deliveryTime === label),
+    };
+  });
+  return {
+    date,
+    slots,
+    orders: slots.reduce((sum, slot) => sum + slot.count, 0),
+    toCollectCents: slots.reduce((sum, slot) => sum + slot.toCollectCents, 0),
+  };
+}
+
+export type PickLine = { productName: string; sizeLabel: string; quantity: number; orders: number };
+export type PickSlot = { label: string; orders: number; lines: PickLine[] };
+
+/**
+ * What to pack for `date` (one slot, or each slot): every product and size of the orders still to
+ * pack (not yet delivered or cancelled), quantities summed, by product name and size.
+ */
+export async function getPickList(
+  date: string,
+  options: { slot?: string; executor?: Executor } = {},
+): Promise<PickSlot[]> {
+  const executor = options.executor ?? (await db());
+  const rows = await executor
+    .select({
+      label: orders.deliveryTime,
+      productName: orderItems.productName,
+      sizeLabel: orderItems.sizeLabel,
+      quantity: sql<number>`sum(${orderItems.quantity})::int`,
+      orders: sql<number>`count(DISTINCT ${orders.id})::int`,
+    })
+    .from(orders)
+    .innerJoin(orderItems, eq(orderItems.orderId, orders.id))
+    .where(
+      and(
+        eq(orders.deliveryDate, date),
+        options.slot ? eq(orders.deliveryTime, options.slot) : undefined,
+        notInArray(orders.status, [...DONE]),
+      ),
+    )
+    .groupBy(orders.deliveryTime, orderItems.productName, orderItems.sizeLabel)
+    .orderBy(asc(orderItems.productName), asc(orderItems.sizeLabel));
+  const orderCounts = await executor
+    .select({ label: orders.deliveryTime, orders: sql<number>`count(*)::int` })
+    .from(orders)
+    .where(
+      and(
+        eq(orders.deliveryDate, date),
+        options.slot ? eq(orders.deliveryTime, options.slot) : undefined,
+        notInArray(orders.status, [...DONE]),
+      ),
+    )
+    .groupBy(orders.deliveryTime);
+  return orderCounts
+    .sort((a, b) => slotOrder(a.label) - slotOrder(b.label))
+    .map(({ label, orders: count }) => ({
+      label,
+      orders: count,
+      lines: rows.filter((row) => row.label === label).map(({ label: _label, ...line }) => line),
+    }));
+}
+
+/**
+ * One slip per order still to deliver on `date` (not delivered or cancelled), by slot then first
+ * placed first; at most MAX_DRIVER_SLIPS (`total` tells how many there are).
+ */
+export async function getDriverSlips(
+  date: string,
+  options: { slot?: string; executor?: Executor } = {},
+): Promise<{ slips: BoardOrder[]; total: number }> {
+  const executor = options.executor ?? (await db());
+  const where = and(
+    eq(orders.deliveryDate, date),
+    options.slot ? eq(orders.deliveryTime, options.slot) : undefined,
+    notInArray(orders.status, [...DONE]),
+  );
+  const [counted] = await executor.select({ total: sql<number>`count(*)::int` }).from(orders).where(where);
+  const rows = await executor
+    .select(boardColumns)
+    .from(orders)
+    .where(where)
+    .orderBy(asc(orders.deliveryTime), asc(orders.createdAt), asc(orders.id))
+    .limit(MAX_DRIVER_SLIPS);
+  rows.sort((a, b) => slotOrder(a.deliveryTime) - slotOrder(b.deliveryTime));
+  return { slips: await withItems(executor, rows), total: counted?.total ?? 0 };
+}
+
+export type TodayFigures = {
+  date: string;
+  /** Orders placed today (store day), whatever their delivery date: the running total. */
+  placed: number;
+  /** Today's deliveries (delivery date today) by status, with their totals. */
+  deliveries: { status: string; orders: number; totalCents: number }[];
+  /** Totals of today's delivered orders. */
+  revenueCents: number;
+  /** Totals of today's orders still open (pending, confirmed, …), by status. */
+  expected: { status: string; totalCents: number }[];
+};
+
+/**
+ * 'Today at a glance' (issue 15 item 4b): orders placed today from the daily running total, and
+ * today's deliveries by status from the (delivery_date, …) index: one GROUP BY over today's
+ * orders only, so the cost follows the day's orders, not the shop's history.
+ */
+export async function getTodayFigures(
+  options: { now?: Date; executor?: Executor } = {},
+): Promise<TodayFigures> {
+  const executor = options.executor ?? (await db());
+  const date = storeDay(options.now ?? new Date());
+  const [daily] = await executor
+    .select({ ordersCount: orderDailyStats.ordersCount })
+    .from(orderDailyStats)
+    .where(eq(orderDailyStats.day, date));
+  const rows = await executor
+    .select({
+      status: orders.status,
+      orders: sql<number>`count(*)::int`,
+      totalCents: sql<number>`coalesce(sum(${orders.totalAmountCents}), 0)::float8`,
+    })
+    .from(orders)
+    .where(eq(orders.deliveryDate, date))
+    .groupBy(orders.status);
+  const known = ["pending", "confirmed", "out_for_delivery", "delivered", "cancelled"];
+  const rank = (status: string) => (known.includes(status) ? known.indexOf(status) : known.length);
+  const deliveries = rows.sort((a, b) => rank(a.status) - rank(b.status));
+  return {
+    date,
+    placed: daily?.ordersCount ?? 0,
+    deliveries,
+    revenueCents: deliveries.find((row) => row.status === "delivered")?.totalCents ?? 0,
+    expected: deliveries
+      .filter((row) => !(DONE as readonly string[]).includes(row.status))
+      .map(({ status, totalCents }) => ({ status, totalCents })),
+  };
+}
+
+/**
+ * How many orders were ever placed: the sum of the status running totals (a status change moves
+ * an order between rows, never changes the sum). The new-order alert compares it between reloads.
+ */
+export async function countPlacedOrders(executor?: Executor): Promise<number> {
+  const database = executor ?? (await db());
+  const [row] = await database
+    .select({ total: sql<number>`coalesce(sum(${orderStatusCounts.ordersCount}), 0)::int` })
+    .from(orderStatusCounts);
+  return row?.total ?? 0;
+}

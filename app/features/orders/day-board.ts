@@ -1,0 +1,77 @@
+/**
+ * Pure rules of the day's work (decision 25): which date and slot a board URL asks for, the order
+ * of slots, the map search of an address, the change a driver brings, and the new-order alert's
+ * title. Shared by the server (loaders) and the browser (the board, the alert).
+ */
+import { DELIVERY_SLOT_LABELS } from "#app/features/checkout/delivery-slots.ts";
+import { storeClock } from "#app/utils/store-time.ts";
+import { z } from "#app/utils/zod.ts";
+
+/**
+ * Orders shown per slot on the board; the rest of a busy slot is one link away (`?slot=`). The
+ * default capacity of a slot (decision 22), so a normal day shows every order; it bounds the page
+ * (and its server time) on a day with hundreds.
+ */
+export const BOARD_ORDERS_PER_SLOT = 8;
+/** Orders shown when the board shows one slot. */
+export const SLOT_PAGE_ORDERS = 200;
+/** Driver slips printed at once: beyond it, print slot by slot. */
+export const MAX_DRIVER_SLIPS = 250;
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+function isCalendarDate(value: string) {
+  if (!DATE.test(value)) return false;
+  const [year, month, day] = value.split("-").map(Number) as [number, number, number];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+/** `?date=yyyy-MM-dd&slot=<label>` of the board and its print views. */
+export const dayBoardQuerySchema = z.object({
+  date: z.string().refine(isCalendarDate).optional().catch(undefined),
+  slot: z.string().max(40).optional().catch(undefined),
+});
+
+/** The date (today in the store's zone when absent or not a date) and slot a board URL asks for. */
+export function boardQuery(url: URL, now: Date): { date: string; slot?: string; isToday: boolean } {
+  const parsed = dayBoardQuerySchema.parse({
+    date: url.searchParams.get("date") || undefined,
+    slot: url.searchParams.get("slot") || undefined,
+  });
+  const today = storeClock(now).date;
+  const date = parsed.date ?? today;
+  return { date, ...(parsed.slot ? { slot: parsed.slot } : {}), isToday: date === today };
+}
+
+/** Position of a slot label in the day (the five slots first, any other label after them). */
+export function slotOrder(label: string) {
+  const index = (DELIVERY_SLOT_LABELS as string[]).indexOf(label);
+  return index === -1 ? DELIVERY_SLOT_LABELS.length : index;
+}
+
+/** A map search for a delivery address: opens the phone's map app or the map site. */
+export function mapSearchUrl(address: string) {
+  return `https://www.google.com/maps/search/?api=1&query=${encodeURIComponent(address)}`;
+}
+
+/** Change the driver brings for a shopper paying `payWithCents` for `totalCents`, when known. */
+export function changeToBring(totalCents: number, payWithCents: number | null | undefined) {
+  if (payWithCents === null || payWithCents === undefined || payWithCents < totalCents) return null;
+  return payWithCents - totalCents;
+}
+
+/** `/admin/today` URLs: the board and its print views keep the date (and slot) they were opened for. */
+export function boardHref(path: string, date: string, slot?: string) {
+  const params = new URLSearchParams({ date });
+  if (slot) params.set("slot", slot);
+  return `${path}?${params.toString()}`;
+}
+
+const NEW_ORDERS_PREFIX = /^\(\d+\) New orders · /;
+
+/** The tab title with the count of new orders in front ('(2) New orders · Incoming Orders | Admin'). */
+export function alertTitle(title: string, newOrders: number) {
+  const base = title.replace(NEW_ORDERS_PREFIX, "");
+  return newOrders > 0 ? `(${newOrders}) New orders · ${base}` : base;
+}

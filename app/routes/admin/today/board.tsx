@@ -1,0 +1,131 @@
+import { useEffect } from "react";
+import { Link } from "react-router";
+import { BoardDatePicker, BoardSlotSection } from "#app/components/admin/day-board.tsx";
+import { NewOrderAlert } from "#app/components/admin/new-order-alert.tsx";
+import { RefreshButton, usePolling } from "#app/components/admin/orders-screen.tsx";
+import { AdminPageHeader } from "#app/components/admin/page-header.tsx";
+import { buttonVariants } from "#app/components/ui/button.tsx";
+import { Icon } from "#app/components/ui/icon.tsx";
+import { requireAdmin } from "#app/features/admin-auth/guard.server.ts";
+import { formatDeliveryDate } from "#app/features/checkout/delivery-slots.ts";
+import { countPlacedOrders, getDayBoard } from "#app/features/orders/day-board.server.ts";
+import { boardHref, boardQuery, SLOT_PAGE_ORDERS } from "#app/features/orders/day-board.ts";
+import { errorMessage, log } from "#app/utils/logger.server.ts";
+import { formatCents } from "#app/utils/money.ts";
+import { nextDate, storeClock } from "#app/utils/store-time.ts";
+import { toast } from "#app/utils/toast-client.ts";
+import { action as incomingOrdersAction } from "../orders/incoming.tsx";
+import type { Route } from "./+types/board";
+
+export function meta() {
+  return [{ title: "Today | Admin" }];
+}
+
+function previousDate(date: string) {
+  const [year, month, day] = date.split("-").map(Number) as [number, number, number];
+  return new Date(Date.UTC(year, month - 1, day - 1)).toISOString().slice(0, 10);
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  requireAdmin(context);
+  const now = new Date();
+  const query = boardQuery(new URL(request.url), now);
+  const days = {
+    previous: previousDate(query.date),
+    next: nextDate(query.date),
+    today: storeClock(now).date,
+  };
+  try {
+    const [board, placed] = [
+      await getDayBoard(query.date, {
+        slot: query.slot,
+        ...(query.slot ? { perSlot: SLOT_PAGE_ORDERS } : {}),
+      }),
+      await countPlacedOrders(),
+    ];
+    return { ...query, ...days, board, placed, error: null };
+  } catch (error) {
+    log.error("Failed to fetch the day's orders", { error: errorMessage(error) });
+    return { ...query, ...days, board: null, placed: null, error: "Failed to fetch orders" };
+  }
+}
+
+/** Status buttons post here: the same action as the incoming list's (one home for status changes). */
+export function action(args: Route.ActionArgs) {
+  return incomingOrdersAction(args as unknown as Parameters<typeof incomingOrdersAction>[0]);
+}
+
+export default function TodayBoard({ loaderData }: Route.ComponentProps) {
+  const { board, date, slot, isToday, error } = loaderData;
+  usePolling();
+  useEffect(() => {
+    if (error) toast.error("Error", { description: error });
+  }, [error]);
+  const dayText = formatDeliveryDate(date);
+  return (
+    <>
+      <AdminPageHeader
+        title={isToday ? "Today" : dayText}
+        description={
+          board
+            ? `${isToday ? `${dayText} · ` : ""}${board.orders} ${board.orders === 1 ? "order" : "orders"} · ${formatCents(board.toCollectCents)} to collect. Updates on its own.`
+            : undefined
+        }
+      >
+        {loaderData.placed !== null ? <NewOrderAlert placed={loaderData.placed} /> : null}
+        <RefreshButton />
+      </AdminPageHeader>
+
+      <div className="mb-6 flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
+        <BoardDatePicker
+          date={date}
+          previous={loaderData.previous}
+          next={loaderData.next}
+          today={loaderData.today}
+        />
+        <div className="flex flex-wrap gap-2">
+          <Link
+            to={boardHref("/admin/today/pick-list", date, slot)}
+            className={buttonVariants({ variant: "outline" })}
+          >
+            <Icon name="printer" /> Print pick list
+          </Link>
+          <Link
+            to={boardHref("/admin/today/driver-slips", date, slot)}
+            className={buttonVariants({ variant: "outline" })}
+          >
+            <Icon name="printer" /> Print slips
+          </Link>
+        </div>
+      </div>
+
+      {slot ? (
+        <Link
+          to={boardHref("/admin/today", date)}
+          className={buttonVariants({ variant: "link", size: "bare" })}
+        >
+          <Icon name="arrow-left" /> Every slot of {formatDeliveryDate(date)}
+        </Link>
+      ) : null}
+
+      {board === null ? (
+        <p className="rounded-lg border border-border border-dashed bg-card px-6 py-16 text-center text-muted-foreground">
+          {error}
+        </p>
+      ) : (
+        <>
+          {board.orders === 0 && !slot ? (
+            <p className="mb-6 rounded-lg border border-border border-dashed bg-card px-6 py-8 text-center text-muted-foreground">
+              No orders for {formatDeliveryDate(date)} yet.
+            </p>
+          ) : null}
+          <div className="space-y-8">
+            {board.slots.map((entry) => (
+              <BoardSlotSection key={entry.label} slot={entry} date={date} showingOne={Boolean(slot)} />
+            ))}
+          </div>
+        </>
+      )}
+    </>
+  );
+}

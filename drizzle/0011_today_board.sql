@@ -1,0 +1,1 @@
+CREATE INDEX "orders_delivery_day_slot_idx" ON "orders" USING btree ("delivery_date","delivery_time","created_at","id");
