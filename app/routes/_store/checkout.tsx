@@ -6,8 +6,8 @@ import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
 import { CHECKOUT_TOASTS } from "#app/features/checkout/checkout.schema.ts";
 import { submitCheckout } from "#app/features/checkout/checkout.server.ts";
-import { deliveryOptions } from "#app/features/checkout/delivery-slots.ts";
 import { getPurchaseLimitSettings } from "#app/features/checkout/purchase-limits.server.ts";
+import { checkoutDeliveryDays, zoneCheckData } from "#app/features/delivery/delivery.server.ts";
 import { PRIVATE_NO_STORE } from "#app/utils/cache-headers.ts";
 import { requestInfoContext } from "#app/utils/request-context.ts";
 import { keepRetryAfter } from "#app/utils/retry-after.ts";
@@ -23,11 +23,17 @@ export function headers(args: Route.HeadersArgs) {
 }
 
 export async function loader() {
-  const { stateLimitsMg, maxQuantityPerSize } = await getPurchaseLimitSettings();
+  // Slot places and closures change with every order: read fresh (this page is never cached).
+  const [{ stateLimitsMg, maxQuantityPerSize }, delivery, zones] = await Promise.all([
+    getPurchaseLimitSettings(),
+    checkoutDeliveryDays(new Date()),
+    zoneCheckData(),
+  ]);
   // A fresh key per page view: a double submit, a retry or a resubmitted post of this page
   // carries the same key and gets the first order back (decision 10).
   return {
-    delivery: deliveryOptions(new Date()),
+    delivery: { days: delivery.days, defaultDate: delivery.defaultDate },
+    zones,
     idempotencyKey: crypto.randomUUID(),
     limits: { stateLimitsMg, maxQuantityPerSize },
   };
@@ -82,6 +88,7 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
             defaultDate={loaderData.delivery.defaultDate}
             idempotencyKey={loaderData.idempotencyKey}
             limits={loaderData.limits}
+            zones={loaderData.zones}
             onPlaced={onPlaced}
           />
         </div>
