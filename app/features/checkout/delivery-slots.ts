@@ -49,10 +49,14 @@ export const DEFAULT_DELIVERY_RULES: DeliveryRules = {
   leadMinutes: 60,
 };
 
-/** The slot labels a date has at all: five, or three on Sundays (decision 13). */
+/** The slot labels a weekday (0 = Sunday) has at all: five, or three on Sundays (decision 13). */
+export function slotsOfWeekday(day: number): DeliverySlotLabel[] {
+  return DELIVERY_SLOT_LABELS.filter((label) => !(day === 0 && SUNDAY_EXCLUDED.includes(label)));
+}
+
+/** The slot labels a date has at all. */
 export function slotsOfDate(date: string): DeliverySlotLabel[] {
-  const sunday = weekday(date) === 0;
-  return DELIVERY_SLOT_LABELS.filter((label) => !(sunday && SUNDAY_EXCLUDED.includes(label)));
+  return slotsOfWeekday(weekday(date));
 }
 
 /** True when `now` is at or past the cut-off of its own store day: today takes no more orders. */

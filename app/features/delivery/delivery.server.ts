@@ -17,7 +17,12 @@ import {
 } from "#app/features/checkout/delivery-slots.ts";
 import { config } from "#app/utils/env.server.ts";
 import { log } from "#app/utils/logger.server.ts";
-import { zipsInTwoZones } from "./delivery-area.ts";
+import {
+  deliveryAreaRefusalMessage,
+  NOT_A_ZIP_MESSAGE,
+  normalizeZip,
+  zipsInTwoZones,
+} from "./delivery-area.ts";
 import { storedDeliverySettings, type ZoneFormInput } from "./delivery-settings.schema.ts";
 import { type DeliverySettings, slotCapacity } from "./delivery-settings.ts";
 
@@ -149,6 +154,20 @@ export async function saveDeliveryZone(
   });
 }
 
+/** Deactivates or reactivates a zone (reactivating is refused when a ZIP is now in another active zone). */
+export async function setZoneActive(id: string, active: boolean): Promise<SaveZoneResult> {
+  const zone = (await listDeliveryZones()).find((candidate) => candidate.id === id);
+  if (!zone) return { ok: false, field: "name", message: "This zone no longer exists" };
+  return saveDeliveryZone({
+    id,
+    name: zone.name,
+    state: zone.state,
+    active,
+    zipCodes: zone.zipCodes,
+    minimumOrder: zone.minimumOrderCents,
+  });
+}
+
 /** Closures of `fromDate` and later, by date. */
 export async function listClosures(fromDate: string, executor?: Executor): Promise<DeliveryClosure[]> {
   const database = executor ?? (await db());
@@ -225,4 +244,22 @@ export async function checkoutDeliveryDays(now: Date, executor?: Executor) {
       ?.date as string,
     settings,
   };
+}
+
+export type ZipCheckAnswer = { zip: string; delivers: boolean; message: string };
+
+/**
+ * The landing page's 'Do we deliver to you?' (decision 21): whether an active zone of either
+ * state holds the ZIP, in words. The page is cached without a ZIP only: an answer is rendered
+ * for its request (app/server/page-cache.server.ts never stores a `zip=` page).
+ */
+export async function checkDeliveryZip(input: string, executor?: Executor): Promise<ZipCheckAnswer> {
+  const typed = input.trim().slice(0, 10);
+  const zip = normalizeZip(typed);
+  if (zip === null) return { zip: typed, delivers: false, message: NOT_A_ZIP_MESSAGE };
+  const zone = (await listDeliveryZones(executor)).find(
+    (candidate) => candidate.active && candidate.zipCodes.includes(zip),
+  );
+  if (!zone) return { zip, delivers: false, message: deliveryAreaRefusalMessage(zip) };
+  return { zip, delivers: true, message: `Yes, we deliver to ${zip} (${zone.name}).` };
 }
