@@ -85,9 +85,10 @@ function slotOption(page: Page, label: string) {
 }
 
 test.beforeAll(async ({ browser }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(300_000);
   app = await startApp({
     buildDir: process.env.E2E_BUILD_DIR as string,
+    startTimeoutMs: 240_000,
     env: {
       ADMIN_EMAIL: E2E_ADMIN.email,
       ADMIN_PASSWORD: E2E_ADMIN.password,

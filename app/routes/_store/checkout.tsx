@@ -1,5 +1,5 @@
 import { useCallback } from "react";
-import { data, Link } from "react-router";
+import { data, Link, type ShouldRevalidateFunctionArgs } from "react-router";
 import { useCart } from "#app/components/cart-context.tsx";
 import { CheckoutForm } from "#app/components/checkout/checkout-form.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
@@ -20,6 +20,17 @@ export function meta() {
 
 export function headers(args: Route.HeadersArgs) {
   return keepRetryAfter(args, PRIVATE_NO_STORE);
+}
+
+/**
+ * React Router does not reload after a refused (4xx) post; a refusal about the delivery time means
+ * a slot filled up or closed meanwhile, so the slot list is read again (decision 22). Nothing was
+ * placed, so the fresh idempotency key that comes with it is safe.
+ */
+export function shouldRevalidate({ actionResult, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  const refused = actionResult as { ok?: boolean; fieldErrors?: { timeSlot?: string } } | undefined;
+  if (refused?.ok === false && refused.fieldErrors?.timeSlot) return true;
+  return defaultShouldRevalidate;
 }
 
 export async function loader() {
