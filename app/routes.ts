@@ -41,6 +41,7 @@ export default [
       route("completed-orders", "routes/admin/orders/completed.tsx"),
       route("outbox", "routes/admin/outbox.tsx"),
       route("settings/limits", "routes/admin/settings/limits.tsx"),
+      route("settings/delivery", "routes/admin/settings/delivery.tsx"),
       route("logout", "routes/admin/logout.tsx"),
       route("id-photos/:id", "routes/admin/id-photo.ts"),
     ]),

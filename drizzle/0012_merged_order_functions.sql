@@ -1,8 +1,9 @@
 -- place_order and change_order_status with every change of this wave merged into one definition each:
 -- 0007 (stock ledger: a movement per line, the stock left in CG409's HINT; cancel/reopen movements),
--- 0009 (delivery: slot capacity and closures under the slot lock, pay-with amount),
+-- 0009 (delivery: slot capacity and closures under the slot lock, the 'I'll pay with' amount),
 -- 0010 (status flow: out_for_delivery counts as open; a timeline step per status change).
--- Each of those migrations redefined a function from the same base; this one is what runs.
+-- Each of those migrations redefined a function from the same base (three-way merged here); this is
+-- the definition that runs.
 CREATE OR REPLACE FUNCTION "place_order"("p_order" jsonb, "p_lines" jsonb, "p_mails" jsonb)
 RETURNS TABLE ("order_id" uuid, "order_token" text, "order_total_cents" bigint, "order_replayed" boolean)
 LANGUAGE plpgsql AS $$
@@ -12,16 +13,17 @@ DECLARE
   line jsonb;
   locked record;
   budget record;
+  slot record;
 BEGIN
   -- First, so a concurrent submit of the same key waits here holding no stock lock.
   INSERT INTO "orders" ("id", "public_token", "idempotency_key", "status", "status_changed_at",
     "user_email", "customer_name", "phone", "street", "city", "state", "zip_code", "delivery_address",
     "delivery_date", "delivery_time", "total_amount_cents", "notes", "id_photo_id", "product_id",
-    "quantity", "created_at", "updated_at")
+    "quantity", "pay_with_cents", "created_at", "updated_at")
   SELECT o."id", o."public_token", o."idempotency_key", 'pending', o."created_at",
     o."user_email", o."customer_name", o."phone", o."street", o."city", o."state", o."zip_code",
     o."delivery_address", o."delivery_date", o."delivery_time", o."total_amount_cents", o."notes",
-    o."id_photo_id", o."product_id", o."quantity", o."created_at", o."created_at"
+    o."id_photo_id", o."product_id", o."quantity", o."pay_with_cents", o."created_at", o."created_at"
   FROM jsonb_populate_record(NULL::"orders", "p_order") AS o
   ON CONFLICT ("idempotency_key") DO NOTHING
   RETURNING "orders"."id" INTO placed;
@@ -72,6 +74,16 @@ BEGIN
           AND o."status" IN ('pending', 'confirmed', 'out_for_delivery') AND o."id" <> placed)
         >= ("p_order"->>'max_open_orders')::integer THEN
       RAISE EXCEPTION USING ERRCODE = 'CG429', MESSAGE = 'too many open orders', DETAIL = 'phone';
+    END IF;
+  END IF;
+
+  -- 0009: slot capacity and closures (decision 22), under the date-and-slot lock.
+  IF ("p_order"->>'slot_capacity') IS NOT NULL THEN
+    SELECT * INTO slot FROM "delivery_slot_refusal"(("p_order"->>'delivery_date')::date,
+      "p_order"->>'delivery_time', ("p_order"->>'slot_capacity')::integer, placed);
+    IF slot."refusal" IS NOT NULL THEN
+      RAISE EXCEPTION USING ERRCODE = 'CG410', MESSAGE = 'delivery slot unavailable',
+        DETAIL = slot."refusal", HINT = coalesce(slot."reason", '');
     END IF;
   END IF;
 

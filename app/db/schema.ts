@@ -183,6 +183,8 @@ export const orders = pgTable(
     /** The first cart item's product, as the spec's single-product order cards expect. */
     productId: uuid("product_id").references(() => products.id, { onDelete: "set null" }),
     quantity: integer("quantity").notNull(),
+    /** The shopper's 'I'll pay with' amount in cents (decision 24), or null: the driver brings change. */
+    payWithCents: bigint("pay_with_cents", { mode: "number" }),
     ...timestamps,
   },
   (table) => [
@@ -230,6 +232,12 @@ export const orders = pgTable(
     check("orders_state_valid", sql`${table.state} IN ('DC', 'VA')`),
     check("orders_total_non_negative", sql`${table.totalAmountCents} >= 0`),
     check("orders_quantity_positive", sql`${table.quantity} >= 1`),
+    // Slot capacity (decision 22): orders of one date and slot that hold a place, counted in
+    // `delivery_slot_refusal` (drizzle/0009) and by the checkout's slot list.
+    index("orders_delivery_slot_idx")
+      .on(table.deliveryDate, table.deliveryTime)
+      .where(sql`${table.status} <> 'cancelled'`),
+    check("orders_pay_with_non_negative", sql`${table.payWithCents} IS NULL OR ${table.payWithCents} >= 0`),
   ],
 );
 
@@ -421,3 +429,50 @@ export const catalogState = pgTable("catalog_state", {
   version: bigint("version", { mode: "number" }).notNull().default(1),
   changedAt: timestamp("changed_at", { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * The shop's delivery area (decision 21): each zone a state and its residential ZIP codes, seeded
+ * by drizzle/0009 from app/features/delivery/delivery-area-seed.ts and edited by staff at
+ * /admin/settings/delivery. A ZIP is in at most one active zone (checked when a zone is saved).
+ */
+export const deliveryZones = pgTable(
+  "delivery_zones",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    name: text("name").notNull(),
+    state: text("state").notNull(),
+    active: boolean("active").notNull().default(true),
+    zipCodes: text("zip_codes").array().notNull().default(sql`'{}'::text[]`),
+    /** The zone's own minimum order, or null: the shop's $80.00 minimum (always the floor). */
+    minimumOrderCents: integer("minimum_order_cents"),
+    position: integer("position").notNull().default(0),
+    ...timestamps,
+  },
+  (table) => [
+    uniqueIndex("delivery_zones_name_idx").on(sql`lower(${table.name})`),
+    check("delivery_zones_state_valid", sql`${table.state} IN ('DC', 'VA')`),
+    check(
+      "delivery_zones_minimum_non_negative",
+      sql`${table.minimumOrderCents} IS NULL OR ${table.minimumOrderCents} >= 0`,
+    ),
+  ],
+);
+
+/**
+ * Dates or single slots of a date the shop does not deliver (decision 22): a holiday (slot null)
+ * or one slot, with the reason shoppers see.
+ */
+export const deliveryClosures = pgTable(
+  "delivery_closures",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    date: date("date", { mode: "string" }).notNull(),
+    /** One slot label, or null for the whole date. */
+    slot: text("slot"),
+    reason: text("reason").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex("delivery_closures_date_slot_idx").on(table.date, sql`coalesce(${table.slot}, '')`),
+  ],
+);

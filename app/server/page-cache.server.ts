@@ -86,7 +86,7 @@ export type PageCacheOptions = {
  * The cache key of a request URL, or null when the path is not a catalogue page (one whose route
  * says `handle: { pageCache: true }`, app/utils/catalogue-pages.ts) or the request is a search:
  * every `q` would be an entry of its own, and searches have a per-address budget the app counts
- * (decision 30), which a cached answer would skip.
+ * (decision 30), which a cached answer would skip. Nor a ZIP check (`zip=`, decision 21).
  */
 export function cacheKey(url: string, isCataloguePage: (pathname: string) => boolean): string | null {
   const q = url.indexOf("?");
@@ -96,6 +96,9 @@ export function cacheKey(url: string, isCataloguePage: (pathname: string) => boo
   const params = [...new URLSearchParams(url.slice(q + 1))];
   if (params.length === 0) return pathname;
   if (params.some(([name, value]) => name === "q" && value.trim() !== "")) return null;
+  // The landing page's ZIP check (decision 21): each answer is rendered from the current zones,
+  // never stored, so no cached page holds an answer and no ZIP list fills the cache.
+  if (params.some(([name]) => name === "zip")) return null;
   params.sort(([a, av], [b, bv]) => (a < b ? -1 : a > b ? 1 : av < bv ? -1 : av > bv ? 1 : 0));
   return `${pathname}?${new URLSearchParams(params).toString()}`;
 }

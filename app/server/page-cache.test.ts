@@ -31,6 +31,9 @@ describe("page cache rules", () => {
     expect(cacheKey("/shop?q=kush", isCataloguePage)).toBeNull();
     expect(cacheKey("/flower.data?q=haze&page=2", isCataloguePage)).toBeNull();
     expect(cacheKey("/shop?q=&page=2", isCataloguePage)).toBe("/shop?page=2&q=");
+    // The landing page's ZIP check (decision 21) is answered from the current zones, never stored.
+    expect(cacheKey("/washington-dc-weed-delivery?zip=20001", isCataloguePage)).toBeNull();
+    expect(cacheKey("/washington-dc-weed-delivery.data?zip=23220", isCataloguePage)).toBeNull();
     for (const path of [
       "/admin",
       "/admin/products",

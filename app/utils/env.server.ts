@@ -163,6 +163,8 @@ const envSchema = z.object({
   // Abuse limits (decisions 29 and 30).
   TRUST_PROXY: trustProxy,
   MAX_OPEN_ORDERS: wholeNumber("orders", 1, 2),
+  // Slot capacity (decision 22) where staff set none at /admin/settings/delivery.
+  DELIVERY_SLOT_CAPACITY: wholeNumber("orders", 0, 8),
   ORDERS_PER_HOUR: wholeNumber("orders", 1, 5),
   ID_UPLOADS_PER_HOUR: wholeNumber("uploads", 1, 20),
   CART_PRICES_PER_MINUTE: wholeNumber("requests", 1, 120),

@@ -22,7 +22,12 @@ test("five kill -9 and immediate restarts on the embedded database: each start s
 
     const acknowledged: string[] = [];
     const start = () =>
-      startApp({ buildDir: process.env.E2E_BUILD_DIR as string, dataDir, env: { SEED_DEMO: "false" } });
+      startApp({
+        buildDir: process.env.E2E_BUILD_DIR as string,
+        dataDir,
+        // Orders keep coming for one slot: its capacity (decision 22) is raised as an operator would.
+        env: { SEED_DEMO: "false", DELIVERY_SLOT_CAPACITY: "100000000" },
+      });
     let app: RunningApp = await start();
     let shopper = 0;
     for (let cycle = 0; cycle < 5; cycle++) {

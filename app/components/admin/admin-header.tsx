@@ -11,6 +11,7 @@ const LINKS = [
   { to: "/admin/orders", label: "Orders" },
   { to: "/admin/outbox", label: "Outbox" },
   { to: "/admin/settings/limits", label: "Limits" },
+  { to: "/admin/settings/delivery", label: "Delivery" },
 ];
 
 /** Top bar of the back office: brand, sections, the signed-in admin and 'Sign Out'. */

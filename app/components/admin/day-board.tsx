@@ -2,8 +2,9 @@ import { Form, Link } from "react-router";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
+import { changeDueCents } from "#app/features/delivery/cash-change.ts";
 import type { BoardOrder, BoardSlot } from "#app/features/orders/day-board.server.ts";
-import { boardHref, changeToBring, mapSearchUrl } from "#app/features/orders/day-board.ts";
+import { boardHref, mapSearchUrl } from "#app/features/orders/day-board.ts";
 import { formatCents } from "#app/utils/money.ts";
 import { OrderActions } from "./orders-screen.tsx";
 import { StatusBadge } from "./status-badge.tsx";
@@ -140,7 +141,7 @@ export function BoardSlotSection({
 
 /** An order as the person packing or driving needs it, on a phone: tap to call, tap for the map. */
 export function BoardOrderCard({ order }: { order: BoardOrder }) {
-  const change = changeToBring(order.totalAmountCents, order.payWithCents);
+  const change = changeDueCents(order.totalAmountCents, order.payWithCents);
   const open = order.status !== "delivered" && order.status !== "cancelled";
   return (
     <Card className="flex h-full flex-col">

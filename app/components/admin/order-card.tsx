@@ -2,6 +2,7 @@ import { useState } from "react";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { Card } from "#app/components/ui/card.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
+import { changeToBringText } from "#app/features/delivery/cash-change.ts";
 import type { AdminOrder } from "#app/features/orders/admin-orders.server.ts";
 import { formatCents } from "#app/utils/money.ts";
 import { nextDate, STORE_TIME_ZONE } from "#app/utils/store-time.ts";
@@ -146,12 +147,28 @@ export function OrderCard({
             </span>
             <span className="tabular-nums">{formatCents(order.totalAmountCents)}</span>
           </p>
+          <CashNote order={order} />
         </section>
       </div>
       {actions ? (
         <div className="flex flex-wrap gap-2 border-border border-t px-4 py-3 sm:px-5">{actions}</div>
       ) : null}
     </Card>
+  );
+}
+
+/** What the driver brings (decision 24): 'Bring $13.50 change' when the customer pays with more. */
+function CashNote({ order }: { order: AdminOrder }) {
+  const change = changeToBringText(order.totalAmountCents, order.payWithCents);
+  if (change === null || order.payWithCents === null) return null;
+  return (
+    <p className="mt-2 flex items-center gap-2 rounded-md bg-secondary px-3 py-2 text-sm">
+      <Icon name="banknote" className="size-4 shrink-0 text-primary" />
+      <span>
+        <span className="font-semibold">{change}</span>{" "}
+        <span className="text-muted-foreground">(pays with {formatCents(order.payWithCents)})</span>
+      </span>
+    </p>
   );
 }
 

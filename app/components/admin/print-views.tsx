@@ -1,8 +1,9 @@
 import { Link } from "react-router";
 import { Button, buttonVariants } from "#app/components/ui/button.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
+import { changeDueCents } from "#app/features/delivery/cash-change.ts";
 import type { BoardOrder, PickSlot } from "#app/features/orders/day-board.server.ts";
-import { boardHref, changeToBring } from "#app/features/orders/day-board.ts";
+import { boardHref } from "#app/features/orders/day-board.ts";
 import { formatCents } from "#app/utils/money.ts";
 
 /** Back to the board and 'Print' above a print view; none of it is printed. */
@@ -80,7 +81,7 @@ export function PickListView({ dayText, slots }: { dayText: string; slots: PickS
 
 /** One driver slip (decision 25): who, where, what, how much; the ID check and a signature line. */
 export function DriverSlip({ order, dayText }: { order: BoardOrder; dayText: string }) {
-  const change = changeToBring(order.totalAmountCents, order.payWithCents);
+  const change = changeDueCents(order.totalAmountCents, order.payWithCents);
   return (
     <article
       aria-label={`Driver slip for ${order.customerName}`}

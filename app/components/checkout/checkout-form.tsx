@@ -11,7 +11,12 @@ import { Button } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
 import { FieldError, Input, Label, NativeSelect, Textarea } from "#app/components/ui/input.tsx";
-import { type CartLine, isBelowMinimumOrder, lineTotalCents } from "#app/features/cart/cart.ts";
+import {
+  type CartLine,
+  isBelowMinimumOrder,
+  lineTotalCents,
+  minimumOrderCents,
+} from "#app/features/cart/cart.ts";
 import {
   CHECKOUT_TOASTS,
   type CheckoutField,
@@ -27,11 +32,22 @@ import {
   type ToastMessage,
   US_STATES,
 } from "#app/features/checkout/checkout.schema.ts";
-import { DELIVERY_DATE_HINT, type DeliveryDay } from "#app/features/checkout/delivery-slots.ts";
+import {
+  DELIVERY_DATE_HINT,
+  type DeliveryDay,
+  type SlotAvailability,
+  slotStatusText,
+} from "#app/features/checkout/delivery-slots.ts";
 import { ID_IMAGE_ACCEPT, ID_IMAGE_HINT } from "#app/features/checkout/limits.ts";
 import { type PurchaseLimits, STATE_NAMES } from "#app/features/checkout/purchase-limits.ts";
+import { changeDueCents, payWithTooLowMessage } from "#app/features/delivery/cash-change.ts";
+import {
+  type DeliveryZoneLike,
+  zipRefusalMessage,
+  zoneForZip,
+} from "#app/features/delivery/delivery-area.ts";
 import { cn } from "#app/utils/cn.ts";
-import { formatCents } from "#app/utils/money.ts";
+import { dollarsToCents, formatCents } from "#app/utils/money.ts";
 import { toast } from "#app/utils/toast-client.ts";
 import { PurchaseLimitMeter } from "./purchase-limit-meter.tsx";
 import { useCartWeight } from "./use-cart-weight.ts";
@@ -40,7 +56,15 @@ export type CheckoutActionData =
   | { ok: true; token: string }
   | { ok: false; fieldErrors: FieldErrors; toast: ToastMessage | null; shortfall?: StockShortfall | null };
 
-type TextField = "name" | "email" | "phone" | "address" | "city" | "zipCode" | "notes";
+type TextField = "name" | "email" | "phone" | "address" | "city" | "zipCode" | "notes" | "payWith";
+
+/** A day as the server sees it now: its slots with their places left or closures (decision 22). */
+export type CheckoutDeliveryDay = DeliveryDay & { availability: SlotAvailability[] };
+
+/** The active delivery zones as the ZIP check needs them (decision 21). */
+export type CheckoutZone = DeliveryZoneLike & { minimumOrderCents: number | null };
+
+const bookable = (slot: SlotAvailability) => slot.status === "open" || slot.status === "few";
 
 const FIELD_ORDER: CheckoutField[] = [
   "deliveryDate",
@@ -53,6 +77,7 @@ const FIELD_ORDER: CheckoutField[] = [
   "state",
   "zipCode",
   "notes",
+  "payWith",
   "idFront",
   "ageConfirmed",
 ];
@@ -75,13 +100,15 @@ export function CheckoutForm({
   defaultDate,
   idempotencyKey,
   limits,
+  zones,
   onPlaced,
 }: {
   items: CartLine[];
   /** The purchase limits (decision 28); the weights of the sizes are fetched. */
   limits: PurchaseLimits;
   totalCents: number;
-  days: DeliveryDay[];
+  days: CheckoutDeliveryDay[];
+  zones: CheckoutZone[];
   defaultDate: string;
   idempotencyKey: string;
   onPlaced: () => void;
@@ -99,6 +126,7 @@ export function CheckoutForm({
     city: "",
     zipCode: "",
     notes: "",
+    payWith: "",
   });
   const [state, setState] = useState<DeliveryState>("DC");
   const [deliveryDate, setDeliveryDate] = useState(defaultDate);
@@ -114,7 +142,21 @@ export function CheckoutForm({
   const handled = useRef<unknown>(null);
 
   const day = days.find((candidate) => candidate.date === deliveryDate) ?? days[0];
-  const slots = day?.slots ?? [];
+  const slots = day?.availability ?? [];
+  // The zone of the ZIP typed so far (decision 21): its own minimum order applies.
+  const zone = useMemo(() => {
+    const found = zoneForZip(zones, values.zipCode, state);
+    return found.ok ? found.zone : null;
+  }, [zones, values.zipCode, state]);
+  const minimumCents = minimumOrderCents(zone?.minimumOrderCents);
+  const payWithCents = dollarsToCents(values.payWith);
+  const change = changeDueCents(totalCents, payWithCents);
+
+  // A slot that filled up or closed since the page was read (the server's answer refreshes the
+  // list) cannot stay chosen; the server's message stays beside the list.
+  useEffect(() => {
+    if (timeSlot && !slots.some((slot) => slot.label === timeSlot && bookable(slot))) setTimeSlot("");
+  }, [slots, timeSlot]);
 
   useEffect(() => {
     if (!idFile) {
@@ -166,6 +208,20 @@ export function CheckoutForm({
   // decision 28: and while the cart is over a purchase limit.
   const disabled = processing || missing.length > 0 || limitProblem !== null;
 
+  /** The ZIP's refusal when the shop does not deliver there (checked as the shopper leaves the field). */
+  function zipProblem(zip: string, forState: DeliveryState) {
+    if (!zip.trim()) return undefined;
+    const found = zoneForZip(zones, zip, forState);
+    return found.ok ? undefined : zipRefusalMessage(found, forState);
+  }
+
+  function payWithProblem(text: string) {
+    if (!text.trim()) return undefined;
+    const cents = dollarsToCents(text);
+    if (cents === undefined) return "Enter an amount in dollars, like 100";
+    return cents < totalCents ? payWithTooLowMessage(totalCents) : undefined;
+  }
+
   function update(field: TextField, value: string) {
     setValues((current) => ({ ...current, [field]: value }));
     if (errors[field]) setErrors((current) => ({ ...current, [field]: undefined }));
@@ -214,12 +270,14 @@ export function CheckoutForm({
       showToast(CHECKOUT_TOASTS.cartEmpty);
       return;
     }
-    if (isBelowMinimumOrder(totalCents)) {
-      showToast(minimumOrderToast(totalCents));
+    if (isBelowMinimumOrder(totalCents, minimumCents)) {
+      showToast(minimumOrderToast(totalCents, minimumCents));
       return;
     }
     const parsed = checkoutSchema.safeParse(checkoutValues(formData));
     const fieldErrors: FieldErrors = parsed.success ? {} : fieldErrorsOf(parsed.error);
+    fieldErrors.zipCode ??= zipProblem(values.zipCode, state);
+    fieldErrors.payWith ??= payWithProblem(values.payWith);
     const fileProblem = idFileProblem(idFile);
     if (fileProblem) fieldErrors.idFront = fileProblem;
     if (Object.values(fieldErrors).some(Boolean)) {
@@ -240,7 +298,7 @@ export function CheckoutForm({
     "aria-describedby": errors[field] ? `${baseId}-${field}-error` : undefined,
   });
 
-  const shortfall = minimumOrderLines(totalCents);
+  const shortfall = minimumOrderLines(totalCents, minimumCents);
 
   return (
     <form
@@ -335,14 +393,16 @@ export function CheckoutForm({
                     data-field={option.date === deliveryDate ? "deliveryDate" : undefined}
                     onChange={() => {
                       setDeliveryDate(option.date);
-                      if (!option.slots.includes(timeSlot as never)) setTimeSlot("");
+                      if (!option.availability.some((slot) => slot.label === timeSlot && bookable(slot))) {
+                        setTimeSlot("");
+                      }
                     }}
                     className="sr-only"
                   />
                   <span className="font-semibold">{option.relative}</span>
                   <span className="text-sm text-muted-foreground">
                     {option.label}
-                    {option.slots.length === 0 ? " · fully booked" : ""}
+                    {dayNote(option)}
                   </span>
                 </label>
               ))}
@@ -358,49 +418,62 @@ export function CheckoutForm({
             <legend className="text-sm font-medium">Delivery time</legend>
             {slots.length === 0 ? (
               <p className="mt-2 text-sm text-muted-foreground">
-                No delivery times are left on this day. Please choose another date.
+                {day?.closedForToday
+                  ? "We're closed for today: same-day orders end at the cut-off. Please choose tomorrow."
+                  : "No delivery times are left on this day. Please choose another date."}
               </p>
             ) : (
               <div className="mt-2 grid gap-3 sm:grid-cols-2">
-                {slots.map((slot, index) => (
-                  <label
-                    key={slot}
-                    className={cn(
-                      "flex min-h-14 cursor-pointer items-center gap-3 rounded-md border px-4 py-2 transition-colors has-[:focus-visible]:outline-3 has-[:focus-visible]:outline-ring",
-                      timeSlot === slot
-                        ? "border-primary bg-secondary"
-                        : "border-input bg-card hover:bg-muted",
-                    )}
-                  >
-                    <input
-                      type="radio"
-                      name="timeSlot"
-                      value={slot}
-                      checked={timeSlot === slot}
-                      onChange={() => {
-                        setTimeSlot(slot);
-                        setErrors((current) => ({ ...current, timeSlot: undefined }));
-                      }}
-                      data-field={index === 0 ? "timeSlot" : undefined}
-                      className="sr-only"
-                    />
-                    <span
-                      aria-hidden="true"
+                {slots.map((slot, index) => {
+                  const open = bookable(slot);
+                  const chosen = open && timeSlot === slot.label;
+                  return (
+                    <label
+                      key={slot.label}
                       className={cn(
-                        "flex size-5 shrink-0 items-center justify-center rounded-full border",
-                        timeSlot === slot
-                          ? "border-primary bg-primary text-primary-foreground"
-                          : "border-input",
+                        "flex min-h-14 items-center gap-3 rounded-md border px-4 py-2 transition-colors has-[:focus-visible]:outline-3 has-[:focus-visible]:outline-ring",
+                        chosen ? "border-primary bg-secondary" : "border-input bg-card",
+                        open ? "cursor-pointer hover:bg-muted" : "cursor-not-allowed bg-muted/60 opacity-70",
                       )}
                     >
-                      {timeSlot === slot ? <Icon name="check" className="size-3" /> : null}
-                    </span>
-                    <span className="flex flex-col">
-                      <span className="font-semibold">{slot}</span>
-                      <span className="text-sm text-muted-foreground">In-person delivery</span>
-                    </span>
-                  </label>
-                ))}
+                      <input
+                        type="radio"
+                        name="timeSlot"
+                        value={slot.label}
+                        checked={chosen}
+                        disabled={!open}
+                        onChange={() => {
+                          setTimeSlot(slot.label);
+                          setErrors((current) => ({ ...current, timeSlot: undefined }));
+                        }}
+                        data-field={index === 0 ? "timeSlot" : undefined}
+                        className="sr-only"
+                      />
+                      <span
+                        aria-hidden="true"
+                        className={cn(
+                          "flex size-5 shrink-0 items-center justify-center rounded-full border",
+                          chosen ? "border-primary bg-primary text-primary-foreground" : "border-input",
+                        )}
+                      >
+                        {chosen ? <Icon name="check" className="size-3" /> : null}
+                      </span>
+                      <span className="flex min-w-0 flex-col">
+                        <span className={cn("font-semibold", !open && "line-through decoration-1")}>
+                          {slot.label}
+                        </span>
+                        <span
+                          className={cn(
+                            "text-sm",
+                            slot.status === "few" ? "font-medium text-warning" : "text-muted-foreground",
+                          )}
+                        >
+                          {slotStatusText(slot)}
+                        </span>
+                      </span>
+                    </label>
+                  );
+                })}
               </div>
             )}
             <FieldError id={`${baseId}-timeSlot-error`}>{errors.timeSlot}</FieldError>
@@ -494,7 +567,13 @@ export function CheckoutForm({
                   {...fieldProps("state")}
                   autoComplete="address-level1"
                   value={state}
-                  onChange={(event) => setState(event.target.value as DeliveryState)}
+                  onChange={(event) => {
+                    const next = event.target.value as DeliveryState;
+                    setState(next);
+                    if (values.zipCode.trim()) {
+                      setErrors((current) => ({ ...current, zipCode: zipProblem(values.zipCode, next) }));
+                    }
+                  }}
                 >
                   {US_STATES.map((option) => (
                     <option key={option} value={option}>
@@ -516,6 +595,10 @@ export function CheckoutForm({
                   required
                   value={values.zipCode}
                   onChange={(event) => update("zipCode", event.target.value)}
+                  onBlur={(event) => {
+                    const problem = zipProblem(event.target.value, state);
+                    setErrors((current) => ({ ...current, zipCode: problem }));
+                  }}
                 />
               </Field>
             </div>
@@ -547,6 +630,38 @@ export function CheckoutForm({
               </p>
             </div>
           </div>
+          <Field
+            label="I'll pay with (optional)"
+            htmlFor={`${baseId}-payWith`}
+            error={errors.payWith}
+            errorId={`${baseId}-payWith-error`}
+            className="mt-4 sm:w-1/2"
+          >
+            <Input
+              {...fieldProps("payWith")}
+              inputMode="decimal"
+              autoComplete="off"
+              placeholder="e.g. $100"
+              aria-describedby={
+                errors.payWith
+                  ? `${baseId}-payWith-error`
+                  : change !== null
+                    ? `${baseId}-payWith-change`
+                    : undefined
+              }
+              value={values.payWith}
+              onChange={(event) => update("payWith", event.target.value)}
+              onBlur={(event) => {
+                const problem = payWithProblem(event.target.value);
+                setErrors((current) => ({ ...current, payWith: problem }));
+              }}
+            />
+            {change !== null && !errors.payWith ? (
+              <p id={`${baseId}-payWith-change`} className="text-sm text-muted-foreground">
+                Your driver brings {formatCents(change)} change.
+              </p>
+            ) : null}
+          </Field>
         </Section>
 
         <Section icon={<Icon name="id-card" />} title="ID verification" step={4}>
@@ -666,6 +781,14 @@ function SummaryImage({ src }: { src: string }) {
       className="size-14 shrink-0 rounded-md bg-muted object-cover"
     />
   );
+}
+
+/** ' · Closed for today' after the cut-off, ' · fully booked' when no slot has a place left. */
+function dayNote(day: CheckoutDeliveryDay) {
+  if (day.closedForToday) return " · Closed for today";
+  if (day.availability.length === 0) return "";
+  if (day.availability.every((slot) => slot.status === "closed")) return " · Closed";
+  return day.availability.some(bookable) ? "" : " · fully booked";
 }
 
 function focusFirstError(form: HTMLFormElement | null, fieldErrors: FieldErrors) {

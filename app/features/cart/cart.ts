@@ -15,9 +15,17 @@ export const MIN_ORDER_CENTS = 8000;
 /** The minimum as shoppers read it ("$80.00"). */
 export const MIN_ORDER_TEXT = formatCents(MIN_ORDER_CENTS);
 
+/**
+ * The minimum order of a delivery zone (decision 21): its own minimum when it has one, never
+ * below the shop's $80.00, which is the floor.
+ */
+export function minimumOrderCents(zoneMinimumCents: number | null | undefined = null) {
+  return Math.max(MIN_ORDER_CENTS, zoneMinimumCents ?? 0);
+}
+
 /** The minimum order rule, for the browser's checks and the server's refusal alike. */
-export function isBelowMinimumOrder(totalCents: number) {
-  return totalCents < MIN_ORDER_CENTS;
+export function isBelowMinimumOrder(totalCents: number, minimumCents: number = MIN_ORDER_CENTS) {
+  return totalCents < minimumOrderCents(minimumCents);
 }
 
 export type CartLine = {

@@ -4,7 +4,8 @@
  */
 
 import { isBelowMinimumOrder, MIN_ORDER_CENTS, MIN_ORDER_TEXT } from "#app/features/cart/cart.ts";
-import { formatCents } from "#app/utils/money.ts";
+import { MAX_PAY_WITH_CENTS } from "#app/features/delivery/cash-change.ts";
+import { dollarsToCents, formatCents } from "#app/utils/money.ts";
 import { z } from "#app/utils/zod.ts";
 import { DELIVERY_SLOT_LABELS } from "./delivery-slots.ts";
 import { ID_IMAGE_HINT, MAX_LINE_QUANTITY, MAX_UPLOAD_BYTES } from "./limits.ts";
@@ -72,6 +73,21 @@ export const checkoutSchema = z.object({
     .max(1000, "Instructions are too long")
     .optional()
     .transform((value) => (value ? value : null)),
+  /** 'I'll pay with' (decision 24): optional dollars; at least the total, checked once it is priced. */
+  payWith: z
+    .string()
+    .trim()
+    .max(20, "Enter an amount in dollars, like 100")
+    .optional()
+    .transform((value, context) => {
+      if (!value) return null;
+      const cents = dollarsToCents(value);
+      if (cents === undefined || cents > MAX_PAY_WITH_CENTS) {
+        context.addIssue({ code: "custom", message: "Enter an amount in dollars, like 100" });
+        return z.NEVER;
+      }
+      return cents;
+    }),
   deliveryDate: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "Choose a delivery date"),
   timeSlot: z.enum(DELIVERY_SLOT_LABELS as [string, ...string[]], "Choose a delivery time slot"),
   ageConfirmed: z.literal(["on", "true"], "You must be 21 or older to purchase cannabis products."),
@@ -98,6 +114,7 @@ export function checkoutValues(form: FormData | Record<string, unknown>) {
     state: get("state"),
     zipCode: get("zipCode"),
     notes: get("notes"),
+    payWith: get("payWith"),
     deliveryDate: get("deliveryDate"),
     timeSlot: get("timeSlot"),
     ageConfirmed: get("ageConfirmed"),
@@ -168,11 +185,11 @@ export const CHECKOUT_TOASTS = {
   },
 } as const satisfies Record<string, ToastMessage>;
 
-export function minimumOrderToast(totalCents: number): ToastMessage {
+export function minimumOrderToast(totalCents: number, minimumCents: number = MIN_ORDER_CENTS): ToastMessage {
   return {
     type: "error",
     title: "Minimum Order Required",
-    description: `Your order total must be at least ${MIN_ORDER_TEXT}. Current total: ${formatCents(totalCents)}`,
+    description: `Your order total must be at least ${minimumCents === MIN_ORDER_CENTS ? MIN_ORDER_TEXT : formatCents(minimumCents)}. Current total: ${formatCents(totalCents)}`,
   };
 }
 
@@ -195,10 +212,10 @@ export function outOfStockToast(itemName: string, left = 0): ToastMessage {
 export type StockShortfall = { productId: string; sizeId: string; left: number; message: string };
 
 /** The shortfall lines of the order summary (spec §2 Checkout, §5). */
-export function minimumOrderLines(totalCents: number) {
-  if (!isBelowMinimumOrder(totalCents)) return null;
+export function minimumOrderLines(totalCents: number, minimumCents: number = MIN_ORDER_CENTS) {
+  if (!isBelowMinimumOrder(totalCents, minimumCents)) return null;
   return {
-    required: `Minimum order required: ${MIN_ORDER_TEXT}`,
-    missing: `Add ${formatCents(MIN_ORDER_CENTS - totalCents)} more to reach minimum order`,
+    required: `Minimum order required: ${minimumCents === MIN_ORDER_CENTS ? MIN_ORDER_TEXT : formatCents(minimumCents)}`,
+    missing: `Add ${formatCents(minimumCents - totalCents)} more to reach minimum order`,
   };
 }

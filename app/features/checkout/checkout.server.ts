@@ -176,7 +176,28 @@ function refusalFailure(client: CheckoutClient, refusal: PlaceOrderRefusal): Che
     case "empty-cart":
       return failure(client, 400, {}, CHECKOUT_TOASTS.cartEmpty);
     case "minimum":
-      return failure(client, 400, {}, minimumOrderToast(refusal.totalCents));
+      return failure(client, 400, {}, minimumOrderToast(refusal.totalCents, refusal.minimumCents));
+    case "delivery-area":
+      return failure(
+        client,
+        400,
+        { zipCode: refusal.message },
+        { type: "error", title: "Outside our delivery area", description: refusal.message },
+      );
+    case "slot-full":
+      return failure(
+        client,
+        409,
+        { timeSlot: refusal.message },
+        { type: "error", title: "Delivery time full", description: refusal.message },
+      );
+    case "pay-with":
+      return failure(
+        client,
+        400,
+        { payWith: refusal.message },
+        { type: "error", title: "Please check your details", description: refusal.message },
+      );
     case "purchase-limit":
       return failure(
         client,

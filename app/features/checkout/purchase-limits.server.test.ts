@@ -105,7 +105,7 @@ describeEachDatabase("purchase limits (decision 28)", (database) => {
     expect(await getPurchaseLimitSettings()).toEqual(DEFAULT_PURCHASE_LIMITS);
     const flower = await insertTestProduct(db, { name: "Settings Haze", priceCents: 4000 });
     const twelve = placeOrderInput([{ productId: flower.productId, sizeId: flower.sizeId, quantity: 12 }]);
-    const va = { ...twelve, state: "VA" as const };
+    const va = { ...twelve, state: "VA" as const, zipCode: "22201" };
     expect(await placeOrder(va, { now: MONDAY_MORNING })).toMatchObject({
       ok: false,
       reason: "purchase-limit",

@@ -7,6 +7,7 @@
  */
 
 import { formatDeliveryDate } from "#app/features/checkout/delivery-slots.ts";
+import { changeToBringText } from "#app/features/delivery/cash-change.ts";
 import type { OrderItemView, OrderSummary, OrderView } from "#app/features/orders/orders.server.ts";
 import { formatCents } from "#app/utils/money.ts";
 import {
@@ -31,7 +32,11 @@ export type OrderEmailItem = Pick<
 >;
 
 export type OrderEmailData = OrderSummary &
-  Pick<OrderView, "publicToken" | "hasIdPhoto"> & { items: OrderEmailItem[] };
+  Pick<OrderView, "publicToken" | "hasIdPhoto"> & {
+    items: OrderEmailItem[];
+    /** 'I'll pay with' in cents (decision 24), when the shopper gave one. */
+    payWithCents?: number | null;
+  };
 
 export function shortOrderId(id: string) {
   return id.slice(0, 8);
@@ -56,6 +61,8 @@ export type OrderEmailView = {
   notes: string;
   idPhoto: string;
   total: string;
+  /** 'Bring $13.50 change' and what the shopper pays with, or null (decision 24). */
+  change: Array<{ text: string; payWith: string }>;
   orderLink: string;
   adminLink: string;
   items: Array<{ quantity: string; name: string; size: string; total: string }>;
@@ -78,6 +85,7 @@ export function orderEmailView(order: OrderEmailData, store: StoreEmailSettings)
       ? "uploaded (view it in the admin; it is never sent by e-mail)"
       : "NOT uploaded (check ID at the door)",
     total: formatCents(order.totalAmountCents),
+    change: changeView(order.totalAmountCents, order.payWithCents),
     orderLink: thankYouUrl(store.publicUrl, order.publicToken),
     adminLink: `${store.publicUrl}/admin/orders`,
     items: order.items.map((item) => ({
@@ -87,6 +95,11 @@ export function orderEmailView(order: OrderEmailData, store: StoreEmailSettings)
       total: formatCents(item.totalPriceCents),
     })),
   };
+}
+
+function changeView(totalCents: number, payWithCents: number | null | undefined) {
+  const text = changeToBringText(totalCents, payWithCents);
+  return text === null || payWithCents == null ? [] : [{ text, payWith: formatCents(payWithCents) }];
 }
 
 type OrderEmailProps = { view: OrderEmailView };
@@ -165,6 +178,11 @@ export function ShopNotification({ view }: OrderEmailProps) {
       <Paragraph skipInText>
         Cash on delivery: collect <strong>{view.total}</strong>.
       </Paragraph>
+      {view.change.map((change) => (
+        <Paragraph key="change">
+          <strong>{change.text}</strong>: the customer pays with {change.payWith}.
+        </Paragraph>
+      ))}
       <ButtonLink href={view.adminLink} label="Open the incoming orders" />
     </EmailLayout>
   );

@@ -39,6 +39,8 @@ export type AdminOrder = OrderSummary &
     /** Why a cancelled order was cancelled, when the shop recorded it ('not confirmed in time'). */
     cancelReason: string | null;
     idPhotoId: string | null;
+    /** 'I'll pay with' in cents (decision 24), or null. */
+    payWithCents: number | null;
     items: AdminOrderItem[];
   };
 
@@ -78,6 +80,7 @@ export async function listOrders(
       notes: orders.notes,
       cancelReason: orders.cancelReason,
       idPhotoId: orders.idPhotoId,
+      payWithCents: orders.payWithCents,
       createdAt: orders.createdAt,
       createdAtText: sql<string>`${orders.createdAt}::text`,
     })

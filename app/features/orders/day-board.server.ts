@@ -72,7 +72,7 @@ const boardColumns = {
   cancelReason: orders.cancelReason,
   idPhotoId: orders.idPhotoId,
   createdAt: orders.createdAt,
-  // At the merge with issue 15 item 5: payWithCents: orders.payWithCents,
+  payWithCents: orders.payWithCents,
 };
 
 type BoardRow = Omit<BoardOrder, "items" | "createdAt"> & { createdAt: Date };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { alertTitle, boardHref, boardQuery, changeToBring, mapSearchUrl, slotOrder } from "./day-board.ts";
+import { alertTitle, boardHref, boardQuery, mapSearchUrl, slotOrder } from "./day-board.ts";
 
 // 11:30 PM on Monday in New York is already Tuesday in UTC: the board's today is the store's.
 const LATE_MONDAY = new Date("2026-11-24T04:30:00Z");
@@ -45,14 +45,6 @@ describe("the day's work rules", () => {
     expect(boardHref("/admin/today/pick-list", "2026-11-25", "2:00 PM-4:00 PM")).toBe(
       "/admin/today/pick-list?date=2026-11-25&slot=2%3A00+PM-4%3A00+PM",
     );
-  });
-
-  it("tells the change to bring only when the shopper pays with at least the total", () => {
-    expect(changeToBring(8650, 10000)).toBe(1350);
-    expect(changeToBring(8650, 8650)).toBe(0);
-    expect(changeToBring(8650, 5000)).toBeNull();
-    expect(changeToBring(8650, null)).toBeNull();
-    expect(changeToBring(8650, undefined)).toBeNull();
   });
 
   it("puts the count of new orders in front of the tab title, once", () => {

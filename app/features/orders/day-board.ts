@@ -55,12 +55,6 @@ export function mapSearchUrl(address: string) {
   return `https://www.google.com/maps/search/?api=1&query=${encodeURIComponent(address)}`;
 }
 
-/** Change the driver brings for a shopper paying `payWithCents` for `totalCents`, when known. */
-export function changeToBring(totalCents: number, payWithCents: number | null | undefined) {
-  if (payWithCents === null || payWithCents === undefined || payWithCents < totalCents) return null;
-  return payWithCents - totalCents;
-}
-
 /** `/admin/today` URLs: the board and its print views keep the date (and slot) they were opened for. */
 export function boardHref(path: string, date: string, slot?: string) {
   const params = new URLSearchParams({ date });

@@ -13,19 +13,30 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { type SQL, sql } from "drizzle-orm";
 import { type Database, db } from "#app/db/client.server.ts";
 import type { OrderBudget } from "#app/features/abuse/rate-limits.server.ts";
-import { isBelowMinimumOrder } from "#app/features/cart/cart.ts";
+import { isBelowMinimumOrder, minimumOrderCents } from "#app/features/cart/cart.ts";
 import { unitPriceCents } from "#app/features/catalog/catalog.ts";
 import type { CartLineInput, CheckoutInput } from "#app/features/checkout/checkout.schema.ts";
-import { deliveryChoiceProblem } from "#app/features/checkout/delivery-slots.ts";
+import {
+  deliveryChoiceProblem,
+  SLOT_FULL_MESSAGE,
+  slotClosedMessage,
+} from "#app/features/checkout/delivery-slots.ts";
 import { storedLimits } from "#app/features/checkout/purchase-limits.schema.ts";
 import { PURCHASE_LIMITS_KEY } from "#app/features/checkout/purchase-limits.server.ts";
 import { purchaseLimitProblem } from "#app/features/checkout/purchase-limits.ts";
+import { payWithTooLowMessage } from "#app/features/delivery/cash-change.ts";
+import { DELIVERY_SETTINGS_KEY } from "#app/features/delivery/delivery.server.ts";
+import { zipRefusalMessage, zoneForZip } from "#app/features/delivery/delivery-area.ts";
+import { storedDeliverySettings } from "#app/features/delivery/delivery-settings.schema.ts";
+import { slotCapacity } from "#app/features/delivery/delivery-settings.ts";
 import { orderEmailRows, wakeEmailWorker } from "#app/features/email/email-outbox.server.ts";
 import { config } from "#app/utils/env.server.ts";
 import { log } from "#app/utils/logger.server.ts";
-import { storeDay } from "#app/utils/store-time.ts";
+import { nextDate, storeClock, storeDay } from "#app/utils/store-time.ts";
 
-export type PlaceOrderInput = Omit<CheckoutInput, "ageConfirmed"> & {
+export type PlaceOrderInput = Omit<CheckoutInput, "ageConfirmed" | "payWith"> & {
+  /** 'I'll pay with' in cents (decision 24), at least the total; null or absent: not given. */
+  payWith?: number | null;
   /** The stored, re-encoded ID photo, or null when none could be stored. */
   idPhotoId: string | null;
   /** The client address's hourly order budget, taken by the order's own statement (decision 29). */
@@ -47,7 +58,13 @@ export type PlaceOrderRefusal =
       productId: string | null;
       sizeId: string;
     }
-  | { ok: false; reason: "minimum"; totalCents: number }
+  | { ok: false; reason: "minimum"; totalCents: number; minimumCents: number }
+  /** The ZIP is outside the active delivery zones, or in another state's (decision 21). */
+  | { ok: false; reason: "delivery-area"; message: string }
+  /** The slot has no place left for the date (decision 22). */
+  | { ok: false; reason: "slot-full"; message: string }
+  /** 'I'll pay with' below the total (decision 24). */
+  | { ok: false; reason: "pay-with"; message: string }
   /** Over the per-size cap or the delivery state's weight limit (decision 28). */
   | { ok: false; reason: "purchase-limit"; message: string }
   /** This e-mail address or phone number already has `limit` open orders (decision 29). */
@@ -92,8 +109,11 @@ type PricedLine = CartLineInput & {
   totalCents: number;
 };
 
-/** The lines priced from the database, ready to be written. */
-export type OrderQuote = { lines: PricedLine[]; totalCents: number };
+/**
+ * The lines priced from the database, ready to be written, and the capacity of the chosen slot
+ * on its date (decision 22), which `place_order` checks under its slot lock.
+ */
+export type OrderQuote = { lines: PricedLine[]; totalCents: number; slotCapacity: number };
 
 export type PreparedOrder =
   | { ok: true; replay: PlacedOrder }
@@ -137,6 +157,7 @@ async function readOrderContext(
   sizeIds: string[],
   photoToken: string | null,
   budget: { key: string; nowMs: number } | null,
+  delivery: { zip: string; date: string | null; slot: string },
 ) {
   const [row] = rowsOf<{
     replay: unknown;
@@ -144,6 +165,10 @@ async function readOrderContext(
     photo: boolean | null;
     limits: unknown;
     budget: unknown;
+    zones: unknown;
+    settings: unknown;
+    closure: string | null;
+    booked: number | string | null;
   }>(
     await database.execute(sql`
       SELECT
@@ -159,7 +184,15 @@ async function readOrderContext(
           AND NOT EXISTS (SELECT 1 FROM orders o WHERE o.id_photo_id = p.id)) AS photo,
         (SELECT value FROM store_settings WHERE key = ${PURCHASE_LIMITS_KEY}) AS limits,
         (SELECT json_build_object('points', r.points, 'expire', r.expire) FROM rate_limits r
-          WHERE r.key = ${budget?.key ?? null} AND r.expire > ${budget?.nowMs ?? 0}) AS budget`),
+          WHERE r.key = ${budget?.key ?? null} AND r.expire > ${budget?.nowMs ?? 0}) AS budget,
+        (SELECT json_agg(json_build_object('state', z.state, 'active', z.active,
+            'minimumOrderCents', z.minimum_order_cents, 'zipCodes', json_build_array(${delivery.zip}::text)))
+          FROM delivery_zones z WHERE z.active AND ${delivery.zip}::text = ANY(z.zip_codes)) AS zones,
+        (SELECT value FROM store_settings WHERE key = ${DELIVERY_SETTINGS_KEY}) AS settings,
+        (SELECT c.reason FROM delivery_closures c WHERE c.date = ${delivery.date}::date
+          AND (c.slot IS NULL OR c.slot = ${delivery.slot}) ORDER BY c.slot NULLS FIRST LIMIT 1) AS closure,
+        (SELECT count(*) FROM orders o WHERE o.delivery_date = ${delivery.date}::date
+          AND o.delivery_time = ${delivery.slot} AND o.status <> 'cancelled') AS booked`),
   );
   return {
     photo: row?.photo === true,
@@ -167,6 +200,13 @@ async function readOrderContext(
     sizes: parsedJson<SizeSnapshot[]>(row?.sizes) ?? [],
     limits: storedLimits(parsedJson(row?.limits)),
     budget: parsedJson<{ points: number; expire: number | string }>(row?.budget),
+    zones:
+      parsedJson<
+        { state: "DC" | "VA"; active: boolean; minimumOrderCents: number | null; zipCodes: string[] }[]
+      >(row?.zones) ?? [],
+    deliverySettings: storedDeliverySettings(parsedJson(row?.settings), config().DELIVERY_SLOT_CAPACITY),
+    closure: row?.closure ?? null,
+    booked: Number(row?.booked ?? 0),
   };
 }
 
@@ -188,12 +228,17 @@ export async function prepareOrder(
   const lines = mergeCartLines(input.items);
   // The budget is read by wall-clock time, as rate-limiter-flexible counts its windows.
   const nowMs = Date.now();
+  // Only today or tomorrow is a date at all (a malformed one would fail the SQL cast).
+  const today = storeClock(now).date;
+  const slotDate =
+    input.deliveryDate === today || input.deliveryDate === nextDate(today) ? input.deliveryDate : null;
   const context = await readOrderContext(
     await db(),
     input.idempotencyKey,
     lines.map((line) => line.sizeId),
     photoToken,
     options.budget ? { key: options.budget.key, nowMs } : null,
+    { zip: input.zipCode.slice(0, 5), date: slotDate, slot: input.timeSlot },
   );
   if (context.replay) return { ok: true, replay: context.replay };
   // Used up already: refused before any photo work; place_order decides for parallel posts.
@@ -205,8 +250,18 @@ export async function prepareOrder(
     };
   }
   if (lines.length === 0) return { ok: false, reason: "empty-cart" };
-  const delivery = deliveryChoiceProblem(input.deliveryDate, input.timeSlot, now);
+  const delivery = deliveryChoiceProblem(input.deliveryDate, input.timeSlot, now, context.deliverySettings);
   if (delivery) return { ok: false, reason: "delivery", ...delivery };
+  // Decision 22, read here so a closed or full slot is refused before any photo work;
+  // place_order decides under its slot lock.
+  if (context.closure !== null) {
+    return { ok: false, reason: "delivery", field: "timeSlot", message: slotClosedMessage(context.closure) };
+  }
+  const capacity = slotCapacity(context.deliverySettings, input.deliveryDate, input.timeSlot);
+  if (context.booked >= capacity) return { ok: false, reason: "slot-full", message: SLOT_FULL_MESSAGE };
+  // Decision 21: an active zone of the chosen state holds the ZIP.
+  const area = zoneForZip(context.zones, input.zipCode, input.state);
+  if (!area.ok) return { ok: false, reason: "delivery-area", message: zipRefusalMessage(area, input.state) };
 
   const bySize = new Map(context.sizes.map((row) => [row.sizeId, row]));
   const priced: PricedLine[] = [];
@@ -245,11 +300,16 @@ export async function prepareOrder(
   );
   if (limit) return { ok: false, reason: "purchase-limit", message: limit.message };
   const totalCents = priced.reduce((sum, line) => sum + line.totalCents, 0);
-  if (isBelowMinimumOrder(totalCents)) return { ok: false, reason: "minimum", totalCents };
+  const minimumCents = minimumOrderCents(area.zone.minimumOrderCents);
+  if (isBelowMinimumOrder(totalCents, minimumCents))
+    return { ok: false, reason: "minimum", totalCents, minimumCents };
+  if (input.payWith !== null && input.payWith !== undefined && input.payWith < totalCents) {
+    return { ok: false, reason: "pay-with", message: payWithTooLowMessage(totalCents) };
+  }
   return {
     ok: true,
     replay: null,
-    quote: { lines: priced, totalCents },
+    quote: { lines: priced, totalCents, slotCapacity: capacity },
     sentPhotoId: context.photo ? photoToken : null,
   };
 }
@@ -257,6 +317,7 @@ export async function prepareOrder(
 type DatabaseRefusal =
   | { code: "CG409"; sizeId: string; left: number }
   | { code: "CG412"; sizeId: string }
+  | { code: "CG410"; slot: "full" | "closed"; reason: string }
   | { code: "CG429"; contact: "email" | "phone" }
   | { code: "budget"; renewsAtMs: number }
   | { code: "photo-claimed" };
@@ -277,6 +338,8 @@ function placeOrderRefusal(error: unknown): DatabaseRefusal | null {
     if (code === "CG429" && detail === "budget") return { code: "budget", renewsAtMs: Number(hint) };
     if (code === "CG409") return { code, sizeId: String(detail ?? ""), left: Math.max(0, Number(hint) || 0) };
     if (code === "CG412") return { code, sizeId: String(detail ?? "") };
+    if (code === "CG410")
+      return { code, slot: detail === "closed" ? "closed" : "full", reason: String(hint ?? "") };
     if (code === "CG429") return { code, contact: detail === "email" ? "email" : "phone" };
     if (
       code === "23505" &&
@@ -315,6 +378,8 @@ async function placeOrderStatement(input: PlaceOrderInput, quote: OrderQuote, no
     total_amount_cents: quote.totalCents,
     notes: input.notes,
     id_photo_id: input.idPhotoId,
+    pay_with_cents: input.payWith ?? null,
+    slot_capacity: quote.slotCapacity,
     product_id: first.productId,
     quantity: quote.lines.reduce((sum, line) => sum + line.quantity, 0),
     created_at: createdAt,
@@ -350,6 +415,7 @@ async function placeOrderStatement(input: PlaceOrderInput, quote: OrderQuote, no
       deliveryDate: input.deliveryDate,
       deliveryTime: input.timeSlot,
       totalAmountCents: quote.totalCents,
+      payWithCents: input.payWith ?? null,
       notes: input.notes,
       hasIdPhoto: input.idPhotoId !== null,
       items: quote.lines.map((line) => ({
@@ -419,6 +485,11 @@ export async function commitOrder(
         };
       }
       if (refusal?.code === "photo-claimed") return { ok: false, reason: "photo-claimed" };
+      if (refusal?.code === "CG410") {
+        return refusal.slot === "closed"
+          ? { ok: false, reason: "delivery", field: "timeSlot", message: slotClosedMessage(refusal.reason) }
+          : { ok: false, reason: "slot-full", message: SLOT_FULL_MESSAGE };
+      }
       if (refusal?.code === "budget") {
         return {
           ok: false,

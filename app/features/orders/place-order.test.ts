@@ -130,7 +130,7 @@ describeEachDatabase("placing orders", (database) => {
       placeOrderInput([{ productId: notLower.productId, sizeId: notLower.sizeId, quantity: 1 }]),
       { now: MONDAY_MORNING },
     );
-    expect(stillRefused).toEqual({ ok: false, reason: "minimum", totalCents: 7999 });
+    expect(stillRefused).toEqual({ ok: false, reason: "minimum", totalCents: 7999, minimumCents: 8000 });
   });
 
   it("charges the price under the stock lock when it changed after the cart was priced", async () => {
@@ -162,6 +162,7 @@ describeEachDatabase("placing orders", (database) => {
       ok: false,
       reason: "minimum",
       totalCents: 7000,
+      minimumCents: 8000,
     });
     expect(await stockOf(product.sizeId)).toBe(99);
   });

@@ -1,16 +1,29 @@
 /**
- * HOOK for slot capacity (decision 22, the delivery-checkout branch): reopening a cancelled order
- * takes its place in its delivery slot again, so it must be refused when the slot has filled up or
- * been closed meanwhile. Called by `changeOrderStatus` inside the status change's transaction, with
- * the order row locked, only when a cancelled order is moved to another status.
+ * Slot capacity when an order is reopened (decision 22): reopening a cancelled order takes its place
+ * in its delivery slot again, so it is refused when the slot has filled up or been closed meanwhile.
+ * Called by `changeOrderStatus` inside the status change's transaction, with the order row locked,
+ * only when a cancelled order is moved to another status. The check is the one `place_order` makes:
+ * `delivery_slot_refusal` under the date-and-slot lock (drizzle/0009), the order itself not counted.
  *
- * Return null when the order may take its slot, or the message staff see ('This delivery time is
- * full: …'). Until slot capacity exists every slot has room.
+ * Returns null when the order may take its slot, or the message staff see.
  */
+import { sql } from "drizzle-orm";
 import type { Transaction } from "#app/db/client.server.ts";
+import { getDeliverySettings } from "#app/features/delivery/delivery.server.ts";
+import { slotCapacity } from "#app/features/delivery/delivery-settings.ts";
 
 export type ReopenedOrderSlot = { orderId: string; deliveryDate: string; deliveryTime: string };
 
-export async function reopenSlotProblem(_tx: Transaction, _order: ReopenedOrderSlot): Promise<string | null> {
+export async function reopenSlotProblem(tx: Transaction, order: ReopenedOrderSlot): Promise<string | null> {
+  const capacity = slotCapacity(await getDeliverySettings(tx), order.deliveryDate, order.deliveryTime);
+  const result = await tx.execute(
+    sql`SELECT refusal, reason FROM delivery_slot_refusal(${order.deliveryDate}::date, ${order.deliveryTime},
+      ${capacity}::integer, ${order.orderId}::uuid)`,
+  );
+  const [row] = (result as unknown as { rows: { refusal: string | null; reason: string | null }[] }).rows;
+  if (row?.refusal === "closed") {
+    return `This delivery time is closed${row.reason ? ` (${row.reason})` : ""}: change the order's delivery time first.`;
+  }
+  if (row?.refusal === "full") return "This delivery time is full: change the order's delivery time first.";
   return null;
 }

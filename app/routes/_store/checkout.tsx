@@ -1,13 +1,13 @@
 import { useCallback } from "react";
-import { data, Link } from "react-router";
+import { data, Link, type ShouldRevalidateFunctionArgs } from "react-router";
 import { useCart } from "#app/components/cart-context.tsx";
 import { CheckoutForm } from "#app/components/checkout/checkout-form.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
 import { CHECKOUT_TOASTS } from "#app/features/checkout/checkout.schema.ts";
 import { submitCheckout } from "#app/features/checkout/checkout.server.ts";
-import { deliveryOptions } from "#app/features/checkout/delivery-slots.ts";
 import { getPurchaseLimitSettings } from "#app/features/checkout/purchase-limits.server.ts";
+import { checkoutDeliveryDays, zoneCheckData } from "#app/features/delivery/delivery.server.ts";
 import { PRIVATE_NO_STORE } from "#app/utils/cache-headers.ts";
 import { requestInfoContext } from "#app/utils/request-context.ts";
 import { keepRetryAfter } from "#app/utils/retry-after.ts";
@@ -22,12 +22,29 @@ export function headers(args: Route.HeadersArgs) {
   return keepRetryAfter(args, PRIVATE_NO_STORE);
 }
 
+/**
+ * React Router does not reload after a refused (4xx) post; a refusal about the delivery time means
+ * a slot filled up or closed meanwhile, so the slot list is read again (decision 22). Nothing was
+ * placed, so the fresh idempotency key that comes with it is safe.
+ */
+export function shouldRevalidate({ actionResult, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  const refused = actionResult as { ok?: boolean; fieldErrors?: { timeSlot?: string } } | undefined;
+  if (refused?.ok === false && refused.fieldErrors?.timeSlot) return true;
+  return defaultShouldRevalidate;
+}
+
 export async function loader() {
-  const { stateLimitsMg, maxQuantityPerSize } = await getPurchaseLimitSettings();
+  // Slot places and closures change with every order: read fresh (this page is never cached).
+  const [{ stateLimitsMg, maxQuantityPerSize }, delivery, zones] = await Promise.all([
+    getPurchaseLimitSettings(),
+    checkoutDeliveryDays(new Date()),
+    zoneCheckData(),
+  ]);
   // A fresh key per page view: a double submit, a retry or a resubmitted post of this page
   // carries the same key and gets the first order back (decision 10).
   return {
-    delivery: deliveryOptions(new Date()),
+    delivery: { days: delivery.days, defaultDate: delivery.defaultDate },
+    zones,
     idempotencyKey: crypto.randomUUID(),
     limits: { stateLimitsMg, maxQuantityPerSize },
   };
@@ -87,6 +104,7 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
             defaultDate={loaderData.delivery.defaultDate}
             idempotencyKey={loaderData.idempotencyKey}
             limits={loaderData.limits}
+            zones={loaderData.zones}
             onPlaced={onPlaced}
           />
         </div>

@@ -1,10 +1,12 @@
-import { Link } from "react-router";
+import { Form, Link } from "react-router";
 import { CATEGORY_ICONS } from "#app/components/listing.tsx";
 import { telHref } from "#app/components/store-header.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
+import { fieldClasses } from "#app/components/ui/input.tsx";
 import { MIN_ORDER_TEXT } from "#app/features/cart/cart.ts";
 import { seoMeta, storeFromMatches, storeJsonLd } from "#app/features/catalog/seo.ts";
+import { checkDeliveryZip, type ZipCheckAnswer } from "#app/features/delivery/delivery.server.ts";
 import { CATALOGUE_PAGE } from "#app/utils/catalogue-pages.ts";
 import type { Route } from "./+types/landing-dc";
 
@@ -41,6 +43,16 @@ const FAQ = [
     answer: "Cash only, paid on delivery. Please have the exact amount ready if you can.",
   },
 ];
+
+/**
+ * 'Do we deliver to you?' (decision 21): a GET form, so it works without JavaScript. The page is
+ * cached only without `zip` (the page cache renders every `zip=` request, see
+ * app/server/page-cache.server.ts), so an answer is always read from the current zones.
+ */
+export async function loader({ request }: Route.LoaderArgs) {
+  const zip = new URL(request.url).searchParams.get("zip");
+  return { zipCheck: zip === null ? null : await checkDeliveryZip(zip) };
+}
 
 export function meta({ matches }: Route.MetaArgs) {
   const store = storeFromMatches(matches);
@@ -99,7 +111,47 @@ const TEASERS = [
   { title: "Concentrates", to: "/concentrates", icon: "Concentrates", text: "Wax, shatter and live resin" },
 ] as const;
 
-export default function LandingDc({ matches }: Route.ComponentProps) {
+function ZipCheck({ answer }: { answer: ZipCheckAnswer | null }) {
+  return (
+    <div id="zip-check" className="max-w-xl scroll-mt-24 rounded-lg bg-card p-5 shadow-card">
+      <Form
+        method="get"
+        action={`${PATH}#zip-check`}
+        preventScrollReset
+        className="flex flex-wrap items-end gap-3"
+      >
+        <div className="flex min-w-0 flex-1 flex-col gap-1.5">
+          <label htmlFor="zip-check-input" className="font-display text-lg font-semibold">
+            Do we deliver to you?
+          </label>
+          <input
+            id="zip-check-input"
+            name="zip"
+            inputMode="numeric"
+            autoComplete="postal-code"
+            placeholder="Your ZIP code"
+            defaultValue={answer?.zip ?? ""}
+            maxLength={10}
+            aria-describedby={answer ? "zip-check-answer" : undefined}
+            className={fieldClasses}
+          />
+        </div>
+        <button type="submit" className={buttonVariants({ size: "md" })}>
+          Check
+        </button>
+      </Form>
+      <p id="zip-check-answer" role="status" className="mt-3 text-sm empty:hidden">
+        {answer ? (
+          <span className={answer.delivers ? "font-semibold text-primary" : "text-destructive"}>
+            {answer.message}
+          </span>
+        ) : null}
+      </p>
+    </div>
+  );
+}
+
+export default function LandingDc({ matches, loaderData }: Route.ComponentProps) {
   const store = storeFromMatches(matches);
   return (
     <div className="space-y-16 pb-16 md:space-y-20">
@@ -162,6 +214,7 @@ export default function LandingDc({ matches }: Route.ComponentProps) {
           <p className="max-w-3xl text-foreground/90">
             We deliver across all of Washington DC and Northern Virginia, including these neighborhoods:
           </p>
+          <ZipCheck answer={loaderData.zipCheck} />
           <div className="grid gap-4 md:grid-cols-2">
             {AREAS.map((area) => (
               <div key={area.region} className="rounded-lg bg-card p-6 shadow-card">

@@ -16,6 +16,8 @@ export default async function globalSetup() {
   const app = await startApp({
     buildDir,
     dataDir: path.join(workDir, "data"),
+    // Seeding the demo catalogue on a busy 2-core machine can take longer than the default 90 s.
+    startTimeoutMs: 240_000,
     env: {
       ADMIN_EMAIL: E2E_ADMIN.email,
       ADMIN_PASSWORD: E2E_ADMIN.password,

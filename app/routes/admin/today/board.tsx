@@ -8,6 +8,8 @@ import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
 import { requireAdmin } from "#app/features/admin-auth/guard.server.ts";
 import { formatDeliveryDate } from "#app/features/checkout/delivery-slots.ts";
+import { getDeliverySettings } from "#app/features/delivery/delivery.server.ts";
+import { slotCapacitiesOf } from "#app/features/delivery/delivery-settings.ts";
 import { countPlacedOrders, getDayBoard } from "#app/features/orders/day-board.server.ts";
 import { boardHref, boardQuery, SLOT_PAGE_ORDERS } from "#app/features/orders/day-board.ts";
 import { errorMessage, log } from "#app/utils/logger.server.ts";
@@ -39,6 +41,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     const [board, placed] = [
       await getDayBoard(query.date, {
         slot: query.slot,
+        capacities: slotCapacitiesOf(await getDeliverySettings(), query.date),
         ...(query.slot ? { perSlot: SLOT_PAGE_ORDERS } : {}),
       }),
       await countPlacedOrders(),

@@ -1,0 +1,445 @@
+/**
+ * The delivery settings screen (/admin/settings/delivery): zones, slot capacities and cut-offs,
+ * closures. Plain forms that post without JavaScript; with it, each form checks itself with the
+ * server's schema first (delivery-settings.schema.ts).
+ */
+import { useState } from "react";
+import { Form, useNavigation } from "react-router";
+import { Badge } from "#app/components/ui/badge.tsx";
+import { Button } from "#app/components/ui/button.tsx";
+import { Card } from "#app/components/ui/card.tsx";
+import { FieldError, Input, Label, NativeSelect, Textarea } from "#app/components/ui/input.tsx";
+import { US_STATES } from "#app/features/checkout/checkout.schema.ts";
+import {
+  DELIVERY_SLOT_LABELS,
+  formatDeliveryDate,
+  slotsOfWeekday,
+} from "#app/features/checkout/delivery-slots.ts";
+import { STATE_NAMES } from "#app/features/checkout/purchase-limits.ts";
+import type { DeliveryClosure, DeliveryZone } from "#app/features/delivery/delivery.server.ts";
+import {
+  capacityField,
+  closureFormSchema,
+  cutoffField,
+  deliverySettingsFormSchema,
+  formErrorsOf,
+  zoneFormSchema,
+} from "#app/features/delivery/delivery-settings.schema.ts";
+import { WEEKDAY_NAMES } from "#app/features/delivery/delivery-settings.ts";
+import { centsToDollarString, formatCents } from "#app/utils/money.ts";
+import type { z } from "#app/utils/zod.ts";
+import { CsrfInput } from "./csrf.tsx";
+
+type Failed = { form: string; fieldErrors: Record<string, string> } | null;
+
+/** Short column heads for the capacity table: "10–12", "12–2" … */
+const SLOT_HEADS = ["10–12", "12–2", "2–4", "4–6", "6–8"];
+
+/** Checks a form with its schema before it posts; shows the messages and stops it when invalid. */
+function useCheckedSubmit(schema: z.ZodType, name: string) {
+  const [errors, setErrors] = useState<Record<string, string> | null>(null);
+  function onSubmit(event: React.FormEvent<HTMLFormElement>) {
+    const values = Object.fromEntries(
+      [...new FormData(event.currentTarget)].filter(([, value]) => typeof value === "string"),
+    );
+    const parsed = schema.safeParse(values);
+    if (parsed.success) {
+      setErrors(null);
+      return;
+    }
+    event.preventDefault();
+    const found = formErrorsOf(parsed.error);
+    setErrors(found);
+    event.currentTarget.querySelector<HTMLElement>(`[name="${Object.keys(found)[0]}"]`)?.focus();
+  }
+  return { errors, onSubmit, name };
+}
+
+function errorsFor(failed: Failed, form: string, client: Record<string, string> | null) {
+  return client ?? (failed?.form === form ? failed.fieldErrors : {});
+}
+
+export function DeliverySettingsScreen({
+  zones,
+  values,
+  closures,
+  today,
+  failed,
+}: {
+  zones: DeliveryZone[];
+  values: Record<string, string>;
+  closures: DeliveryClosure[];
+  today: string;
+  failed: Failed;
+}) {
+  return (
+    <div className="space-y-8">
+      <section aria-labelledby="zones-heading" className="space-y-3">
+        <div>
+          <h2 id="zones-heading" className="font-display text-2xl">
+            Delivery zones
+          </h2>
+          <p className="text-muted-foreground text-sm">
+            Checkout takes a ZIP code only from an active zone of the chosen state. A zone may have its own
+            minimum order; the shop's $80.00 is the floor.
+          </p>
+        </div>
+        <ul className="space-y-3">
+          {zones.map((zone) => (
+            <li key={zone.id}>
+              <ZoneCard zone={zone} failed={failed} />
+            </li>
+          ))}
+        </ul>
+        <Card className="p-4 sm:p-5">
+          <details open={failed?.form === "zone-new" || undefined}>
+            <summary className="flex min-h-11 cursor-pointer items-center font-semibold">Add a zone</summary>
+            <ZoneForm failed={failed} />
+          </details>
+        </Card>
+      </section>
+
+      <SlotSettingsForm values={values} failed={failed} />
+
+      <ClosuresSection closures={closures} today={today} failed={failed} />
+    </div>
+  );
+}
+
+function ZoneCard({ zone, failed }: { zone: DeliveryZone; failed: Failed }) {
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle" && navigation.formData?.get("id") === zone.id;
+  const form = `zone-${zone.id}`;
+  return (
+    <Card className="p-4 sm:p-5">
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div className="min-w-0">
+          <h3 className="flex flex-wrap items-center gap-2 font-semibold">
+            {zone.name}
+            <Badge variant="outline">{zone.state}</Badge>
+            {zone.active ? (
+              <Badge variant="confirmed">Active</Badge>
+            ) : (
+              <Badge variant="neutral">Inactive</Badge>
+            )}
+          </h3>
+          <p className="mt-1 text-muted-foreground text-sm">
+            {zone.zipCodes.length} ZIP code{zone.zipCodes.length === 1 ? "" : "s"} · minimum{" "}
+            {zone.minimumOrderCents === null ? "$80.00 (shop)" : formatCents(zone.minimumOrderCents)}
+          </p>
+        </div>
+        <Form method="post">
+          <CsrfInput />
+          <input type="hidden" name="id" value={zone.id} />
+          <Button
+            type="submit"
+            name="intent"
+            value={zone.active ? "deactivate" : "activate"}
+            variant={zone.active ? "outlineDestructive" : "outline"}
+            size="sm"
+            disabled={busy}
+          >
+            {zone.active ? "Deactivate" : "Activate"}
+          </Button>
+        </Form>
+      </div>
+      {failed?.form === form && !failed.fieldErrors.zipCodes && failed.fieldErrors.name ? (
+        <p className="mt-2 text-destructive text-sm" role="alert">
+          {failed.fieldErrors.name}
+        </p>
+      ) : null}
+      <details className="mt-2" open={failed?.form === form || undefined}>
+        <summary className="flex min-h-11 cursor-pointer items-center text-primary text-sm">
+          Edit zone and ZIP codes
+        </summary>
+        <ZoneForm zone={zone} failed={failed} />
+      </details>
+    </Card>
+  );
+}
+
+function ZoneForm({ zone, failed }: { zone?: DeliveryZone; failed: Failed }) {
+  const formName = `zone-${zone?.id ?? "new"}`;
+  const checked = useCheckedSubmit(zoneFormSchema, formName);
+  const errors = errorsFor(failed, formName, checked.errors);
+  const id = (field: string) => `${formName}-${field}`;
+  return (
+    <Form method="post" noValidate onSubmit={checked.onSubmit} className="mt-3 grid gap-4 sm:grid-cols-2">
+      <CsrfInput />
+      <input type="hidden" name="intent" value="zone" />
+      <input type="hidden" name="id" value={zone?.id ?? ""} />
+      <div className="space-y-1.5">
+        <Label htmlFor={id("name")}>Name</Label>
+        <Input
+          id={id("name")}
+          name="name"
+          defaultValue={zone?.name ?? ""}
+          aria-invalid={errors.name ? true : undefined}
+        />
+        <FieldError>{errors.name}</FieldError>
+      </div>
+      <div className="grid grid-cols-2 gap-4">
+        <div className="space-y-1.5">
+          <Label htmlFor={id("state")}>State</Label>
+          <NativeSelect id={id("state")} name="state" defaultValue={zone?.state ?? "VA"}>
+            {US_STATES.map((state) => (
+              <option key={state} value={state}>
+                {STATE_NAMES[state]}
+              </option>
+            ))}
+          </NativeSelect>
+        </div>
+        <div className="space-y-1.5">
+          <Label htmlFor={id("minimumOrder")}>Own minimum ($)</Label>
+          <Input
+            id={id("minimumOrder")}
+            name="minimumOrder"
+            inputMode="decimal"
+            placeholder="80.00"
+            defaultValue={zone?.minimumOrderCents == null ? "" : centsToDollarString(zone.minimumOrderCents)}
+            aria-invalid={errors.minimumOrder ? true : undefined}
+          />
+          <FieldError>{errors.minimumOrder}</FieldError>
+        </div>
+      </div>
+      <div className="space-y-1.5 sm:col-span-2">
+        <Label htmlFor={id("zipCodes")}>ZIP codes</Label>
+        <Textarea
+          id={id("zipCodes")}
+          name="zipCodes"
+          rows={4}
+          className="font-mono text-sm"
+          placeholder="Paste ZIP codes: one a line, or separated by commas or spaces"
+          defaultValue={zone?.zipCodes.join(", ") ?? ""}
+          aria-invalid={errors.zipCodes ? true : undefined}
+        />
+        <FieldError>{errors.zipCodes}</FieldError>
+      </div>
+      <label className="flex min-h-11 items-center gap-3 text-sm">
+        <input
+          type="checkbox"
+          name="active"
+          value="on"
+          defaultChecked={zone?.active ?? true}
+          className="size-5 accent-primary"
+        />
+        Active (checkout accepts its ZIP codes)
+      </label>
+      <div className="flex justify-end sm:items-end">
+        <Button type="submit">{zone ? "Save zone" : "Add zone"}</Button>
+      </div>
+    </Form>
+  );
+}
+
+function SlotSettingsForm({ values, failed }: { values: Record<string, string>; failed: Failed }) {
+  const checked = useCheckedSubmit(deliverySettingsFormSchema, "settings");
+  const errors = errorsFor(failed, "settings", checked.errors);
+  const navigation = useNavigation();
+  const saving = navigation.state !== "idle" && navigation.formData?.get("intent") === "settings";
+  const firstError = Object.entries(errors)[0];
+  return (
+    <section aria-labelledby="slots-heading" className="space-y-3">
+      <div>
+        <h2 id="slots-heading" className="font-display text-2xl">
+          Delivery times
+        </h2>
+        <p className="text-muted-foreground text-sm">
+          Orders each delivery time takes per date (cancelled orders free their place), and the same-day
+          cut-off: after it no delivery time of that day is offered.
+        </p>
+      </div>
+      <Form method="post" noValidate onSubmit={checked.onSubmit}>
+        <CsrfInput />
+        <input type="hidden" name="intent" value="settings" />
+        <Card className="p-0">
+          <div className="overflow-x-auto">
+            <table className="w-full min-w-[34rem] text-sm">
+              <caption className="sr-only">Orders per delivery time and same-day cut-off, by weekday</caption>
+              <thead>
+                <tr className="border-border border-b text-left text-muted-foreground">
+                  <th scope="col" className="px-3 py-2 font-medium">
+                    Day
+                  </th>
+                  {SLOT_HEADS.map((head, index) => (
+                    <th key={head} scope="col" className="px-1 py-2 text-center font-medium">
+                      <abbr title={DELIVERY_SLOT_LABELS[index]} className="no-underline">
+                        {head}
+                      </abbr>
+                    </th>
+                  ))}
+                  <th scope="col" className="px-3 py-2 font-medium">
+                    Cut-off
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {WEEKDAY_NAMES.map((dayName, day) => {
+                  const offered = slotsOfWeekday(day) as string[];
+                  return (
+                    <tr key={dayName} className="border-border border-b last:border-0">
+                      <th scope="row" className="px-3 py-1.5 text-left font-medium">
+                        {dayName.slice(0, 3)}
+                      </th>
+                      {DELIVERY_SLOT_LABELS.map((label, slot) => {
+                        const name = capacityField(day, slot);
+                        if (!offered.includes(label)) {
+                          return (
+                            <td key={label} className="px-1 py-1.5 text-center text-muted-foreground">
+                              <input type="hidden" name={name} value={values[name]} />
+                              <span title="Not offered on Sundays">—</span>
+                            </td>
+                          );
+                        }
+                        return (
+                          <td key={label} className="px-1 py-1.5">
+                            <Input
+                              name={name}
+                              aria-label={`${dayName} ${label}: orders`}
+                              inputMode="numeric"
+                              defaultValue={values[name]}
+                              aria-invalid={errors[name] ? true : undefined}
+                              className="w-full min-w-12 px-2 text-center tabular-nums"
+                            />
+                          </td>
+                        );
+                      })}
+                      <td className="px-3 py-1.5">
+                        <Input
+                          type="time"
+                          name={cutoffField(day)}
+                          aria-label={`${dayName} same-day cut-off`}
+                          defaultValue={values[cutoffField(day)]}
+                          aria-invalid={errors[cutoffField(day)] ? true : undefined}
+                          className="min-w-28 px-2"
+                        />
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+          <div className="flex flex-col gap-4 border-border border-t p-4 sm:flex-row sm:items-end sm:justify-between sm:p-5">
+            <div className="space-y-1.5">
+              <Label htmlFor="field-leadMinutes">Same-day lead time (minutes)</Label>
+              <Input
+                id="field-leadMinutes"
+                name="leadMinutes"
+                inputMode="numeric"
+                defaultValue={values.leadMinutes}
+                aria-invalid={errors.leadMinutes ? true : undefined}
+                aria-describedby="hint-leadMinutes"
+                className="sm:w-40"
+              />
+              <p id="hint-leadMinutes" className="text-muted-foreground text-xs">
+                A delivery time of today is offered until this long before it ends.
+              </p>
+            </div>
+            <Button type="submit" size="lg" disabled={saving}>
+              {saving ? "Saving..." : "Save Delivery Times"}
+            </Button>
+          </div>
+          {firstError ? (
+            <p className="px-4 pb-4 text-destructive text-sm sm:px-5" role="alert">
+              {firstError[1]}
+            </p>
+          ) : null}
+        </Card>
+      </Form>
+    </section>
+  );
+}
+
+function ClosuresSection({
+  closures,
+  today,
+  failed,
+}: {
+  closures: DeliveryClosure[];
+  today: string;
+  failed: Failed;
+}) {
+  const checked = useCheckedSubmit(closureFormSchema, "closure");
+  const errors = errorsFor(failed, "closure", checked.errors);
+  return (
+    <section aria-labelledby="closures-heading" className="space-y-3">
+      <div>
+        <h2 id="closures-heading" className="font-display text-2xl">
+          Days off and closed times
+        </h2>
+        <p className="text-muted-foreground text-sm">
+          Close a whole date (a holiday) or one delivery time. Shoppers see it as Closed, with your reason.
+        </p>
+      </div>
+      <Card className="p-4 sm:p-5">
+        {closures.length === 0 ? (
+          <p className="text-muted-foreground text-sm">No closures ahead: every date is open.</p>
+        ) : (
+          <ul className="divide-y divide-border">
+            {closures.map((closure) => (
+              <li key={closure.id} className="flex flex-wrap items-center justify-between gap-3 py-2">
+                <span className="min-w-0 text-sm">
+                  <span className="font-semibold">{formatDeliveryDate(closure.date)}</span>{" "}
+                  <span className="text-muted-foreground">{closure.slot ?? "Whole day"}</span> —{" "}
+                  {closure.reason}
+                </span>
+                <Form method="post">
+                  <CsrfInput />
+                  <input type="hidden" name="id" value={closure.id} />
+                  <Button type="submit" name="intent" value="reopen" variant="outline" size="sm">
+                    Reopen
+                  </Button>
+                </Form>
+              </li>
+            ))}
+          </ul>
+        )}
+        <Form
+          method="post"
+          noValidate
+          onSubmit={checked.onSubmit}
+          className="mt-4 grid gap-4 border-border border-t pt-4 sm:grid-cols-[auto_auto_1fr_auto] sm:items-end"
+        >
+          <CsrfInput />
+          <input type="hidden" name="intent" value="close" />
+          <div className="space-y-1.5">
+            <Label htmlFor="closure-date">Date</Label>
+            <Input
+              id="closure-date"
+              name="date"
+              type="date"
+              min={today}
+              aria-invalid={errors.date ? true : undefined}
+            />
+            <FieldError>{errors.date}</FieldError>
+          </div>
+          <div className="space-y-1.5">
+            <Label htmlFor="closure-slot">Delivery time</Label>
+            <NativeSelect id="closure-slot" name="slot" defaultValue="">
+              <option value="">Whole day</option>
+              {DELIVERY_SLOT_LABELS.map((label) => (
+                <option key={label} value={label}>
+                  {label}
+                </option>
+              ))}
+            </NativeSelect>
+          </div>
+          <div className="space-y-1.5">
+            <Label htmlFor="closure-reason">Reason shoppers see</Label>
+            <Input
+              id="closure-reason"
+              name="reason"
+              placeholder="e.g. Thanksgiving"
+              aria-invalid={errors.reason ? true : undefined}
+            />
+            <FieldError>{errors.reason}</FieldError>
+          </div>
+          <Button type="submit" variant="secondary">
+            Close
+          </Button>
+        </Form>
+      </Card>
+    </section>
+  );
+}

@@ -1,0 +1,99 @@
+/**
+ * The posts of /admin/settings/delivery, one intent each (habit 7): save a zone, deactivate or
+ * reactivate one, save the slot capacities and cut-offs, close a date or a slot, reopen it. Each
+ * is parsed with its schema in delivery-settings.schema.ts (the form's own check in the browser).
+ */
+import { storeClock } from "#app/utils/store-time.ts";
+import {
+  addClosure,
+  getDeliverySettings,
+  listClosures,
+  listDeliveryZones,
+  removeClosure,
+  saveDeliverySettings,
+  saveDeliveryZone,
+  setZoneActive,
+} from "./delivery.server.ts";
+import {
+  closureFormSchema,
+  deliverySettingsFormFields,
+  deliverySettingsFormSchema,
+  formErrorsOf,
+  settingsFormValues,
+  settingsFromForm,
+  zoneFormSchema,
+} from "./delivery-settings.schema.ts";
+
+export async function deliverySettingsScreen(now: Date = new Date()) {
+  const today = storeClock(now).date;
+  const [zones, settings, closures] = await Promise.all([
+    listDeliveryZones(),
+    getDeliverySettings(),
+    listClosures(today),
+  ]);
+  return { zones, values: settingsFormValues(settings), closures, today };
+}
+
+export type DeliveryPostResult =
+  | { ok: true; message: string }
+  | { ok: false; form: string; fieldErrors: Record<string, string> };
+
+const text = (form: FormData, key: string) => {
+  const value = form.get(key);
+  return typeof value === "string" ? value : undefined;
+};
+
+export async function handleDeliveryPost(
+  form: FormData,
+  now: Date = new Date(),
+): Promise<DeliveryPostResult> {
+  const intent = text(form, "intent");
+  if (intent === "zone") {
+    const id = text(form, "id") ?? "";
+    const formName = `zone-${id || "new"}`;
+    const parsed = zoneFormSchema.safeParse({
+      id,
+      name: text(form, "name"),
+      state: text(form, "state"),
+      active: text(form, "active"),
+      zipCodes: text(form, "zipCodes"),
+      minimumOrder: text(form, "minimumOrder"),
+    });
+    if (!parsed.success) return { ok: false, form: formName, fieldErrors: formErrorsOf(parsed.error) };
+    const saved = await saveDeliveryZone(parsed.data, { now });
+    if (!saved.ok) return { ok: false, form: formName, fieldErrors: { [saved.field]: saved.message } };
+    return { ok: true, message: id ? `${parsed.data.name} saved` : `${parsed.data.name} added` };
+  }
+  if (intent === "activate" || intent === "deactivate") {
+    const id = text(form, "id") ?? "";
+    const saved = await setZoneActive(id, intent === "activate");
+    if (!saved.ok) return { ok: false, form: `zone-${id}`, fieldErrors: { [saved.field]: saved.message } };
+    return { ok: true, message: intent === "activate" ? "Zone activated" : "Zone deactivated" };
+  }
+  if (intent === "settings") {
+    const raw = Object.fromEntries(deliverySettingsFormFields().map((field) => [field, text(form, field)]));
+    const parsed = deliverySettingsFormSchema.safeParse(raw);
+    if (!parsed.success) return { ok: false, form: "settings", fieldErrors: formErrorsOf(parsed.error) };
+    await saveDeliverySettings(settingsFromForm(parsed.data), { now });
+    return { ok: true, message: "Delivery times saved" };
+  }
+  if (intent === "close") {
+    const parsed = closureFormSchema.safeParse({
+      date: text(form, "date"),
+      slot: text(form, "slot") ?? "",
+      reason: text(form, "reason"),
+    });
+    if (!parsed.success) return { ok: false, form: "closure", fieldErrors: formErrorsOf(parsed.error) };
+    if (parsed.data.date < storeClock(now).date) {
+      return { ok: false, form: "closure", fieldErrors: { date: "Choose today or a later date" } };
+    }
+    await addClosure({ date: parsed.data.date, slot: parsed.data.slot || null, reason: parsed.data.reason });
+    return { ok: true, message: "Closed for deliveries" };
+  }
+  if (intent === "reopen") {
+    const id = text(form, "id") ?? "";
+    if (/^[0-9a-f-]{36}$/i.test(id)) await removeClosure(id);
+    return { ok: true, message: "Open for deliveries again" };
+  }
+  return { ok: false, form: "form", fieldErrors: { form: "Unknown action" } };
+}

@@ -1,0 +1,39 @@
+import { data } from "react-router";
+import { DeliverySettingsScreen } from "#app/components/admin/delivery-settings.tsx";
+import { AdminPageHeader } from "#app/components/admin/page-header.tsx";
+import { requireAdmin } from "#app/features/admin-auth/guard.server.ts";
+import { deliverySettingsScreen, handleDeliveryPost } from "#app/features/delivery/delivery-admin.server.ts";
+import { redirectWithToast } from "#app/utils/toast.server.ts";
+import type { Route } from "./+types/delivery";
+
+export function meta() {
+  return [{ title: "Delivery | Admin" }];
+}
+
+export async function loader({ context }: Route.LoaderArgs) {
+  requireAdmin(context);
+  return deliverySettingsScreen();
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  requireAdmin(context);
+  const result = await handleDeliveryPost(await request.formData());
+  if (!result.ok) return data({ form: result.form, fieldErrors: result.fieldErrors }, { status: 400 });
+  return redirectWithToast("/admin/settings/delivery", {
+    type: "success",
+    title: "Success",
+    description: result.message,
+  });
+}
+
+export default function DeliverySettings({ loaderData, actionData }: Route.ComponentProps) {
+  return (
+    <div className="mx-auto max-w-5xl">
+      <AdminPageHeader
+        title="Delivery"
+        description="Where the shop delivers, how many orders each delivery time takes, the same-day cut-off and days off."
+      />
+      <DeliverySettingsScreen {...loaderData} failed={actionData ?? null} />
+    </div>
+  );
+}
