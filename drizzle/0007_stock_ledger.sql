@@ -27,36 +27,46 @@ SELECT s."id", s."inventory_count", 'correction', 'Opening stock: the ledger sta
 FROM "product_sizes" AS s WHERE s."inventory_count" <> 0;
 --> statement-breakpoint
 -- Every stock change that is not an order's: 'received', 'correction', 'import'. p_moves is a jsonb
--- array of {"size_id", "delta", "reason", "note"}; applied in size-id order (the order place_order
--- locks in), each with its movement. Stock never goes below 0: SQLSTATE CG409, DETAIL the size id,
--- HINT the stock it has. Returns each moved size's new stock.
+-- array of {"size_id", "delta", "reason", "note"}. Set-based (a 5,000-row import is one call): the
+-- sizes are locked in id order (the order place_order locks in), each size's net change is applied
+-- once and every move gets its movement. Stock never goes below 0: SQLSTATE CG409, DETAIL the size
+-- id, HINT the stock it has (0 for a size that no longer exists). Returns each moved size's new stock.
 CREATE FUNCTION "move_stock"("p_moves" jsonb, "p_actor" uuid, "p_now" timestamptz)
 RETURNS TABLE ("size_id" uuid, "inventory_count" integer)
 LANGUAGE plpgsql AS $$
 #variable_conflict use_column
 DECLARE
-  move jsonb;
-  left_after integer;
+  short record;
 BEGIN
-  FOR move IN
-    SELECT m.value FROM jsonb_array_elements("p_moves") AS m
-    WHERE (m.value->>'delta')::integer <> 0
-    ORDER BY (m.value->>'size_id')::uuid
-  LOOP
-    UPDATE "product_sizes" AS s SET "inventory_count" = s."inventory_count" + (move->>'delta')::integer
-      WHERE s."id" = (move->>'size_id')::uuid AND s."inventory_count" + (move->>'delta')::integer >= 0
-      RETURNING s."inventory_count" INTO left_after;
-    IF NOT FOUND THEN
-      RAISE EXCEPTION USING ERRCODE = 'CG409', MESSAGE = 'stock would go below zero',
-        DETAIL = move->>'size_id',
-        HINT = coalesce((SELECT s."inventory_count" FROM "product_sizes" AS s
-          WHERE s."id" = (move->>'size_id')::uuid), 0)::text;
-    END IF;
-    INSERT INTO "stock_movements" ("size_id", "delta", "reason", "actor_id", "note", "created_at")
-    VALUES ((move->>'size_id')::uuid, (move->>'delta')::integer, move->>'reason', "p_actor",
-      nullif(move->>'note', ''), "p_now");
-    RETURN QUERY SELECT (move->>'size_id')::uuid, left_after;
-  END LOOP;
+  PERFORM 1 FROM "product_sizes" AS s
+    WHERE s."id" IN (SELECT (m.value->>'size_id')::uuid FROM jsonb_array_elements("p_moves") AS m)
+    ORDER BY s."id" FOR UPDATE;
+  SELECT t.sid, s."inventory_count" AS on_hand INTO short
+    FROM (SELECT (m.value->>'size_id')::uuid AS sid, sum((m.value->>'delta')::integer) AS delta
+          FROM jsonb_array_elements("p_moves") AS m GROUP BY 1) AS t
+    LEFT JOIN "product_sizes" AS s ON s."id" = t.sid
+    WHERE s."id" IS NULL OR s."inventory_count" + t.delta < 0
+    ORDER BY t.sid LIMIT 1;
+  IF FOUND THEN
+    RAISE EXCEPTION USING ERRCODE = 'CG409', MESSAGE = 'stock would go below zero',
+      DETAIL = short.sid::text, HINT = coalesce(short.on_hand, 0)::text;
+  END IF;
+  INSERT INTO "stock_movements" ("size_id", "delta", "reason", "actor_id", "note", "created_at")
+  SELECT (m.value->>'size_id')::uuid, (m.value->>'delta')::integer, m.value->>'reason', "p_actor",
+    nullif(m.value->>'note', ''), "p_now"
+  FROM jsonb_array_elements("p_moves") AS m
+  WHERE (m.value->>'delta')::integer <> 0;
+  RETURN QUERY
+  WITH t AS (
+    SELECT (m.value->>'size_id')::uuid AS sid, sum((m.value->>'delta')::integer) AS delta
+    FROM jsonb_array_elements("p_moves") AS m GROUP BY 1
+  )
+  , moved AS (
+    UPDATE "product_sizes" AS s SET "inventory_count" = s."inventory_count" + t.delta
+      FROM t WHERE s."id" = t.sid AND t.delta <> 0
+      RETURNING s."id" AS sid, s."inventory_count" AS left_after
+  )
+  SELECT moved.sid, moved.left_after FROM moved;
 END
 $$;
 --> statement-breakpoint
