@@ -50,7 +50,7 @@ export function ProductCard({ product, priority = false }: { product: CardProduc
   const size = product.sizes[sizeIndex];
   const onSale = product.sizes.some(isOnSale);
   const thc = thcLine(product);
-  const href = `/product/${product.id}`;
+  const href = `/product/${product.slug}`;
   const soldOut = size ? !size.inStock : product.sizes.length > 0 && product.sizes.every((s) => !s.inStock);
 
   // The image and the category row are plain links that navigate like <Link>: a card renders three
