@@ -4,6 +4,7 @@ import { ProductForm } from "#app/components/admin/product-form.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
 import { requireAdmin } from "#app/features/admin-auth/guard.server.ts";
+import { SAVE_FAILED } from "#app/features/catalog/product.schema.ts";
 import {
   getAdminProduct,
   parseProductForm,
@@ -34,23 +35,20 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 export async function action({ request, params, context }: Route.ActionArgs) {
   requireAdmin(context);
   const parsed = await parseProductForm(request);
-  if (!parsed.ok) return data({ fieldErrors: parsed.fieldErrors }, { status: 400 });
+  // Refused or failed: the same page again with everything typed (no redirect that loses the form).
+  if (!parsed.ok) return data({ fieldErrors: parsed.fieldErrors, values: parsed.values }, { status: 400 });
   try {
     const result = await updateProduct(params.id, parsed.data);
     if (!result.ok) {
       return redirectWithToast("/admin/products", {
         type: "error",
         title: "Error",
-        description: "Failed to save product. Please try again.",
+        description: SAVE_FAILED,
       });
     }
   } catch (error) {
     log.error("Failed to save product", { error: errorMessage(error) });
-    return redirectWithToast(`/admin/products/edit/${params.id}`, {
-      type: "error",
-      title: "Error",
-      description: "Failed to save product. Please try again.",
-    });
+    return data({ fieldErrors: { form: SAVE_FAILED }, values: parsed.values }, { status: 500 });
   }
   return redirectWithToast("/admin/products", {
     type: "success",
@@ -82,7 +80,7 @@ export default function EditProduct({ loaderData, actionData }: Route.ComponentP
       <AdminPageHeader title="Edit Product" />
       <ProductForm
         key={loaderData.product.id}
-        initial={loaderData.product.values}
+        initial={actionData?.values ?? loaderData.product.values}
         mode="edit"
         serverErrors={actionData?.fieldErrors}
       />
