@@ -11,6 +11,7 @@ import { readFormData } from "#app/utils/form-data.server.ts";
 import { attachSizes, NEWEST_FIRST } from "./catalog.server.ts";
 import { canonicalCategory, type ProductFields } from "./catalog.ts";
 import {
+  DEFAULT_LOW_STOCK_THRESHOLD,
   dollarsToCentsNumber,
   fieldErrorsOf,
   namedFieldsToPayload,
@@ -22,8 +23,8 @@ import {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** A size with this many or fewer units left is shown as low stock in the admin list. */
-export const LOW_STOCK_THRESHOLD = 5;
+/** The default low-stock threshold (each size has its own, `product_sizes.low_stock_threshold`). */
+export const LOW_STOCK_THRESHOLD = DEFAULT_LOW_STOCK_THRESHOLD;
 
 export type AdminProductSize = {
   id: string;
