@@ -2,13 +2,14 @@ import { Link } from "react-router";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
+import { storeFromMatches } from "#app/features/catalog/seo.ts";
 import { formatDeliveryDate } from "#app/features/checkout/delivery-slots.ts";
 import { getOrderOfRequest } from "#app/features/orders/orders.server.ts";
 import { formatCents } from "#app/utils/money.ts";
 import type { Route } from "./+types/thank-you";
 
-export function meta() {
-  return [{ title: "Thank you | Capital Grown" }, { name: "robots", content: "noindex" }];
+export function meta({ matches }: Route.MetaArgs) {
+  return [{ title: `Thank you | ${storeFromMatches(matches).name}` }, { name: "robots", content: "noindex" }];
 }
 
 export { privateNoStoreHeaders as headers } from "#app/utils/cache-headers.ts";
