@@ -47,3 +47,38 @@ test("deleting all demo products and restarting seeds nothing", async () => {
     rmSync(dataDir, { recursive: true, force: true });
   }
 });
+
+test("the configured store name is used in titles, headers and the admin; 'View all deals' leads to /deals", async ({
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  const app = await startApp({
+    buildDir: process.env.E2E_BUILD_DIR as string,
+    env: { SEED_DEMO: "true", STORE_NAME: "Rowhouse Greens" },
+  });
+  const context = await browser.newContext({ baseURL: app.url });
+  try {
+    await context.addInitScript(() => window.localStorage.setItem("capital-grown-age-verified", "yes"));
+    const page = await context.newPage();
+    for (const path of ["/", "/shop", "/checkout", "/thank-you", "/order-confirmation", "/admin/login"]) {
+      const html = await (await fetch(`${app.url}${path}`)).text();
+      const title = /<title>([^<]*)<\/title>/.exec(html)?.[1] ?? "";
+      expect(title, path).toContain(path === "/admin/login" ? "Admin Login" : "Rowhouse Greens");
+      // The spec's tagline is the one place the literal stays.
+      expect(html.replaceAll("Capital Grown. Capital Delivered.", ""), path).not.toContain("Capital Grown");
+    }
+    await page.goto("/");
+    await expect(page.getByRole("heading", { name: "Why Choose Rowhouse Greens" })).toBeVisible();
+    await page.goto("/admin/login");
+    await expect(page.getByText("Rowhouse Greens back office")).toBeVisible();
+
+    await page.goto("/shop");
+    const deals = page.getByRole("region", { name: "Deals" });
+    await deals.getByRole("link", { name: "View all deals" }).click();
+    await expect(page).toHaveURL(/\/deals$/);
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  } finally {
+    await context.close();
+    await app.stop();
+  }
+});
