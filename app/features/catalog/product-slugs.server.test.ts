@@ -78,6 +78,21 @@ describeEachDatabase("product slugs", (database) => {
     expect(history.map((entry) => entry.slug)).toEqual(["northern-lights-auto"]);
   });
 
+  it("gives products created at the same moment with the same name different slugs", async () => {
+    const created = await Promise.all(Array.from({ length: 6 }, () => createProduct(form("Gelato Cake"))));
+    const rows = await Promise.all(created.map(({ id }) => getAdminProduct(id)));
+    expect(new Set(rows.map((row) => row?.slug))).toEqual(
+      new Set([
+        "gelato-cake",
+        "gelato-cake-2",
+        "gelato-cake-3",
+        "gelato-cake-4",
+        "gelato-cake-5",
+        "gelato-cake-6",
+      ]),
+    );
+  });
+
   it("answers not found for unknown slugs, ids and malformed keys", async () => {
     expect(await findProductPage("no-such-product")).toBeUndefined();
     expect(await findProductPage("00000000-0000-4000-8000-000000000000")).toBeUndefined();
