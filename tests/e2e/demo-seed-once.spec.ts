@@ -13,13 +13,14 @@ import { startApp } from "../support/app-server.ts";
 const productLinks = (html: string) => [...html.matchAll(/href="\/product\/[a-z0-9-]+"/g)].length;
 
 test("deleting all demo products and restarting seeds nothing", async () => {
-  test.setTimeout(180_000);
+  test.setTimeout(300_000);
   const dataDir = mkdtempSync(path.join(tmpdir(), "cg-seed-once-"));
   const start = () =>
     startApp({
       buildDir: process.env.E2E_BUILD_DIR as string,
       dataDir,
       env: { SEED_DEMO: "true", SEED_DEMO_COUNT: "6" },
+      startTimeoutMs: 150_000,
     });
   try {
     let app = await start();
@@ -51,10 +52,12 @@ test("deleting all demo products and restarting seeds nothing", async () => {
 test("the configured store name is used in titles, headers and the admin; 'View all deals' leads to /deals", async ({
   browser,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   const app = await startApp({
     buildDir: process.env.E2E_BUILD_DIR as string,
-    env: { SEED_DEMO: "true", STORE_NAME: "Rowhouse Greens" },
+    // 12 demo products hold 3 deals.
+    env: { SEED_DEMO: "true", SEED_DEMO_COUNT: "12", STORE_NAME: "Rowhouse Greens" },
+    startTimeoutMs: 150_000,
   });
   const context = await browser.newContext({ baseURL: app.url });
   try {
