@@ -12,7 +12,7 @@ export default [
     route("shop", "routes/_store/shop.tsx"),
     ...categoryPages.map((slug) => route(slug, "routes/_store/category.tsx", { id: `category-${slug}` })),
     ...effectPages.map((slug) => route(slug, "routes/_store/effect.tsx", { id: `effect-${slug}` })),
-    route("product/:id", "routes/_store/product.tsx"),
+    route("product/:slug", "routes/_store/product.tsx"),
     route("checkout", "routes/_store/checkout.tsx"),
     route("thank-you", "routes/_store/thank-you.tsx"),
     route("order-confirmation", "routes/_store/order-confirmation.tsx"),

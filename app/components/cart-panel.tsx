@@ -72,7 +72,13 @@ export function CartPanel({ open, onOpenChange }: { open: boolean; onOpenChange:
                   <div className="flex min-w-0 flex-1 flex-col gap-1">
                     <div className="flex items-start justify-between gap-2">
                       <div className="min-w-0">
-                        <p className="truncate font-semibold">{line.productName}</p>
+                        <Link
+                          to={`/product/${line.productSlug ?? line.productId}`}
+                          onClick={() => onOpenChange(false)}
+                          className="block truncate font-semibold hover:underline"
+                        >
+                          {line.productName}
+                        </Link>
                         <p className="text-sm text-muted-foreground">{line.sizeLabel}</p>
                       </div>
                       <button

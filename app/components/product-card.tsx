@@ -55,7 +55,7 @@ export function ProductCard({ product, priority = false }: { product: CardProduc
   const size = product.sizes[sizeIndex];
   const onSale = product.sizes.some(isOnSale);
   const thc = thcLine(product);
-  const href = `/product/${product.id}`;
+  const href = `/product/${product.slug}`;
   const soldOut = size ? !size.inStock : product.sizes.length > 0 && product.sizes.every((s) => !s.inStock);
   const onlyLeft = onlyLeftText(size?.left);
 

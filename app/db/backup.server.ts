@@ -16,6 +16,7 @@ export const BACKUP_FORMAT = "capital-grown-backup";
 export const BACKUP_TABLES = [
   "catalog_state",
   "products",
+  "product_slugs",
   "product_sizes",
   "media_files",
   "admin_users",

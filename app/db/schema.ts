@@ -36,6 +36,12 @@ export const products = pgTable(
   {
     id: uuid("id").primaryKey().defaultRandom(),
     name: text("name").notNull(),
+    /**
+     * The product page's address, `/product/{slug}` (decision 023): made from the name by the
+     * `products_assign_slug` trigger (unique: 'blue-dream', 'blue-dream-2' …) when a row is inserted
+     * without one or renamed; the slugs it had before stay in `product_slugs` and redirect.
+     */
+    slug: text("slug").notNull().default(""),
     description: text("description").notNull().default(""),
     category: text("category").notNull(),
     strain: text("strain"),
@@ -57,6 +63,7 @@ export const products = pgTable(
     ...timestamps,
   },
   (table) => [
+    uniqueIndex("products_slug_idx").on(table.slug),
     index("products_created_at_idx").on(table.createdAt.desc()),
     index("products_category_created_at_idx").on(table.category, table.createdAt.desc()),
     index("products_strain_created_at_idx").on(table.strain, table.createdAt.desc()),
@@ -67,7 +74,21 @@ export const products = pgTable(
       sql`${table.thcPercentage} IS NULL OR (${table.thcPercentage} >= 0 AND ${table.thcPercentage} <= 100)`,
     ),
     check("products_thc_mg_non_negative", sql`${table.thcMg} IS NULL OR ${table.thcMg} >= 0`),
+    check("products_slug_format", sql`${table.slug} ~ '^[a-z0-9]+(-[a-z0-9]+)*$'`),
   ],
+);
+
+/** A renamed product's earlier slugs: `/product/{old slug}` answers 301 to the current one. */
+export const productSlugs = pgTable(
+  "product_slugs",
+  {
+    slug: text("slug").primaryKey(),
+    productId: uuid("product_id")
+      .notNull()
+      .references(() => products.id, { onDelete: "cascade" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("product_slugs_product_id_idx").on(table.productId)],
 );
 
 export const productSizes = pgTable(
@@ -89,6 +110,8 @@ export const productSizes = pgTable(
      * equivalent (decision 28). Null only for sizes saved before the limits existed.
      */
     flowerEquivalentMg: integer("flower_equivalent_mg"),
+    /** At or below this many units the size is low stock: the dashboard panel and daily digest. */
+    lowStockThreshold: integer("low_stock_threshold").notNull().default(5),
   },
   (table) => [
     index("product_sizes_product_id_idx").on(table.productId, table.position),
@@ -99,6 +122,7 @@ export const productSizes = pgTable(
       sql`${table.salePriceCents} IS NULL OR ${table.salePriceCents} >= 0`,
     ),
     check("product_sizes_inventory_non_negative", sql`${table.inventoryCount} >= 0`),
+    check("product_sizes_low_stock_threshold_non_negative", sql`${table.lowStockThreshold} >= 0`),
     check(
       "product_sizes_flower_equivalent_non_negative",
       sql`${table.flowerEquivalentMg} IS NULL OR ${table.flowerEquivalentMg} >= 0`,

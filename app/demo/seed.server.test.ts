@@ -1,9 +1,9 @@
 import { and, eq, isNotNull } from "drizzle-orm";
 import { expect, it } from "vitest";
-import { mediaFiles, productSizes, products } from "#app/db/schema.ts";
+import { mediaFiles, productSizes, products, storeSettings } from "#app/db/schema.ts";
 import { insertProduct } from "#app/features/catalog/product-factory.server.ts";
 import { describeEachDatabase } from "#tests/db.ts";
-import { seedDemoCatalogue } from "./seed.server.ts";
+import { DEMO_SEEDED_KEY, seedDemoCatalogue } from "./seed.server.ts";
 
 describeEachDatabase("demo catalogue seed", (database) => {
   it("seeds an empty shop once, with an image for every product", { timeout: 180_000 }, async () => {
@@ -41,6 +41,17 @@ describeEachDatabase("demo catalogue seed", (database) => {
     const second = await seedDemoCatalogue(db);
     expect(second.seeded).toBe(0);
     expect(await db.$count(products)).toBe(64);
+    // Each has a readable address of its own (decision 023).
+    expect(new Set(rows.map((row) => row.slug)).size).toBe(64);
+    expect(rows.every((row) => /^[a-z0-9]+(-[a-z0-9]+)*$/.test(row.slug))).toBe(true);
+
+    // Once in the life of the database: an owner who deletes every demo product keeps an empty shop.
+    await db.delete(productSizes);
+    await db.delete(products);
+    expect(await seedDemoCatalogue(db)).toMatchObject({ seeded: 0 });
+    expect(await db.$count(products)).toBe(0);
+    const [flag] = await db.select().from(storeSettings).where(eq(storeSettings.key, DEMO_SEEDED_KEY));
+    expect(flag?.value).toMatchObject({ products: 64 });
   });
 
   it("never touches a shop that already has products", async () => {

@@ -1,11 +1,13 @@
 /**
- * Seeds the demo catalogue into an empty shop: products, sizes and drawn product images.
- * Never touches a shop that already has products.
+ * Seeds the demo catalogue into a new shop: products, sizes and drawn product images. Once in the
+ * life of a database (decision 023): a flag in `store_settings` records it, so a shop whose owner
+ * deleted every demo product is not seeded again at the next start. Never touches a shop that
+ * already has products.
  */
 import { availableParallelism } from "node:os";
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Database, Executor } from "#app/db/client.server.ts";
-import { products } from "#app/db/schema.ts";
+import { products, storeSettings } from "#app/db/schema.ts";
 import { productArtworkSvg } from "#app/demo/artwork.server.ts";
 import { insertProducts } from "#app/features/catalog/product-factory.server.ts";
 import { getPurchaseLimitSettings } from "#app/features/checkout/purchase-limits.server.ts";
@@ -26,9 +28,28 @@ export type SeedOptions = {
 
 export type SeedResult = { seeded: number; images: number; ms: number };
 
+/** The `store_settings` key set once the demo catalogue was seeded (or found products to keep). */
+export const DEMO_SEEDED_KEY = "demo-catalogue-seeded";
+
 async function hasProducts(executor: Executor) {
   const rows = await executor.select({ id: products.id }).from(products).limit(1);
   return rows.length > 0;
+}
+
+async function wasSeeded(executor: Executor) {
+  const rows = await executor
+    .select({ key: storeSettings.key })
+    .from(storeSettings)
+    .where(eq(storeSettings.key, DEMO_SEEDED_KEY))
+    .limit(1);
+  return rows.length > 0;
+}
+
+async function markSeeded(executor: Executor, seeded: number, now: Date) {
+  await executor
+    .insert(storeSettings)
+    .values({ key: DEMO_SEEDED_KEY, value: { at: now.toISOString(), products: seeded }, updatedAt: now })
+    .onConflictDoNothing();
 }
 
 /** Runs `task` over `items` with at most `limit` at a time, keeping the order of results. */
@@ -53,7 +74,10 @@ async function mapWithConcurrency<T, R>(items: T[], limit: number, task: (item: 
 export async function seedDemoCatalogue(database: Database, options: SeedOptions = {}): Promise<SeedResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
-  if (await hasProducts(database)) return { seeded: 0, images: 0, ms: elapsed() };
+  if ((await wasSeeded(database)) || (await hasProducts(database))) {
+    await markSeeded(database, 0, options.now ?? new Date());
+    return { seeded: 0, images: 0, ms: elapsed() };
+  }
 
   const list = demoProducts(options.count ?? DEMO_PRODUCT_COUNT);
   const concurrency = options.concurrency ?? Math.min(4, availableParallelism());
@@ -74,7 +98,7 @@ export async function seedDemoCatalogue(database: Database, options: SeedOptions
   const seeded = await database.transaction(async (tx) => {
     // Two app instances starting together on one PostgreSQL database seed once.
     await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext('capital-grown:seed-demo-catalogue'))`);
-    if (await hasProducts(tx)) return 0;
+    if ((await wasSeeded(tx)) || (await hasProducts(tx))) return 0;
     const { equivalences } = await getPurchaseLimitSettings(tx);
     await insertProducts(
       tx,
@@ -110,6 +134,7 @@ export async function seedDemoCatalogue(database: Database, options: SeedOptions
         };
       }),
     );
+    await markSeeded(tx, list.length, new Date(now));
     return list.length;
   });
   return { seeded, images: rendered.size, ms: elapsed() };

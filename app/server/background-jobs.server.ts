@@ -5,6 +5,7 @@
  */
 import { getDatabaseHandle } from "#app/db/client.server.ts";
 import { startBackupSocket, startDailyBackupJob } from "#app/features/backups/backup-service.server.ts";
+import { startLowStockDigestJob } from "#app/features/catalog/low-stock.server.ts";
 import { startEmailWorker } from "#app/features/email/email-outbox.server.ts";
 import { startAutoCancelJob } from "#app/features/orders/auto-cancel.server.ts";
 import { startIdRetentionJob } from "#app/features/orders/id-retention.server.ts";
@@ -18,6 +19,7 @@ export async function startBackgroundJobs(): Promise<StopJob[]> {
   stops.push(startEmailWorker());
   stops.push(startIdRetentionJob());
   stops.push(startAutoCancelJob());
+  stops.push(startLowStockDigestJob());
   stops.push(startDailyBackupJob(await getDatabaseHandle()));
   // The embedded database has one owner, this process: `npm run db:backup` asks it (decision 017).
   if (!config().DATABASE_URL) stops.push(await startBackupSocket(await getDatabaseHandle()));

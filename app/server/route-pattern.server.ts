@@ -1,5 +1,5 @@
 /**
- * The route pattern of a request (`/product/:id`, not `/product/42`), for the request log and the
+ * The route pattern of a request (`/product/:slug`, not `/product/blue-dream`), for the request log and the
  * duration histogram: ids never reach a log line or a metric label, and labels stay few.
  */
 import { matchRoutes, type RouteObject } from "react-router";

@@ -150,6 +150,14 @@ const envSchema = z.object({
     .string()
     .regex(/^(([01]\d|2[0-3]):[0-5]\d|off)$/, "must be a time of day as HH:MM, e.g. 03:30, or off")
     .default("03:30"),
+  /**
+   * When the daily low-stock digest goes to the shop: `opening` (the store's opening time, 10:00
+   * Mon–Sat and 11:00 Sunday, store time zone), a time of day as HH:MM, or `off` (decision 023).
+   */
+  LOW_STOCK_DIGEST_TIME: z
+    .string()
+    .regex(/^(([01]\d|2[0-3]):[0-5]\d|off|opening)$/, "must be opening, a time of day as HH:MM, or off")
+    .default("opening"),
   ID_PHOTO_KEY: z.preprocess(emptyAsUndefined, base64Key.optional()),
   ID_PHOTO_PREVIOUS_KEYS: z.preprocess(emptyAsUndefined, base64KeyList.optional()),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),

@@ -35,6 +35,14 @@ export function weekday(date: string) {
   return new Date(Date.UTC(year, month - 1, day)).getUTCDay();
 }
 
+/**
+ * When the store opens on a weekday (0 = Sunday), in minutes after midnight store time: delivery
+ * hours are Mon–Sat 10am–8pm and Sun 11am–6pm (spec). The low-stock digest goes out then.
+ */
+export function openingMinutes(day: number) {
+  return day === 0 ? 11 * 60 : 10 * 60;
+}
+
 /** The store day (yyyy-MM-dd in New York) an instant falls on: dashboard totals use it. */
 export function storeDay(instant: Date) {
   return storeClock(instant).date;

@@ -52,7 +52,6 @@ export async function priceChangeVisibility(
   browser: Browser,
   adminBase: string,
   observeBases: string[],
-  productId: string,
   rounds = 3,
 ): Promise<Freshness> {
   const admin = await adminPage(browser, adminBase);
@@ -67,7 +66,10 @@ export async function priceChangeVisibility(
         if (before.includes(shown)) throw new Error(`${shown} is already on /shop`);
       }
       const page = admin.page;
-      await page.goto(`${adminBase}/admin/products/edit/${productId}`);
+      // The newest product: first in the admin list and on /shop alike (both newest first).
+      await page.goto(`${adminBase}/admin/products`);
+      const edit = await page.locator('a[href^="/admin/products/edit/"]').first().getAttribute("href");
+      await page.goto(`${adminBase}${edit}`);
       await page.locator('[id="field-sizes.0.price"]').fill(dollars);
       await page.locator('[id="field-sizes.0.salePrice"]').fill("");
       const saved = page.waitForResponse((response) => response.request().method() === "POST", {

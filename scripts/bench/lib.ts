@@ -274,8 +274,12 @@ export async function reachablePostgres(candidate: string | undefined): Promise<
   }
 }
 
-/** Product ids in the order /shop lists them (the first page), read from its HTML. */
-export async function productIds(baseUrl: string): Promise<string[]> {
+/**
+ * Product slugs in the order /shop lists them (the first page), read from its HTML: the product
+ * page's own address `/product/{slug}` (decision 023), so nothing measured goes through the 301 of
+ * an old `/product/{id}` URL.
+ */
+export async function productSlugs(baseUrl: string): Promise<string[]> {
   const html = await (await fetch(`${baseUrl}/shop`)).text();
   return [...new Set([...html.matchAll(/href="\/product\/([^"?#/]+)"/g)].map((match) => match[1] as string))];
 }

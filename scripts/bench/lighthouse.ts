@@ -9,7 +9,7 @@ import path from "node:path";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import { CHROMIUM_FLAGS } from "./browser.ts";
-import { buildApp, createDataSet, productIds, ROOT, say, startServer } from "./lib.ts";
+import { buildApp, createDataSet, productSlugs, ROOT, say, startServer } from "./lib.ts";
 
 const RUNS = Math.max(1, Number(process.env.LH_RUNS ?? 3));
 const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"] as const;
@@ -41,12 +41,12 @@ async function main() {
   });
   const results: PageResult[] = [];
   try {
-    const [productId] = await productIds(server.url);
-    if (!productId) throw new Error("/shop lists no product");
+    const [productSlug] = await productSlugs(server.url);
+    if (!productSlug) throw new Error("/shop lists no product");
     for (const [label, pagePath] of [
       ["/", "/"],
       ["/shop", "/shop"],
-      ["/product/{id}", `/product/${productId}`],
+      ["/product/{slug}", `/product/${productSlug}`],
       ["/washington-dc-weed-delivery", "/washington-dc-weed-delivery"],
     ] as const) {
       // Warm the page cache, as a shop in use would be.

@@ -26,7 +26,7 @@ import {
   type LoadResult,
   load,
   median,
-  productIds,
+  productSlugs,
   ROOT,
   reachablePostgres,
   say,
@@ -127,10 +127,10 @@ async function pageVersusStatic(server: BenchServer, pagePath: string, headers: 
   };
 }
 
-async function cachedSection(server: BenchServer, productId: string) {
+async function cachedSection(server: BenchServer, productSlug: string) {
   for (const [label, pagePath, target] of [
     ["/shop (60 products)", "/shop", 0.25],
-    [`/product/{id}`, `/product/${productId}`, 0.25],
+    [`/product/{slug}`, `/product/${productSlug}`, 0.25],
     ["/ (home)", "/", null],
     ["/washington-dc-weed-delivery", "/washington-dc-weed-delivery", null],
   ] as const) {
@@ -211,10 +211,10 @@ async function missSection(cachedServer: BenchServer) {
   });
 }
 
-async function browserSection(server: BenchServer, productId: string) {
+async function browserSection(server: BenchServer, productSlug: string) {
   const browser = await launchChromium();
   try {
-    for (const pagePath of ["/", "/shop", `/product/${productId}`, "/__bench/bare"]) {
+    for (const pagePath of ["/", "/shop", `/product/${productSlug}`, "/__bench/bare"]) {
       const loads = [];
       for (let i = 0; i < 3; i++) loads.push(await firstLoad(browser, server.url, pagePath));
       const js = median(loads.map((l) => l.jsGzipBytes)) / 1024;
@@ -222,7 +222,7 @@ async function browserSection(server: BenchServer, productId: string) {
       const sample = loads[0];
       const main = pagePath === "/" || pagePath === "/shop";
       record({
-        figure: `First-load JS on ${pagePath === `/product/${productId}` ? "/product/{id}" : pagePath === "/__bench/bare" ? "the bare reference page (framework + root only)" : pagePath}, gzipped`,
+        figure: `First-load JS on ${pagePath === `/product/${productSlug}` ? "/product/{slug}" : pagePath === "/__bench/bare" ? "the bare reference page (framework + root only)" : pagePath}, gzipped`,
         target: main ? "≤ 128 KB" : "(context)",
         value: `${fmt(js, 1)} KB`,
         pass: main ? js <= 128 : null,
@@ -234,7 +234,7 @@ async function browserSection(server: BenchServer, productId: string) {
           .join(", ")}`,
       });
       record({
-        figure: `First-load CSS on ${pagePath === `/product/${productId}` ? "/product/{id}" : pagePath === "/__bench/bare" ? "the bare reference page" : pagePath}, gzipped`,
+        figure: `First-load CSS on ${pagePath === `/product/${productSlug}` ? "/product/{slug}" : pagePath === "/__bench/bare" ? "the bare reference page" : pagePath}, gzipped`,
         target: main ? "≤ 20 KB" : "(context)",
         value: `${fmt(css, 1)} KB`,
         pass: main ? css <= 20 : null,
@@ -242,7 +242,7 @@ async function browserSection(server: BenchServer, productId: string) {
       });
     }
     say("… a price change in the admin, visible on /shop (one instance)");
-    const fresh = await priceChangeVisibility(browser, server.url, [server.url], productId);
+    const fresh = await priceChangeVisibility(browser, server.url, [server.url]);
     record({
       figure: "Price change in the admin visible on /shop, one instance",
       target: "≤ 1 s",
@@ -263,9 +263,7 @@ async function postgresFreshness(pgData: DataSet) {
   const two = await startServer(pgData);
   const browser = await launchChromium();
   try {
-    const [productId] = await productIds(one.url);
-    if (!productId) throw new Error("no product on /shop");
-    const fresh = await priceChangeVisibility(browser, one.url, [one.url, two.url], productId);
+    const fresh = await priceChangeVisibility(browser, one.url, [one.url, two.url]);
     record({
       figure: "Price change in the admin visible on /shop, two instances sharing PostgreSQL",
       target: "≤ 1 s",
@@ -599,10 +597,10 @@ async function main() {
       if (wants("cached") || wants("browser")) {
         const server = await startServer(data60);
         servers.push(server);
-        const [productId] = await productIds(server.url);
-        if (!productId) throw new Error("/shop lists no product");
-        if (wants("cached")) await cachedSection(server, productId);
-        if (wants("browser")) await browserSection(server, productId);
+        const [productSlug] = await productSlugs(server.url);
+        if (!productSlug) throw new Error("/shop lists no product");
+        if (wants("cached")) await cachedSection(server, productSlug);
+        if (wants("browser")) await browserSection(server, productSlug);
         await server.stop();
       }
       if (wants("cold")) {

@@ -74,7 +74,9 @@ test("the log has one JSON line per request with its id and route, and none of t
     const placedToken = /\/thank-you\?order=([\w-]+)/.exec(placed.headers.get("location") ?? "")?.[1];
     if (!placedToken) throw new Error(`no order: ${placed.status} ${await placed.text()}`);
     await placed.body?.cancel();
-    expect((await fetch(`${url}/product/${size.productId}.data`)).status).toBe(200);
+    const moved = await fetch(`${url}/product/${size.productId}`, { redirect: "manual" });
+    expect(moved.status).toBe(301);
+    expect((await fetch(`${url}${moved.headers.get("location")}.data`)).status).toBe(200);
     expect(placedToken, "an order was placed").toBeTruthy();
     // The thank-you page (its URL holds the order's token) with the toast cookie the redirect set.
     const cookieHeader = [...cookies].join("; ");
@@ -111,7 +113,7 @@ test("the log has one JSON line per request with its id and route, and none of t
     }
     const checkout = requests.find((entry) => entry.method === "POST" && entry.route === "/checkout");
     expect([302, 303]).toContain(checkout?.status);
-    expect(requests.some((entry) => entry.route === "/product/:id.data")).toBe(true);
+    expect(requests.some((entry) => entry.route === "/product/:slug.data")).toBe(true);
     expect(requests.some((entry) => entry.route === "/thank-you" && entry.status === 200)).toBe(true);
 
     const personal = [

@@ -1,8 +1,9 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
-import { createProducts, passAgeGate, uniqueName } from "./support/storefront.ts";
+import { createProducts, passAgeGate, productSlugOf, uniqueName } from "./support/storefront.ts";
 
 let productId: string;
+let productSlug: string;
 const productName = uniqueName("E2E Page Pre Roll");
 
 test.beforeAll(async ({ browser }) => {
@@ -94,7 +95,9 @@ test("sitemap.xml lists every public page and product; robots.txt keeps private 
   ]) {
     expect(sitemap).toMatch(new RegExp(`<loc>https?://[^<]+${path}</loc>`));
   }
-  expect(sitemap).toContain(`/product/${productId}</loc>`);
+  productSlug ??= await productSlugOf(request, productId);
+  expect(sitemap).toContain(`/product/${productSlug}</loc>`);
+  expect(sitemap).not.toContain(`/product/${productId}</loc>`);
   expect(sitemap).not.toContain("/admin");
   expect(sitemap).not.toContain("/checkout");
   const robots = await (await request.get("/robots.txt")).text();

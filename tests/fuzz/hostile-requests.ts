@@ -639,17 +639,24 @@ export async function fuzzImages(): Promise<Images> {
 /** Product and size ids from the shop's own pages, so generated carts can name real ones. */
 export async function discoverTarget(url: string): Promise<FuzzTarget> {
   const shop = await (await fetch(`${url}/shop`)).text();
-  const productIds = [
-    ...new Set([...shop.matchAll(/href="\/product\/([0-9a-f-]{36})"/g)].map((m) => m[1] as string)),
+  // Product pages are at /product/{slug} (decision 023); their ids come with their sizes' prices.
+  const slugs = [
+    ...new Set([...shop.matchAll(/href="\/product\/([a-z0-9-]+)"/g)].map((m) => m[1] as string)),
   ];
-  const sizeIds = new Set<string>();
-  for (const productId of productIds.slice(0, 4)) {
-    const page = await (await fetch(`${url}/product/${productId}`)).text();
+  const candidates = new Set<string>();
+  for (const slug of slugs.slice(0, 4)) {
+    const page = await (await fetch(`${url}/product/${slug}`)).text();
     for (const match of page.matchAll(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g)) {
-      if (match[0] !== productId && !productIds.includes(match[0])) sizeIds.add(match[0]);
+      candidates.add(match[0]);
     }
   }
-  return { url, productIds: productIds.slice(0, 8), sizeIds: [...sizeIds].slice(0, 12) };
+  const query = [...candidates].map((id) => `size=${id}`).join("&");
+  const { sizes } = (await (await fetch(`${url}/api/cart-prices?${query}`)).json()) as {
+    sizes: { productId: string; sizeId: string }[];
+  };
+  const productIds = [...new Set(sizes.map((size) => size.productId))];
+  const sizeIds = sizes.map((size) => size.sizeId);
+  return { url, productIds: productIds.slice(0, 8), sizeIds: sizeIds.slice(0, 12) };
 }
 
 /** What each connection carried last, to tell which answer left it broken. */

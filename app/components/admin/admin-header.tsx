@@ -15,7 +15,7 @@ const LINKS = [
 ];
 
 /** Top bar of the back office: brand, sections, the signed-in admin and 'Sign Out'. */
-export function AdminHeader({ email }: { email: string }) {
+export function AdminHeader({ email, storeName }: { email: string; storeName: string }) {
   return (
     <header className="sticky top-0 z-30 border-border border-b bg-card/95 backdrop-blur print:hidden">
       <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-4 gap-y-1 px-4 py-2 sm:px-6 lg:px-8">
@@ -23,7 +23,7 @@ export function AdminHeader({ email }: { email: string }) {
           to="/admin/dashboard"
           className="flex min-h-11 items-center gap-2 font-display text-lg text-primary"
         >
-          Capital Grown{" "}
+          {storeName}{" "}
           <span className="font-sans text-muted-foreground text-xs uppercase tracking-widest">Admin</span>
         </Link>
         <nav

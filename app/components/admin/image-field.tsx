@@ -46,10 +46,13 @@ function uploadWithProgress(file: File, csrfToken: string, onProgress: (percent:
 export function ImageField({
   imageUrl,
   onChange,
+  onUploadingChange,
   error,
 }: {
   imageUrl: string;
   onChange: (value: { imageUrl: string; imageKey: string }) => void;
+  /** True from the moment a picked file starts uploading until it is stored or has failed. */
+  onUploadingChange?: (uploading: boolean) => void;
   error?: string;
 }) {
   const id = useId();
@@ -78,6 +81,7 @@ export function ImageField({
     }
     setLocalPreview(URL.createObjectURL(file));
     setProgress(0);
+    onUploadingChange?.(true);
     try {
       const uploaded = await uploadWithProgress(file, csrfToken, setProgress);
       onChange(uploaded);
@@ -87,6 +91,7 @@ export function ImageField({
         description: `Failed to upload image: ${uploadError instanceof Error ? uploadError.message : "unknown error"}`,
       });
     } finally {
+      onUploadingChange?.(false);
       setProgress(null);
       setLocalPreview(null);
       if (inputRef.current) inputRef.current.value = "";
@@ -163,6 +168,7 @@ export function ImageField({
         <div className="flex gap-2">
           <Input
             id={`${id}-url`}
+            name="imagePasted"
             type="url"
             inputMode="url"
             placeholder="https://…"

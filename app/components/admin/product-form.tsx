@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { Link, useNavigation, useSubmit } from "react-router";
 import { Button, buttonVariants } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
@@ -12,7 +12,8 @@ import {
   type ProductFormValues,
   productFormSchema,
 } from "#app/features/catalog/product.schema.ts";
-import { useCsrfToken } from "./csrf.tsx";
+import { toast } from "#app/utils/toast-client.ts";
+import { CsrfInput, useCsrfToken } from "./csrf.tsx";
 import { ImageField } from "./image-field.tsx";
 
 /** What the browser sends: the typed values; the server runs the same schema again. */
@@ -23,7 +24,12 @@ export function toSchemaInput(values: ProductFormValues) {
   };
 }
 
-/** The product form of spec §2 with the rules and messages of §5, for 'Add' and 'Edit'. */
+/**
+ * The product form of spec §2 with the rules and messages of §5, for 'Add' and 'Edit'. It never
+ * loses work: a save asked for while the image uploads waits for the upload; a refused or failed
+ * save comes back to this form with everything typed. Without JavaScript it posts its named fields
+ * (the image then comes from a pasted URL).
+ */
 export function ProductForm({
   initial,
   mode,
@@ -35,11 +41,20 @@ export function ProductForm({
 }) {
   const [values, setValues] = useState(initial);
   const [clientErrors, setClientErrors] = useState<Record<string, string> | null>(null);
+  const [uploading, setUploading] = useState(false);
+  /** Save was pressed while the image uploaded: save as soon as the upload ends. */
+  const [saveQueued, setSaveQueued] = useState(false);
   const submit = useSubmit();
   const csrf = useCsrfToken();
   const navigation = useNavigation();
   const saving = navigation.state !== "idle" && navigation.formMethod === "POST";
   const errors = clientErrors ?? serverErrors ?? {};
+
+  // A save the server could not make: said where the button is, and as a toast.
+  const formError = serverErrors?.form;
+  useEffect(() => {
+    if (formError) toast.error("Error", { description: formError });
+  }, [formError]);
 
   function set<K extends keyof ProductFormValues>(key: K, value: ProductFormValues[K]) {
     setValues((current) => ({ ...current, [key]: value }));
@@ -51,9 +66,8 @@ export function ProductForm({
     }));
   }
 
-  function onSubmit(event: React.FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const parsed = productFormSchema.safeParse(toSchemaInput(values));
+  function save(current: ProductFormValues) {
+    const parsed = productFormSchema.safeParse(toSchemaInput(current));
     if (!parsed.success) {
       const found = fieldErrorsOf(parsed.error);
       setClientErrors(found);
@@ -61,9 +75,28 @@ export function ProductForm({
       document.getElementById(`field-${first}`)?.focus();
       return;
     }
-    setClientErrors({});
-    submit({ csrf, payload: JSON.stringify(toSchemaInput(values)) }, { method: "post" });
+    // The server's answer (its field errors, or a failed save) shows next.
+    setClientErrors(null);
+    submit({ csrf, payload: JSON.stringify(toSchemaInput(current)) }, { method: "post" });
   }
+
+  function onSubmit(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (saving) return;
+    if (uploading) {
+      setSaveQueued(true);
+      return;
+    }
+    save(values);
+  }
+
+  // The upload ended (its image is in `values` by now, or it failed): the queued save goes ahead.
+  useEffect(() => {
+    if (!uploading && saveQueued) {
+      setSaveQueued(false);
+      save(values);
+    }
+  });
 
   const fieldProps = (name: string) => ({
     id: `field-${name}`,
@@ -72,11 +105,17 @@ export function ProductForm({
   });
 
   return (
-    <form onSubmit={onSubmit} noValidate className="space-y-6">
+    <form method="post" onSubmit={onSubmit} noValidate className="space-y-6">
+      <CsrfInput />
       <Card className="space-y-5 p-5 sm:p-6">
         <div className="space-y-1.5">
           <Label htmlFor="field-name">Product Name</Label>
-          <Input {...fieldProps("name")} value={values.name} onChange={(e) => set("name", e.target.value)} />
+          <Input
+            {...fieldProps("name")}
+            name="name"
+            value={values.name}
+            onChange={(e) => set("name", e.target.value)}
+          />
           <FieldError id="error-name">{errors.name}</FieldError>
         </div>
         <div className="grid gap-5 sm:grid-cols-2">
@@ -84,6 +123,7 @@ export function ProductForm({
             <Label htmlFor="field-category">Category</Label>
             <NativeSelect
               {...fieldProps("category")}
+              name="category"
               value={values.category}
               onChange={(e) => set("category", e.target.value)}
             >
@@ -100,6 +140,7 @@ export function ProductForm({
             <Label htmlFor="field-strain">Strain (optional)</Label>
             <NativeSelect
               {...fieldProps("strain")}
+              name="strain"
               value={values.strain}
               onChange={(e) => set("strain", e.target.value)}
             >
@@ -116,6 +157,7 @@ export function ProductForm({
             <Label htmlFor="field-thcPercentage">THC Percentage (optional)</Label>
             <Input
               {...fieldProps("thcPercentage")}
+              name="thcPercentage"
               type="number"
               inputMode="decimal"
               step="0.1"
@@ -130,6 +172,7 @@ export function ProductForm({
             <Label htmlFor="field-thcMg">THC mg (optional)</Label>
             <Input
               {...fieldProps("thcMg")}
+              name="thcMg"
               type="number"
               inputMode="decimal"
               step="0.1"
@@ -144,6 +187,7 @@ export function ProductForm({
           <Label htmlFor="field-description">Description</Label>
           <Textarea
             {...fieldProps("description")}
+            name="description"
             rows={4}
             value={values.description}
             onChange={(e) => set("description", e.target.value)}
@@ -176,14 +220,16 @@ export function ProductForm({
         <ol className="space-y-3">
           {values.sizes.map((size, index) => (
             <li key={size.key} className="rounded-lg border border-border bg-background p-3">
-              <fieldset className="grid grid-cols-2 items-start gap-3 sm:grid-cols-[1.2fr_1fr_1fr_1fr_1fr_auto]">
+              <fieldset className="grid grid-cols-2 items-start gap-3 sm:grid-cols-[1.2fr_1fr_1fr_1fr_1fr_1fr_auto]">
                 <legend className="sr-only">Size {index + 1}</legend>
+                {size.id ? <input type="hidden" name={`sizes.${index}.id`} value={size.id} /> : null}
                 <div className="col-span-2 space-y-1 sm:col-span-1">
                   <Label htmlFor={`field-sizes.${index}.size`} small>
                     Size
                   </Label>
                   <Input
                     {...fieldProps(`sizes.${index}.size`)}
+                    name={`sizes.${index}.size`}
                     placeholder="e.g. 3.5g"
                     value={size.size}
                     onChange={(e) => setSize(index, "size", e.target.value)}
@@ -196,6 +242,7 @@ export function ProductForm({
                   </Label>
                   <Input
                     {...fieldProps(`sizes.${index}.price`)}
+                    name={`sizes.${index}.price`}
                     type="number"
                     inputMode="decimal"
                     step="0.01"
@@ -211,6 +258,7 @@ export function ProductForm({
                   </Label>
                   <Input
                     {...fieldProps(`sizes.${index}.salePrice`)}
+                    name={`sizes.${index}.salePrice`}
                     type="number"
                     inputMode="decimal"
                     step="0.01"
@@ -237,6 +285,7 @@ export function ProductForm({
                     </Label>
                     <Input
                       {...fieldProps(`sizes.${index}.inventoryCount`)}
+                      name={`sizes.${index}.inventoryCount`}
                       type="number"
                       inputMode="numeric"
                       step="1"
@@ -255,6 +304,7 @@ export function ProductForm({
                   </Label>
                   <Input
                     {...fieldProps(`sizes.${index}.flowerEquivalent`)}
+                    name={`sizes.${index}.flowerEquivalent`}
                     type="number"
                     inputMode="decimal"
                     step="0.001"
@@ -265,6 +315,24 @@ export function ProductForm({
                   />
                   <FieldError id={`error-sizes.${index}.flowerEquivalent`}>
                     {errors[`sizes.${index}.flowerEquivalent`]}
+                  </FieldError>
+                </div>
+                <div className="space-y-1">
+                  <Label htmlFor={`field-sizes.${index}.lowStockThreshold`} small>
+                    Low stock at
+                  </Label>
+                  <Input
+                    {...fieldProps(`sizes.${index}.lowStockThreshold`)}
+                    name={`sizes.${index}.lowStockThreshold`}
+                    type="number"
+                    inputMode="numeric"
+                    step="1"
+                    min="0"
+                    value={size.lowStockThreshold}
+                    onChange={(e) => setSize(index, "lowStockThreshold", e.target.value)}
+                  />
+                  <FieldError id={`error-sizes.${index}.lowStockThreshold`}>
+                    {errors[`sizes.${index}.lowStockThreshold`]}
                   </FieldError>
                 </div>
                 {values.sizes.length > 1 ? (
@@ -299,12 +367,17 @@ export function ProductForm({
           imageUrl={values.imageUrl}
           error={errors.imageUrl}
           onChange={({ imageUrl, imageKey }) => setValues((current) => ({ ...current, imageUrl, imageKey }))}
+          onUploadingChange={setUploading}
         />
+        <input type="hidden" name="imageUrl" value={values.imageUrl} />
+        <input type="hidden" name="imageKey" value={values.imageKey} />
+        <input type="hidden" name="version" value={values.version} />
         <div className="space-y-4 border-border border-t pt-5">
           <SwitchRow
             id="field-isFeatured"
             label="Featured Product"
             hint="Show this product on the homepage"
+            name="isFeatured"
             checked={values.isFeatured}
             onChange={(checked) => set("isFeatured", checked)}
           />
@@ -312,19 +385,47 @@ export function ProductForm({
             id="field-isDeal"
             label="Deal Product"
             hint="Show this product in the deals section"
+            name="isDeal"
             checked={values.isDeal}
             onChange={(checked) => set("isDeal", checked)}
           />
         </div>
       </Card>
 
-      {errors.form ? <FieldError>{errors.form}</FieldError> : null}
+      {errors.form ? (
+        <p role="alert" className="font-medium text-destructive text-sm">
+          {errors.form}
+        </p>
+      ) : null}
+      {saveQueued ? (
+        <p role="status" className="text-muted-foreground text-sm">
+          {mode === "create" ? "The product is created" : "The changes are saved"} as soon as the image has
+          uploaded.
+        </p>
+      ) : null}
       <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
         <Link to="/admin/products" className={buttonVariants({ variant: "outline" })}>
           Cancel
         </Link>
-        <Button type="submit" size="lg" disabled={saving}>
-          {saving ? "Saving..." : mode === "create" ? "Create Product" : "Update Product"}
+        {/* While the image uploads the button reads as disabled, yet a press is kept and saves after. */}
+        <Button
+          type="submit"
+          size="lg"
+          disabled={saving}
+          aria-disabled={uploading || undefined}
+          className={uploading ? "cursor-progress opacity-60" : undefined}
+        >
+          {uploading ? (
+            <>
+              <Icon name="loader-circle" className="animate-spin" /> Uploading image…
+            </>
+          ) : saving ? (
+            "Saving..."
+          ) : mode === "create" ? (
+            "Create Product"
+          ) : (
+            "Update Product"
+          )}
         </Button>
       </div>
     </form>
@@ -348,6 +449,7 @@ function StockMoveFields({
   const field = (name: "received" | "correction" | "stockNote") => `sizes.${index}.${name}`;
   const props = (name: "received" | "correction" | "stockNote") => ({
     id: `field-${field(name)}`,
+    name: field(name),
     "aria-invalid": errors[field(name)] ? true : undefined,
     "aria-describedby": errors[field(name)] ? `error-${field(name)}` : undefined,
   });
@@ -402,12 +504,15 @@ function StockMoveFields({
 
 function SwitchRow({
   id,
+  name,
   label,
   hint,
   checked,
   onChange,
 }: {
   id: string;
+  /** Posted as "on" when checked, so a plain post (no JavaScript) keeps the setting. */
+  name: string;
   label: string;
   hint: string;
   checked: boolean;
@@ -422,6 +527,7 @@ function SwitchRow({
         </p>
       </div>
       <Switch id={id} checked={checked} onCheckedChange={onChange} aria-describedby={`${id}-hint`} />
+      {checked ? <input type="hidden" name={name} value="on" /> : null}
     </div>
   );
 }

@@ -30,6 +30,11 @@ export function isBelowMinimumOrder(totalCents: number, minimumCents: number = M
 
 export type CartLine = {
   productId: string;
+  /**
+   * The product page's slug (decision 023), for the line's link. Carts stored before slugs have
+   * none: they link by id (a 301 to the slug) until the next price check fills it in.
+   */
+  productSlug?: string;
   productName: string;
   imageUrl: string;
   category: string;
@@ -139,6 +144,7 @@ export function cartLineProblem(value: unknown): string | null {
   for (const key of ["productName", "imageUrl", "category", "sizeLabel"] as const) {
     if (typeof line[key] !== "string") return key;
   }
+  if (line.productSlug !== undefined && typeof line.productSlug !== "string") return "productSlug";
   if (!isCents(line.priceCents)) return "priceCents";
   if (line.salePriceCents !== null && !isCents(line.salePriceCents)) return "salePriceCents";
   if (!(typeof line.quantity === "number" && Number.isInteger(line.quantity) && line.quantity > 0))
@@ -149,6 +155,7 @@ export function cartLineProblem(value: unknown): string | null {
 function toCartLine(value: Record<string, unknown>): CartLine {
   return {
     productId: value.productId as string,
+    ...(typeof value.productSlug === "string" && value.productSlug ? { productSlug: value.productSlug } : {}),
     productName: value.productName as string,
     imageUrl: value.imageUrl as string,
     category: value.category as string,
@@ -197,11 +204,12 @@ export function serializeCart(lines: readonly CartLine[]) {
 /** Current catalogue facts for one stored size (decision 20), as served by /api/cart-prices. */
 /** The cart line of one size of a product, before its quantity (a card's and a product page's Add). */
 export function cartItemOf(
-  product: { id: string; name: string; imageUrl: string; category: string },
+  product: { id: string; slug: string; name: string; imageUrl: string; category: string },
   size: { id: string; size: string; priceCents: number; salePriceCents: number | null },
 ): Omit<CartLine, "quantity"> {
   return {
     productId: product.id,
+    productSlug: product.slug,
     productName: product.name,
     imageUrl: product.imageUrl,
     category: product.category,
@@ -250,6 +258,7 @@ export function reconcileCart(
     }
     const next: CartLine = {
       productId: line.productId,
+      ...(fresh.productSlug ? { productSlug: fresh.productSlug } : {}),
       productName: fresh.productName,
       imageUrl: fresh.imageUrl,
       category: fresh.category,
@@ -265,6 +274,7 @@ export function reconcileCart(
     }
     if (
       next.productName !== line.productName ||
+      next.productSlug !== line.productSlug ||
       next.imageUrl !== line.imageUrl ||
       next.category !== line.category ||
       next.sizeLabel !== line.sizeLabel ||

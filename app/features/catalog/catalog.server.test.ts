@@ -138,6 +138,6 @@ describeEachDatabase("storefront catalogue queries", (database) => {
     expect(entries).toHaveLength(5);
     const { db } = database();
     const [archived] = await db.select().from(products).where(eq(products.name, "Archived Kush"));
-    expect(entries.map((entry) => entry.id)).not.toContain(archived?.id);
+    expect(entries.map((entry) => entry.slug)).not.toContain(archived?.slug);
   });
 });

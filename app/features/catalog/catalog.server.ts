@@ -1,8 +1,8 @@
 import { and, asc, count, eq, inArray, isNull, type SQL, sql } from "drizzle-orm";
 import { db, type Executor } from "#app/db/client.server.ts";
-import { productSizes, products } from "#app/db/schema.ts";
+import { productSizes, productSlugs, products } from "#app/db/schema.ts";
 import type { CurrentSizePrice } from "#app/features/cart/cart.ts";
-import { EXACT_STOCK_UP_TO, type ProductFields } from "./catalog.ts";
+import { EXACT_STOCK_UP_TO, type ProductFields, productPath } from "./catalog.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -67,6 +67,7 @@ export async function attachSizes<TSize>(
   }
   return rows.map((row) => ({
     id: row.id,
+    slug: row.slug,
     name: row.name,
     description: row.description,
     category: row.category,
@@ -101,6 +102,7 @@ export async function currentSizePrices(sizeIds: readonly string[]): Promise<Cur
   const rows = await database
     .select({
       productId: products.id,
+      productSlug: products.slug,
       productName: products.name,
       imageUrl: products.imageUrl,
       category: products.category,
@@ -192,11 +194,47 @@ export async function getProduct(id: string): Promise<ProductView | undefined> {
   return product;
 }
 
-/** Ids and last changes of every product in the shop, for sitemap.xml. */
-export async function listProductSitemapEntries(): Promise<{ id: string; updatedAt: Date }[]> {
+const SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+
+/**
+ * What `/product/{key}` shows (decision 023): the product whose slug is `key`; or, for its id (the
+ * old UUID URLs) or a slug it had before a rename, the slug to redirect to; or not found.
+ */
+export async function findProductPage(
+  key: string,
+): Promise<{ product: ProductView } | { redirectTo: string } | undefined> {
+  const database = await db();
+  if (SLUG.test(key) && key.length <= 200) {
+    const rows = await database
+      .select()
+      .from(products)
+      .where(and(eq(products.slug, key), isNull(products.archivedAt)))
+      .limit(1);
+    const [product] = await withSizes(rows);
+    if (product) return { product };
+  }
+  const [moved] = UUID.test(key)
+    ? await database
+        .select({ slug: products.slug })
+        .from(products)
+        .where(and(eq(products.id, key), isNull(products.archivedAt)))
+        .limit(1)
+    : SLUG.test(key)
+      ? await database
+          .select({ slug: products.slug })
+          .from(productSlugs)
+          .innerJoin(products, eq(products.id, productSlugs.productId))
+          .where(and(eq(productSlugs.slug, key), isNull(products.archivedAt)))
+          .limit(1)
+      : [];
+  return moved ? { redirectTo: productPath(moved) } : undefined;
+}
+
+/** Slugs and last changes of every product in the shop, for sitemap.xml. */
+export async function listProductSitemapEntries(): Promise<{ slug: string; updatedAt: Date }[]> {
   const database = await db();
   return database
-    .select({ id: products.id, updatedAt: products.updatedAt })
+    .select({ slug: products.slug, updatedAt: products.updatedAt })
     .from(products)
     .where(isNull(products.archivedAt))
     .orderBy(...NEWEST_FIRST);

@@ -8,6 +8,7 @@ import type { products } from "#app/db/schema.ts";
 export type ProductFields = Pick<
   typeof products.$inferSelect,
   | "id"
+  | "slug"
   | "name"
   | "description"
   | "category"
@@ -19,6 +20,14 @@ export type ProductFields = Pick<
   | "imageUrl"
   | "imageKey"
 > & { createdAt: string };
+
+/**
+ * A product page's path (decision 023): `/product/{slug}`. Old `/product/{uuid}` links and a
+ * renamed product's earlier slugs answer 301 to it.
+ */
+export function productPath(product: { slug: string }) {
+  return `/product/${product.slug}`;
+}
 
 /** The fields a product card renders (and a listing page carries). */
 export type ListedProductFields = Omit<ProductFields, "isDeal" | "imageKey" | "createdAt">;

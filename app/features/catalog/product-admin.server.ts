@@ -13,9 +13,11 @@ import { canonicalCategory, type ProductFields } from "./catalog.ts";
 import {
   dollarsToCentsNumber,
   fieldErrorsOf,
+  namedFieldsToPayload,
   type ProductFormData,
   type ProductFormValues,
   productFormSchema,
+  submittedFormValues,
 } from "./product.schema.ts";
 import { moveStock, StockBelowZero, type StockMove } from "./stock.server.ts";
 
@@ -32,6 +34,7 @@ export type AdminProductSize = {
   salePriceCents: number | null;
   inventoryCount: number;
   flowerEquivalentMg: number | null;
+  lowStockThreshold: number;
 };
 
 export type AdminProduct = ProductFields & { version: number; sizes: AdminProductSize[] };
@@ -49,6 +52,7 @@ async function withSizes(
     salePriceCents: size.salePriceCents,
     inventoryCount: size.inventoryCount,
     flowerEquivalentMg: size.flowerEquivalentMg,
+    lowStockThreshold: size.lowStockThreshold,
   }));
   return listed.map((product) => ({ ...product, version: versions.get(product.id) ?? 1 }));
 }
@@ -103,6 +107,7 @@ export function toFormValues(product: AdminProduct): ProductFormValues {
       correction: "",
       stockNote: "",
       flowerEquivalent: size.flowerEquivalentMg === null ? "" : formatGrams(size.flowerEquivalentMg),
+      lowStockThreshold: String(size.lowStockThreshold),
     })),
   };
 }
@@ -130,6 +135,7 @@ function sizeColumns(size: ProductFormData["sizes"][number], position: number) {
     salePriceCents:
       size.salePrice === null || size.salePrice === undefined ? null : dollarsToCentsNumber(size.salePrice),
     flowerEquivalentMg: size.flowerEquivalent,
+    lowStockThreshold: size.lowStockThreshold,
     position,
   };
 }
@@ -369,21 +375,32 @@ export async function fixCategoryCase(id: string): Promise<FixCaseResult> {
   return { ok: true, from: product.category, to };
 }
 
-/** Reads the admin product form's JSON payload and checks it with the shared schema. */
-export async function parseProductForm(
-  request: Request,
-): Promise<{ ok: true; data: ProductFormData } | { ok: false; fieldErrors: Record<string, string> }> {
+export type ParsedProductForm =
+  | { ok: true; data: ProductFormData; values: ProductFormValues }
+  | { ok: false; fieldErrors: Record<string, string>; values: ProductFormValues };
+
+/**
+ * Reads the admin product form (the JSON payload the script sends, or a plain post's named fields
+ * when JavaScript is off) and checks it with the shared schema. `values` is what was typed, for
+ * showing the form again after a refusal or a failed save.
+ */
+export async function parseProductForm(request: Request): Promise<ParsedProductForm> {
   const form = await readFormData(request);
   const payload = form.get("payload");
   let raw: unknown;
-  try {
-    raw = typeof payload === "string" && payload.length < 200_000 ? JSON.parse(payload) : null;
-  } catch {
-    raw = null;
+  if (payload === null) {
+    raw = namedFieldsToPayload(form.entries());
+  } else {
+    try {
+      raw = typeof payload === "string" && payload.length < 200_000 ? JSON.parse(payload) : null;
+    } catch {
+      raw = null;
+    }
   }
+  const values = submittedFormValues(raw);
   if (!raw || typeof raw !== "object")
-    return { ok: false, fieldErrors: { form: "The form could not be read." } };
+    return { ok: false, fieldErrors: { form: "The form could not be read." }, values };
   const parsed = productFormSchema.safeParse(raw);
-  if (!parsed.success) return { ok: false, fieldErrors: fieldErrorsOf(parsed.error) };
-  return { ok: true, data: parsed.data };
+  if (!parsed.success) return { ok: false, fieldErrors: fieldErrorsOf(parsed.error), values };
+  return { ok: true, data: parsed.data, values };
 }

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { emptyProductForm, fieldErrorsOf, productFormSchema } from "./product.schema.ts";
+import {
+  emptyProductForm,
+  fieldErrorsOf,
+  namedFieldsToPayload,
+  productFormSchema,
+  SALE_PRICE_NOT_LOWER,
+  submittedFormValues,
+} from "./product.schema.ts";
 import { categoryCounts, filterAdminProducts } from "./product-list.ts";
 
 const valid = {
@@ -32,6 +39,7 @@ describe("product form schema (spec §5)", () => {
       correction: 0,
       stockNote: "",
       flowerEquivalent: 1000,
+      lowStockThreshold: 5,
     });
     expect(parsed.thcPercentage).toBe(21.5);
     expect(parsed.thcMg).toBeNull();
@@ -120,5 +128,86 @@ describe("admin product list rules", () => {
       { category: "Deals", count: 1, known: false },
       { category: "flower", count: 1, known: false },
     ]);
+  });
+});
+
+describe("sale price below the price", () => {
+  const withSale = (price: string, salePrice: string) =>
+    productFormSchema.safeParse({ ...valid, sizes: [{ ...valid.sizes[0], price, salePrice }] });
+
+  it("refuses a sale price at or above the price, on the sale price field", () => {
+    for (const [price, sale] of [
+      ["45", "45"],
+      ["45", "50"],
+      ["0", "1"],
+    ] as const) {
+      const result = withSale(price, sale);
+      expect(result.success, `${sale} against ${price}`).toBe(false);
+      if (!result.success)
+        expect(fieldErrorsOf(result.error)).toEqual({ "sizes.0.salePrice": SALE_PRICE_NOT_LOWER });
+    }
+  });
+
+  it("takes a lower sale price, and no sale price or 0 (not on sale)", () => {
+    expect(withSale("45", "44.99").success).toBe(true);
+    expect(withSale("45", "").success).toBe(true);
+    expect(withSale("45", "0").success).toBe(true);
+  });
+});
+
+describe("a plain form post (no JavaScript)", () => {
+  it("reads named fields as the payload, switches as on, a pasted URL as the image", () => {
+    const form = new FormData();
+    for (const [key, value] of Object.entries({
+      csrf: "token",
+      name: "Blue Dream",
+      description: "Sweet berry aroma.",
+      category: "Flower",
+      strain: "Hybrid",
+      thcPercentage: "21.5",
+      thcMg: "",
+      imageUrl: "/media/old-640.webp",
+      imageKey: "old",
+      imagePasted: " https://images.example/new.webp ",
+      isDeal: "on",
+      "sizes.0.size": "3.5g",
+      "sizes.0.price": "45",
+      "sizes.0.salePrice": "40",
+      "sizes.0.inventoryCount": "3",
+      "sizes.0.flowerEquivalent": "3.5",
+      "sizes.0.lowStockThreshold": "2",
+      "sizes.1.size": "7g",
+      "sizes.1.price": "80",
+      "sizes.1.flowerEquivalent": "7",
+    })) {
+      form.append(key, value);
+    }
+    const payload = namedFieldsToPayload(form.entries());
+    const parsed = productFormSchema.parse(payload);
+    expect(parsed).toMatchObject({
+      name: "Blue Dream",
+      imageUrl: "https://images.example/new.webp",
+      imageKey: null,
+      isFeatured: false,
+      isDeal: true,
+    });
+    expect(parsed.sizes.map((size) => [size.size, size.salePrice ?? null, size.lowStockThreshold])).toEqual([
+      ["3.5g", 40, 2],
+      ["7g", null, 5],
+    ]);
+    const values = submittedFormValues(payload);
+    expect(values.sizes.map((size) => size.price)).toEqual(["45", "80"]);
+    expect(values.imageUrl).toBe("https://images.example/new.webp");
+  });
+
+  it("gives back what was typed when the payload is refused", () => {
+    const values = submittedFormValues({ ...valid, sizes: [{ ...valid.sizes[0], price: "abc" }] });
+    expect(values).toMatchObject({
+      name: "Blue Dream",
+      imageUrl: "/media/abc123-640.webp",
+      imageKey: "abc123",
+    });
+    expect(values.sizes[0]).toMatchObject({ size: "3.5g", price: "abc", flowerEquivalent: "3.5" });
+    expect(values.sizes[0]?.key).toBeTruthy();
   });
 });

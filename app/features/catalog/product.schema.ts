@@ -5,7 +5,7 @@
 
 import { gramsToMg } from "#app/features/checkout/purchase-limits.ts";
 import { z } from "#app/utils/zod.ts";
-import { CATEGORIES, STRAINS } from "./catalog.ts";
+import { CATEGORIES, LOW_STOCK_THRESHOLD, STRAINS } from "./catalog.ts";
 
 export const MAX_PRODUCT_IMAGE_BYTES = 10 * 1024 * 1024;
 /** The admin image upload's whole body: the image and a few fields. */
@@ -26,6 +26,14 @@ const blankTo = (fallback: unknown) => (value: unknown) =>
     : value;
 
 const toNumber = (value: unknown) => (typeof value === "string" ? Number(value.trim()) : value);
+
+/** Spec §8: a save the server could not make. */
+export const SAVE_FAILED = "Failed to save product. Please try again.";
+
+export const SALE_PRICE_NOT_LOWER = "Sale price must be lower than the price";
+
+/** A new size's low-stock threshold (each size has its own): the storefront's 'Only N left' point. */
+export const DEFAULT_LOW_STOCK_THRESHOLD = LOW_STOCK_THRESHOLD;
 
 /** An empty price or inventory becomes 0; an empty sale price becomes unset (spec §5). */
 export const productSizeSchema = z
@@ -90,10 +98,25 @@ export const productSizeSchema = z
         }
         return mg;
       }),
+    /** Low stock at or below this many units (dashboard panel and daily digest); blank: the default. */
+    lowStockThreshold: z.preprocess(
+      (value) => toNumber(blankTo(DEFAULT_LOW_STOCK_THRESHOLD)(value)),
+      z
+        .number()
+        .int("Low stock threshold must be a whole number")
+        .min(0, "Low stock threshold must be non-negative")
+        .max(1_000_000, "Low stock threshold is too high"),
+    ),
   })
   .superRefine((size, context) => {
     if (size.correction !== 0 && size.stockNote === "") {
       context.addIssue({ code: "custom", path: ["stockNote"], message: "A correction needs a note" });
+    }
+    // A sale price is one only below the price (catalog.ts `isOnSale`): refuse one that would be ignored.
+    if (size.salePrice !== null && size.salePrice !== undefined && size.salePrice > 0) {
+      if (size.salePrice >= size.price) {
+        context.addIssue({ code: "custom", path: ["salePrice"], message: SALE_PRICE_NOT_LOWER });
+      }
     }
   });
 
@@ -168,6 +191,7 @@ export type ProductFormValues = {
     stockNote: string;
     /** Grams, e.g. "3.5". */
     flowerEquivalent: string;
+    lowStockThreshold: string;
   }[];
 };
 
@@ -190,6 +214,7 @@ export function emptySizeRow(): ProductFormValues["sizes"][number] {
     correction: "",
     stockNote: "",
     flowerEquivalent: "",
+    lowStockThreshold: String(DEFAULT_LOW_STOCK_THRESHOLD),
   };
 }
 
@@ -209,6 +234,80 @@ export function emptyProductForm(): ProductFormValues {
     version: "",
     sizes: [emptySizeRow()],
   };
+}
+
+const text = (value: unknown) =>
+  typeof value === "string" ? value : typeof value === "number" ? String(value) : "";
+const flag = (value: unknown) => value === true || value === "on" || value === "true";
+
+/**
+ * What was submitted, as the form's values, so a refused or failed save shows the form again with
+ * everything typed (also without JavaScript): from the JSON payload the script sends, or from the
+ * named fields of a plain form post (`sizes.0.price` …; a pasted image URL in `imagePasted`).
+ */
+export function submittedFormValues(raw: unknown): ProductFormValues {
+  const input = (raw && typeof raw === "object" ? raw : {}) as Record<string, unknown>;
+  const sizes = Array.isArray(input.sizes) ? (input.sizes as unknown[]) : [];
+  const pasted = text(input.imagePasted).trim();
+  return {
+    name: text(input.name),
+    description: text(input.description),
+    category: text(input.category),
+    strain: text(input.strain),
+    thcPercentage: text(input.thcPercentage),
+    thcMg: text(input.thcMg),
+    imageUrl: pasted || text(input.imageUrl),
+    imageKey: pasted ? "" : text(input.imageKey),
+    isFeatured: flag(input.isFeatured),
+    isDeal: flag(input.isDeal),
+    version: text(input.version),
+    sizes: sizes.slice(0, 20).map((entry) => {
+      const size = (entry && typeof entry === "object" ? entry : {}) as Record<string, unknown>;
+      const row: Record<string, string> = {};
+      // Every submitted size field comes back, whatever fields the form has.
+      for (const [key, value] of Object.entries(size)) row[key] = text(value);
+      return {
+        ...row,
+        id: text(size.id),
+        key: text(size.id) || newSizeRowKey(),
+        size: text(size.size),
+        price: text(size.price),
+        salePrice: text(size.salePrice),
+        inventoryCount: text(size.inventoryCount),
+        received: text(size.received),
+        correction: text(size.correction),
+        stockNote: text(size.stockNote),
+        flowerEquivalent: text(size.flowerEquivalent),
+        lowStockThreshold: text(size.lowStockThreshold),
+      };
+    }),
+  };
+}
+
+/** A plain form post's named fields as the payload object the schema reads. */
+export function namedFieldsToPayload(entries: Iterable<[string, FormDataEntryValue]>) {
+  const payload: Record<string, unknown> = {};
+  const sizes: Record<string, string>[] = [];
+  for (const [key, value] of entries) {
+    if (typeof value !== "string") continue;
+    const sizeField = /^sizes\.(\d{1,2})\.(\w{1,40})$/.exec(key);
+    if (sizeField) {
+      const index = Number(sizeField[1]);
+      sizes[index] ??= {};
+      (sizes[index] as Record<string, string>)[sizeField[2] as string] = value;
+    } else if (/^\w{1,40}$/.test(key) && key !== "csrf" && key !== "payload") {
+      payload[key] = value;
+    }
+  }
+  payload.sizes = sizes.filter(Boolean);
+  payload.isFeatured = flag(payload.isFeatured);
+  payload.isDeal = flag(payload.isDeal);
+  const pasted = text(payload.imagePasted).trim();
+  if (pasted) {
+    payload.imageUrl = pasted;
+    payload.imageKey = "";
+  }
+  return payload;
 }
 
 /** Field errors keyed by path ("name", "sizes.0.price", "sizes"): first message per field. */

@@ -1,5 +1,5 @@
 /** Titles, descriptions, canonical URLs, Open Graph and JSON-LD for public pages. Pure: no React, no DB. */
-import { unitPriceCents } from "./catalog.ts";
+import { productPath, unitPriceCents } from "./catalog.ts";
 
 export type SeoStore = { name: string; phone: string; email: string; address: string; publicUrl: string };
 
@@ -113,7 +113,7 @@ export function storeJsonLd(store: SeoStore, path = "/") {
 }
 
 type JsonLdProduct = {
-  id: string;
+  slug: string;
   name: string;
   description: string;
   category: string;
@@ -123,7 +123,7 @@ type JsonLdProduct = {
 
 /** Product with an Offer per size for the product page. */
 export function productJsonLd(store: SeoStore, product: JsonLdProduct) {
-  const url = absoluteUrl(store, `/product/${product.id}`);
+  const url = absoluteUrl(store, productPath(product));
   return {
     "@context": "https://schema.org",
     "@type": "Product",

@@ -3,6 +3,8 @@
  * typical order, and one with a very long product name, markup in the names, notes and address, and
  * several lines. A new e-mail gets its entries in EMAIL_PREVIEWS.
  */
+
+import { type LowStockDigestData, lowStockDigestEmail } from "./low-stock-email.server.tsx";
 import {
   customerConfirmationEmail,
   type EmailMessage,
@@ -81,31 +83,65 @@ export type EmailPreview = {
   render: (store: StoreEmailSettings) => Promise<EmailMessage>;
 };
 
-export const EMAIL_PREVIEWS: EmailPreview[] = Object.entries(SAMPLE_ORDERS).flatMap(([sample, order]) => [
+export const SAMPLE_LOW_STOCK: LowStockDigestData = {
+  day: "2026-11-24",
+  total: 3,
+  sizes: [
+    {
+      productId: "0f6b1c9e-1111-4222-8333-944445555666",
+      productName: "Blue Dream",
+      size: "28g",
+      inventoryCount: 0,
+    },
+    {
+      productId: "0f6b1c9e-1111-4222-8333-944445555667",
+      productName: LONG_PRODUCT_NAME,
+      size: "1g",
+      inventoryCount: 2,
+    },
+    {
+      productId: "0f6b1c9e-1111-4222-8333-944445555668",
+      productName: "Gummies",
+      size: "10 pack",
+      inventoryCount: 5,
+    },
+  ],
+};
+
+export const EMAIL_PREVIEWS: EmailPreview[] = [
+  ...Object.entries(SAMPLE_ORDERS).flatMap(([sample, order]): EmailPreview[] => [
+    {
+      name: `order-confirmation-${sample}`,
+      render: (store: StoreEmailSettings) => customerConfirmationEmail(order, store),
+    },
+    {
+      name: `order-notification-${sample}`,
+      render: (store: StoreEmailSettings) => shopNotificationEmail(order, store),
+    },
+    // The customer's e-mails after a status change (decision 23).
+    { name: `order-confirmed-${sample}`, render: (store) => statusEmail("confirmed", order, store) },
+    {
+      name: `order-out-for-delivery-${sample}`,
+      render: (store) => statusEmail("out_for_delivery", order, store),
+    },
+    { name: `order-delivered-${sample}`, render: (store) => statusEmail("delivered", order, store) },
+    {
+      name: `order-cancelled-${sample}`,
+      render: (store) =>
+        statusEmail(
+          "cancelled",
+          order,
+          store,
+          sample === "typical" ? "No valid ID" : "Other: <b>storm</b> & flood",
+        ),
+    },
+    {
+      name: `order-cancelled-by-customer-${sample}`,
+      render: (store) => customerCancelledNotice(order, store),
+    },
+  ]),
   {
-    name: `order-confirmation-${sample}`,
-    render: (store: StoreEmailSettings) => customerConfirmationEmail(order, store),
+    name: "low-stock-digest",
+    render: (store: StoreEmailSettings) => lowStockDigestEmail(SAMPLE_LOW_STOCK, store),
   },
-  {
-    name: `order-notification-${sample}`,
-    render: (store: StoreEmailSettings) => shopNotificationEmail(order, store),
-  },
-  // The customer's e-mails after a status change (decision 23).
-  { name: `order-confirmed-${sample}`, render: (store) => statusEmail("confirmed", order, store) },
-  {
-    name: `order-out-for-delivery-${sample}`,
-    render: (store) => statusEmail("out_for_delivery", order, store),
-  },
-  { name: `order-delivered-${sample}`, render: (store) => statusEmail("delivered", order, store) },
-  {
-    name: `order-cancelled-${sample}`,
-    render: (store) =>
-      statusEmail(
-        "cancelled",
-        order,
-        store,
-        sample === "typical" ? "No valid ID" : "Other: <b>storm</b> & flood",
-      ),
-  },
-  { name: `order-cancelled-by-customer-${sample}`, render: (store) => customerCancelledNotice(order, store) },
-]);
+];

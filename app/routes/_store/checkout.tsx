@@ -4,6 +4,7 @@ import { useCart } from "#app/components/cart-context.tsx";
 import { CheckoutForm } from "#app/components/checkout/checkout-form.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
+import { storeFromMatches } from "#app/features/catalog/seo.ts";
 import { CHECKOUT_TOASTS } from "#app/features/checkout/checkout.schema.ts";
 import { submitCheckout } from "#app/features/checkout/checkout.server.ts";
 import { getPurchaseLimitSettings } from "#app/features/checkout/purchase-limits.server.ts";
@@ -14,8 +15,8 @@ import { keepRetryAfter } from "#app/utils/retry-after.ts";
 import { redirectWithToast } from "#app/utils/toast.server.ts";
 import type { Route } from "./+types/checkout";
 
-export function meta() {
-  return [{ title: "Checkout | Capital Grown" }, { name: "robots", content: "noindex" }];
+export function meta({ matches }: Route.MetaArgs) {
+  return [{ title: `Checkout | ${storeFromMatches(matches).name}` }, { name: "robots", content: "noindex" }];
 }
 
 export function headers(args: Route.HeadersArgs) {

@@ -128,8 +128,10 @@ function SectionHeading({ title, subtitle, id }: { title: string; subtitle?: str
   );
 }
 
-export default function Home({ loaderData }: Route.ComponentProps) {
+export default function Home({ loaderData, matches }: Route.ComponentProps) {
   const { featured, flower } = loaderData;
+  // Decision 17: the configured store name; the tagline stays the spec's words.
+  const storeName = storeFromMatches(matches).name;
   useLoadErrorToast(featured.failed, "Failed to load featured products.");
 
   return (
@@ -271,7 +273,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
       {/* Why choose us */}
       <section aria-labelledby="why-heading" className="bg-secondary py-14">
         <div className="mx-auto max-w-7xl space-y-8 px-4">
-          <SectionHeading id="why-heading" title="Why Choose Capital Grown" />
+          <SectionHeading id="why-heading" title={`Why Choose ${storeName}`} />
           <ul className="grid gap-4 md:grid-cols-3">
             {(
               [
@@ -308,7 +310,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           Weed Delivery in Washington DC and Northern Virginia
         </h2>
         <p className="leading-relaxed text-foreground/90">
-          Capital Grown is a licensed and legal cannabis delivery service for adults 21 and over. Choose from
+          {storeName} is a licensed and legal cannabis delivery service for adults 21 and over. Choose from
           500+ products (flower, edibles, pre rolls, cartridges, concentrates and mushrooms) and get them
           delivered the same day anywhere in DC and Northern Virginia. No medical card needed.
         </p>

@@ -3,13 +3,17 @@ import { Badge } from "#app/components/ui/badge.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
+import { storeFromMatches } from "#app/features/catalog/seo.ts";
 import { STATUS_LABELS } from "#app/features/orders/order-status.ts";
 import { getOrderOfRequest } from "#app/features/orders/orders.server.ts";
 import { formatCents } from "#app/utils/money.ts";
 import type { Route } from "./+types/order-confirmation";
 
-export function meta() {
-  return [{ title: "Order confirmation | Capital Grown" }, { name: "robots", content: "noindex" }];
+export function meta({ matches }: Route.MetaArgs) {
+  return [
+    { title: `Order confirmation | ${storeFromMatches(matches).name}` },
+    { name: "robots", content: "noindex" },
+  ];
 }
 
 export { privateNoStoreHeaders as headers } from "#app/utils/cache-headers.ts";

@@ -1,5 +1,5 @@
 import { useEffect, useId, useState } from "react";
-import { data, Link, useNavigate } from "react-router";
+import { data, Link, redirect, useNavigate } from "react-router";
 import { useCart } from "#app/components/cart-context.tsx";
 import { Price } from "#app/components/price.tsx";
 import { defaultSizeId, sizeOptionLabel } from "#app/components/product-card.tsx";
@@ -10,8 +10,14 @@ import { Card } from "#app/components/ui/card.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
 import { Label, NativeSelect } from "#app/components/ui/input.tsx";
 import { cartItemOf } from "#app/features/cart/cart.ts";
-import { getProduct } from "#app/features/catalog/catalog.server.ts";
-import { isKnownStrain, isOnSale, onlyLeftText, showsThcPercentage } from "#app/features/catalog/catalog.ts";
+import { findProductPage } from "#app/features/catalog/catalog.server.ts";
+import {
+  isKnownStrain,
+  isOnSale,
+  onlyLeftText,
+  productPath,
+  showsThcPercentage,
+} from "#app/features/catalog/catalog.ts";
 import { productJsonLd, seoMeta, storeFromMatches } from "#app/features/catalog/seo.ts";
 import { STRAIN_EFFECTS } from "#app/features/catalog/storefront.ts";
 import { getPurchaseLimitSettings } from "#app/features/checkout/purchase-limits.server.ts";
@@ -22,16 +28,21 @@ import type { Route } from "./+types/product";
 
 export const handle = CATALOGUE_PAGE;
 
-export async function loader({ params }: Route.LoaderArgs) {
+export async function loader({ params, request }: Route.LoaderArgs) {
+  let found: Awaited<ReturnType<typeof findProductPage>>;
+  let limits: Awaited<ReturnType<typeof getPurchaseLimitSettings>>;
   try {
-    const [product, limits] = await Promise.all([getProduct(params.id), getPurchaseLimitSettings()]);
-    if (!product) return data({ product: null, failed: false }, { status: 404 });
-    // The stepper stops at the per-size cap; saving a new cap marks the cached page stale.
-    return { product, failed: false, maxQuantity: limits.maxQuantityPerSize };
+    [found, limits] = await Promise.all([findProductPage(params.slug), getPurchaseLimitSettings()]);
   } catch (error) {
-    log.error("Failed to load product", { id: params.id, error: String(error) });
+    log.error("Failed to load product", { slug: params.slug, error: String(error) });
     return data({ product: null, failed: true }, { status: 500 });
   }
+  // An old UUID link or a renamed product's earlier slug: moved for good to the current slug.
+  if (found && "redirectTo" in found) throw redirect(found.redirectTo + new URL(request.url).search, 301);
+  const product = found?.product;
+  if (!product) return data({ product: null, failed: false }, { status: 404 });
+  // The stepper stops at the per-size cap; saving a new cap marks the cached page stale.
+  return { product, failed: false, maxQuantity: limits.maxQuantityPerSize };
 }
 
 export function meta({ loaderData, matches }: Route.MetaArgs) {
@@ -48,7 +59,7 @@ export function meta({ loaderData, matches }: Route.MetaArgs) {
     store,
     title: `${product.name} (${product.category})`,
     description,
-    path: `/product/${product.id}`,
+    path: productPath(product),
     image: product.imageUrl || undefined,
     type: "product",
     jsonLd: productJsonLd(store, product),

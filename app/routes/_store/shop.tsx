@@ -1,3 +1,4 @@
+import { Link } from "react-router";
 import {
   CATEGORY_ICONS,
   ChipRow,
@@ -7,6 +8,7 @@ import {
   SearchForm,
 } from "#app/components/listing.tsx";
 import { LoadErrorNotice, useLoadErrorToast } from "#app/components/load-error.tsx";
+import { Icon } from "#app/components/ui/icon.tsx";
 import { requireSearchBudget } from "#app/features/abuse/rate-limits.server.ts";
 import { CATEGORIES, isKnownCategory } from "#app/features/catalog/catalog.ts";
 import { loadHighlight, loadListing } from "#app/features/catalog/listing.server.ts";
@@ -132,6 +134,12 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
           {deals.length > 0 ? (
             <Section title="Deals" id="deals-heading">
               <ProductGridList products={deals} priorityCount={2} />
+              <Link
+                to="/deals"
+                className="inline-flex min-h-11 items-center gap-1 font-semibold text-primary underline-offset-4 hover:underline"
+              >
+                View all deals <Icon name="arrow-right" className="size-4" />
+              </Link>
             </Section>
           ) : null}
           {featured.length > 0 ? (

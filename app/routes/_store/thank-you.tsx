@@ -2,6 +2,7 @@ import { data, Form, Link } from "react-router";
 import { Button, buttonVariants } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
+import { storeFromMatches } from "#app/features/catalog/seo.ts";
 import { formatDeliveryDate } from "#app/features/checkout/delivery-slots.ts";
 import { cancelOrderByCustomer } from "#app/features/orders/admin-orders.server.ts";
 import { customerCancelSchema } from "#app/features/orders/order-status.schema.ts";
@@ -13,8 +14,8 @@ import { STORE_TIME_ZONE } from "#app/utils/store-time.ts";
 import { redirectWithToast } from "#app/utils/toast.server.ts";
 import type { Route } from "./+types/thank-you";
 
-export function meta() {
-  return [{ title: "Thank you | Capital Grown" }, { name: "robots", content: "noindex" }];
+export function meta({ matches }: Route.MetaArgs) {
+  return [{ title: `Thank you | ${storeFromMatches(matches).name}` }, { name: "robots", content: "noindex" }];
 }
 
 export { privateNoStoreHeaders as headers } from "#app/utils/cache-headers.ts";

@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import { SignOutButton } from "#app/components/admin/admin-header.tsx";
 import { BackupPanel, type BackupSummary } from "#app/components/admin/backup-panel.tsx";
+import { LowStockPanel, type LowStockSummary } from "#app/components/admin/low-stock-panel.tsx";
 import { OrdersChart } from "#app/components/admin/orders-chart.tsx";
 import { AdminPageHeader } from "#app/components/admin/page-header.tsx";
 import { StatusBadge } from "#app/components/admin/status-badge.tsx";
@@ -10,6 +11,7 @@ import { Icon } from "#app/components/ui/icon.tsx";
 import { requireAdmin } from "#app/features/admin-auth/guard.server.ts";
 import { backupIsStale } from "#app/features/backups/backup-rules.ts";
 import { lastBackupStatus } from "#app/features/backups/backup-service.server.ts";
+import { listLowStock } from "#app/features/catalog/low-stock.server.ts";
 import { type DashboardStats, getDashboardStats } from "#app/features/orders/admin-orders.server.ts";
 import { getTodayFigures, type TodayFigures } from "#app/features/orders/day-board.server.ts";
 import { errorMessage, log } from "#app/utils/logger.server.ts";
@@ -32,19 +34,35 @@ function backupSummary(): BackupSummary {
   };
 }
 
+async function lowStockSummary(): Promise<LowStockSummary | null> {
+  try {
+    return await listLowStock(undefined, { limit: 20 });
+  } catch (error) {
+    log.error("Low stock list failed", { error: errorMessage(error) });
+    return null;
+  }
+}
+
 export async function loader({ context }: Route.LoaderArgs): Promise<{
   stats: DashboardStats | null;
   today: TodayFigures | null;
   backup: BackupSummary;
+  lowStock: LowStockSummary | null;
 }> {
   requireAdmin(context);
   const backup = backupSummary();
+  const lowStock = lowStockSummary();
   try {
-    return { stats: await getDashboardStats(), today: await getTodayFigures(), backup };
+    return {
+      stats: await getDashboardStats(),
+      today: await getTodayFigures(),
+      backup,
+      lowStock: await lowStock,
+    };
   } catch (error) {
     // Spec §8: a dashboard stats failure is logged only.
     log.error("Dashboard stats failed", { error: errorMessage(error) });
-    return { stats: null, today: null, backup };
+    return { stats: null, today: null, backup, lowStock: await lowStock };
   }
 }
 
@@ -103,6 +121,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
       </div>
 
       <BackupPanel backup={loaderData.backup} />
+      <LowStockPanel lowStock={loaderData.lowStock} />
 
       <div className="mt-6 grid gap-4 lg:grid-cols-[2fr_1fr]">
         <Card className="p-5">

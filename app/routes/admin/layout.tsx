@@ -1,6 +1,7 @@
 import { Outlet, useNavigation } from "react-router";
 import { AdminHeader } from "#app/components/admin/admin-header.tsx";
 import { adminGuard, NO_STORE, requireAdmin } from "#app/features/admin-auth/guard.server.ts";
+import { config } from "#app/utils/env.server.ts";
 import type { Route } from "./+types/layout";
 
 /** Every route under this layout (pages, actions, files) passes the guard first. */
@@ -8,7 +9,7 @@ export const middleware: Route.MiddlewareFunction[] = [adminGuard];
 
 export function loader({ context }: Route.LoaderArgs) {
   const admin = requireAdmin(context);
-  return { email: admin.email, csrfToken: admin.csrfToken };
+  return { email: admin.email, csrfToken: admin.csrfToken, storeName: config().STORE_NAME };
 }
 
 export function headers() {
@@ -22,7 +23,7 @@ export function meta() {
 export default function AdminLayout({ loaderData }: Route.ComponentProps) {
   return (
     <div className="min-h-dvh bg-background">
-      <AdminHeader email={loaderData.email} />
+      <AdminHeader email={loaderData.email} storeName={loaderData.storeName} />
       <NavigationStatus />
       <main className="mx-auto w-full max-w-7xl px-4 pt-6 pb-16 sm:px-6 lg:px-8">
         <Outlet />

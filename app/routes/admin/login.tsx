@@ -10,6 +10,7 @@ import { knownDeviceCookie, readKnownDeviceToken } from "#app/features/admin-aut
 import { loginSchema, safeAdminRedirect } from "#app/features/admin-auth/login.schema.ts";
 import { signIn, throttledMessage } from "#app/features/admin-auth/login.server.ts";
 import { findSession, readSessionToken, sessionCookie } from "#app/features/admin-auth/sessions.server.ts";
+import { config } from "#app/utils/env.server.ts";
 import { readFormData } from "#app/utils/form-data.server.ts";
 import { requestInfoContext } from "#app/utils/request-context.ts";
 import { keepRetryAfter } from "#app/utils/retry-after.ts";
@@ -29,7 +30,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const session = await findSession(await db(), readSessionToken(request));
   if (session) throw redirect("/admin/dashboard", { headers: { "Cache-Control": NO_STORE } });
   const redirectTo = new URL(request.url).searchParams.get("redirectTo");
-  return data({ redirectTo }, { headers: { "Cache-Control": NO_STORE } });
+  return data({ redirectTo, storeName: config().STORE_NAME }, { headers: { "Cache-Control": NO_STORE } });
 }
 
 type ActionData = { error: { title: string; description: string }; fieldErrors?: Record<string, string> };
@@ -105,7 +106,7 @@ export default function AdminLogin({ loaderData, actionData }: Route.ComponentPr
           </span>
           <div>
             <h1 className="font-display text-2xl text-primary">Admin Login</h1>
-            <p className="mt-1 text-muted-foreground text-sm">Capital Grown back office</p>
+            <p className="mt-1 text-muted-foreground text-sm">{loaderData.storeName} back office</p>
           </div>
         </div>
         <Form method="post" className="space-y-4" noValidate={false}>

@@ -4,7 +4,7 @@
  * request is what a cold /shop render is compared with.
  */
 import { useLoaderData } from "react-router";
-import { unitPriceCents } from "#app/features/catalog/catalog.ts";
+import { productPath, unitPriceCents } from "#app/features/catalog/catalog.ts";
 import { loadHighlight, loadListing } from "#app/features/catalog/listing.server.ts";
 
 export async function loader() {
@@ -33,7 +33,7 @@ export default function BenchBare() {
         <ul key={index}>
           {list.map((product) => (
             <li key={product.id}>
-              <a href={`/product/${product.id}`}>{product.name}</a> {product.category}{" "}
+              <a href={productPath(product)}>{product.name}</a> {product.category}{" "}
               {product.sizes[0] ? dollars(unitPriceCents(product.sizes[0])) : ""}
             </li>
           ))}

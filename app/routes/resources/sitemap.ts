@@ -1,4 +1,5 @@
 import { listProductSitemapEntries } from "#app/features/catalog/catalog.server.ts";
+import { productPath } from "#app/features/catalog/catalog.ts";
 import { cataloguePages } from "#app/utils/catalogue-pages.ts";
 import { config } from "#app/utils/env.server.ts";
 
@@ -26,7 +27,7 @@ export async function loader() {
     ...pages.map((path) => `  <url><loc>${escapeXml(base + path)}</loc></url>`),
     ...products.map(
       (product) =>
-        `  <url><loc>${escapeXml(`${base}/product/${product.id}`)}</loc><lastmod>${product.updatedAt.toISOString()}</lastmod></url>`,
+        `  <url><loc>${escapeXml(`${base}${productPath(product)}`)}</loc><lastmod>${product.updatedAt.toISOString()}</lastmod></url>`,
     ),
   ];
   const xml = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join("\n")}\n</urlset>\n`;

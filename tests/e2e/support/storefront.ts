@@ -3,7 +3,13 @@
  * through the real admin (sign-in, CSRF token, the product action), so each test owns its data.
  */
 import { randomUUID } from "node:crypto";
-import { type Browser, type BrowserContext, expect, type Page } from "@playwright/test";
+import {
+  type APIRequestContext,
+  type Browser,
+  type BrowserContext,
+  expect,
+  type Page,
+} from "@playwright/test";
 import { E2E_ADMIN } from "./global-setup.ts";
 
 export const CART_STORAGE_KEY = "capital-grown-cart";
@@ -89,12 +95,29 @@ export async function createProducts(browser: Browser, baseURL: string, products
   }
 }
 
-/** The id of a product found by exact name through the storefront search. */
+/**
+ * The id of a product found by exact name: the storefront search must list it (by its slug link,
+ * decision 023), and the admin list (this page is signed in) gives its id.
+ */
 async function findProductId(page: Page, name: string) {
-  const response = await page.request.get(`/shop?q=${encodeURIComponent(name)}`);
-  const html = await response.text();
   const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  const match = new RegExp(`href="/product/([0-9a-f-]{36})"[^>]*>${escaped}<`).exec(html);
-  if (!match?.[1]) throw new Error(`Product ${name} not found in the shop after creating it`);
-  return match[1];
+  const shop = await (await page.request.get(`/shop?q=${encodeURIComponent(name)}`)).text();
+  if (!new RegExp(`href="/product/[a-z0-9-]+"[^>]*>${escaped}<`).test(shop)) {
+    throw new Error(`Product ${name} not found in the shop after creating it`);
+  }
+  const admin = await (await page.request.get("/admin/products")).text();
+  for (const [tag] of admin.matchAll(/<a\b[^>]*>/g)) {
+    if (!tag.includes(`aria-label="Edit ${name}"`)) continue;
+    const id = /href="\/admin\/products\/edit\/([0-9a-f-]{36})"/.exec(tag)?.[1];
+    if (id) return id;
+  }
+  throw new Error(`Product ${name} not found in the admin list after creating it`);
+}
+
+/** The slug of a product's page (decision 023): where its old `/product/{id}` URL redirects. */
+export async function productSlugOf(request: APIRequestContext, id: string) {
+  const response = await request.get(`/product/${id}`, { maxRedirects: 0 });
+  const slug = /^\/product\/([a-z0-9-]+)$/.exec(response.headers().location ?? "")?.[1];
+  if (response.status() !== 301 || !slug) throw new Error(`/product/${id} answered ${response.status()}`);
+  return slug;
 }

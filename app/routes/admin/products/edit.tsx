@@ -5,7 +5,7 @@ import { StockHistory } from "#app/components/admin/stock-history.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
 import { requireAdmin } from "#app/features/admin-auth/guard.server.ts";
-import { PRODUCT_CHANGED_MESSAGE } from "#app/features/catalog/product.schema.ts";
+import { PRODUCT_CHANGED_MESSAGE, SAVE_FAILED } from "#app/features/catalog/product.schema.ts";
 import {
   getAdminProduct,
   parseProductForm,
@@ -50,30 +50,27 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 export async function action({ request, params, context }: Route.ActionArgs) {
   const admin = requireAdmin(context);
   const parsed = await parseProductForm(request);
-  if (!parsed.ok) return data({ fieldErrors: parsed.fieldErrors }, { status: 400 });
+  // Refused or failed: the same page again with everything typed (no redirect that loses the form).
+  if (!parsed.ok) return data({ fieldErrors: parsed.fieldErrors, values: parsed.values }, { status: 400 });
   try {
     const result = await updateProduct(params.id, parsed.data, { actorId: admin.userId });
     if (!result.ok && result.reason === "conflict") {
       // Decision 023: the form keeps what was typed; the admin reloads to see the other change.
-      return data({ fieldErrors: { form: PRODUCT_CHANGED_MESSAGE } }, { status: 409 });
+      return data({ fieldErrors: { form: PRODUCT_CHANGED_MESSAGE }, values: parsed.values }, { status: 409 });
     }
     if (!result.ok && result.reason === "stock") {
-      return data({ fieldErrors: result.fieldErrors }, { status: 409 });
+      return data({ fieldErrors: result.fieldErrors, values: parsed.values }, { status: 409 });
     }
     if (!result.ok) {
       return redirectWithToast("/admin/products", {
         type: "error",
         title: "Error",
-        description: "Failed to save product. Please try again.",
+        description: SAVE_FAILED,
       });
     }
   } catch (error) {
     log.error("Failed to save product", { error: errorMessage(error) });
-    return redirectWithToast(`/admin/products/edit/${params.id}`, {
-      type: "error",
-      title: "Error",
-      description: "Failed to save product. Please try again.",
-    });
+    return data({ fieldErrors: { form: SAVE_FAILED }, values: parsed.values }, { status: 500 });
   }
   return redirectWithToast("/admin/products", {
     type: "success",
@@ -105,7 +102,7 @@ export default function EditProduct({ loaderData, actionData }: Route.ComponentP
       <AdminPageHeader title="Edit Product" />
       <ProductForm
         key={loaderData.product.id}
-        initial={loaderData.product.values}
+        initial={actionData?.values ?? loaderData.product.values}
         mode="edit"
         serverErrors={actionData?.fieldErrors}
       />

@@ -273,7 +273,7 @@ function AdminProductCard({ product, lowStock }: { product: AdminProduct; lowSto
           <ul className="mt-2 space-y-1" aria-label={`Sizes and stock of ${product.name}`}>
             {product.sizes.map((size) => {
               const out = size.inventoryCount === 0;
-              const low = !out && size.inventoryCount <= lowStock;
+              const low = !out && size.inventoryCount <= (size.lowStockThreshold ?? lowStock);
               return (
                 <li key={size.id} className="flex items-center justify-between gap-2">
                   <span>

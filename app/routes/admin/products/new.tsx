@@ -4,7 +4,7 @@ import { ProductForm } from "#app/components/admin/product-form.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
 import { requireAdmin } from "#app/features/admin-auth/guard.server.ts";
-import { emptyProductForm } from "#app/features/catalog/product.schema.ts";
+import { emptyProductForm, SAVE_FAILED } from "#app/features/catalog/product.schema.ts";
 import { createProduct, parseProductForm } from "#app/features/catalog/product-admin.server.ts";
 import { errorMessage, log } from "#app/utils/logger.server.ts";
 import { redirectWithToast } from "#app/utils/toast.server.ts";
@@ -22,16 +22,13 @@ export function loader({ context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const admin = requireAdmin(context);
   const parsed = await parseProductForm(request);
-  if (!parsed.ok) return data({ fieldErrors: parsed.fieldErrors }, { status: 400 });
+  // Refused or failed: the same page again with everything typed (no redirect that loses the form).
+  if (!parsed.ok) return data({ fieldErrors: parsed.fieldErrors, values: parsed.values }, { status: 400 });
   try {
     await createProduct(parsed.data, { actorId: admin.userId });
   } catch (error) {
     log.error("Failed to save product", { error: errorMessage(error) });
-    return redirectWithToast("/admin/products/new", {
-      type: "error",
-      title: "Error",
-      description: "Failed to save product. Please try again.",
-    });
+    return data({ fieldErrors: { form: SAVE_FAILED }, values: parsed.values }, { status: 500 });
   }
   return redirectWithToast("/admin/products", {
     type: "success",
@@ -47,7 +44,11 @@ export default function NewProduct({ actionData }: Route.ComponentProps) {
         <Icon name="arrow-left" /> Back to Products
       </Link>
       <AdminPageHeader title="Add New Product" />
-      <ProductForm initial={emptyProductForm()} mode="create" serverErrors={actionData?.fieldErrors} />
+      <ProductForm
+        initial={actionData?.values ?? emptyProductForm()}
+        mode="create"
+        serverErrors={actionData?.fieldErrors}
+      />
     </div>
   );
 }

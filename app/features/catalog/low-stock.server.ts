@@ -1,0 +1,141 @@
+/**
+ * Low stock (issue 14 item 5, decision 023): sizes of products in the shop with as many units as
+ * their own threshold or fewer, sold-out first. The dashboard panel lists them, and a digest e-mail
+ * goes to the shop once a day at opening time, however many instances share the database.
+ */
+import { and, asc, eq, isNull, lte, sql } from "drizzle-orm";
+import { db, type Executor } from "#app/db/client.server.ts";
+import { emailOutbox, productSizes, products, storeSettings } from "#app/db/schema.ts";
+import { storeEmailSettings, wakeEmailWorker } from "#app/features/email/email-outbox.server.ts";
+import { lowStockDigestEmail } from "#app/features/email/low-stock-email.server.tsx";
+import { config } from "#app/utils/env.server.ts";
+import { errorMessage, log } from "#app/utils/logger.server.ts";
+import { openingMinutes, storeClock, weekday } from "#app/utils/store-time.ts";
+
+export type LowStockSize = {
+  productId: string;
+  productName: string;
+  sizeId: string;
+  size: string;
+  inventoryCount: number;
+  lowStockThreshold: number;
+};
+
+/** Sizes at or below their threshold, sold-out first, then fewest left, then by name. */
+export async function listLowStock(executor?: Executor, options: { limit?: number } = {}) {
+  const database = executor ?? (await db());
+  const where = and(
+    isNull(products.archivedAt),
+    lte(productSizes.inventoryCount, productSizes.lowStockThreshold),
+  );
+  const [rows, [counted]] = await Promise.all([
+    database
+      .select({
+        productId: products.id,
+        productName: products.name,
+        sizeId: productSizes.id,
+        size: productSizes.size,
+        inventoryCount: productSizes.inventoryCount,
+        lowStockThreshold: productSizes.lowStockThreshold,
+      })
+      .from(productSizes)
+      .innerJoin(products, eq(products.id, productSizes.productId))
+      .where(where)
+      .orderBy(
+        asc(productSizes.inventoryCount),
+        asc(products.name),
+        asc(productSizes.position),
+        asc(productSizes.id),
+      )
+      .limit(options.limit ?? 500),
+    database
+      .select({ total: sql<number>`count(*)::int` })
+      .from(productSizes)
+      .innerJoin(products, eq(products.id, productSizes.productId))
+      .where(where),
+  ]);
+  return { sizes: rows as LowStockSize[], total: Number(counted?.total ?? 0) };
+}
+
+/** The `store_settings` key recording the last store day a digest was decided on. */
+export const LOW_STOCK_DIGEST_KEY = "low-stock-digest";
+
+/** The minute of the store day the digest is due at, or null when this instance sends none. */
+export function digestDueMinutes(setting: string, date: string): number | null {
+  if (setting === "off") return null;
+  if (setting === "opening") return openingMinutes(weekday(date));
+  const [hours, minutes] = setting.split(":").map(Number) as [number, number];
+  return hours * 60 + minutes;
+}
+
+export type DigestOutcome =
+  | { sent: true; day: string; sizes: number }
+  | { sent: false; reason: "off" | "not-yet" | "already-decided" | "nothing-low"; day: string };
+
+/**
+ * The day's digest, once: from its due time on, the first call of the store day claims the day in
+ * `store_settings` (one statement, so of several instances or concurrent runs exactly one wins) and,
+ * in the same transaction, queues the e-mail when anything is low. Nothing low: no e-mail that day.
+ */
+export async function sendLowStockDigestIfDue(
+  options: { now?: Date; setting?: string; to?: string } = {},
+): Promise<DigestOutcome> {
+  const now = options.now ?? new Date();
+  const { date, minutes } = storeClock(now);
+  const due = digestDueMinutes(options.setting ?? config().LOW_STOCK_DIGEST_TIME, date);
+  if (due === null) return { sent: false, reason: "off", day: date };
+  if (minutes < due) return { sent: false, reason: "not-yet", day: date };
+  const database = await db();
+  const outcome = await database.transaction(async (tx): Promise<DigestOutcome> => {
+    const claimed = await tx
+      .insert(storeSettings)
+      .values({ key: LOW_STOCK_DIGEST_KEY, value: { day: date }, updatedAt: now })
+      .onConflictDoUpdate({
+        target: storeSettings.key,
+        set: { value: { day: date }, updatedAt: now },
+        setWhere: sql`(${storeSettings.value} ->> 'day') < ${date}`,
+      })
+      .returning({ key: storeSettings.key });
+    if (claimed.length === 0) return { sent: false, reason: "already-decided", day: date };
+    const { sizes, total } = await listLowStock(tx, { limit: 200 });
+    if (sizes.length === 0) return { sent: false, reason: "nothing-low", day: date };
+    const mail = await lowStockDigestEmail({ day: date, sizes, total }, storeEmailSettings());
+    await tx.insert(emailOutbox).values({
+      kind: "low-stock-digest",
+      toAddress: options.to ?? config().ordersEmail,
+      subject: mail.subject,
+      textBody: mail.text,
+      htmlBody: mail.html,
+      createdAt: now,
+      nextAttemptAt: now,
+    });
+    return { sent: true, day: date, sizes: total };
+  });
+  if (outcome.sent) wakeEmailWorker();
+  return outcome;
+}
+
+/**
+ * Checks every minute whether today's digest is due (LOW_STOCK_DIGEST_TIME). Every instance may run
+ * it: the claim in `sendLowStockDigestIfDue` lets one of them send.
+ */
+export function startLowStockDigestJob(options: { intervalMs?: number } = {}) {
+  if (config().LOW_STOCK_DIGEST_TIME === "off") return () => {};
+  let running = false;
+  const tick = async () => {
+    if (running) return;
+    running = true;
+    try {
+      const outcome = await sendLowStockDigestIfDue();
+      if (outcome.sent) log.info(`Low-stock digest queued: ${outcome.sizes} sizes`, { day: outcome.day });
+    } catch (error) {
+      log.error("The low-stock digest failed", { error: errorMessage(error) });
+    } finally {
+      running = false;
+    }
+  };
+  const timer = setInterval(() => void tick(), options.intervalMs ?? 60_000);
+  timer.unref();
+  void tick();
+  return () => clearInterval(timer);
+}
