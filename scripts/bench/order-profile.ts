@@ -84,7 +84,6 @@ try {
     const size = sizes?.[next++ % sizes.length] as NonNullable<typeof sizes>[number];
     const unit = size.sale_price_cents ?? size.price_cents;
     const quantity = Math.min(999, Math.max(1, Math.ceil(8000 / Math.max(unit, 1))));
-    const form = new FormData();
     const fields = orderFields(
       [{ productId: size.product_id, sizeId: size.id, quantity }],
       {
@@ -94,8 +93,14 @@ try {
       },
       now,
     );
-    for (const [key, value] of Object.entries(fields)) form.append(key, value);
-    form.append("idPhotoToken", tokens.pop() ?? (await uploadPhoto()));
+    // As the checkout page posts with the photo sent ahead (urlencoded); --multipart: as before.
+    const token = tokens.pop() ?? (await uploadPhoto());
+    let form: FormData | URLSearchParams = new URLSearchParams({ ...fields, idPhotoToken: token });
+    if (flag("multipart")) {
+      form = new FormData();
+      for (const [key, value] of Object.entries(fields)) form.append(key, value);
+      form.append("idPhotoToken", token);
+    }
     const response = await fetch(`${server.url}/checkout.data`, { method: "POST", body: form });
     const text = await response.text();
     return response.status === 200 && text.includes("token");

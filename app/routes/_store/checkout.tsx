@@ -22,6 +22,8 @@ export function headers(args: Route.HeadersArgs) {
   return keepRetryAfter(args, PRIVATE_NO_STORE);
 }
 
+export { skipAfterPlacedOrder as shouldRevalidate } from "#app/features/checkout/after-placed-order.ts";
+
 export async function loader() {
   const { stateLimitsMg, maxQuantityPerSize } = await getPurchaseLimitSettings();
   // A fresh key per page view: a double submit, a retry or a resubmitted post of this page
