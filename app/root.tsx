@@ -5,6 +5,8 @@ import { readToast } from "#app/utils/toast.server.ts";
 import type { Route } from "./+types/root";
 import "./app.css";
 
+export { skipAfterPlacedOrder as shouldRevalidate } from "#app/features/checkout/after-placed-order.ts";
+
 export async function loader({ request }: Route.LoaderArgs) {
   const { toast, headers } = await readToast(request);
   return data({ toast }, { headers });

@@ -99,9 +99,32 @@ test("a shopper orders from a product page to the thank-you page, with an ID pho
   const cartLines = await page.evaluate(() => window.localStorage.getItem("capital-grown-cart"));
   const deliveryDate = await page.locator('input[name="deliveryDate"]:checked').inputValue();
   const timeSlot = await page.locator('input[name="timeSlot"]:checked').inputValue();
+  // Every request the page makes from the click to the thank-you page (decision 023).
+  const afterClick: { method: string; path: string; contentType: string; body: string }[] = [];
+  const record = (request: import("@playwright/test").Request) => {
+    const url = new URL(request.url());
+    if (url.pathname.endsWith(".data") || url.pathname === "/checkout") {
+      afterClick.push({
+        method: request.method(),
+        path: `${url.pathname}${url.search}`,
+        contentType: request.headers()["content-type"] ?? "",
+        body: request.postData() ?? "",
+      });
+    }
+  };
+  page.on("request", record);
   await placeOrder.click();
   await expect(page).toHaveURL(/\/thank-you\?order=[\w-]{32}$/, { timeout: 20_000 });
   await expect(page.getByText("Order Placed Successfully!")).toBeVisible();
+  page.off("request", record);
+  // The photo went ahead: the post is text only, urlencoded, naming the photo by its token; then
+  // the thank-you page's data, with no rerun of the checkout page's loaders in between.
+  expect(afterClick.map((request) => `${request.method} ${request.path.split("?")[0]}`)).toEqual([
+    "POST /checkout.data",
+    "GET /thank-you.data",
+  ]);
+  expect(afterClick[0]?.contentType).toContain("application/x-www-form-urlencoded");
+  expect(new URLSearchParams(afterClick[0]?.body).get("idPhotoToken")).toMatch(/^[0-9a-f-]{36}$/);
   const thankYou = async () => {
     await expect(page.getByRole("heading", { name: /Thank you/ })).toBeVisible();
     await expect(page.getByText("Cash on Delivery")).toBeVisible();

@@ -20,6 +20,7 @@ import { emailOutbox } from "#app/db/schema.ts";
 import { config } from "#app/utils/env.server.ts";
 import { errorMessage, log } from "#app/utils/logger.server.ts";
 import { metrics } from "#app/utils/metrics.server.ts";
+import { composeMime, type MimeMail, mailboxAddress } from "./mime.server.ts";
 import {
   customerConfirmationEmail,
   type OrderEmailData,
@@ -124,7 +125,11 @@ export function smtpTransport(url: string, options: { timeoutMs?: number } = {})
   return {
     name: "smtp",
     async send(mail) {
-      await transporter.sendMail(nodemailerMessage(mail));
+      // nodemailer speaks SMTP; the message itself is composed here (mime.server.ts).
+      await transporter.sendMail({
+        envelope: { from: mailboxAddress(mail.from), to: [mailboxAddress(mail.to)] },
+        raw: composeMime(mimeMail(mail)),
+      });
     },
     close() {
       transporter.close();
@@ -132,14 +137,13 @@ export function smtpTransport(url: string, options: { timeoutMs?: number } = {})
   };
 }
 
-/** A mail as nodemailer takes it, under its stable Message-ID (decision 016). */
-function nodemailerMessage({ id, from, to, subject, text, html }: OutgoingMail) {
+/** A mail as the MIME composer takes it, under its stable Message-ID (decision 016). */
+function mimeMail({ id, from, to, subject, text, html }: OutgoingMail): MimeMail {
   return { from, to, subject, text, html, messageId: messageId(id) };
 }
 
 /** Writes each mail as `<folder>/<id>.eml` (atomically; a resend overwrites, never duplicates). */
 export function folderTransport(folder: string): MailTransport {
-  const composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
   let folderReady: Promise<unknown> | undefined;
   return {
     name: "folder",
@@ -147,11 +151,10 @@ export function folderTransport(folder: string): MailTransport {
     async send(mail) {
       folderReady ??= mkdir(folder, { recursive: true });
       await folderReady;
-      const info = await composer.sendMail(nodemailerMessage(mail));
       // Asynchronous writes: the file system work runs beside the requests, not in their thread.
       const file = path.join(folder, `${mail.id}.eml`);
       const temporary = `${file}.tmp`;
-      await writeFile(temporary, info.message as Buffer, { mode: 0o600 });
+      await writeFile(temporary, composeMime(mimeMail(mail), "\n"), { mode: 0o600 });
       await rename(temporary, file);
     },
     close() {},

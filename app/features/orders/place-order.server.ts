@@ -163,7 +163,7 @@ async function readOrderContext(
     replay: unknown;
     sizes: unknown;
     photo: boolean | null;
-    limits: unknown;
+    limits: string | null;
     budget: unknown;
     zones: unknown;
     settings: unknown;
@@ -182,7 +182,7 @@ async function readOrderContext(
           WHERE s.id IN (SELECT jsonb_array_elements_text(${JSON.stringify(sizeIds)}::jsonb)::uuid)) AS sizes,
         (SELECT true FROM id_photos p WHERE p.id = ${photoToken}::uuid
           AND NOT EXISTS (SELECT 1 FROM orders o WHERE o.id_photo_id = p.id)) AS photo,
-        (SELECT value FROM store_settings WHERE key = ${PURCHASE_LIMITS_KEY}) AS limits,
+        (SELECT value::text FROM store_settings WHERE key = ${PURCHASE_LIMITS_KEY}) AS limits,
         (SELECT json_build_object('points', r.points, 'expire', r.expire) FROM rate_limits r
           WHERE r.key = ${budget?.key ?? null} AND r.expire > ${budget?.nowMs ?? 0}) AS budget,
         (SELECT json_agg(json_build_object('state', z.state, 'active', z.active,
@@ -198,7 +198,7 @@ async function readOrderContext(
     photo: row?.photo === true,
     replay: parsedJson<PlacedOrder>(row?.replay),
     sizes: parsedJson<SizeSnapshot[]>(row?.sizes) ?? [],
-    limits: storedLimits(parsedJson(row?.limits)),
+    limits: limitsOf(typeof row?.limits === "string" ? row.limits : null),
     budget: parsedJson<{ points: number; expire: number | string }>(row?.budget),
     zones:
       parsedJson<
@@ -208,6 +208,16 @@ async function readOrderContext(
     closure: row?.closure ?? null,
     booked: Number(row?.booked ?? 0),
   };
+}
+
+/**
+ * The stored purchase limits, parsed (zod) once per stored text rather than once per order: the
+ * text is read with every order and changes only when the owner saves the limits.
+ */
+let lastLimits: { text: string | null; limits: ReturnType<typeof storedLimits> } | undefined;
+function limitsOf(text: string | null) {
+  if (lastLimits?.text !== text) lastLimits = { text, limits: storedLimits(parsedJson(text)) };
+  return lastLimits.limits;
 }
 
 function secondsUntil(epochMs: number, nowMs: number) {

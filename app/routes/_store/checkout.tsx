@@ -5,6 +5,7 @@ import { CheckoutForm } from "#app/components/checkout/checkout-form.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
 import { storeFromMatches } from "#app/features/catalog/seo.ts";
+import { skipAfterPlacedOrder } from "#app/features/checkout/after-placed-order.ts";
 import { CHECKOUT_TOASTS } from "#app/features/checkout/checkout.schema.ts";
 import { submitCheckout } from "#app/features/checkout/checkout.server.ts";
 import { getPurchaseLimitSettings } from "#app/features/checkout/purchase-limits.server.ts";
@@ -24,14 +25,15 @@ export function headers(args: Route.HeadersArgs) {
 }
 
 /**
- * React Router does not reload after a refused (4xx) post; a refusal about the delivery time means
- * a slot filled up or closed meanwhile, so the slot list is read again (decision 22). Nothing was
- * placed, so the fresh idempotency key that comes with it is safe.
+ * After a placed order the page leaves for /thank-you without running its loaders again
+ * (`skipAfterPlacedOrder`). React Router does not reload after a refused (4xx) post; a refusal about
+ * the delivery time means a slot filled up or closed meanwhile, so the slot list is read again
+ * (decision 22). Nothing was placed, so the fresh idempotency key that comes with it is safe.
  */
-export function shouldRevalidate({ actionResult, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
-  const refused = actionResult as { ok?: boolean; fieldErrors?: { timeSlot?: string } } | undefined;
+export function shouldRevalidate(args: ShouldRevalidateFunctionArgs) {
+  const refused = args.actionResult as { ok?: boolean; fieldErrors?: { timeSlot?: string } } | undefined;
   if (refused?.ok === false && refused.fieldErrors?.timeSlot) return true;
-  return defaultShouldRevalidate;
+  return skipAfterPlacedOrder(args);
 }
 
 export async function loader() {

@@ -11,6 +11,8 @@ import { toast } from "#app/utils/toast-client.ts";
 import type { Route } from "./+types/layout";
 
 /** The same for every shopper: the cart and the age-gate answer live in the browser. */
+export { skipAfterPlacedOrder as shouldRevalidate } from "#app/features/checkout/after-placed-order.ts";
+
 export function loader() {
   return { store: publicStoreInfo() };
 }
