@@ -26,7 +26,23 @@ type PageResult = {
   metrics: Record<string, string>;
   failing: string[];
   runs: number[];
+  /** Runs Lighthouse could not complete (each run again), by their error. */
+  failures: string[];
 };
+
+/** Tries of one run before it is given up (a failed try is reported, never scored as 0). */
+const MAX_ATTEMPTS = 3;
+
+/** Why Lighthouse could not complete a run (its runtime error), or null for a run with scores. */
+export function runFailure(lhr: {
+  runtimeError?: { code?: string; message?: string };
+  categories: Record<string, { score: number | null } | undefined>;
+}): string | null {
+  if (lhr.runtimeError)
+    return `${lhr.runtimeError.code ?? "error"}: ${lhr.runtimeError.message ?? ""}`.trim();
+  if (lhr.categories.performance?.score == null) return "no performance score";
+  return null;
+}
 
 async function main() {
   const started = new Date();
@@ -52,20 +68,36 @@ async function main() {
       // Warm the page cache, as a shop in use would be.
       await fetch(`${server.url}${pagePath}`);
       const runs = [];
+      const failures: string[] = [];
       for (let run = 0; run < RUNS; run++) {
         say(`… Lighthouse ${label} (${run + 1}/${RUNS})`);
-        const result = await lighthouse(`${server.url}${pagePath}`, {
-          port: chrome.port,
-          output: "json",
-          logLevel: "error",
-          onlyCategories: [...CATEGORIES],
-        });
-        if (!result) throw new Error(`Lighthouse returned nothing for ${label}`);
-        runs.push(result.lhr);
+        // A run Lighthouse could not complete (a runtime error such as NO_FCP or PROTOCOL_TIMEOUT
+        // when the machine is busy) has no scores: it is said, not counted as 0, and run again.
+        for (let attempt = 1; ; attempt++) {
+          const result = await lighthouse(`${server.url}${pagePath}`, {
+            port: chrome.port,
+            output: "json",
+            logLevel: "error",
+            onlyCategories: [...CATEGORIES],
+          });
+          const failure = result ? runFailure(result.lhr) : "no result";
+          if (result && !failure) {
+            runs.push(result.lhr);
+            break;
+          }
+          failures.push(failure as string);
+          say(`  run ${run + 1} failed (${failure})${attempt < MAX_ATTEMPTS ? ", running it again" : ""}`);
+          if (attempt >= MAX_ATTEMPTS) break;
+        }
       }
       runs.sort((a, b) => (a.categories.performance?.score ?? 0) - (b.categories.performance?.score ?? 0));
       const lhr = runs[Math.floor(runs.length / 2)];
-      if (!lhr) continue;
+      if (!lhr) {
+        say(`${label}: no run completed (${failures.join("; ")})`);
+        const none = Object.fromEntries(CATEGORIES.map((category) => [category, 0]));
+        results.push({ label, scores: none, metrics: {}, failing: [], runs: [], failures });
+        continue;
+      }
       const scores: Record<string, number> = {};
       for (const category of CATEGORIES)
         scores[category] = Math.round((lhr.categories[category]?.score ?? 0) * 100);
@@ -90,6 +122,7 @@ async function main() {
         },
         failing,
         runs: runs.map((r) => Math.round((r.categories.performance?.score ?? 0) * 100)),
+        failures,
       };
       results.push(pageResult);
       say(
@@ -121,13 +154,19 @@ function writeSection(started: Date, results: PageResult[]) {
     ...results.map((r) => {
       const cell = (category: (typeof CATEGORIES)[number]) =>
         `${r.scores[category]}${(r.scores[category] ?? 0) >= TARGETS[category] ? "" : " (MISS)"}`;
-      return `| ${r.label} | ${cell("performance")} | ${cell("accessibility")} | ${cell("best-practices")} | ${cell("seo")} | ${r.metrics.FCP} | ${r.metrics.LCP} | ${r.metrics.TBT} | ${r.metrics.CLS} | ${r.runs.join(", ")} |`;
+      const failed = r.failures.length ? ` (+${r.failures.length} failed, run again)` : "";
+      return `| ${r.label} | ${cell("performance")} | ${cell("accessibility")} | ${cell("best-practices")} | ${cell("seo")} | ${r.metrics.FCP ?? "n/a"} | ${r.metrics.LCP ?? "n/a"} | ${r.metrics.TBT ?? "n/a"} | ${r.metrics.CLS ?? "n/a"} | ${r.runs.join(", ")}${failed} |`;
     }),
   ];
   const failing = results.filter((r) => r.failing.length > 0);
   if (failing.length) {
     lines.push("", "Audits that cost points:");
     for (const r of failing) lines.push(`- ${r.label}: ${r.failing.join(", ")}`);
+  }
+  const failedRuns = results.filter((r) => r.failures.length > 0);
+  if (failedRuns.length) {
+    lines.push("", "Runs Lighthouse could not complete (each was run again; none is scored):");
+    for (const r of failedRuns) lines.push(`- ${r.label}: ${r.failures.join("; ")}`);
   }
   lines.push("<!-- lighthouse:end -->");
   const section = lines.join("\n");
