@@ -9,7 +9,7 @@ import path from "node:path";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import { CHROMIUM_FLAGS } from "./browser.ts";
-import { buildApp, createDataSet, productIds, ROOT, say, startServer } from "./lib.ts";
+import { buildApp, createDataSet, LIGHTHOUSE_BUILD_DIR, productIds, ROOT, say, startServer } from "./lib.ts";
 
 const RUNS = Math.max(1, Number(process.env.LH_RUNS ?? 3));
 const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"] as const;
@@ -47,10 +47,10 @@ export function runFailure(lhr: {
 async function main() {
   const started = new Date();
   say("Building the app");
-  buildApp();
+  buildApp(LIGHTHOUSE_BUILD_DIR);
   say("Seeding 60 products");
   const data = await createDataSet({ count: 60, postgresUrl: process.env.DATABASE_URL });
-  const server = await startServer(data);
+  const server = await startServer(data, {}, LIGHTHOUSE_BUILD_DIR);
   const chrome = await chromeLauncher.launch({
     chromePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
     chromeFlags: CHROMIUM_FLAGS,
