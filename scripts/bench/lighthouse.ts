@@ -3,6 +3,7 @@
  * against the production build on loopback with a fresh 60-product catalogue, on /, /shop,
  * /product/{id} and /washington-dc-weed-delivery. Each page runs LH_RUNS times (default 3); the
  * median run (by performance score) is reported. Writes the Lighthouse section of BENCHMARKS.md.
+ * LH_PAGES=/shop (labels, comma-separated) runs only those pages and writes nothing: a quick look.
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -12,6 +13,7 @@ import { CHROMIUM_FLAGS } from "./browser.ts";
 import { buildApp, createDataSet, LIGHTHOUSE_BUILD_DIR, productIds, ROOT, say, startServer } from "./lib.ts";
 
 const RUNS = Math.max(1, Number(process.env.LH_RUNS ?? 3));
+const ONLY_PAGES = process.env.LH_PAGES ? process.env.LH_PAGES.split(",") : null;
 const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"] as const;
 const TARGETS: Record<(typeof CATEGORIES)[number], number> = {
   performance: 95,
@@ -59,12 +61,13 @@ async function main() {
   try {
     const [productId] = await productIds(server.url);
     if (!productId) throw new Error("/shop lists no product");
-    for (const [label, pagePath] of [
+    const pages = [
       ["/", "/"],
       ["/shop", "/shop"],
       ["/product/{id}", `/product/${productId}`],
       ["/washington-dc-weed-delivery", "/washington-dc-weed-delivery"],
-    ] as const) {
+    ] as const;
+    for (const [label, pagePath] of pages.filter(([label]) => !ONLY_PAGES || ONLY_PAGES.includes(label))) {
       // Warm the page cache, as a shop in use would be.
       await fetch(`${server.url}${pagePath}`);
       const runs = [];
@@ -138,7 +141,8 @@ async function main() {
     await server.stop();
     await data.dispose();
   }
-  writeSection(started, results);
+  if (ONLY_PAGES) say("LH_PAGES is set: BENCHMARKS.md is left as it is");
+  else writeSection(started, results);
 }
 
 function writeSection(started: Date, results: PageResult[]) {
