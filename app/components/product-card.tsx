@@ -2,7 +2,6 @@ import { useState } from "react";
 import { useNavigate } from "react-router";
 import { useCartActions } from "#app/components/cart-context.tsx";
 import { Badge, strainBadgeVariant } from "#app/components/ui/badge.tsx";
-import { Icon } from "#app/components/ui/icon.tsx";
 import { NativeSelect } from "#app/components/ui/input.tsx";
 import { cartItemOf } from "#app/features/cart/cart.ts";
 import type { ProductSizeView } from "#app/features/catalog/catalog.server.ts";
@@ -130,10 +129,7 @@ export function ProductCard({ product, priority = false }: { product: CardProduc
         ) : null}
         {product.description ? (
           <details>
-            <summary className="product-card-toggle">
-              Description
-              <Icon name="chevron-down" />
-            </summary>
+            <summary className="product-card-toggle">Description</summary>
             <p className="product-card-description">{product.description}</p>
           </details>
         ) : null}
@@ -155,9 +151,7 @@ export function ProductCard({ product, priority = false }: { product: CardProduc
             disabled={!size?.inStock}
             aria-label={soldOut ? `${product.name} is sold out` : `Add ${product.name} to cart`}
             className="product-card-add"
-          >
-            <Icon name="plus" className="size-5" />
-          </button>
+          />
         </div>
       </div>
     </article>
