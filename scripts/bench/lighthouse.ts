@@ -35,6 +35,14 @@ type PageResult = {
 /** Tries of one run before it is given up (a failed try is reported, never scored as 0). */
 const MAX_ATTEMPTS = 3;
 
+function errorText(error: unknown): string {
+  if (error && typeof error === "object" && "code" in error) {
+    const { code, friendlyMessage } = error as { code: unknown; friendlyMessage?: unknown };
+    return `${String(code)}${friendlyMessage ? `: ${String(friendlyMessage)}` : ""} (thrown)`;
+  }
+  return `thrown: ${String(error)}`;
+}
+
 /** Why Lighthouse could not complete a run (its runtime error), or null for a run with scores. */
 export function runFailure(lhr: {
   runtimeError?: { code?: string; message?: string };
@@ -77,14 +85,16 @@ async function main() {
         // A run Lighthouse could not complete (a runtime error such as NO_FCP or PROTOCOL_TIMEOUT
         // when the machine is busy) has no scores: it is said, not counted as 0, and run again.
         for (let attempt = 1; ; attempt++) {
+          // Under load Lighthouse may also throw (PROTOCOL_TIMEOUT waiting for Page.enable, seen
+          // with the load average above 40): the same kind of failure, not a reason to stop.
           const result = await lighthouse(`${server.url}${pagePath}`, {
             port: chrome.port,
             output: "json",
             logLevel: "error",
             onlyCategories: [...CATEGORIES],
-          });
-          const failure = result ? runFailure(result.lhr) : "no result";
-          if (result && !failure) {
+          }).catch((error: unknown) => errorText(error));
+          const failure = typeof result === "string" ? result : result ? runFailure(result.lhr) : "no result";
+          if (result && typeof result !== "string" && !failure) {
             runs.push(result.lhr);
             break;
           }
