@@ -42,7 +42,16 @@ export type CartContextValue = {
   setStockNotice: (notice: StockShortfall | null) => void;
 };
 
+/** What changes the cart: stable for the page's life, so a consumer of these alone never re-renders. */
+export type CartActions = Pick<CartContextValue, "addItem" | "removeItem" | "updateQuantity" | "clearCart">;
+
 const CartContext = createContext<CartContextValue | null>(null);
+/**
+ * The actions alone: a product card needs only `addItem`, and reading it from here keeps the 36
+ * cards of a listing from re-rendering when the stored cart is restored after hydration or an item
+ * is added (that re-render was one long main-thread task on /shop).
+ */
+const CartActionsContext = createContext<CartActions | null>(null);
 
 /** Where the browser asks for current prices of stored sizes (decision 20). */
 export const CART_PRICES_PATH = "/api/cart-prices";
@@ -166,11 +175,27 @@ export function CartProvider({ children }: { children: React.ReactNode }) {
     [items, hydrated, addItem, removeItem, updateQuantity, clearCart, stockNotice],
   );
 
-  return <CartContext.Provider value={value}>{children}</CartContext.Provider>;
+  const actions = useMemo<CartActions>(
+    () => ({ addItem, removeItem, updateQuantity, clearCart }),
+    [addItem, removeItem, updateQuantity, clearCart],
+  );
+
+  return (
+    <CartActionsContext.Provider value={actions}>
+      <CartContext.Provider value={value}>{children}</CartContext.Provider>
+    </CartActionsContext.Provider>
+  );
 }
 
 export function useCart(): CartContextValue {
   const value = useContext(CartContext);
   if (!value) throw new Error("useCart must be used within a CartProvider");
+  return value;
+}
+
+/** The cart's actions without its contents: the component does not re-render when the cart changes. */
+export function useCartActions(): CartActions {
+  const value = useContext(CartActionsContext);
+  if (!value) throw new Error("useCartActions must be used within a CartProvider");
   return value;
 }

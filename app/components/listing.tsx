@@ -139,7 +139,7 @@ export function ProductGridList({
   return (
     <ul className="grid grid-cols-2 gap-3 sm:gap-4 md:grid-cols-3 lg:grid-cols-4">
       {products.map((product, index) => (
-        <li key={product.id}>
+        <li key={product.id} className="product-grid-cell">
           <ProductCard product={product} priority={index < priorityCount} />
         </li>
       ))}

@@ -1,8 +1,7 @@
 import { useState } from "react";
-import { Link, useNavigate } from "react-router";
-import { useCart } from "#app/components/cart-context.tsx";
+import { useNavigate } from "react-router";
+import { useCartActions } from "#app/components/cart-context.tsx";
 import { Badge, strainBadgeVariant } from "#app/components/ui/badge.tsx";
-import { Icon } from "#app/components/ui/icon.tsx";
 import { NativeSelect } from "#app/components/ui/input.tsx";
 import { cartItemOf } from "#app/features/cart/cart.ts";
 import type { ProductSizeView } from "#app/features/catalog/catalog.server.ts";
@@ -48,7 +47,7 @@ export function defaultSizeId(sizes: ProductSizeView[]) {
 
 /** Spec §2 product card. */
 export function ProductCard({ product, priority = false }: { product: CardProduct; priority?: boolean }) {
-  const { addItem } = useCart();
+  const { addItem } = useCartActions();
   const navigate = useNavigate();
   const [sizeId, setSizeId] = useState(() => defaultSizeId(product.sizes));
   const sizeIndex = product.sizes.findIndex((candidate) => candidate.id === sizeId);
@@ -59,8 +58,10 @@ export function ProductCard({ product, priority = false }: { product: CardProduc
   const soldOut = size ? !size.inStock : product.sizes.length > 0 && product.sizes.every((s) => !s.inStock);
   const onlyLeft = onlyLeftText(size?.left);
 
-  // The image and the category row are plain links that navigate like <Link>: a card renders three
-  // links to one page, and React Router's Link costs far more to render than an <a>.
+  // The card's three links to its page are plain <a> elements that navigate like <Link>: React
+  // Router's Link costs far more to render and to hydrate than an <a>. The name link carries
+  // `data-discover`, as a <Link> would, so the router still learns the product route ahead of a tap
+  // (its route discovery reads that attribute from the document).
   function openProduct(event: React.MouseEvent<HTMLAnchorElement>) {
     if (event.button !== 0 || event.metaKey || event.altKey || event.ctrlKey || event.shiftKey) return;
     event.preventDefault();
@@ -109,7 +110,9 @@ export function ProductCard({ product, priority = false }: { product: CardProduc
           ) : null}
         </a>
         <h3 className="product-card-title">
-          <Link to={href}>{product.name}</Link>
+          <a href={href} onClick={openProduct} data-discover="true">
+            {product.name}
+          </a>
         </h3>
         {thc ? <p className="text-sm text-muted-foreground">{thc}</p> : null}
         {product.sizes.length > 1 ? (
@@ -132,10 +135,7 @@ export function ProductCard({ product, priority = false }: { product: CardProduc
         ) : null}
         {product.description ? (
           <details>
-            <summary className="product-card-toggle">
-              Description
-              <Icon name="chevron-down" />
-            </summary>
+            <summary className="product-card-toggle">Description</summary>
             <p className="product-card-description">{product.description}</p>
           </details>
         ) : null}
@@ -158,9 +158,7 @@ export function ProductCard({ product, priority = false }: { product: CardProduc
             disabled={!size?.inStock}
             aria-label={soldOut ? `${product.name} is sold out` : `Add ${product.name} to cart`}
             className="product-card-add"
-          >
-            <Icon name="plus" className="size-5" />
-          </button>
+          />
         </div>
       </div>
     </article>

@@ -38,10 +38,16 @@ export function sleep(ms: number) {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** The production build the bench serves, in a folder of its own, with its reference page (BENCH_BUILD). */
-export function buildApp() {
-  buildAppInto(BUILD_DIR, { BENCH_BUILD: "1" });
+/**
+ * The production build the bench serves, in a folder of its own, with its reference page (BENCH_BUILD).
+ * `npm run lighthouse` builds into another folder (LIGHTHOUSE_BUILD_DIR): it is run while `npm run
+ * bench` loads the machine, and the bench's build empties its folder under any server serving it.
+ */
+export function buildApp(buildDir = BUILD_DIR) {
+  buildAppInto(buildDir, { BENCH_BUILD: "1" });
 }
+
+export const LIGHTHOUSE_BUILD_DIR = path.join(ROOT, "node_modules/.cache/capital-grown/lighthouse-build");
 
 /** A data set the servers use: a fresh PGlite folder, or a fresh database on a PostgreSQL server. */
 export type DataSet = {
@@ -100,9 +106,13 @@ export async function createDataSet(options: {
 export type BenchServer = RunningApp & { pid: number };
 
 /** Starts the production build with the bench reference endpoints on a free loopback port. */
-export async function startServer(data: DataSet, env: Record<string, string> = {}): Promise<BenchServer> {
+export async function startServer(
+  data: DataSet,
+  env: Record<string, string> = {},
+  buildDir = BUILD_DIR,
+): Promise<BenchServer> {
   const app = await startApp({
-    buildDir: BUILD_DIR,
+    buildDir,
     dataDir: data.env.DATA_DIR,
     startTimeoutMs: 120_000,
     // The server's log goes to a file, as in production: piping it into this process would put

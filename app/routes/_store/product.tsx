@@ -1,6 +1,6 @@
 import { useEffect, useId, useState } from "react";
 import { data, Link, redirect, useNavigate } from "react-router";
-import { useCart } from "#app/components/cart-context.tsx";
+import { useCartActions } from "#app/components/cart-context.tsx";
 import { Price } from "#app/components/price.tsx";
 import { defaultSizeId, sizeOptionLabel } from "#app/components/product-card.tsx";
 import { ProductImage } from "#app/components/product-image.tsx";
@@ -106,7 +106,7 @@ function NotFound() {
 export default function ProductPage({ loaderData }: Route.ComponentProps) {
   const { product } = loaderData;
   const perSizeLimit = "maxQuantity" in loaderData ? loaderData.maxQuantity : 10;
-  const { addItem } = useCart();
+  const { addItem } = useCartActions();
   const [sizeId, setSizeId] = useState(() => (product ? defaultSizeId(product.sizes) : ""));
   const [quantity, setQuantity] = useState(1);
   const sizeSelectId = useId();
