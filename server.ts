@@ -4,14 +4,13 @@
  * `npm start`.
  */
 import { randomUUID } from "node:crypto";
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { IncomingMessage } from "node:http";
 import net from "node:net";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express from "express";
-import { pinoHttp } from "pino-http";
 import {
   createRequestHandler as createRouterHandler,
   RouterContextProvider,
@@ -27,13 +26,7 @@ import { boundRequests } from "./app/server/request-bounds.server.ts";
 import { routePatterns } from "./app/server/route-pattern.server.ts";
 import { cataloguePages } from "./app/utils/catalogue-pages.ts";
 import { ConfigError, parseConfig } from "./app/utils/env.server.ts";
-import {
-  flushLogs,
-  log,
-  rootCauseMessage,
-  rootLogger,
-  withRequestLogger,
-} from "./app/utils/logger.server.ts";
+import { flushLogs, log, logRequest, rootCauseMessage, withRequestId } from "./app/utils/logger.server.ts";
 import { metrics } from "./app/utils/metrics.server.ts";
 import { PRIVATE_UMASK } from "./app/utils/private-data-dir.server.ts";
 
@@ -109,48 +102,41 @@ function routeOfRequest(req: LoggedRequest) {
   return route;
 }
 
-function requestLine(req: LoggedRequest, res: ServerResponse, responseTime: number) {
-  return {
-    method: req.method,
-    route: routeOfRequest(req),
-    status: res.statusCode,
-    responseTime,
-    cache: res.getHeader("x-cache"),
-  };
+function levelOf(route: string, status: number) {
+  if (status >= 500) return "error";
+  return OPS_PATHS.has(route) ? "debug" : "info";
 }
 
-const httpLogger = pinoHttp({
-  logger: rootLogger(),
-  genReqId: (req) => req.id ?? "-",
-  // The request's child logger carries only its id; the request line says the rest, no headers.
-  quietReqLogger: true,
-  quietResLogger: true,
-  customAttributeKeys: { reqId: "requestId" },
-  customLogLevel(req, res, error) {
-    if (error || res.statusCode >= 500) return "error";
-    return OPS_PATHS.has(routeOfRequest(req)) ? "debug" : "info";
-  },
-  customSuccessMessage: () => "request",
-  customErrorMessage: () => "request",
-  customSuccessObject: (req, res, value) => requestLine(req, res, value.responseTime as number),
-  customErrorObject: (req, res, _error, value) => requestLine(req, res, value.responseTime as number),
-});
-
+// One line per request, written when its response is done (or its connection lost), and one
+// duration observation: the same listener, one clock reading at each end (decision 023).
 app.use((req, res, next) => {
-  const incoming = req.get("x-request-id");
-  const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+  const incoming = req.headers["x-request-id"];
+  const requestId = typeof incoming === "string" && REQUEST_ID.test(incoming) ? incoming : randomUUID();
   const request = req as unknown as LoggedRequest;
-  request.id = requestId;
   res.locals.requestId = requestId;
   res.setHeader("X-Request-Id", requestId);
   // While shutting down, no connection is kept for another request.
   if (stopping) res.setHeader("Connection", "close");
-  const started = process.hrtime.bigint();
-  res.once("finish", () => {
-    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-    requestDuration.observe({ route: routeOfRequest(request), status: res.statusCode }, seconds);
+  const started = performance.now();
+  res.on("close", () => {
+    const ms = performance.now() - started;
+    const route = routeOfRequest(request);
+    const status = res.statusCode;
+    const finished = res.writableFinished;
+    if (finished) requestDuration.observe({ route, status }, ms / 1000);
+    const cache = res.getHeader("x-cache");
+    logRequest(
+      levelOf(route, status),
+      requestId,
+      req.method,
+      route,
+      status,
+      ms,
+      typeof cache === "string" ? cache : undefined,
+      !finished,
+    );
   });
-  httpLogger(req, res, () => withRequestLogger(req.log, next));
+  withRequestId(requestId, next);
 });
 
 // --- Endpoints for operators: before every guard, limit and cache (issue 12 item 7) ---

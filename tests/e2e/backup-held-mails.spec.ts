@@ -4,41 +4,14 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { expect, test } from "@playwright/test";
-import { SMTPServer } from "smtp-server";
 import { openDatabase } from "#app/db/client.server.ts";
 import { emailOutbox } from "#app/db/schema.ts";
 import { writeBackup } from "#app/features/backups/backup-service.server.ts";
 import { type RunningApp, startApp } from "../support/app-server.ts";
+import { startLoopbackSmtp } from "../support/loopback-smtp.ts";
 
 const run = promisify(execFile);
 const ADMIN = { email: "held-admin@capitalgrown.test", password: "held-password-123" };
-
-function loopbackSmtp() {
-  const subjects: string[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS"],
-    logger: false,
-    onData(stream, _session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on("data", (chunk: Buffer) => chunks.push(chunk));
-      stream.on("end", () => {
-        subjects.push(/^Subject:\s*(.+)$/im.exec(Buffer.concat(chunks).toString("utf8"))?.[1]?.trim() ?? "");
-        callback();
-      });
-    },
-  });
-  return new Promise<{ port: number; subjects: string[]; close(): Promise<void> }>((resolve) => {
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.server.address();
-      resolve({
-        port: typeof address === "object" && address ? address.port : 0,
-        subjects,
-        close: () => new Promise<void>((done) => server.close(() => done())),
-      });
-    });
-  });
-}
 
 // Issue 12 item 5: mails pending when the backup was taken are held after a restore, shown in the
 // admin outbox, and sent only when staff press Send.
@@ -47,7 +20,7 @@ test("a restore holds pending mails for review; none is sent until Send is press
   const sourceDir = mkdtempSync(path.join(tmpdir(), "cg-held-src-"));
   const freshDir = mkdtempSync(path.join(tmpdir(), "cg-held-new-"));
   const file = path.join(sourceDir, "backup.ndjson.gz");
-  const smtp = await loopbackSmtp();
+  const smtp = await startLoopbackSmtp();
   let app: RunningApp | undefined;
   try {
     const source = await openDatabase({ kind: "pglite", dataDir: sourceDir, lockOwner: "the test" });
@@ -91,12 +64,12 @@ test("a restore holds pending mails for review; none is sent until Send is press
     }
     // The worker runs (every few seconds) and sends nothing held.
     await new Promise((resolve) => setTimeout(resolve, 3_000));
-    expect(smtp.subjects).toEqual([]);
+    expect(smtp.received).toEqual([]);
 
     await banner.getByRole("button", { name: "Send" }).click();
     await expect(banner).toHaveCount(0);
     await expect
-      .poll(() => [...smtp.subjects].sort(), { timeout: 30_000 })
+      .poll(() => smtp.received.map((mail) => mail.subject).sort(), { timeout: 30_000 })
       .toEqual(["Held 1", "Held 2", "Held 3"]);
   } finally {
     await app?.stop();

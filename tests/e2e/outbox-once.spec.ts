@@ -1,56 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { expect, test } from "@playwright/test";
 import { inArray } from "drizzle-orm";
-import { SMTPServer } from "smtp-server";
 import { type DatabaseHandle, openDatabase } from "#app/db/client.server.ts";
 import { emailOutbox } from "#app/db/schema.ts";
 import { type RunningApp, startApp } from "../support/app-server.ts";
+import { type ReceivedMail, startLoopbackSmtp } from "../support/loopback-smtp.ts";
 import { createThrowawayDatabase } from "../support/throwaway-database.ts";
 
 const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
-
-type Delivery = { subject: string; messageId: string };
-
-/** A loopback SMTP server that takes `delayMs` over each message before it accepts it. */
-function slowSmtpServer() {
-  const delivered: Delivery[] = [];
-  const settings = { delayMs: 5_000 };
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS"],
-    logger: false,
-    onData(stream, _session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on("data", (chunk: Buffer) => chunks.push(chunk));
-      stream.on("end", () => {
-        const raw = Buffer.concat(chunks).toString("utf8");
-        // The whole message arrived: from here on it is delivered, even if the sender dies before
-        // it hears "250 OK" (which is why a killed sender may cause one duplicate).
-        delivered.push({
-          subject: /^Subject:\s*(.+)$/im.exec(raw)?.[1]?.trim() ?? "",
-          messageId: /^Message-ID:\s*(.+)$/im.exec(raw)?.[1]?.trim() ?? "",
-        });
-        setTimeout(() => callback(), settings.delayMs);
-      });
-    },
-  });
-  return new Promise<{
-    port: number;
-    delivered: Delivery[];
-    settings: typeof settings;
-    close(): Promise<void>;
-  }>((resolve) => {
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.server.address();
-      resolve({
-        port: typeof address === "object" && address ? address.port : 0,
-        delivered,
-        settings,
-        close: () => new Promise<void>((done) => server.close(() => done())),
-      });
-    });
-  });
-}
 
 async function queueMails(handle: DatabaseHandle, label: string, count: number) {
   const rows = await handle.db
@@ -81,8 +38,8 @@ async function waitUntilSent(handle: DatabaseHandle, ids: string[], timeoutMs: n
   }
 }
 
-function perSubject(delivered: Delivery[], label: string) {
-  const bySubject = new Map<string, Delivery[]>();
+function perSubject(delivered: ReceivedMail[], label: string) {
+  const bySubject = new Map<string, ReceivedMail[]>();
   for (const delivery of delivered.filter((d) => d.subject.startsWith(`${label} `))) {
     bySubject.set(delivery.subject, [...(bySubject.get(delivery.subject) ?? []), delivery]);
   }
@@ -96,7 +53,8 @@ test.describe("each e-mail is sent once", () => {
   test("two instances, 5 s per message and a lease shorter than a send: each mail delivered exactly once; a kill -9 mid-send re-sends at most one, under the same Message-ID", async () => {
     test.setTimeout(180_000);
     const database = await createThrowawayDatabase(TEST_DATABASE_URL as string, "cg_outbox");
-    const smtp = await slowSmtpServer();
+    // Each message takes 5 s before the server accepts it.
+    const smtp = await startLoopbackSmtp({ delayMs: 5_000 });
     const helper = await openDatabase({
       kind: "postgres",
       url: database.url,
@@ -126,23 +84,23 @@ test.describe("each e-mail is sent once", () => {
       const first = await queueMails(helper, "Slow", 80);
       await Promise.all([startInstance(8), startInstance(8)]);
       await waitUntilSent(helper, first, 90_000);
-      const slow = perSubject(smtp.delivered, "Slow");
+      const slow = perSubject(smtp.received, "Slow");
       expect(slow.size).toBe(80);
       expect([...slow.values()].filter((copies) => copies.length > 1).map((c) => c[0]?.subject)).toEqual([]);
       expect(new Set([...slow.values()].map((copies) => copies[0]?.messageId)).size).toBe(80);
       await Promise.all(apps.splice(0).map((app) => app.stop()));
 
       // 2. One sender at a time per instance; instance A is killed with -9 in the middle of a send.
-      smtp.settings.delayMs = 250;
+      smtp.state.delayMs = 250;
       const second = await queueMails(helper, "Crash", 80);
       const [victim] = await Promise.all([startInstance(1), startInstance(1)]);
-      const deliveredBefore = () => perSubject(smtp.delivered, "Crash").size;
+      const deliveredBefore = () => perSubject(smtp.received, "Crash").size;
       while (deliveredBefore() < 10) await new Promise((resolve) => setTimeout(resolve, 50));
       if (!victim) throw new Error("no instance");
       apps.splice(apps.indexOf(victim), 1);
       process.kill(-(victim.process.pid as number), "SIGKILL");
       await waitUntilSent(helper, second, 90_000);
-      const crash = perSubject(smtp.delivered, "Crash");
+      const crash = perSubject(smtp.received, "Crash");
       expect(crash.size).toBe(80);
       const twice = [...crash.values()].filter((copies) => copies.length > 1);
       expect(twice.length).toBeLessThanOrEqual(1);

@@ -2,7 +2,6 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { eq, inArray } from "drizzle-orm";
-import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { emailOutbox } from "#app/db/schema.ts";
 import { placeOrder } from "#app/features/orders/place-order.server.ts";
@@ -12,6 +11,7 @@ import {
   MONDAY_MORNING,
   placeOrderInput,
 } from "#tests/support/checkout-test-helpers.server.ts";
+import { type LoopbackSmtp, startLoopbackSmtp } from "#tests/support/loopback-smtp.ts";
 import {
   backoffMs,
   EMAIL_WAKE_DELAY_MS,
@@ -24,52 +24,6 @@ import {
 } from "./email-outbox.server.ts";
 import { SAMPLE_ORDERS, SAMPLE_STORE } from "./email-previews.server.ts";
 import { customerConfirmationEmail, shopNotificationEmail } from "./order-emails.server.tsx";
-
-type Received = { messageId: string; to: string[]; raw: string };
-
-/** A real SMTP server on loopback that answers "try again later" until told to accept. */
-function startSmtp() {
-  const received: Received[] = [];
-  const state = { accepting: false, refusals: 0 };
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS"],
-    logger: false,
-    onMailFrom(_address, _session, callback) {
-      if (!state.accepting) {
-        state.refusals += 1;
-        const error = new Error("Mailbox busy, try again later") as Error & { responseCode: number };
-        error.responseCode = 451;
-        return callback(error);
-      }
-      callback();
-    },
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on("data", (chunk: Buffer) => chunks.push(chunk));
-      stream.on("end", () => {
-        const raw = Buffer.concat(chunks).toString("utf8");
-        const messageId = /^Message-ID:\s*(.+)$/im.exec(raw)?.[1]?.trim() ?? "";
-        received.push({ messageId, to: session.envelope.rcptTo.map((rcpt) => rcpt.address), raw });
-        callback();
-      });
-    },
-  });
-  return new Promise<{ port: number; received: Received[]; state: typeof state; close: () => Promise<void> }>(
-    (resolve) => {
-      server.listen(0, "127.0.0.1", () => {
-        const address = server.server.address();
-        const port = typeof address === "object" && address ? address.port : 0;
-        resolve({
-          port,
-          received,
-          state,
-          close: () => new Promise<void>((done) => server.close(() => done())),
-        });
-      });
-    },
-  );
-}
 
 describe("order e-mail templates", () => {
   // The preview's typical order, with markup in the name and a note.
@@ -108,10 +62,10 @@ describe("order e-mail templates", () => {
 });
 
 describeEachDatabase("the e-mail outbox", (database) => {
-  let smtp: Awaited<ReturnType<typeof startSmtp>>;
+  let smtp: LoopbackSmtp;
   let transport: MailTransport;
   beforeAll(async () => {
-    smtp = await startSmtp();
+    smtp = await startLoopbackSmtp({ accepting: false });
     transport = smtpTransport(`smtp://127.0.0.1:${smtp.port}`, { timeoutMs: 5_000 });
   });
   afterAll(async () => {

@@ -1,0 +1,190 @@
+import { spawnSync } from "node:child_process";
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { stripVTControlCharacters } from "node:util";
+import { afterAll, describe, expect, it } from "vitest";
+
+/**
+ * The logger in a process of its own, writing to a file as `npm start > shop.log` does: what ends up
+ * in the file, in which order, and when the process ends while request lines are still batched
+ * (decision 023).
+ */
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const NODE = path.join(ROOT, "node_modules/.bin/node");
+const LOGGER = path.join(ROOT, "app/utils/logger.server.ts");
+const folder = mkdtempSync(path.join(tmpdir(), "cg-logger-"));
+let scripts = 0;
+
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+/** Runs `body` (an ES module body with `log`, `logRequest`, `withRequestId`, `flushLogs` in scope). */
+function run(body: string, env: Record<string, string> = {}) {
+  const script = path.join(folder, `script-${++scripts}.ts`);
+  writeFileSync(
+    script,
+    `import { flushLogs, log, logRequest, withRequestId } from ${JSON.stringify(LOGGER)};\n${body}\n`,
+  );
+  const output = path.join(folder, `output-${scripts}.log`);
+  const fd = openSync(output, "w");
+  const result = spawnSync(NODE, [script], {
+    cwd: ROOT,
+    env: { ...process.env, LOG_LEVEL: "info", LOG_FORMAT: "json", ...env },
+    stdio: ["ignore", fd, "pipe"],
+    encoding: "utf8",
+    timeout: 30_000,
+  });
+  closeSync(fd);
+  const text = readFileSync(output, "utf8");
+  return { status: result.status, signal: result.signal, stderr: result.stderr, text };
+}
+
+function entries(text: string) {
+  return text
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+describe("request lines and the application's lines", () => {
+  it("carry the request's id, keep their order, and say only the fixed fields", () => {
+    const { status, text } = run(`
+      withRequestId("req-1", () => {
+        log.info("Inside the request", { step: 1 });
+        logRequest("info", "req-1", "GET", "/product/:id", 200, 0.4567, "HIT", false);
+      });
+      withRequestId("req-2", () => {
+        logRequest("error", "req-2", "POST", "/checkout", 503, 12, undefined, false);
+        logRequest("info", "req-2", "GET", "/shop", 200, 3, undefined, true);
+      });
+      log.warn("After both requests");
+      flushLogs();
+    `);
+    expect(status).toBe(0);
+    const lines = entries(text);
+    expect(lines.map((entry) => entry.msg)).toEqual([
+      "Inside the request",
+      "request",
+      "request",
+      "request",
+      "After both requests",
+    ]);
+    expect(lines[0]).toMatchObject({ level: "info", requestId: "req-1", step: 1 });
+    expect(Object.keys(lines[1] as object)).toEqual([
+      "level",
+      "time",
+      "requestId",
+      "method",
+      "route",
+      "status",
+      "responseTime",
+      "cache",
+      "msg",
+    ]);
+    expect(lines[1]).toMatchObject({
+      level: "info",
+      requestId: "req-1",
+      method: "GET",
+      route: "/product/:id",
+      status: 200,
+      responseTime: 0.46,
+      cache: "HIT",
+    });
+    expect(Date.parse(lines[1]?.time as string)).toBeGreaterThan(Date.now() - 60_000);
+    expect(lines[2]).toMatchObject({ level: "error", status: 503, requestId: "req-2" });
+    expect(lines[2]).not.toHaveProperty("cache");
+    expect(lines[3]).toMatchObject({ aborted: true, route: "/shop" });
+    expect(lines[4]).toMatchObject({ level: "warn" });
+    expect(lines[4]).not.toHaveProperty("requestId");
+  });
+
+  it("follow LOG_LEVEL: at warn only the 5xx request lines, at silent nothing", () => {
+    const body = `
+      logRequest("info", "a", "GET", "/shop", 200, 1, "HIT", false);
+      logRequest("debug", "b", "GET", "/healthz", 200, 1, undefined, false);
+      logRequest("error", "c", "GET", "/shop", 500, 1, undefined, false);
+      flushLogs();
+    `;
+    expect(entries(run(body, { LOG_LEVEL: "warn" }).text).map((entry) => entry.requestId)).toEqual(["c"]);
+    expect(entries(run(body, { LOG_LEVEL: "debug" }).text).map((entry) => entry.requestId)).toEqual([
+      "a",
+      "b",
+      "c",
+    ]);
+    expect(run(body, { LOG_LEVEL: "silent" }).text).toBe("");
+  });
+
+  it("are written in batches: one write for many request lines, the next 10 ms later at most", () => {
+    const { text, stderr } = run(
+      `
+      const { default: fs } = await import("node:fs");
+      const write = fs.writeSync;
+      let writes = 0;
+      fs.writeSync = (...args) => { writes++; return write(...args); };
+      for (let i = 0; i < 50; i++) logRequest("info", "r" + i, "GET", "/shop", 200, 0.1, "HIT", false);
+      const before = writes;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      process.stderr.write(JSON.stringify({ before, after: writes }));
+    `,
+    );
+    expect(JSON.parse(stderr)).toEqual({ before: 0, after: 1 });
+    expect(entries(text)).toHaveLength(50);
+  });
+});
+
+describe("nothing batched is lost when the process ends", () => {
+  const last = `logRequest("info", "the-last-one", "GET", "/shop", 200, 0.2, "HIT", false);`;
+
+  it("on process.exit", () => {
+    const { status, text } = run(`${last}\nprocess.exit(0);`);
+    expect(status).toBe(0);
+    expect(text).toContain('"requestId":"the-last-one"');
+  });
+
+  it("on a crash (an uncaught exception)", () => {
+    const { status, text, stderr } = run(`${last}\nsetImmediate(() => { throw new Error("boom"); });`);
+    expect(status).toBe(1);
+    expect(stderr).toContain("boom");
+    expect(text).toContain('"requestId":"the-last-one"');
+  });
+
+  it("on SIGTERM, the way the server stops (flushLogs, then exit 0)", () => {
+    const { status, text } = run(`
+      process.on("SIGTERM", () => { flushLogs(); process.exit(0); });
+      ${last}
+      process.kill(process.pid, "SIGTERM");
+      setTimeout(() => {}, 5_000);
+    `);
+    expect(status).toBe(0);
+    expect(text).toContain('"requestId":"the-last-one"');
+  });
+
+  it("when the event loop runs dry", () => {
+    const { status, text } = run(last);
+    expect(status).toBe(0);
+    expect(entries(text)).toHaveLength(1);
+  });
+});
+
+describe("LOG_FORMAT=pretty", () => {
+  it("prints request lines and the application's lines for a person, not as JSON", () => {
+    const { status, text: coloured } = run(
+      `
+      withRequestId("req-pretty", () => log.info("Inside the request"));
+      logRequest("info", "req-pretty", "GET", "/shop", 200, 1.5, "HIT", false);
+      log.info("Done");
+      flushLogs();
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    `,
+      { LOG_FORMAT: "pretty" },
+    );
+    expect(status).toBe(0);
+    const text = stripVTControlCharacters(coloured);
+    expect(text).not.toMatch(/^\{/m);
+    expect(text).toMatch(/INFO.*Inside the request/);
+    expect(text).toMatch(/INFO.*request[\s\S]*route: "\/shop"/);
+    expect(text).toMatch(/requestId: "req-pretty"/);
+    expect(text.indexOf("Inside the request")).toBeLessThan(text.indexOf('route: "/shop"'));
+    expect(text.indexOf('route: "/shop"')).toBeLessThan(text.indexOf("Done"));
+  });
+});
