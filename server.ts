@@ -108,7 +108,7 @@ function levelOf(route: string, status: number) {
 }
 
 // One line per request, written when its response is done (or its connection lost), and one
-// duration observation: the same listener, one clock reading at each end (decision 023).
+// duration observation: the same listener, one clock reading at each end (decision 024).
 app.use((req, res, next) => {
   const incoming = req.headers["x-request-id"];
   const requestId = typeof incoming === "string" && REQUEST_ID.test(incoming) ? incoming : randomUUID();

@@ -20,7 +20,7 @@ CREATE INDEX "stock_movements_size_id_idx" ON "stock_movements" USING btree ("si
 CREATE INDEX "stock_movements_order_id_idx" ON "stock_movements" USING btree ("order_id") WHERE "stock_movements"."order_id" IS NOT NULL;--> statement-breakpoint
 CREATE UNIQUE INDEX "product_sizes_sku_idx" ON "product_sizes" USING btree (lower("sku"));
 --> statement-breakpoint
--- The stock ledger (decision 023). Existing stock gets an opening movement, so stock on hand equals
+-- The stock ledger (decision 026). Existing stock gets an opening movement, so stock on hand equals
 -- the sum of a size's movements from here on.
 INSERT INTO "stock_movements" ("size_id", "delta", "reason", "note")
 SELECT s."id", s."inventory_count", 'correction', 'Opening stock: the ledger starts here'
@@ -171,7 +171,7 @@ BEGIN
     i."quantity", i."unit_price_cents", i."total_price_cents"
   FROM jsonb_populate_recordset(NULL::"order_items", "p_lines") AS i;
 
-  -- The stock ledger (decision 023): one movement per line, in this same statement.
+  -- The stock ledger (decision 026): one movement per line, in this same statement.
   INSERT INTO "stock_movements" ("size_id", "delta", "reason", "order_id", "created_at")
   SELECT (l.value->>'product_size_id')::uuid, -(l.value->>'quantity')::integer, 'order', placed,
     ("p_order"->>'created_at')::timestamptz
@@ -271,7 +271,7 @@ END
 $$;
 --> statement-breakpoint
 -- Catalogue pages show 'Only N left' and cap quantities with the exact stock while it is 10 or less
--- (decision 023): a stock change matters to a page when it changes min(stock, 11), not only when it
+-- (decision 026): a stock change matters to a page when it changes min(stock, 11), not only when it
 -- crosses sold-out. Orders of well-stocked sizes still leave the page cache alone.
 DROP TRIGGER "product_sizes_update_bump_catalog_version" ON "product_sizes";
 --> statement-breakpoint
@@ -288,7 +288,7 @@ CREATE TRIGGER "product_sizes_update_bump_catalog_version"
   )
   EXECUTE FUNCTION "bump_catalog_version"();
 --> statement-breakpoint
--- Once per transaction is enough (decision 024): cached pages are judged at commit, and the row
+-- Once per transaction is enough (decision 027): cached pages are judged at commit, and the row
 -- trigger above would otherwise update the one catalog_state row once per changed size — a
 -- 5,000-row CSV import made 5,000 versions of that row in one transaction, each bump scanning the
 -- ones before it. The transaction-local setting goes with the transaction (and with a rolled-back

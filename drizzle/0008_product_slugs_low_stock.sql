@@ -9,7 +9,7 @@ ALTER TABLE "products" ADD COLUMN "slug" text DEFAULT '' NOT NULL;--> statement-
 ALTER TABLE "product_slugs" ADD CONSTRAINT "product_slugs_product_id_products_id_fk" FOREIGN KEY ("product_id") REFERENCES "products"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "product_slugs_product_id_idx" ON "product_slugs" USING btree ("product_id");--> statement-breakpoint
 ALTER TABLE "product_sizes" ADD CONSTRAINT "product_sizes_low_stock_threshold_non_negative" CHECK ("product_sizes"."low_stock_threshold" >= 0);--> statement-breakpoint
--- Decision 023: a product's slug is made from its name, here, so every writer (the admin form, the
+-- Decision 028: a product's slug is made from its name, here, so every writer (the admin form, the
 -- demo seed, the test factories, an import, a restore of an older backup) gets the same one.
 -- 'Blue Dream' → 'blue-dream'; accents folded, anything else between words becomes one '-'.
 CREATE FUNCTION "product_slug_base"(product_name text) RETURNS text LANGUAGE plpgsql IMMUTABLE AS $$
@@ -91,7 +91,7 @@ $$;
 CREATE UNIQUE INDEX "products_slug_idx" ON "products" USING btree ("slug");--> statement-breakpoint
 ALTER TABLE "products" ADD CONSTRAINT "products_slug_format" CHECK ("products"."slug" ~ '^[a-z0-9]+(-[a-z0-9]+)*$');
 --> statement-breakpoint
--- The demo catalogue is seeded once in a database's life (decision 023): a shop that has products
+-- The demo catalogue is seeded once in a database's life (decision 028): a shop that has products
 -- now has had its chance, whatever it deletes later.
 INSERT INTO "store_settings" ("key", "value")
   SELECT 'demo-catalogue-seeded', jsonb_build_object('at', now(), 'by', 'migration 0008')

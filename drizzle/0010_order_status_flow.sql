@@ -21,7 +21,7 @@ CREATE INDEX "orders_delivery_date_idx" ON "orders" USING btree ("delivery_date"
 CREATE INDEX "orders_open_email_idx" ON "orders" USING btree (lower("user_email")) WHERE "orders"."status" IN ('pending', 'confirmed', 'out_for_delivery');--> statement-breakpoint
 CREATE INDEX "orders_open_phone_idx" ON "orders" USING btree (regexp_replace("phone", '\D', '', 'g')) WHERE "orders"."status" IN ('pending', 'confirmed', 'out_for_delivery');--> statement-breakpoint
 ALTER TABLE "orders" ADD CONSTRAINT "orders_status_valid" CHECK ("orders"."status" IN ('pending', 'confirmed', 'out_for_delivery', 'delivered', 'cancelled'));--> statement-breakpoint
--- Hand-written below (issue 15 items 3 and 4b, decision 023).
+-- Hand-written below (issue 15 items 3 and 4b, decision 030).
 -- The new status's running count, and one timeline step for every order already past 'pending'
 -- (its current status at its last change; older steps were never recorded).
 INSERT INTO "order_status_counts" ("status", "orders_count") VALUES ('out_for_delivery', 0)

@@ -114,7 +114,7 @@ BEGIN
     i."quantity", i."unit_price_cents", i."total_price_cents"
   FROM jsonb_populate_recordset(NULL::"order_items", "p_lines") AS i;
 
-  -- The stock ledger (decision 023): one movement per line, in this same statement.
+  -- The stock ledger (decision record 026): one movement per line, in this same statement.
   INSERT INTO "stock_movements" ("size_id", "delta", "reason", "order_id", "created_at")
   SELECT (l.value->>'product_size_id')::uuid, -(l.value->>'quantity')::integer, 'order', placed,
     ("p_order"->>'created_at')::timestamptz

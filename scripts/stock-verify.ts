@@ -1,6 +1,6 @@
 /**
  * `npm run stock:verify`: checks that every size's stock on hand equals the sum of its stock
- * movements (decision 023). Lists the sizes where it does not and exits 1; exits 0 when all agree.
+ * movements (decision 026). Lists the sizes where it does not and exits 1; exits 0 when all agree.
  * On the embedded database it takes the data-folder lock like the other scripts: while the server
  * runs on the same DATA_DIR it refuses with one line (stop the server, or run it against
  * PostgreSQL, where it reads alongside the running shop).

@@ -37,7 +37,7 @@ export type CartContextValue = {
   removeItem: (productId: string, sizeId: string) => void;
   updateQuantity: (productId: string, sizeId: string, quantity: number) => void;
   clearCart: () => void;
-  /** The line the last checkout found short of stock (decision 023): the cart offers 'Reduce to N'. */
+  /** The line the last checkout found short of stock (decision 026): the cart offers 'Reduce to N'. */
   stockNotice: StockShortfall | null;
   setStockNotice: (notice: StockShortfall | null) => void;
 };

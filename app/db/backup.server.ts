@@ -198,7 +198,7 @@ export async function restoreDatabase(
         sql`SELECT setval(pg_get_serial_sequence(${serialTable}, 'id'), GREATEST((SELECT max(id) FROM ${sql.identifier(serialTable)}), 1))`,
       );
     }
-    // A backup from before the stock ledger (decision 023): each size's stock gets its opening movement.
+    // A backup from before the stock ledger (decision 026): each size's stock gets its opening movement.
     await tx.execute(sql`INSERT INTO stock_movements (size_id, delta, reason, note)
       SELECT s.id, s.inventory_count - coalesce(m.total, 0), 'correction', 'Opening stock: restored from a backup'
       FROM product_sizes AS s

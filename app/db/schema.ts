@@ -37,7 +37,7 @@ export const products = pgTable(
     id: uuid("id").primaryKey().defaultRandom(),
     name: text("name").notNull(),
     /**
-     * The product page's address, `/product/{slug}` (decision 023): made from the name by the
+     * The product page's address, `/product/{slug}` (decision 028): made from the name by the
      * `products_assign_slug` trigger (unique: 'blue-dream', 'blue-dream-2' …) when a row is inserted
      * without one or renamed; the slugs it had before stay in `product_slugs` and redirect.
      */
@@ -57,7 +57,7 @@ export const products = pgTable(
     archivedAt: timestamp("archived_at", { withTimezone: true }),
     /**
      * Bumped by every edit of the product or its sizes (not by stock movements): an edit form
-     * saved over a newer version is refused (decision 023).
+     * saved over a newer version is refused (decision 026).
      */
     version: integer("version").notNull().default(1),
     ...timestamps,
@@ -99,7 +99,7 @@ export const productSizes = pgTable(
       .notNull()
       .references(() => products.id, { onDelete: "cascade" }),
     size: text("size").notNull(),
-    /** Stock-keeping unit: unique, matches CSV import rows to sizes (decision 024). */
+    /** Stock-keeping unit: unique, matches CSV import rows to sizes (decision 027). */
     sku: text("sku").notNull().default(sql`('CG-' || upper(substr(md5(gen_random_uuid()::text), 1, 10)))`),
     priceCents: integer("price_cents").notNull(),
     salePriceCents: integer("sale_price_cents"),
@@ -134,7 +134,7 @@ export const STOCK_REASONS = ["order", "cancel", "reopen", "received", "correcti
 export type StockReason = (typeof STOCK_REASONS)[number];
 
 /**
- * The stock ledger (decision 023): every change of a size's `inventory_count`, written in the same
+ * The stock ledger (decision 026): every change of a size's `inventory_count`, written in the same
  * transaction by the SQL that changes it (`place_order`, `change_order_status`, `move_stock`).
  * A size's stock on hand equals the sum of its movements.
  */
@@ -233,7 +233,7 @@ export const orders = pgTable(
     index("orders_open_phone_idx")
       .on(sql`regexp_replace(${table.phone}, '\\D', '', 'g')`)
       .where(sql`${table.status} IN ('pending', 'confirmed', 'out_for_delivery')`),
-    // Finding orders (issue 15 item 6, decision 023): one btree index per kind of search, prefix
+    // Finding orders (issue 15 item 6, decision 030): one btree index per kind of search, prefix
     // matches with text_pattern_ops (works on PGlite and PostgreSQL alike; no pg_trgm needed).
     // The order number is an id prefix: a range on the primary key.
     index("orders_search_name_idx").on(sql`lower(${table.customerName}) text_pattern_ops`),

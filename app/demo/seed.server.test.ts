@@ -41,7 +41,7 @@ describeEachDatabase("demo catalogue seed", (database) => {
     const second = await seedDemoCatalogue(db);
     expect(second.seeded).toBe(0);
     expect(await db.$count(products)).toBe(64);
-    // Each has a readable address of its own (decision 023).
+    // Each has a readable address of its own (decision 028).
     expect(new Set(rows.map((row) => row.slug)).size).toBe(64);
     expect(rows.every((row) => /^[a-z0-9]+(-[a-z0-9]+)*$/.test(row.slug))).toBe(true);
 

@@ -1,6 +1,6 @@
 /**
  * Seeds the demo catalogue into a new shop: products, sizes and drawn product images. Once in the
- * life of a database (decision 023): a flag in `store_settings` records it, so a shop whose owner
+ * life of a database (decision 028): a flag in `store_settings` records it, so a shop whose owner
  * deleted every demo product is not seeded again at the next start. Never touches a shop that
  * already has products.
  */

@@ -53,7 +53,7 @@ const BODY_LIMITS: Array<{ path: RegExp; rule: BodyRule }> = [
     },
   },
   {
-    // The catalogue CSV (decision 024): the file, then the same text again with 'Import N products'.
+    // The catalogue CSV (decision 027): the file, then the same text again with 'Import N products'.
     path: /^\/admin\/products\/import$/,
     rule: {
       maxBytes: MAX_CSV_BYTES + 64 * 1024,

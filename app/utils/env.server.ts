@@ -152,7 +152,7 @@ const envSchema = z.object({
     .default("03:30"),
   /**
    * When the daily low-stock digest goes to the shop: `opening` (the store's opening time, 10:00
-   * Mon–Sat and 11:00 Sunday, store time zone), a time of day as HH:MM, or `off` (decision 023).
+   * Mon–Sat and 11:00 Sunday, store time zone), a time of day as HH:MM, or `off` (decision 028).
    */
   LOW_STOCK_DIGEST_TIME: z
     .string()

@@ -1,5 +1,5 @@
 /**
- * Structured logs (issue 12 item 6, decisions 018 and 023): one JSON object per line through pino, on
+ * Structured logs (issue 12 item 6, decisions 018 and 024): one JSON object per line through pino, on
  * stdout. `LOG_LEVEL` picks the level, `LOG_FORMAT=pretty` gives coloured lines for development
  * (pino-pretty, a dev dependency: without it the lines stay JSON).
  *
@@ -11,7 +11,7 @@
  *
  * The one line per request (`logRequest`) does not go through pino's serializer: it is built from
  * a fixed set of fields known to hold no personal data, and those lines are written in batches
- * (decision 023): a /shop cache hit costs about 30 µs, and a pino line with a write of its own cost
+ * (decision 024): a /shop cache hit costs about 30 µs, and a pino line with a write of its own cost
  * a fifth of that.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
@@ -137,7 +137,7 @@ function createRoot(lines: RequestLines): Logger {
     root.warn("LOG_FORMAT=pretty needs the pino-pretty dev dependency (npm install): writing JSON lines");
     return root;
   }
-  // Synchronous writes (decision 023): a line pino writes (the application's own: a warning, an
+  // Synchronous writes (decision 024): a line pino writes (the application's own: a warning, an
   // error before a crash) is in the file when the call returns. Request lines, the many, are
   // batched before they get here (RequestLines).
   return pino(options, pino.destination({ dest: 1, sync: true }));

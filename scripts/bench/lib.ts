@@ -286,7 +286,7 @@ export async function reachablePostgres(candidate: string | undefined): Promise<
 
 /**
  * Product slugs in the order /shop lists them (the first page), read from its HTML: the product
- * page's own address `/product/{slug}` (decision 023), so nothing measured goes through the 301 of
+ * page's own address `/product/{slug}` (decision 028), so nothing measured goes through the 301 of
  * an old `/product/{id}` URL.
  */
 export async function productSlugs(baseUrl: string): Promise<string[]> {

@@ -1,5 +1,5 @@
 /**
- * Issue 14 item 6: product pages at /product/{slug} (decision 023). Old UUID links and a renamed
+ * Issue 14 item 6: product pages at /product/{slug} (decision 028). Old UUID links and a renamed
  * product's earlier slugs answer 301 to the current address; the slug page is cached like any
  * catalogue page; a cart stored before slugs keeps working and links to the page.
  */

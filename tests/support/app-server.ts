@@ -84,7 +84,7 @@ export async function startApp(options: {
     // No daily backup (and its restore check) from every short-lived test server: the backup
     // stories ask for theirs (npm run db:backup) or set BACKUP_TIME.
     BACKUP_TIME: "off",
-    // Nor a low-stock digest mail in the outbox of every test server at opening time (decision 023).
+    // Nor a low-stock digest mail in the outbox of every test server at opening time (decision 028).
     LOW_STOCK_DIGEST_TIME: "off",
     ...options.env,
   };

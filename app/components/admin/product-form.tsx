@@ -434,7 +434,7 @@ export function ProductForm({
 
 type SizeRow = ProductFormValues["sizes"][number];
 
-/** 'Received +N' and 'Correction ±N' with a note: stock moves, it is never overwritten (decision 023). */
+/** 'Received +N' and 'Correction ±N' with a note: stock moves, it is never overwritten (decision 026). */
 function StockMoveFields({
   index,
   size,

@@ -31,7 +31,7 @@ function orderHref(movement: StockMovementView) {
   return `${open ? "/admin/orders" : "/admin/completed-orders"}#order-${movement.orderId}`;
 }
 
-/** The last 20 stock movements of each size (decision 023), newest first. */
+/** The last 20 stock movements of each size (decision 026), newest first. */
 export function StockHistory({ sizes }: { sizes: SizeHistory[] }) {
   if (sizes.length === 0) return null;
   return (

@@ -16,7 +16,7 @@ import {
 
 /** Weights already fetched in this page's life: reopening the panel asks again only for new sizes. */
 const knownWeights = new Map<string, number | null>();
-/** Units on hand when last asked (decision 023): the cart's + stops there; the server checks again. */
+/** Units on hand when last asked (decision 026): the cart's + stops there; the server checks again. */
 const knownStock = new Map<string, number>();
 let knownLimits: PurchaseLimits | null = null;
 

@@ -31,7 +31,7 @@ export function isBelowMinimumOrder(totalCents: number, minimumCents: number = M
 export type CartLine = {
   productId: string;
   /**
-   * The product page's slug (decision 023), for the line's link. Carts stored before slugs have
+   * The product page's slug (decision 028), for the line's link. Carts stored before slugs have
    * none: they link by id (a 301 to the slug) until the next price check fills it in.
    */
   productSlug?: string;
@@ -224,14 +224,14 @@ export type CurrentSizePrice = Omit<CartLine, "quantity"> & {
   inStock: boolean;
   /** What one unit counts against the purchase limit (decision 28); null only before start-up filled it. */
   flowerEquivalentMg?: number | null;
-  /** Units on hand (decision 023): a line asking for more is brought down to it. */
+  /** Units on hand (decision 026): a line asking for more is brought down to it. */
   stock?: number;
 };
 
 /**
  * Decision 20 and 9: a stored cart is brought in line with the catalogue. Lines whose product or size
  * is gone, or whose size is sold out, are dropped; names, images and prices are refreshed; a quantity
- * above the stock on hand is brought down to it (decision 023).
+ * above the stock on hand is brought down to it (decision 026).
  */
 export function reconcileCart(
   lines: readonly CartLine[],

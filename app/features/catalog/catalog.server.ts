@@ -12,7 +12,7 @@ export type ProductSizeView = {
   priceCents: number;
   salePriceCents: number | null;
   inStock: boolean;
-  /** Units on hand, only when EXACT_STOCK_UP_TO or fewer (decision 023). */
+  /** Units on hand, only when EXACT_STOCK_UP_TO or fewer (decision 026). */
   left?: number;
 };
 
@@ -197,7 +197,7 @@ export async function getProduct(id: string): Promise<ProductView | undefined> {
 const SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 
 /**
- * What `/product/{key}` shows (decision 023): the product whose slug is `key`; or, for its id (the
+ * What `/product/{key}` shows (decision 028): the product whose slug is `key`; or, for its id (the
  * old UUID URLs) or a slug it had before a rename, the slug to redirect to; or not found.
  */
 export async function findProductPage(

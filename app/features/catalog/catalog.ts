@@ -22,7 +22,7 @@ export type ProductFields = Pick<
 > & { createdAt: string };
 
 /**
- * A product page's path (decision 023): `/product/{slug}`. Old `/product/{uuid}` links and a
+ * A product page's path (decision 028): `/product/{slug}`. Old `/product/{uuid}` links and a
  * renamed product's earlier slugs answer 301 to it.
  */
 export function productPath(product: { slug: string }) {
@@ -88,13 +88,13 @@ export function unitPriceCents(size: PricedSize) {
   return isOnSale(size) ? (size.salePriceCents as number) : size.priceCents;
 }
 
-/** A size with this many units or fewer says 'Only N left' to shoppers and shows as low in the admin (decision 023). */
+/** A size with this many units or fewer says 'Only N left' to shoppers and shows as low in the admin (decision 026). */
 export const LOW_STOCK_THRESHOLD = 5;
 
 /**
  * Catalogue pages carry a size's exact stock (`left`) only up to this many units, so quantities are
  * capped at the stock on hand; the page-cache trigger (drizzle/0007) watches least(stock, 11) to
- * match, so orders of well-stocked sizes leave the page cache alone (decision 023).
+ * match, so orders of well-stocked sizes leave the page cache alone (decision 026).
  */
 export const EXACT_STOCK_UP_TO = 10;
 

@@ -127,7 +127,7 @@ function productColumns(input: ProductFormData) {
   };
 }
 
-/** A size's columns as the form writes them: never its stock (decision 023). */
+/** A size's columns as the form writes them: never its stock (decision 026). */
 function sizeColumns(size: ProductFormData["sizes"][number], position: number) {
   return {
     size: size.size,
@@ -245,7 +245,7 @@ export async function createProduct(
 
 /**
  * Updates the product and replaces its sizes with the submitted list (spec §4), unless the product
- * changed since the form loaded it (`input.version`, decision 023). Sizes that keep their id are
+ * changed since the form loaded it (`input.version`, decision 026). Sizes that keep their id are
  * updated in place, so carts and past orders stay linked to them; removed sizes are deleted (their
  * order items keep the name, size and price snapshot and lose only the link). Stock is never
  * written as a figure: an order placed meanwhile keeps its units; 'Received' and 'Correction' are

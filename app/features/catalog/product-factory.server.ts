@@ -110,7 +110,7 @@ export async function insertProducts(
   for (const chunk of chunks(prepared.flatMap((entry) => entry.sizes))) {
     sizeRows.push(...(await executor.insert(productSizes).values(chunk).returning()));
   }
-  // The opening 'received' movement of each stocked size: stock equals the sum of its ledger (decision 023).
+  // The opening 'received' movement of each stocked size: stock equals the sum of its ledger (decision 026).
   for (const chunk of chunks(sizeRows.filter((size) => size.inventoryCount !== 0))) {
     await executor.insert(stockMovements).values(
       chunk.map((size) => ({

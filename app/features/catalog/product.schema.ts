@@ -62,7 +62,7 @@ export const productSizeSchema = z
         .max(1_000_000),
     ),
     /**
-     * Stock of an existing size is never written as a figure (decision 023): it moves by 'Received +N'
+     * Stock of an existing size is never written as a figure (decision 026): it moves by 'Received +N'
      * and 'Correction ±N' (with a note). `inventoryCount` is the opening stock of a new size only.
      */
     received: z.preprocess(
@@ -155,11 +155,11 @@ export const productFormSchema = z.object({
   isFeatured: z.boolean().default(false),
   isDeal: z.boolean().default(false),
   sizes: z.array(productSizeSchema).min(1, "At least one size is required").max(20, "At most 20 sizes"),
-  /** The product's version the edit form loaded (decision 023); absent when creating. */
+  /** The product's version the edit form loaded (decision 026); absent when creating. */
   version: z.preprocess((value) => toNumber(blankTo(undefined)(value)), z.number().int().min(1).optional()),
 });
 
-/** The refusal of an edit saved over a newer version of the product (decision 023). */
+/** The refusal of an edit saved over a newer version of the product (decision 026). */
 export const PRODUCT_CHANGED_MESSAGE = "This product was changed by someone else. Reload to see the changes.";
 
 export type ProductFormInput = z.input<typeof productFormSchema>;

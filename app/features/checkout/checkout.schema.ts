@@ -193,7 +193,7 @@ export function minimumOrderToast(totalCents: number, minimumCents: number = MIN
   };
 }
 
-/** 'Only N left of {product} ({size}).' when some are left (decision 023); the sold-out wording when none. */
+/** 'Only N left of {product} ({size}).' when some are left (decision 026); the sold-out wording when none. */
 export function stockShortMessage(itemName: string, left: number) {
   return left > 0
     ? `Only ${left} left of ${itemName}.`
@@ -208,7 +208,7 @@ export function outOfStockToast(itemName: string, left = 0): ToastMessage {
   };
 }
 
-/** A cart line the stock no longer covers, for the 'Reduce to N' button (decision 023). */
+/** A cart line the stock no longer covers, for the 'Reduce to N' button (decision 026). */
 export type StockShortfall = { productId: string; sizeId: string; left: number; message: string };
 
 /** The shortfall lines of the order summary (spec §2 Checkout, §5). */

@@ -56,7 +56,7 @@ export type CheckoutFailure = {
   retryAfterSeconds?: number;
   /** Why no order was placed, for the `orders_refused_total` metric. */
   reason: RefusalReason;
-  /** The line the stock no longer covers: the cart offers to reduce it (decision 023). */
+  /** The line the stock no longer covers: the cart offers to reduce it (decision 026). */
   shortfall?: StockShortfall;
 };
 

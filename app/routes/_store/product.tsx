@@ -114,7 +114,7 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
   if (!product) return <NotFound />;
 
   const size = product.sizes.find((candidate) => candidate.id === sizeId);
-  // At most the stock on hand when the page knows it (decision 023), and never below 1.
+  // At most the stock on hand when the page knows it (decision 026), and never below 1.
   const maxQuantity = Math.max(1, Math.min(perSizeLimit, size?.left ?? perSizeLimit));
   const onlyLeft = onlyLeftText(size?.left);
   const onSale = product.sizes.some(isOnSale);

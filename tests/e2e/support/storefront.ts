@@ -97,7 +97,7 @@ export async function createProducts(browser: Browser, baseURL: string, products
 
 /**
  * The id of a product found by exact name: the storefront search must list it (by its slug link,
- * decision 023), and the admin list (this page is signed in) gives its id.
+ * decision 028), and the admin list (this page is signed in) gives its id.
  */
 async function findProductId(page: Page, name: string) {
   const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -114,7 +114,7 @@ async function findProductId(page: Page, name: string) {
   throw new Error(`Product ${name} not found in the admin list after creating it`);
 }
 
-/** The slug of a product's page (decision 023): where its old `/product/{id}` URL redirects. */
+/** The slug of a product's page (decision 028): where its old `/product/{id}` URL redirects. */
 export async function productSlugOf(request: APIRequestContext, id: string) {
   const response = await request.get(`/product/${id}`, { maxRedirects: 0 });
   const slug = /^\/product\/([a-z0-9-]+)$/.exec(response.headers().location ?? "")?.[1];

@@ -55,7 +55,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   try {
     const result = await updateProduct(params.id, parsed.data, { actorId: admin.userId });
     if (!result.ok && result.reason === "conflict") {
-      // Decision 023: the form keeps what was typed; the admin reloads to see the other change.
+      // Decision 026: the form keeps what was typed; the admin reloads to see the other change.
       return data({ fieldErrors: { form: PRODUCT_CHANGED_MESSAGE }, values: parsed.values }, { status: 409 });
     }
     if (!result.ok && result.reason === "stock") {

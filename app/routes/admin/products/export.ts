@@ -3,7 +3,7 @@ import { exportCatalogCsv } from "#app/features/catalog/catalog-csv.server.ts";
 import { storeDay } from "#app/utils/store-time.ts";
 import type { Route } from "./+types/export";
 
-/** The whole catalogue as CSV, in the import's format (decision 024). */
+/** The whole catalogue as CSV, in the import's format (decision 027). */
 export async function loader({ context }: Route.LoaderArgs) {
   requireAdmin(context);
   const csv = await exportCatalogCsv();
