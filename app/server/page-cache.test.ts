@@ -349,11 +349,13 @@ for (const mode of ["notification", "polling"] as const) {
         "3999:sold-out",
       );
       await expectVisibleAfter(
-        () => db.update(productSizes).set({ inventoryCount: 5 }).where(eq(productSizes.id, sizeId)),
+        () => db.update(productSizes).set({ inventoryCount: 50 }).where(eq(productSizes.id, sizeId)),
         "3999:in",
       );
       await fetch(`${server.url}/shop`);
-      await db.update(productSizes).set({ inventoryCount: 4 }).where(eq(productSizes.id, sizeId));
+      // Above EXACT_STOCK_UP_TO the page shows no figure ('Only N left' needs 5 or fewer), so 50 → 40
+      // changes nothing a catalogue page shows (decision record 026).
+      await db.update(productSizes).set({ inventoryCount: 40 }).where(eq(productSizes.id, sizeId));
       await new Promise((resolve) => setTimeout(resolve, mode === "polling" ? 450 : 150));
       expect((await fetch(`${server.url}/shop`)).headers.get("x-cache")).toBe("HIT");
     });

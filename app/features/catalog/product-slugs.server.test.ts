@@ -54,9 +54,12 @@ describeEachDatabase("product slugs", (database) => {
     await updateProduct(id, productFormSchema.parse({ ...toFormValues(product), name: "NORTHERN LIGHTS" }));
     expect((await getAdminProduct(id))?.slug).toBe("northern-lights");
 
+    // Edits carry the version they loaded (decision record 026): load the product again.
+    const renamed = await getAdminProduct(id);
+    if (!renamed) throw new Error("missing");
     await updateProduct(
       id,
-      productFormSchema.parse({ ...toFormValues(product), name: "Northern Lights Auto" }),
+      productFormSchema.parse({ ...toFormValues(renamed), name: "Northern Lights Auto" }),
     );
     expect((await getAdminProduct(id))?.slug).toBe("northern-lights-auto");
     expect(await findProductPage("northern-lights")).toEqual({ redirectTo: "/product/northern-lights-auto" });
@@ -68,7 +71,9 @@ describeEachDatabase("product slugs", (database) => {
     expect(row?.slug).toBe("northern-lights-2");
 
     // Renamed back, it takes its old slug back out of the history.
-    await updateProduct(id, productFormSchema.parse({ ...toFormValues(product), name: "Northern Lights" }));
+    const latest = await getAdminProduct(id);
+    if (!latest) throw new Error("missing");
+    await updateProduct(id, productFormSchema.parse({ ...toFormValues(latest), name: "Northern Lights" }));
     expect((await getAdminProduct(id))?.slug).toBe("northern-lights");
     expect(await findProductPage("northern-lights-auto")).toEqual({ redirectTo: "/product/northern-lights" });
     const history = await database()
