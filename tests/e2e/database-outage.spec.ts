@@ -131,12 +131,13 @@ test.describe("the database drops the app's connections", () => {
 
       // After the storm: a price change shows on /shop within a second (LISTEN reconnected).
       const shop = await (await fetch(`${url}/shop`)).text();
-      const productId = /\/product\/([\w-]+)/.exec(shop)?.[1];
-      expect(productId).toBeTruthy();
+      const productSlug = /\/product\/([\w-]+)/.exec(shop)?.[1];
+      expect(productSlug).toBeTruthy();
       const changedAt = Date.now();
+      // Cards link to the product's slug (decision record 028).
       await killer.query(
-        "UPDATE product_sizes SET price_cents = 77777, sale_price_cents = NULL WHERE product_id = $1",
-        [productId],
+        "UPDATE product_sizes SET price_cents = 77777, sale_price_cents = NULL WHERE product_id = (SELECT id FROM products WHERE slug = $1)",
+        [productSlug],
       );
       let shownAfter = Number.POSITIVE_INFINITY;
       while (Date.now() - changedAt < 3_000) {
