@@ -5,6 +5,7 @@ import { Icon } from "#app/components/ui/icon.tsx";
 import { changeDueCents } from "#app/features/delivery/cash-change.ts";
 import type { BoardOrder, BoardSlot } from "#app/features/orders/day-board.server.ts";
 import { boardHref, mapSearchUrl } from "#app/features/orders/day-board.ts";
+import { CLOSED_STATUSES } from "#app/features/orders/order-status.ts";
 import { formatCents } from "#app/utils/money.ts";
 import { OrderActions } from "./orders-screen.tsx";
 import { StatusBadge } from "./status-badge.tsx";
@@ -202,7 +203,7 @@ export function BoardOrderCard({ order }: { order: BoardOrder }) {
       <div className="border-border border-t px-4 py-3 print:hidden">
         <OrderActions
           order={order}
-          scope={order.status === "delivered" || order.status === "cancelled" ? "completed" : "incoming"}
+          scope={(CLOSED_STATUSES as readonly string[]).includes(order.status) ? "completed" : "incoming"}
         />
       </div>
     </Card>
