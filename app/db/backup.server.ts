@@ -4,6 +4,7 @@ import { createInterface } from "node:readline";
 import { createGunzip, createGzip } from "node:zlib";
 import { sql } from "drizzle-orm";
 import type { Database } from "./client.server.ts";
+import { rowsOf } from "./rows.ts";
 
 /**
  * Logical backups: every table as JSON rows, read in one REPEATABLE READ transaction (a consistent
@@ -25,6 +26,7 @@ export const BACKUP_TABLES = [
   "encryption_keys",
   "id_photos",
   "orders",
+  "delivery_slot_bookings",
   "order_items",
   "stock_movements",
   "order_status_events",
@@ -48,10 +50,6 @@ type Header = {
   /** Photos stored before encryption that the server had not encrypted yet when the backup ran. */
   plaintextIdPhotos?: number;
 };
-
-function rowsOf(result: unknown): Record<string, unknown>[] {
-  return (result as { rows: Record<string, unknown>[] }).rows;
-}
 
 export async function backupDatabase(db: Database, file: string) {
   const out = createGzip();

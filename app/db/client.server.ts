@@ -160,14 +160,7 @@ async function openPostgres(options: Extract<OpenOptions, { kind: "postgres" }>)
     kind: "postgres",
     pgPool: pool,
     description: `PostgreSQL ${redact(options.url)}${options.schema ? ` (schema ${options.schema})` : ""}`,
-    async ping() {
-      try {
-        await pool.query("SELECT 1");
-        return true;
-      } catch {
-        return false;
-      }
-    },
+    ping: () => answers(() => pool.query("SELECT 1")),
     listening() {
       return [...listeners].every((listener) => listener.connected);
     },
@@ -265,14 +258,7 @@ async function openPglite(options: Extract<OpenOptions, { kind: "pglite" }>) {
     db,
     kind: "pglite",
     description: dataDir ? `embedded PostgreSQL (PGlite) in ${dataDir}` : "embedded PostgreSQL (in memory)",
-    async ping() {
-      try {
-        await client.query("SELECT 1");
-        return true;
-      } catch {
-        return false;
-      }
-    },
+    ping: () => answers(() => client.query("SELECT 1")),
     async listen(channel, onNotify) {
       const unlisten = await client.listen(channel, onNotify);
       return async () => unlisten();
@@ -322,4 +308,14 @@ export async function closeDatabase() {
   const handle = current;
   current = undefined;
   if (handle) await (await handle).close();
+}
+
+/** True when `query` answers, false when it throws (the database's ping). */
+async function answers(query: () => Promise<unknown>) {
+  try {
+    await query();
+    return true;
+  } catch {
+    return false;
+  }
 }

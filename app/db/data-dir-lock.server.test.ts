@@ -1,22 +1,15 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { tempFolders } from "#tests/support/temp-folders.ts";
 import { acquireDataDirLock, DataDirLockedError } from "./data-dir-lock.server.ts";
 
-const folders: string[] = [];
 const children: ChildProcess[] = [];
 afterAll(() => {
   for (const child of children) child.kill("SIGKILL");
-  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
 });
-
-function newDataDir() {
-  const folder = mkdtempSync(path.join(tmpdir(), "cg-lock-"));
-  folders.push(folder);
-  return folder;
-}
+const newDataDir = tempFolders("cg-lock-");
 
 function processStart(pid: number) {
   const stat = readFileSync(`/proc/${pid}/stat`, "utf8");

@@ -1,8 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { tempFolders } from "#tests/support/temp-folders.ts";
 import { openDatabase } from "./client.server.ts";
 import { DataDirLockedError } from "./data-dir-lock.server.ts";
 import { adminUsers } from "./schema.ts";
@@ -10,16 +9,7 @@ import { adminUsers } from "./schema.ts";
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const NODE = path.join(ROOT, "node_modules/.bin/node");
 const WRITER = path.join(ROOT, "tests/support/pglite-writer.ts");
-const folders: string[] = [];
-afterAll(() => {
-  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
-});
-
-function newDataDir() {
-  const folder = mkdtempSync(path.join(tmpdir(), "cg-durability-"));
-  folders.push(folder);
-  return folder;
-}
+const newDataDir = tempFolders("cg-durability-");
 
 function startWriter(dataDir: string) {
   const child = spawn(NODE, [WRITER, dataDir], { stdio: ["ignore", "pipe", "pipe"] });

@@ -209,6 +209,8 @@ export const orders = pgTable(
     quantity: integer("quantity").notNull(),
     /** The shopper's 'I'll pay with' amount in cents (decision 24), or null: the driver brings change. */
     payWithCents: bigint("pay_with_cents", { mode: "number" }),
+    /** The driver the order is assigned to (issue 16 item 1b), or null: any driver of the day. */
+    driverId: uuid("driver_id").references(() => adminUsers.id, { onDelete: "set null" }),
     ...timestamps,
   },
   (table) => [
@@ -256,11 +258,6 @@ export const orders = pgTable(
     check("orders_state_valid", sql`${table.state} IN ('DC', 'VA')`),
     check("orders_total_non_negative", sql`${table.totalAmountCents} >= 0`),
     check("orders_quantity_positive", sql`${table.quantity} >= 1`),
-    // Slot capacity (decision 22): orders of one date and slot that hold a place, counted in
-    // `delivery_slot_refusal` (drizzle/0009) and by the checkout's slot list.
-    index("orders_delivery_slot_idx")
-      .on(table.deliveryDate, table.deliveryTime)
-      .where(sql`${table.status} <> 'cancelled'`),
     check("orders_pay_with_non_negative", sql`${table.payWithCents} IS NULL OR ${table.payWithCents} >= 0`),
   ],
 );
@@ -368,15 +365,125 @@ export const orderStatusCounts = pgTable("order_status_counts", {
   ordersCount: integer("orders_count").notNull().default(0),
 });
 
+/** Staff roles (decision 26); the permissions of each live in features/staff/permissions.ts. */
+export const STAFF_ROLES = ["owner", "manager", "driver"] as const;
+export type StaffRole = (typeof STAFF_ROLES)[number];
+
 export const adminUsers = pgTable(
   "admin_users",
   {
     id: uuid("id").primaryKey().defaultRandom(),
     email: text("email").notNull(),
     passwordHash: text("password_hash").notNull(),
+    role: text("role").$type<StaffRole>().notNull().default("owner"),
+    /** Shown to customers as 'Your driver is {first name}' (issue 16 item 1b). */
+    firstName: text("first_name").notNull().default(""),
+    /** Set when an owner deactivates the account: no sign-in, every session ended. */
+    deactivatedAt: timestamp("deactivated_at", { withTimezone: true }),
+    /** The TOTP secret (base32), sealed with the ID-photo key ring like other secrets at rest. */
+    totpSecretSealed: bytea("totp_secret_sealed"),
+    /** The id of the ID-photo key that sealed it (a 16-hex-character key id). */
+    totpKeyId: text("totp_key_id"),
+    /** Null until the first code is confirmed: the second factor takes effect only then. */
+    totpEnabledAt: timestamp("totp_enabled_at", { withTimezone: true }),
+    /** The last accepted TOTP time step: a code of that step or before is never accepted again. */
+    totpLastStep: bigint("totp_last_step", { mode: "number" }),
     ...timestamps,
   },
-  (table) => [uniqueIndex("admin_users_email_idx").on(sql`lower(${table.email})`)],
+  (table) => [
+    uniqueIndex("admin_users_email_idx").on(sql`lower(${table.email})`),
+    check("admin_users_role_valid", sql`${table.role} IN ('owner', 'manager', 'driver')`),
+  ],
+);
+
+/** Ten single-use recovery codes per enrolment (decision 27), stored hashed. */
+export const adminRecoveryCodes = pgTable(
+  "admin_recovery_codes",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => adminUsers.id, { onDelete: "cascade" }),
+    codeHash: text("code_hash").notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("admin_recovery_codes_user_idx").on(table.userId)],
+);
+
+/** Invitations to join the staff: a single-use link valid 48 hours (issue 16 item 2). */
+export const staffInvitations = pgTable(
+  "staff_invitations",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    /** SHA-256 of the link's token. */
+    tokenHash: text("token_hash").notNull(),
+    email: text("email").notNull(),
+    role: text("role").$type<StaffRole>().notNull(),
+    firstName: text("first_name").notNull().default(""),
+    invitedBy: uuid("invited_by").references(() => adminUsers.id, { onDelete: "set null" }),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    acceptedAt: timestamp("accepted_at", { withTimezone: true }),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex("staff_invitations_token_idx").on(table.tokenHash),
+    index("staff_invitations_email_idx").on(sql`lower(${table.email})`),
+    check("staff_invitations_role_valid", sql`${table.role} IN ('owner', 'manager', 'driver')`),
+  ],
+);
+
+/**
+ * A sign-in between its password and its second factor: the password step hands the browser this
+ * challenge's token; five wrong codes end it (decision 27).
+ */
+export const adminSignInChallenges = pgTable(
+  "admin_sign_in_challenges",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => adminUsers.id, { onDelete: "cascade" }),
+    failedCodes: integer("failed_codes").notNull().default(0),
+    redirectTo: text("redirect_to"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  },
+  (table) => [index("admin_sign_in_challenges_expires_idx").on(table.expiresAt)],
+);
+
+/**
+ * The audit log (decision 27): append-only; a trigger refuses UPDATE and DELETE except the
+ * retention purge (`purge_audit_events`). Details never hold an ID photo, a password, a secret,
+ * a session token or a customer's address.
+ */
+export const auditEvents = pgTable(
+  "audit_events",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    actorId: uuid("actor_id"),
+    actorEmail: text("actor_email"),
+    actorRole: text("actor_role"),
+    action: text("action").notNull(),
+    targetType: text("target_type"),
+    targetId: text("target_id"),
+    details: jsonb("details").$type<Record<string, unknown>>(),
+    ipAddress: text("ip_address"),
+    requestId: text("request_id"),
+  },
+  (table) => [
+    index("audit_events_created_idx").on(table.createdAt.desc(), table.id.desc()),
+    index("audit_events_actor_idx").on(table.actorId, table.createdAt.desc(), table.id.desc()),
+    index("audit_events_action_idx").on(table.action, table.createdAt.desc(), table.id.desc()),
+    index("audit_events_target_idx").on(
+      table.targetType,
+      table.targetId,
+      table.createdAt.desc(),
+      table.id.desc(),
+    ),
+  ],
 );
 
 export const adminSessions = pgTable(
@@ -388,6 +495,9 @@ export const adminSessions = pgTable(
       .notNull()
       .references(() => adminUsers.id, { onDelete: "cascade" }),
     csrfToken: text("csrf_token").notNull(),
+    /** The device as the browser named it (User-Agent, shortened) for /admin/account. */
+    userAgent: text("user_agent").notNull().default(""),
+    ipAddress: text("ip_address").notNull().default(""),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     lastSeenAt: timestamp("last_seen_at", { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),

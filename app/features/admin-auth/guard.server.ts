@@ -7,11 +7,29 @@
  *     to /admin/login (documents and data requests) or 401 (files and other resources);
  *   - refuses every mutation (non-GET) that comes from another site or lacks the session's CSRF
  *     token (hidden form field `csrf` or header `X-CSRF-Token`) with 403;
+ *   - refuses with 403 every request the signed-in role may not make: the permission of the matched
+ *     route's pattern and the post's intent comes from the one table, features/staff/admin-routes.ts
+ *     (decision 26); a route or intent missing from it is refused for everyone;
  *   - marks every answer `Cache-Control: private, no-store`.
  * Loaders and actions read the admin with `requireAdmin(context)`.
  */
-import { createContext, type MiddlewareFunction, type RouterContextProvider, redirect } from "react-router";
+import {
+  createContext,
+  data,
+  type MiddlewareFunction,
+  type RouterContextProvider,
+  redirect,
+} from "react-router";
 import { db } from "#app/db/client.server.ts";
+import {
+  adminRouteRule,
+  navigationFor,
+  needsIntent,
+  permissionsFor,
+} from "#app/features/staff/admin-routes.ts";
+import { can, type Permission } from "#app/features/staff/permissions.ts";
+import { roleRequiresTwoFactor } from "#app/features/staff/two-factor.server.ts";
+import { config } from "#app/utils/env.server.ts";
 import { log } from "#app/utils/logger.server.ts";
 import { requestInfoContext } from "#app/utils/request-context.ts";
 import { isSameOrigin } from "#app/utils/same-origin.server.ts";
@@ -33,7 +51,29 @@ export function requireAdmin(context: Readonly<RouterContextProvider>): AdminSes
   return session;
 }
 
+/**
+ * The signed-in admin, when their role grants `permission` (decision 26); otherwise a 403 that the
+ * admin layout's error boundary shows as 'You don't have access to this page'.
+ */
+export function requirePermission(
+  context: Readonly<RouterContextProvider>,
+  permission: Permission,
+): AdminSession {
+  const session = requireAdmin(context);
+  if (!can(session.role, permission)) {
+    throw new Response("You don't have access to this page", {
+      status: 403,
+      headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": NO_STORE },
+    });
+  }
+  return session;
+}
+
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/** Where an account that must set up its second factor is sent, and all it may open until then. */
+export const ENROLMENT_PATH = "/admin/account/two-factor";
+const OPEN_BEFORE_ENROLMENT = new Set([ENROLMENT_PATH, "/admin/logout"]);
 
 /** Pages and their `.data` requests get a redirect; images, uploads and other resources a 401. */
 function wantsPage(request: Request) {
@@ -42,18 +82,50 @@ function wantsPage(request: Request) {
   return (request.headers.get("Accept") ?? "").includes("text/html");
 }
 
-async function submittedCsrfToken(request: Request) {
-  const header = request.headers.get(CSRF_HEADER);
-  if (header) return header;
+/** A field of the submitted form, read from a clone (the action reads the body again). */
+async function submittedField(request: Request, name: string) {
   const type = request.headers.get("Content-Type") ?? "";
   if (!type.includes("application/x-www-form-urlencoded") && !type.includes("multipart/form-data"))
     return null;
   try {
-    const value = (await request.clone().formData()).get(CSRF_FIELD);
+    const value = (await request.clone().formData()).get(name);
     return typeof value === "string" ? value : null;
   } catch {
     return null;
   }
+}
+
+async function submittedCsrfToken(request: Request) {
+  return request.headers.get(CSRF_HEADER) ?? (await submittedField(request, CSRF_FIELD));
+}
+
+export const NO_ACCESS = "You don't have access to this page";
+
+/**
+ * The 403 of a role without the permission. Pages get it as route error data that the admin
+ * layout's error boundary shows with the admin chrome (the admin's own e-mail and navigation,
+ * nothing of the page); files and other resources a plain text 403.
+ */
+export function noAccess(request: Request, session: AdminSession, resource = false): never {
+  const headers = { "Cache-Control": NO_STORE };
+  if (resource || !wantsPage(request)) {
+    throw new Response(NO_ACCESS, {
+      status: 403,
+      headers: { ...headers, "Content-Type": "text/plain; charset=utf-8" },
+    });
+  }
+  throw data(
+    {
+      message: NO_ACCESS,
+      chrome: {
+        email: session.email,
+        storeName: config().STORE_NAME,
+        csrfToken: session.csrfToken,
+        navigation: navigationFor(session.role),
+      },
+    },
+    { status: 403, headers },
+  );
 }
 
 function timingSafeEqualText(a: string, b: string) {
@@ -70,7 +142,7 @@ function forbidden(message: string) {
   });
 }
 
-export const adminGuard: MiddlewareFunction<Response> = async ({ request, context }, next) => {
+export const adminGuard: MiddlewareFunction<Response> = async ({ request, context, pattern }, next) => {
   const database = await db();
   const token = readSessionToken(request);
   const session = await findSession(database, token);
@@ -89,6 +161,18 @@ export const adminGuard: MiddlewareFunction<Response> = async ({ request, contex
     return new Response("Unauthorized", { status: 401, headers });
   }
 
+  // Owners and managers (and drivers, when the owner requires it) open nothing but the enrolment
+  // page until their second factor is set up (decision 27).
+  const path = new URL(request.url).pathname.replace(/\.data$/, "");
+  if (
+    !session.twoFactor &&
+    !OPEN_BEFORE_ENROLMENT.has(path) &&
+    (await roleRequiresTwoFactor(database, session.role))
+  ) {
+    if (wantsPage(request)) throw redirect(ENROLMENT_PATH, { headers: { "Cache-Control": NO_STORE } });
+    return forbidden("Set up two-factor sign-in first");
+  }
+
   if (!SAFE_METHODS.has(request.method)) {
     const { requestId } = context.get(requestInfoContext);
     if (!isSameOrigin(request)) {
@@ -103,6 +187,14 @@ export const adminGuard: MiddlewareFunction<Response> = async ({ request, contex
       log.warn("Refused an admin request without a valid CSRF token", { requestId });
       return forbidden("Your session has changed. Please reload the page and try again.");
     }
+  }
+
+  const rule = adminRouteRule(pattern);
+  const intent =
+    !SAFE_METHODS.has(request.method) && needsIntent(rule) ? await submittedField(request, "intent") : null;
+  const needed = permissionsFor(rule, request.method, intent);
+  if (!needed?.every((permission) => can(session.role, permission))) {
+    noAccess(request, session, Boolean(rule?.resource));
   }
 
   context.set(adminSessionContext, session);

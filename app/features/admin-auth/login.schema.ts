@@ -19,11 +19,39 @@ export const loginSchema = z.object({
   redirectTo: z.string().optional(),
 });
 
-/** Only a path inside the back office; anything else goes to the dashboard. */
-export function safeAdminRedirect(value: string | null | undefined) {
-  if (!value?.startsWith("/admin/") || value.includes("\\")) {
-    return "/admin/dashboard";
-  }
-  if (value.startsWith("/admin/login") || value.startsWith("/admin/logout")) return "/admin/dashboard";
+/**
+ * Only a path inside the back office; anything else goes to `home`: the signed-in role's own
+ * (`homeOf`: the dashboard, or a driver's run, where the dashboard would be a 403).
+ */
+export function safeAdminRedirect(value: string | null | undefined, home = "/admin/dashboard") {
+  if (!value?.startsWith("/admin/") || value.includes("\\")) return home;
+  if (value.startsWith("/admin/login") || value.startsWith("/admin/logout")) return home;
   return value;
 }
+
+/** Why the sign-in page is shown again (`?notice=`): the second step's outcomes and the invitation's. */
+const SIGN_IN_NOTICES = {
+  locked: "Too many wrong codes. Sign in again.",
+  expired: "Your sign-in took too long. Sign in again.",
+  "password-set": "Your password is set. Sign in with it.",
+} as const;
+
+export type SignInNotice = keyof typeof SIGN_IN_NOTICES;
+
+export function signInNotice(value: string | null): string | null {
+  return value && Object.hasOwn(SIGN_IN_NOTICES, value) ? SIGN_IN_NOTICES[value as SignInNotice] : null;
+}
+
+export function signInNoticeUrl(notice: SignInNotice) {
+  return `/admin/login?notice=${notice}`;
+}
+
+/** The second step: a 6-digit code from the app, or a recovery code (xxxxx-xxxxx). */
+export const codeSchema = z.object({
+  code: z
+    .string()
+    .trim()
+    .min(1, "Enter the code")
+    .max(20, "Enter the 6-digit code or a recovery code")
+    .regex(/^(\d{3}\s?\d{3}|[A-Za-z0-9]{5}-?[A-Za-z0-9]{5})$/, "Enter the 6-digit code or a recovery code"),
+});

@@ -5,7 +5,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { and, eq, lt, or } from "drizzle-orm";
 import type { Executor } from "#app/db/client.server.ts";
-import { adminSessions, adminUsers } from "#app/db/schema.ts";
+import { adminSessions, adminUsers, type StaffRole } from "#app/db/schema.ts";
 import { config } from "#app/utils/env.server.ts";
 
 export const SESSION_COOKIE = "cg_admin_session";
@@ -19,8 +19,11 @@ const TOUCH_AFTER_MS = 60_000;
 export type AdminSession = {
   userId: string;
   email: string;
+  role: StaffRole;
   csrfToken: string;
   tokenHash: string;
+  /** Whether the account has a confirmed second factor (decision 27). */
+  twoFactor: boolean;
 };
 
 export function hashToken(token: string) {
@@ -58,7 +61,7 @@ export function clearedSessionCookie() {
 export async function createSession(
   executor: Executor,
   userId: string,
-  options: { previousToken?: string; now?: Date } = {},
+  options: { previousToken?: string; userAgent?: string; ipAddress?: string; now?: Date } = {},
 ) {
   const now = options.now ?? new Date();
   const token = randomBytes(32).toString("base64url");
@@ -82,6 +85,8 @@ export async function createSession(
     tokenHash: hashToken(token),
     userId,
     csrfToken,
+    userAgent: (options.userAgent ?? "").slice(0, 400),
+    ipAddress: (options.ipAddress ?? "").slice(0, 100),
     createdAt: now,
     lastSeenAt: now,
     expiresAt: new Date(now.getTime() + SESSION_ABSOLUTE_MS),
@@ -104,6 +109,9 @@ export async function findSession(
       lastSeenAt: adminSessions.lastSeenAt,
       expiresAt: adminSessions.expiresAt,
       email: adminUsers.email,
+      role: adminUsers.role,
+      deactivatedAt: adminUsers.deactivatedAt,
+      totpEnabledAt: adminUsers.totpEnabledAt,
     })
     .from(adminSessions)
     .innerJoin(adminUsers, eq(adminUsers.id, adminSessions.userId))
@@ -111,7 +119,7 @@ export async function findSession(
     .limit(1);
   if (!row) return null;
   const idleFor = now.getTime() - row.lastSeenAt.getTime();
-  if (row.expiresAt.getTime() <= now.getTime() || idleFor > SESSION_IDLE_MS) {
+  if (row.expiresAt.getTime() <= now.getTime() || idleFor > SESSION_IDLE_MS || row.deactivatedAt) {
     await executor.delete(adminSessions).where(eq(adminSessions.tokenHash, tokenHash));
     return null;
   }
@@ -121,7 +129,14 @@ export async function findSession(
       .set({ lastSeenAt: now })
       .where(eq(adminSessions.tokenHash, tokenHash));
   }
-  return { userId: row.userId, email: row.email, csrfToken: row.csrfToken, tokenHash };
+  return {
+    userId: row.userId,
+    email: row.email,
+    role: row.role,
+    csrfToken: row.csrfToken,
+    tokenHash,
+    twoFactor: row.totpEnabledAt !== null,
+  };
 }
 
 export async function deleteSession(executor: Executor, token: string | undefined) {

@@ -1,0 +1,153 @@
+/**
+ * The permission every admin route and every action intent needs (decision 26), in one table keyed
+ * by the route's pattern as React Router matches it. The admin guard (middleware on the admin
+ * layout) reads it before any loader or action runs:
+ *   - a pattern missing from the table is refused for everyone (403): a new admin route cannot be
+ *     forgotten open, and tests/staff/admin-roles.test.ts fails for every route file under
+ *     app/routes/admin that has no entry;
+ *   - a post names its intent (form field `intent`); an intent missing from its route's `actions`
+ *     is refused the same way. `"*"` stands for every post of a route whose posts all need the same
+ *     permission (so the guard need not read a large upload's body).
+ * Finer scope (a driver sees only today's orders assigned to them or unassigned) is the feature
+ * code's: `app/features/orders/driver-scope.server.ts`.
+ * Plain data: the admin header builds its navigation from it too.
+ */
+
+import type { StaffRole } from "#app/db/schema.ts";
+import { can, type Permission } from "./permissions.ts";
+
+export type AdminRouteRule = {
+  /** Needed to open the page, its `.data` request or the resource (GET). */
+  read: Permission;
+  /** A file or redirect, not a page: its refusal is a plain text 403. */
+  resource?: true;
+  /** Needed by each post, by its intent. */
+  actions?: Readonly<Record<string, Permission>>;
+};
+
+/** The order lists' status moves: all of them need the orders permission. */
+const ORDER_LIST_INTENTS = {
+  confirm: "orders",
+  "out-for-delivery": "orders",
+  deliver: "orders",
+  cancel: "orders",
+  reopen: "orders",
+} as const satisfies Record<string, Permission>;
+
+/** The today board's moves: a driver may make three of them (decision 26), on their run only. */
+const BOARD_INTENTS = {
+  confirm: "orders",
+  "out-for-delivery": "today.run",
+  deliver: "today.run",
+  cancel: "today.run",
+  reopen: "orders",
+} as const satisfies Record<string, Permission>;
+
+export const ADMIN_ROUTES = {
+  /** Everyone signed in: the owner and managers go to the dashboard, a driver to their run. */
+  "/admin": { read: "account", resource: true },
+  "/admin/dashboard": { read: "dashboard" },
+  "/admin/today": {
+    read: "today.run",
+    actions: { ...BOARD_INTENTS, assign: "today.plan", "assign-slot": "today.plan" },
+  },
+  "/admin/today/pick-list": { read: "today.plan" },
+  "/admin/today/driver-slips": { read: "today.plan" },
+  "/admin/products": { read: "products", actions: { delete: "products", "fix-case": "products" } },
+  "/admin/products/new": { read: "products", actions: { "*": "products" } },
+  "/admin/products/import": { read: "products", actions: { preview: "products", import: "products" } },
+  "/admin/products/export": { read: "products", resource: true },
+  "/admin/products/edit/:id": { read: "products", actions: { "*": "products" } },
+  "/admin/products/upload-image": { read: "products", resource: true, actions: { "*": "products" } },
+  "/admin/orders": { read: "orders", actions: ORDER_LIST_INTENTS },
+  "/admin/orders/export": { read: "orders.export", resource: true },
+  "/admin/completed-orders": { read: "orders", actions: ORDER_LIST_INTENTS },
+  "/admin/outbox": { read: "outbox", actions: { "send-held": "outbox", "discard-held": "outbox" } },
+  "/admin/settings/limits": { read: "settings", actions: { "*": "settings" } },
+  "/admin/settings/delivery": {
+    read: "settings",
+    actions: {
+      zone: "settings",
+      activate: "settings",
+      deactivate: "settings",
+      settings: "settings",
+      close: "settings",
+      reopen: "settings",
+    },
+  },
+  "/admin/logout": { read: "account", actions: { "*": "account" } },
+  "/admin/id-photos/:id": { read: "today.run", resource: true },
+  "/admin/audit": { read: "audit" },
+  "/admin/audit/export": { read: "audit", resource: true },
+  "/admin/staff": {
+    read: "staff",
+    actions: {
+      invite: "staff",
+      resend: "staff",
+      "change-role": "staff",
+      deactivate: "staff",
+      "reset-two-factor": "staff",
+      "drivers-two-factor": "staff",
+    },
+  },
+  "/admin/account": {
+    read: "account",
+    actions: { "sign-out-others": "account", "recovery-codes": "account", "change-password": "account" },
+  },
+  "/admin/account/two-factor": { read: "account", actions: { "*": "account" } },
+} as const satisfies Record<string, AdminRouteRule>;
+
+export type AdminRoutePattern = keyof typeof ADMIN_ROUTES;
+
+/** The rule of a matched pattern (React Router gives it without the leading slash: `admin/today`). */
+export function adminRouteRule(pattern: string): AdminRouteRule | undefined {
+  return (ADMIN_ROUTES as Record<string, AdminRouteRule>)[`/${pattern.replace(/^\/+/, "")}`];
+}
+
+/**
+ * What a request needs: `null` when the table has no answer (refused for everyone). A post needs its
+ * intent's permission and the route's own: the page it answers with shows the route's data.
+ */
+export function permissionsFor(
+  rule: AdminRouteRule | undefined,
+  method: string,
+  intent: string | null,
+): Permission[] | null {
+  if (!rule) return null;
+  if (method === "GET" || method === "HEAD") return [rule.read];
+  const action = rule.actions?.[intent ?? ""] ?? rule.actions?.["*"];
+  return action ? [rule.read, action] : null;
+}
+
+/** Whether a post to this route must have its intent read (some action names one). */
+export function needsIntent(rule: AdminRouteRule | undefined) {
+  return Boolean(rule?.actions && !("*" in rule.actions));
+}
+
+/** Whether `role` may open `pattern` (the navigation shows only these). */
+export function canOpen(role: StaffRole, pattern: AdminRoutePattern) {
+  return can(role, ADMIN_ROUTES[pattern].read);
+}
+
+export const ADMIN_NAVIGATION: readonly { to: AdminRoutePattern; label: string }[] = [
+  { to: "/admin/today", label: "Today" },
+  { to: "/admin/dashboard", label: "Dashboard" },
+  { to: "/admin/products", label: "Products" },
+  { to: "/admin/orders", label: "Orders" },
+  { to: "/admin/outbox", label: "Outbox" },
+  { to: "/admin/settings/limits", label: "Limits" },
+  { to: "/admin/settings/delivery", label: "Delivery" },
+  { to: "/admin/audit", label: "Audit" },
+  { to: "/admin/staff", label: "Staff" },
+  { to: "/admin/account", label: "Account" },
+];
+
+/** The navigation of `role`: only what it can open. */
+export function navigationFor(role: StaffRole) {
+  return ADMIN_NAVIGATION.filter((link) => canOpen(role, link.to));
+}
+
+/** Where `/admin` sends a role: the dashboard, or a driver's run. */
+export function homeOf(role: StaffRole) {
+  return can(role, "dashboard") ? "/admin/dashboard" : "/admin/today";
+}

@@ -1,0 +1,84 @@
+/**
+ * The actions the audit log records, with how they read to people (decision 27). Plain data, safe
+ * in the browser: the audit page's filter suggests them and the order history names them.
+ * Every action written anywhere has its label here (app/features/staff/audit-actions.test.ts checks it).
+ */
+export const AUDIT_ACTION_LABELS: Record<string, string> = {
+  "id_photo.viewed": "Viewed the ID photo",
+  "order.status_changed": "Changed the status",
+  "order.reopened": "Reopened",
+  "order.driver_assigned": "Assigned a driver",
+  "orders.exported": "Exported orders (CSV)",
+  "product.created": "Created a product",
+  "product.updated": "Edited a product",
+  "product.price_changed": "Changed prices",
+  "product.deleted": "Deleted a product",
+  "stock.changed": "Changed stock",
+  "catalogue.imported": "Imported the catalogue (CSV)",
+  "catalogue.exported": "Exported the catalogue (CSV)",
+  "settings.delivery_changed": "Changed delivery times",
+  "settings.zone_saved": "Saved a delivery zone",
+  "settings.closure_added": "Closed for deliveries",
+  "settings.closure_removed": "Reopened for deliveries",
+  "settings.limits_changed": "Changed purchase limits",
+  "audit.exported": "Exported the audit log (CSV)",
+  "sign_in.succeeded": "Signed in",
+  "sign_in.failed": "Failed to sign in",
+  "session.revoked": "Signed out another session",
+  "two_factor.enrolled": "Turned on two-factor sign-in",
+  "two_factor.reset": "Reset two-factor sign-in",
+  "two_factor.recovery_code_used": "Signed in with a recovery code",
+  "two_factor.recovery_codes_regenerated": "Made new recovery codes",
+  "staff.invited": "Invited a staff member",
+  "staff.invitation_resent": "Resent an invitation",
+  "staff.invitation_accepted": "Accepted an invitation",
+  "staff.password_changed": "Changed their password",
+  "staff.role_changed": "Changed a role",
+  "staff.deactivated": "Deactivated a staff member",
+  "settings.drivers_two_factor": "Changed two-factor sign-in for drivers",
+};
+
+export const AUDIT_FILTER_KEYS = ["actor", "action", "targetType", "targetId", "from", "to"] as const;
+/** The audit page's filters: actor (a staff id), action, target type and id, store days from/to. */
+export type AuditFilters = { [key in (typeof AUDIT_FILTER_KEYS)[number]]?: string };
+
+/** One event as the audit page shows it. */
+export type AuditRow = {
+  id: string;
+  createdAt: string;
+  actorEmail: string | null;
+  actorRole: string | null;
+  action: string;
+  targetType: string | null;
+  targetId: string | null;
+  details: unknown;
+  ipAddress: string | null;
+  requestId: string | null;
+};
+
+export function auditActionLabel(action: string) {
+  return AUDIT_ACTION_LABELS[action] ?? action;
+}
+
+/** A short line of what changed, from an event's details (status from → to, prices, driver). */
+export function auditSummary(action: string, details: unknown): string {
+  if (!details || typeof details !== "object") return "";
+  const value = details as Record<string, unknown>;
+  if (action === "order.status_changed" || action === "order.reopened") {
+    const reason = typeof value.reason === "string" ? `, reason: ${value.reason}` : "";
+    return `${String(value.from)} → ${String(value.to)}${reason}`;
+  }
+  if (action === "order.driver_assigned") return value.driver ? `to ${String(value.driver)}` : "to nobody";
+  if (action === "product.price_changed" && Array.isArray(value.prices)) {
+    const name = typeof value.name === "string" ? `${value.name}: ` : "";
+    return `${name}${value.prices
+      .map((price: { size?: string; from?: number | null; to?: number }) => {
+        const from = typeof price.from === "number" ? `$${(price.from / 100).toFixed(2)}` : "new";
+        const to = typeof price.to === "number" ? `$${(price.to / 100).toFixed(2)}` : "";
+        return `${price.size ?? ""} ${from} → ${to}`;
+      })
+      .join(", ")}`;
+  }
+  if (typeof value.name === "string") return value.name;
+  return "";
+}

@@ -1,0 +1,36 @@
+/**
+ * A staff member's new password (issue 16 item 2; OWASP ASVS 2.1): at least 12 characters, at
+ * most 128, and not one of the 10,000 most common passwords (password-list/common-passwords.txt, compared
+ * lower-cased).
+ */
+
+import { z } from "#app/utils/zod.ts";
+import commonPasswordsText from "./password-list/common-passwords.txt?raw";
+
+export const MIN_PASSWORD_LENGTH = 12;
+export const MAX_PASSWORD_LENGTH = 128;
+
+let common: Set<string> | undefined;
+
+export function isCommonPassword(password: string) {
+  common ??= new Set(commonPasswordsText.split("\n").filter(Boolean));
+  return common.has(password.toLowerCase());
+}
+
+export const newPasswordSchema = z
+  .string()
+  .min(MIN_PASSWORD_LENGTH, `Use at least ${MIN_PASSWORD_LENGTH} characters`)
+  .max(MAX_PASSWORD_LENGTH, `Use at most ${MAX_PASSWORD_LENGTH} characters`)
+  .refine((password) => !isCommonPassword(password), {
+    message: "This password is too common. Choose another one.",
+  });
+
+/** A new password typed twice. */
+export const newPasswordFields = {
+  password: newPasswordSchema,
+  confirmPassword: z.string().max(MAX_PASSWORD_LENGTH),
+};
+
+export function passwordsMatch(value: { password: string; confirmPassword: string }) {
+  return value.password === value.confirmPassword;
+}

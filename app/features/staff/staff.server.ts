@@ -1,0 +1,366 @@
+/**
+ * Staff management (issue 16 item 2, owners only): the list, invitations (a single-use link valid
+ * 48 hours, only its SHA-256 stored), role changes, deactivation and an owner's reset of another
+ * member's second factor. The shop always keeps one active owner: the last one can be neither
+ * demoted nor deactivated, and nobody deactivates themself. Every change is audited in its own
+ * transaction.
+ */
+import { createHash, randomBytes } from "node:crypto";
+import { and, asc, desc, eq, gt, isNull, ne, sql } from "drizzle-orm";
+import type { Executor, Transaction } from "#app/db/client.server.ts";
+import {
+  adminRecoveryCodes,
+  adminSessions,
+  adminUsers,
+  emailOutbox,
+  type StaffRole,
+  staffInvitations,
+} from "#app/db/schema.ts";
+import { findAdminByEmail, normaliseEmail } from "#app/features/admin-auth/admin-users.server.ts";
+import { hashPassword } from "#app/features/admin-auth/passwords.server.ts";
+import { endSignInChallenges } from "#app/features/admin-auth/sign-in-challenge.server.ts";
+import { storeEmailSettings, wakeEmailWorker } from "#app/features/email/email-outbox.server.ts";
+import { staffInvitationEmail } from "#app/features/email/staff-invitation-email.server.tsx";
+import { type AuditActor, type AuditOrigin, recordAudit } from "./audit.server.ts";
+import { resetTwoFactor } from "./two-factor.server.ts";
+
+export const INVITATION_HOURS = 48;
+
+export type StaffMember = {
+  id: string;
+  email: string;
+  firstName: string;
+  role: StaffRole;
+  twoFactor: boolean;
+  deactivatedAt: Date | null;
+};
+
+export type PendingInvitation = {
+  id: string;
+  email: string;
+  firstName: string;
+  role: StaffRole;
+  expiresAt: Date;
+  expired: boolean;
+};
+
+export async function listStaff(executor: Executor, now = new Date()) {
+  const members: StaffMember[] = (
+    await executor
+      .select({
+        id: adminUsers.id,
+        email: adminUsers.email,
+        firstName: adminUsers.firstName,
+        role: adminUsers.role,
+        totpEnabledAt: adminUsers.totpEnabledAt,
+        deactivatedAt: adminUsers.deactivatedAt,
+      })
+      .from(adminUsers)
+      .orderBy(sql`${adminUsers.deactivatedAt} IS NOT NULL`, asc(adminUsers.email))
+  ).map(({ totpEnabledAt, ...member }) => ({ ...member, twoFactor: totpEnabledAt !== null }));
+  const invitations: PendingInvitation[] = (
+    await executor
+      .select({
+        id: staffInvitations.id,
+        email: staffInvitations.email,
+        firstName: staffInvitations.firstName,
+        role: staffInvitations.role,
+        expiresAt: staffInvitations.expiresAt,
+      })
+      .from(staffInvitations)
+      .where(and(isNull(staffInvitations.acceptedAt), isNull(staffInvitations.revokedAt)))
+      .orderBy(desc(staffInvitations.createdAt))
+  ).map((invitation) => ({ ...invitation, expired: invitation.expiresAt <= now }));
+  return { members, invitations };
+}
+
+export function hashInvitationToken(token: string) {
+  return createHash("sha256").update(token).digest("hex");
+}
+
+export type StaffChange = { ok: true; message: string } | { ok: false; error: string };
+
+async function queueInvitation(
+  tx: Transaction,
+  invitation: { email: string; firstName: string; role: StaffRole },
+  token: string,
+  now: Date,
+) {
+  const store = storeEmailSettings();
+  const mail = await staffInvitationEmail(
+    {
+      firstName: invitation.firstName,
+      role: invitation.role,
+      link: `${store.publicUrl}/admin/invitation/${token}`,
+      validHours: INVITATION_HOURS,
+    },
+    store,
+  );
+  await tx.insert(emailOutbox).values({
+    kind: "staff-invitation",
+    toAddress: invitation.email,
+    subject: mail.subject,
+    textBody: mail.text,
+    htmlBody: mail.html,
+    createdAt: now,
+    nextAttemptAt: now,
+  });
+}
+
+function newToken() {
+  return randomBytes(32).toString("base64url");
+}
+
+const expiry = (now: Date) => new Date(now.getTime() + INVITATION_HOURS * 3_600_000);
+
+export async function inviteStaff(
+  executor: Executor,
+  input: {
+    email: string;
+    firstName: string;
+    role: StaffRole;
+    actor: AuditActor;
+    origin: AuditOrigin;
+    now?: Date;
+  },
+): Promise<StaffChange> {
+  const now = input.now ?? new Date();
+  const email = normaliseEmail(input.email);
+  const existing = await findAdminByEmail(executor, email);
+  if (existing && !existing.deactivatedAt) return { ok: false, error: `${email} is already on the staff.` };
+  const token = newToken();
+  await executor.transaction(async (tx) => {
+    // A new invitation replaces any earlier one to the same address.
+    await tx
+      .update(staffInvitations)
+      .set({ revokedAt: now })
+      .where(
+        and(
+          eq(sql`lower(${staffInvitations.email})`, email),
+          isNull(staffInvitations.acceptedAt),
+          isNull(staffInvitations.revokedAt),
+        ),
+      );
+    const [created] = await tx
+      .insert(staffInvitations)
+      .values({
+        tokenHash: hashInvitationToken(token),
+        email,
+        role: input.role,
+        firstName: input.firstName,
+        invitedBy: input.actor.userId,
+        expiresAt: expiry(now),
+        createdAt: now,
+      })
+      .returning({ id: staffInvitations.id });
+    await queueInvitation(tx, { email, firstName: input.firstName, role: input.role }, token, now);
+    await recordAudit(tx, input.actor, input.origin, {
+      action: "staff.invited",
+      targetType: "invitation",
+      targetId: created?.id,
+      details: { email, role: input.role },
+    });
+  });
+  wakeEmailWorker();
+  return { ok: true, message: `Invitation sent to ${email}.` };
+}
+
+/** A new link for a pending invitation; the old link stops working. */
+export async function resendInvitation(
+  executor: Executor,
+  input: { invitationId: string; actor: AuditActor; origin: AuditOrigin; now?: Date },
+): Promise<StaffChange> {
+  const now = input.now ?? new Date();
+  const token = newToken();
+  const sent = await executor.transaction(async (tx) => {
+    const [invitation] = await tx
+      .update(staffInvitations)
+      .set({ tokenHash: hashInvitationToken(token), expiresAt: expiry(now) })
+      .where(
+        and(
+          eq(staffInvitations.id, input.invitationId),
+          isNull(staffInvitations.acceptedAt),
+          isNull(staffInvitations.revokedAt),
+        ),
+      )
+      .returning();
+    if (!invitation) return null;
+    await queueInvitation(tx, invitation, token, now);
+    await recordAudit(tx, input.actor, input.origin, {
+      action: "staff.invitation_resent",
+      targetType: "invitation",
+      targetId: invitation.id,
+      details: { email: invitation.email, role: invitation.role },
+    });
+    return invitation.email;
+  });
+  if (!sent) return { ok: false, error: "This invitation was already accepted or withdrawn." };
+  wakeEmailWorker();
+  return { ok: true, message: `A new invitation link was sent to ${sent}.` };
+}
+
+/** Locks the active owners' rows until the transaction ends, and counts them. */
+async function activeOwners(tx: Transaction) {
+  const rows = await tx
+    .select({ id: adminUsers.id })
+    .from(adminUsers)
+    .where(and(eq(adminUsers.role, "owner"), isNull(adminUsers.deactivatedAt)))
+    .for("update");
+  return rows.map((row) => row.id);
+}
+
+export const LAST_OWNER_ERROR = "The shop needs at least one owner: make someone else owner first.";
+
+export async function changeRole(
+  executor: Executor,
+  input: { userId: string; role: StaffRole; actor: AuditActor; origin: AuditOrigin },
+): Promise<StaffChange> {
+  return executor.transaction(async (tx): Promise<StaffChange> => {
+    const owners = await activeOwners(tx);
+    const [member] = await tx.select().from(adminUsers).where(eq(adminUsers.id, input.userId));
+    if (!member || member.deactivatedAt) return { ok: false, error: "This staff member is not active." };
+    if (member.role === input.role) return { ok: true, message: "Nothing changed." };
+    if (member.role === "owner" && owners.length <= 1) return { ok: false, error: LAST_OWNER_ERROR };
+    await tx
+      .update(adminUsers)
+      .set({ role: input.role, updatedAt: new Date() })
+      .where(eq(adminUsers.id, member.id));
+    await recordAudit(tx, input.actor, input.origin, {
+      action: "staff.role_changed",
+      targetType: "staff",
+      targetId: member.id,
+      details: { email: member.email, old: member.role, new: input.role },
+    });
+    return { ok: true, message: `${member.email} is now ${input.role}.` };
+  });
+}
+
+/** Ends every session and sign-in attempt of the member at once; they can no longer sign in. */
+export async function deactivateStaff(
+  executor: Executor,
+  input: { userId: string; actor: AuditActor; origin: AuditOrigin; now?: Date },
+): Promise<StaffChange> {
+  const now = input.now ?? new Date();
+  if (input.userId === input.actor.userId) return { ok: false, error: "You cannot deactivate yourself." };
+  return executor.transaction(async (tx): Promise<StaffChange> => {
+    const owners = await activeOwners(tx);
+    const [member] = await tx.select().from(adminUsers).where(eq(adminUsers.id, input.userId));
+    if (!member || member.deactivatedAt) return { ok: false, error: "This staff member is not active." };
+    if (member.role === "owner" && owners.length <= 1) return { ok: false, error: LAST_OWNER_ERROR };
+    await tx
+      .update(adminUsers)
+      .set({ deactivatedAt: now, updatedAt: now })
+      .where(eq(adminUsers.id, member.id));
+    const ended = await tx
+      .delete(adminSessions)
+      .where(eq(adminSessions.userId, member.id))
+      .returning({ id: adminSessions.tokenHash });
+    await endSignInChallenges(tx, member.id);
+    await recordAudit(tx, input.actor, input.origin, {
+      action: "staff.deactivated",
+      targetType: "staff",
+      targetId: member.id,
+      details: { email: member.email, role: member.role, sessionsEnded: ended.length },
+    });
+    return { ok: true, message: `${member.email} was deactivated and signed out everywhere.` };
+  });
+}
+
+/** An owner's reset of another member's second factor: they set it up again at their next sign-in. */
+export async function resetMemberTwoFactor(
+  executor: Executor,
+  input: { userId: string; actor: AuditActor; origin: AuditOrigin },
+): Promise<StaffChange> {
+  if (input.userId === input.actor.userId) {
+    return { ok: false, error: "Set up your own two-factor sign-in again on your account page." };
+  }
+  const done = await executor.transaction(async (tx) => {
+    const reset = await resetTwoFactor(tx, input);
+    if (reset) await endSignInChallenges(tx, input.userId);
+    return reset;
+  });
+  return done
+    ? { ok: true, message: "Two-factor sign-in was reset: they set it up again at their next sign-in." }
+    : { ok: false, error: "No such staff member." };
+}
+
+// --- Accepting an invitation ------------------------------------------------------------------
+
+export async function findOpenInvitation(executor: Executor, token: string, now = new Date()) {
+  const [invitation] = await executor
+    .select()
+    .from(staffInvitations)
+    .where(eq(staffInvitations.tokenHash, hashInvitationToken(token)));
+  if (!invitation) return { status: "unknown" } as const;
+  if (invitation.acceptedAt) return { status: "used" } as const;
+  if (invitation.revokedAt) return { status: "replaced" } as const;
+  if (invitation.expiresAt <= now) return { status: "expired" } as const;
+  return { status: "open", invitation } as const;
+}
+
+/**
+ * Uses the invitation (once: the UPDATE claims it) and creates the account with its password; a
+ * deactivated account with the same e-mail comes back with the new role, password and no second
+ * factor.
+ */
+export async function acceptInvitation(
+  executor: Executor,
+  input: { token: string; password: string; origin: AuditOrigin; now?: Date },
+): Promise<{ ok: true; email: string } | { ok: false; error: string }> {
+  const now = input.now ?? new Date();
+  const passwordHash = await hashPassword(input.password);
+  return executor.transaction(async (tx) => {
+    const [invitation] = await tx
+      .update(staffInvitations)
+      .set({ acceptedAt: now })
+      .where(
+        and(
+          eq(staffInvitations.tokenHash, hashInvitationToken(input.token)),
+          isNull(staffInvitations.acceptedAt),
+          isNull(staffInvitations.revokedAt),
+          gt(staffInvitations.expiresAt, now),
+        ),
+      )
+      .returning();
+    if (!invitation) return { ok: false, error: "This invitation link has expired or was already used." };
+    const existing = await findAdminByEmail(tx, invitation.email);
+    if (existing && !existing.deactivatedAt) {
+      return { ok: false, error: "This e-mail address already has an account. Sign in instead." };
+    }
+    const account = {
+      passwordHash,
+      role: invitation.role,
+      firstName: invitation.firstName,
+      deactivatedAt: null,
+      totpSecretSealed: null,
+      totpKeyId: null,
+      totpEnabledAt: null,
+      totpLastStep: null,
+      updatedAt: now,
+    };
+    const [user] = existing
+      ? await tx.update(adminUsers).set(account).where(eq(adminUsers.id, existing.id)).returning()
+      : await tx
+          .insert(adminUsers)
+          .values({ ...account, email: normaliseEmail(invitation.email) })
+          .returning();
+    if (!user) throw new Error("The account could not be created");
+    await tx.delete(adminRecoveryCodes).where(eq(adminRecoveryCodes.userId, user.id));
+    await recordAudit(tx, { userId: user.id, email: user.email, role: user.role }, input.origin, {
+      action: "staff.invitation_accepted",
+      targetType: "staff",
+      targetId: user.id,
+      details: { email: user.email, role: user.role },
+    });
+    return { ok: true, email: user.email };
+  });
+}
+
+/** Whether another active member than `userId` is an owner (for the page's hints). */
+export async function otherActiveOwners(executor: Executor, userId: string) {
+  const rows = await executor
+    .select({ id: adminUsers.id })
+    .from(adminUsers)
+    .where(and(eq(adminUsers.role, "owner"), isNull(adminUsers.deactivatedAt), ne(adminUsers.id, userId)));
+  return rows.length;
+}

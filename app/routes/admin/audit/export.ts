@@ -1,0 +1,24 @@
+import { NO_STORE, requireAdmin } from "#app/features/admin-auth/guard.server.ts";
+import { auditBy, recordAuditAlone } from "#app/features/staff/audit.server.ts";
+import { auditCsvStream, parseAuditFilters } from "#app/features/staff/audit-log.server.ts";
+import { storeDay } from "#app/utils/store-time.ts";
+import type { Route } from "./+types/export";
+
+/** The audit log's current filter as CSV, streamed; the export is itself recorded (decision 27). */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const admin = requireAdmin(context);
+  const filters = parseAuditFilters(new URL(request.url).searchParams);
+  await recordAuditAlone(auditBy(admin, context), {
+    action: "audit.exported",
+    targetType: "audit",
+    details: { filters },
+  });
+  return new Response(auditCsvStream(filters), {
+    headers: {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="audit-${storeDay(new Date())}.csv"`,
+      "Cache-Control": NO_STORE,
+      "X-Content-Type-Options": "nosniff",
+    },
+  });
+}

@@ -1,0 +1,70 @@
+import { AuditEventList, AuditFilterForm } from "#app/components/admin/audit-log.tsx";
+import { Pager } from "#app/components/admin/orders-screen.tsx";
+import { AdminPageHeader } from "#app/components/admin/page-header.tsx";
+import { requireAdmin } from "#app/features/admin-auth/guard.server.ts";
+import {
+  auditFiltersQuery,
+  listAuditActors,
+  listAuditEvents,
+  parseAuditFilters,
+} from "#app/features/staff/audit-log.server.ts";
+import { errorMessage, log } from "#app/utils/logger.server.ts";
+import type { Route } from "./+types/log";
+
+export function meta() {
+  return [{ title: "Audit log | Admin" }];
+}
+
+/** The audit log (decision 27, owners only: the permission table says so). */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  requireAdmin(context);
+  const params = new URL(request.url).searchParams;
+  const filters = parseAuditFilters(params);
+  const before = params.get("before");
+  const query = auditFiltersQuery(filters);
+  try {
+    const [page, actors] = [await listAuditEvents(filters, { cursor: before }), await listAuditActors()];
+    return { ...page, actors, filters, query, isFirstPage: !before, error: null };
+  } catch (error) {
+    log.error("Failed to read the audit log", { error: errorMessage(error) });
+    return {
+      events: [],
+      nextCursor: null,
+      actors: [],
+      filters,
+      query,
+      isFirstPage: true,
+      error: "Failed to read the audit log",
+    };
+  }
+}
+
+export default function AuditLog({ loaderData }: Route.ComponentProps) {
+  const { events, filters, query, error } = loaderData;
+  return (
+    <>
+      <AdminPageHeader
+        title="Audit log"
+        description="Every sensitive action, newest first: who, when, from where. Nobody can change it."
+      />
+      <AuditFilterForm
+        filters={filters}
+        actors={loaderData.actors}
+        exportHref={`/admin/audit/export${query ? `?${query}` : ""}`}
+      />
+      {events.length === 0 ? (
+        <p className="rounded-lg border border-border border-dashed bg-card px-6 py-16 text-center text-muted-foreground">
+          {error ?? (query ? "No events match this filter" : "Nothing recorded yet")}
+        </p>
+      ) : (
+        <AuditEventList events={events} />
+      )}
+      <Pager
+        nextCursor={loaderData.nextCursor}
+        isFirstPage={loaderData.isFirstPage}
+        query={query}
+        noun="events"
+      />
+    </>
+  );
+}

@@ -1,0 +1,189 @@
+/**
+ * Setting up two-factor sign-in (decision 27): a QR code drawn on the server (inline SVG) and the
+ * secret as text; it takes effect once one code is confirmed, then 10 recovery codes are shown
+ * once. Owners and managers (and drivers when the owner requires it) open nothing else until done.
+ */
+import { data, Form, Link, useNavigation } from "react-router";
+import { CsrfInput } from "#app/components/admin/csrf.tsx";
+import { AdminPageHeader } from "#app/components/admin/page-header.tsx";
+import { Button } from "#app/components/ui/button.tsx";
+import { Card } from "#app/components/ui/card.tsx";
+import { FieldError, Input, Label } from "#app/components/ui/input.tsx";
+import { db } from "#app/db/client.server.ts";
+import { requirePermission } from "#app/features/admin-auth/guard.server.ts";
+import { idPhotoKeyring } from "#app/features/media/id-photo-crypto.server.ts";
+import { actorOf, originOf } from "#app/features/staff/audit.server.ts";
+import { enrolmentSchema } from "#app/features/staff/staff-forms.server.ts";
+import {
+  groupedSecret,
+  newTotpSecret,
+  qrCodeSvg,
+  sealPendingSecret,
+  totpUri,
+  unsealPendingSecret,
+} from "#app/features/staff/totp.server.ts";
+import { confirmEnrolment, roleRequiresTwoFactor } from "#app/features/staff/two-factor.server.ts";
+import { config } from "#app/utils/env.server.ts";
+import { readFormData } from "#app/utils/form-data.server.ts";
+import type { Route } from "./+types/two-factor";
+
+export function meta() {
+  return [{ title: "Two-factor sign-in" }];
+}
+
+/** What the page shows to set up `secret`: its QR code, the secret as text, and the sealed form value. */
+async function setupFor(session: { userId: string; email: string }, secret: string) {
+  return {
+    qrSvg: await qrCodeSvg(totpUri(secret, session.email, config().STORE_NAME)),
+    secret: groupedSecret(secret),
+    pending: sealPendingSecret(idPhotoKeyring(), session.userId, secret),
+  };
+}
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const session = requirePermission(context, "account");
+  return {
+    enrolled: session.twoFactor,
+    required: await roleRequiresTwoFactor(await db(), session.role),
+    setup: await setupFor(session, newTotpSecret()),
+  };
+}
+
+type Setup = Awaited<ReturnType<typeof setupFor>>;
+type ActionData =
+  | { error: string; setup?: Setup; recoveryCodes?: undefined }
+  | { recoveryCodes: string[]; error?: undefined; setup?: undefined };
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const session = requirePermission(context, "account");
+  const parsed = enrolmentSchema.safeParse(Object.fromEntries(await readFormData(request)));
+  if (!parsed.success) {
+    return data<ActionData>({ error: parsed.error.issues[0]?.message ?? "Enter the code" }, { status: 400 });
+  }
+  const keyring = idPhotoKeyring();
+  const secret = unsealPendingSecret(keyring, session.userId, parsed.data.pending);
+  if (!secret)
+    return data<ActionData>(
+      { error: "This page is out of date. Reload it and scan again." },
+      { status: 400 },
+    );
+  const result = await confirmEnrolment(await db(), keyring, {
+    userId: session.userId,
+    secret,
+    code: parsed.data.code,
+    actor: actorOf(session),
+    origin: originOf(context),
+  });
+  if (!result.ok) {
+    // The same secret again (the app already has it), also when the page is posted without JavaScript.
+    return data<ActionData>(
+      {
+        error: "That code is not right. Check the time on your phone and try the newest code.",
+        setup: await setupFor(session, secret),
+      },
+      { status: 400 },
+    );
+  }
+  return data<ActionData>({ recoveryCodes: result.recoveryCodes });
+}
+
+export default function TwoFactorSetup({ loaderData, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const submitting = navigation.state !== "idle" && navigation.formMethod === "POST";
+  if (actionData?.recoveryCodes) return <RecoveryCodes codes={actionData.recoveryCodes} />;
+  const setup = actionData?.setup ?? loaderData.setup;
+  return (
+    <div className="mx-auto max-w-2xl">
+      <AdminPageHeader
+        title="Two-factor sign-in"
+        description={
+          loaderData.enrolled
+            ? "Two-factor sign-in is on. Set it up again here if you use a new phone: the old codes stop working once you confirm."
+            : loaderData.required
+              ? "Your role needs two-factor sign-in. Set it up to continue."
+              : "Add a second step to your sign-in with an authenticator app."
+        }
+      />
+      <Card className="space-y-6 p-4 sm:p-6">
+        <ol className="list-decimal space-y-2 pl-5 text-sm">
+          <li>
+            Open an authenticator app on your phone (for example Google Authenticator, 1Password, Authy).
+          </li>
+          <li>Scan this QR code, or type the secret below.</li>
+          <li>Enter the 6-digit code the app shows.</li>
+        </ol>
+        <div className="flex flex-col items-center gap-4 sm:flex-row sm:items-start">
+          <div
+            className="size-52 shrink-0 rounded-md border border-border bg-white p-2 [&_svg]:size-full"
+            role="img"
+            aria-label="QR code for your authenticator app"
+            // Drawn on the server by `qrcode` from the otpauth URI: no script, no external image.
+            // biome-ignore lint/security/noDangerouslySetInnerHtml: our own server-rendered SVG
+            dangerouslySetInnerHTML={{ __html: setup.qrSvg }}
+          />
+          <div className="min-w-0 space-y-1">
+            <p className="font-medium text-sm">Secret</p>
+            <p data-testid="totp-secret" className="break-all font-mono text-base tracking-wider">
+              {setup.secret}
+            </p>
+            <p className="text-muted-foreground text-xs">Time-based, 6 digits, every 30 seconds.</p>
+          </div>
+        </div>
+        <Form method="post" className="space-y-4">
+          <CsrfInput />
+          <input type="hidden" name="pending" value={setup.pending} />
+          <div className="max-w-xs space-y-1.5">
+            <Label htmlFor="code">Code from the app</Label>
+            <Input
+              id="code"
+              name="code"
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              pattern="\d{3} ?\d{3}"
+              maxLength={7}
+              required
+              aria-invalid={actionData?.error ? true : undefined}
+              aria-describedby={actionData?.error ? "code-error" : undefined}
+            />
+            <FieldError id="code-error">{actionData?.error}</FieldError>
+          </div>
+          <Button type="submit" size="lg" disabled={submitting}>
+            {submitting ? "Checking..." : "Turn on two-factor sign-in"}
+          </Button>
+        </Form>
+      </Card>
+    </div>
+  );
+}
+
+function RecoveryCodes({ codes }: { codes: string[] }) {
+  return (
+    <div className="mx-auto max-w-2xl">
+      <AdminPageHeader title="Your recovery codes" description="Two-factor sign-in is on." />
+      <Card className="space-y-4 p-4 sm:p-6">
+        <p className="text-sm">
+          Keep these 10 codes somewhere safe (printed, or in a password manager). Each one signs you in once
+          if you lose your phone. <strong>They are shown only now.</strong>
+        </p>
+        <ul data-testid="recovery-codes" className="grid grid-cols-2 gap-2 font-mono text-base">
+          {codes.map((code) => (
+            <li key={code} className="rounded-md bg-muted px-3 py-2 text-center">
+              {code}
+            </li>
+          ))}
+        </ul>
+        <Button type="button" variant="outline" onClick={() => window.print()}>
+          Print
+        </Button>
+        <div>
+          <Link
+            to="/admin"
+            className="inline-flex min-h-11 items-center rounded-md bg-primary px-4 font-semibold text-primary-foreground"
+          >
+            I have saved them, continue
+          </Link>
+        </div>
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,1 @@
+ALTER TABLE "admin_users" ALTER COLUMN "totp_key_id" SET DATA TYPE text;
