@@ -1,9 +1,16 @@
+import { lazy, Suspense } from "react";
 import { data, isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration } from "react-router";
+import { chromeOfError } from "#app/components/admin/admin-chrome-data.ts";
 import { Toaster } from "#app/components/toast/toaster.tsx";
 import { useNonce, useServerRequestId } from "#app/utils/render-context.ts";
 import { readToast } from "#app/utils/toast.server.ts";
 import type { Route } from "./+types/root";
 import "./app.css";
+
+// Loaded only when the admin guard's 403 is shown: shoppers' pages do not carry the admin chrome.
+const NoAccess = lazy(() =>
+  import("#app/components/admin/admin-chrome.tsx").then((module) => ({ default: module.NoAccess })),
+);
 
 export { skipAfterPlacedOrder as shouldRevalidate } from "#app/features/checkout/after-placed-order.ts";
 
@@ -60,6 +67,15 @@ export default function App({ loaderData }: Route.ComponentProps) {
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const { requestId, elementId } = useServerRequestId();
   if (isRouteErrorResponse(error) && error.status === 429) return <TooManyRequests message={error.data} />;
+  // The admin guard's 403 (decision 26) stops before every loader, so it lands here, with its chrome.
+  const adminChrome = isRouteErrorResponse(error) && error.status === 403 ? chromeOfError(error.data) : null;
+  if (adminChrome) {
+    return (
+      <Suspense fallback={null}>
+        <NoAccess chrome={adminChrome} />
+      </Suspense>
+    );
+  }
   const notFound = isRouteErrorResponse(error) && error.status === 404;
   return (
     <main className="mx-auto flex min-h-dvh max-w-xl flex-col items-center justify-center gap-4 px-6 text-center">

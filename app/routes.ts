@@ -24,6 +24,8 @@ export default [
   ]),
   ...prefix("admin", [
     route("login", "routes/admin/login.tsx"),
+    route("login/code", "routes/admin/login-code.tsx"),
+    route("invitation/:token", "routes/admin/invitation.tsx"),
     layout("routes/admin/layout.tsx", [
       index("routes/admin/index.tsx"),
       route("dashboard", "routes/admin/dashboard.tsx"),
@@ -42,7 +44,12 @@ export default [
       route("outbox", "routes/admin/outbox.tsx"),
       route("settings/limits", "routes/admin/settings/limits.tsx"),
       route("settings/delivery", "routes/admin/settings/delivery.tsx"),
+      route("audit", "routes/admin/audit/log.tsx"),
+      route("audit/export", "routes/admin/audit/export.ts"),
       route("logout", "routes/admin/logout.tsx"),
+      route("staff", "routes/admin/staff.tsx"),
+      route("account", "routes/admin/account.tsx"),
+      route("account/two-factor", "routes/admin/two-factor.tsx"),
       route("id-photos/:id", "routes/admin/id-photo.ts"),
     ]),
   ]),

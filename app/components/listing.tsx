@@ -1,10 +1,11 @@
 /** Pieces shared by the shop, category and effect pages: search, category and effect rows, product grid. */
 import { useEffect, useRef, useState } from "react";
-import { Form, Link, useFetcher, useLocation, useNavigation, useSubmit } from "react-router";
+import { Form, useFetcher, useLocation, useNavigation, useSubmit } from "react-router";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Icon, type IconName } from "#app/components/ui/icon.tsx";
 import { cn } from "#app/utils/cn.ts";
 import { type CardProduct, ProductCard } from "./product-card.tsx";
+import { StoreLink } from "./store-link.tsx";
 
 export const CATEGORY_ICONS: Record<string, IconName> = {
   All: "layout-grid",
@@ -99,7 +100,7 @@ export function ChipRow({
         {items.map((item) => {
           return (
             <li key={item.label}>
-              <Link
+              <StoreLink
                 to={item.to}
                 preventScrollReset
                 aria-current={item.active ? "page" : undefined}
@@ -113,12 +114,22 @@ export function ChipRow({
               >
                 {item.icon ? <Icon name={item.icon} className="size-4" /> : null}
                 {item.label}
-              </Link>
+              </StoreLink>
             </li>
           );
         })}
       </ul>
     </nav>
+  );
+}
+
+/** The "Filter by Effect" row of the shop and category pages: a heading and the effect chips. */
+export function EffectFilters({ items }: { items: ChipLink[] }) {
+  return (
+    <div className="flex flex-col gap-2 sm:flex-row sm:items-center">
+      <h2 className="shrink-0 text-sm font-semibold text-muted-foreground">Filter by Effect</h2>
+      <ChipRow label="Filter by Effect" items={items} />
+    </div>
   );
 }
 
@@ -159,10 +170,13 @@ export function PaginatedGrid({
   listing,
   loadingText,
   empty,
+  priorityCount = 2,
 }: {
   listing: GridListing;
   loadingText: string;
   empty: React.ReactNode;
+  /** Cards whose photo loads eagerly and first: the grid's first row when it starts the page. */
+  priorityCount?: number;
 }) {
   const { products, total, page } = listing;
   const navigating = useListingPending();
@@ -253,13 +267,13 @@ export function PaginatedGrid({
         )
       ) : (
         <div className={cn("transition-opacity", navigating && "opacity-60")}>
-          <ProductGridList products={shown} priorityCount={2} />
+          <ProductGridList products={shown} priorityCount={priorityCount} />
         </div>
       )}
       {hasMore ? (
         <div ref={sentinel} className="mt-8 flex flex-col items-center gap-2">
           <p className="text-sm text-muted-foreground">{`Showing ${shown.length} of ${latestTotal}`}</p>
-          <Link
+          <StoreLink
             to={nextHref}
             replace
             preventScrollReset
@@ -271,7 +285,7 @@ export function PaginatedGrid({
             aria-disabled={pending || undefined}
           >
             {loadingMore ? loadingText : "Load more"}
-          </Link>
+          </StoreLink>
         </div>
       ) : null}
     </div>
@@ -284,9 +298,9 @@ export function EmptyState({ title, hint, clearTo }: { title: string; hint?: str
       <p className="font-display text-xl font-semibold text-foreground">{title}</p>
       {hint ? <p className="mt-2 text-muted-foreground">{hint}</p> : null}
       {clearTo ? (
-        <Link to={clearTo} className={buttonVariants({ variant: "outline", className: "mt-5" })}>
+        <StoreLink to={clearTo} className={buttonVariants({ variant: "outline", className: "mt-5" })}>
           Clear search and filters
-        </Link>
+        </StoreLink>
       ) : null}
     </div>
   );

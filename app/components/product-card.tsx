@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { useNavigate } from "react-router";
 import { useCartActions } from "#app/components/cart-context.tsx";
+import { followInApp } from "#app/components/store-link.tsx";
 import { Badge, strainBadgeVariant } from "#app/components/ui/badge.tsx";
 import { NativeSelect } from "#app/components/ui/input.tsx";
 import { cartItemOf } from "#app/features/cart/cart.ts";
@@ -63,9 +64,7 @@ export function ProductCard({ product, priority = false }: { product: CardProduc
   // `data-discover`, as a <Link> would, so the router still learns the product route ahead of a tap
   // (its route discovery reads that attribute from the document).
   function openProduct(event: React.MouseEvent<HTMLAnchorElement>) {
-    if (event.button !== 0 || event.metaKey || event.altKey || event.ctrlKey || event.shiftKey) return;
-    event.preventDefault();
-    navigate(href);
+    followInApp(event, navigate, href);
   }
 
   function add() {

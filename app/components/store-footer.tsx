@@ -1,6 +1,6 @@
-import { Link } from "react-router";
 import { Icon } from "#app/components/ui/icon.tsx";
 import { Logo, telHref } from "./store-header.tsx";
+import { StoreLink } from "./store-link.tsx";
 
 type FooterStore = {
   name: string;
@@ -10,6 +10,13 @@ type FooterStore = {
   agencyName: string;
   agencyUrl: string | null;
 };
+
+const INFORMATION_LINKS = [
+  { to: "/shop", label: "Shop" },
+  { to: "/privacy", label: "Privacy Policy" },
+  { to: "/terms", label: "Terms of Service" },
+  { to: "/age-verification", label: "Age Verification" },
+];
 
 const linkClass =
   "inline-flex min-h-11 items-center rounded-sm text-paper-200 hover:text-white hover:underline";
@@ -50,26 +57,13 @@ export function StoreFooter({ store }: { store: FooterStore }) {
         <div>
           <h2 className="font-display text-lg font-semibold text-white">Information</h2>
           <ul className="mt-2 grid grid-cols-2 gap-x-4 text-sm md:grid-cols-1">
-            <li>
-              <Link to="/shop" className={linkClass}>
-                Shop
-              </Link>
-            </li>
-            <li>
-              <Link to="/privacy" className={linkClass}>
-                Privacy Policy
-              </Link>
-            </li>
-            <li>
-              <Link to="/terms" className={linkClass}>
-                Terms of Service
-              </Link>
-            </li>
-            <li>
-              <Link to="/age-verification" className={linkClass}>
-                Age Verification
-              </Link>
-            </li>
+            {INFORMATION_LINKS.map(({ to, label }) => (
+              <li key={to}>
+                <StoreLink to={to} className={linkClass}>
+                  {label}
+                </StoreLink>
+              </li>
+            ))}
           </ul>
         </div>
       </div>

@@ -1,9 +1,10 @@
 import { useEffect, useState } from "react";
-import { Link, NavLink, useLocation } from "react-router";
+import { useLocation } from "react-router";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
 import { cn } from "#app/utils/cn.ts";
 import { CartTrigger } from "./cart-trigger.tsx";
+import { StoreLink, StoreNavLink } from "./store-link.tsx";
 
 export function telHref(phone: string) {
   return `tel:${phone.replace(/[^\d+]/g, "")}`;
@@ -39,13 +40,13 @@ export function StoreHeader({
   return (
     <header className="fixed inset-x-0 top-0 z-40 border-b border-border bg-background/95 backdrop-blur supports-[backdrop-filter]:bg-background/85">
       <nav aria-label="Main" className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-3 px-4">
-        <Link to="/" className="rounded-md" aria-label={`${storeName} home`}>
+        <StoreLink to="/" className="rounded-md" aria-label={`${storeName} home`}>
           <Logo name={storeName} />
-        </Link>
+        </StoreLink>
         <div className="hidden items-center gap-2 md:flex">
-          <NavLink
+          <StoreNavLink
             to="/shop"
-            className={({ isActive }) =>
+            className={(isActive) =>
               cn(
                 "inline-flex min-h-11 items-center rounded-md px-3 font-medium hover:bg-muted",
                 isActive && "text-primary underline underline-offset-8",
@@ -53,7 +54,7 @@ export function StoreHeader({
             }
           >
             Shop
-          </NavLink>
+          </StoreNavLink>
           <a
             href={telHref(phone)}
             className="inline-flex min-h-11 items-center gap-2 rounded-md px-3 font-medium hover:bg-muted"
@@ -62,14 +63,14 @@ export function StoreHeader({
             {phone}
           </a>
           <CartTrigger onOpen={onOpenCart} />
-          <Link to="/shop" className={buttonVariants({ variant: "accent" })}>
+          <StoreLink to="/shop" className={buttonVariants({ variant: "accent" })}>
             Order Now
-          </Link>
+          </StoreLink>
         </div>
         <div className="flex items-center gap-1 md:hidden">
-          <Link to="/shop" className={buttonVariants({ variant: "accent", size: "sm" })}>
+          <StoreLink to="/shop" className={buttonVariants({ variant: "accent", size: "sm" })}>
             Order Now
-          </Link>
+          </StoreLink>
           <CartTrigger onOpen={onOpenCart} />
           <button
             type="button"
@@ -90,9 +91,9 @@ export function StoreHeader({
       >
         <ul className="flex flex-col">
           <li>
-            <Link to="/shop" className="flex min-h-12 items-center border-b border-border font-medium">
+            <StoreLink to="/shop" className="flex min-h-12 items-center border-b border-border font-medium">
               Shop
-            </Link>
+            </StoreLink>
           </li>
           <li>
             <a href={telHref(phone)} className="flex min-h-12 items-center gap-2 font-medium">

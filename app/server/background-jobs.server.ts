@@ -1,6 +1,6 @@
 /**
- * Work that runs beside the web server (e-mail sending, ID photo retention, cancelling orders not
- * confirmed in time, cache invalidation).
+ * Work that runs beside the web server (e-mail sending, ID photo and audit log retention, cancelling
+ * orders not confirmed in time, cache invalidation).
  * Each job starts here and returns a function that stops it; shutdown awaits them all.
  */
 import { getDatabaseHandle } from "#app/db/client.server.ts";
@@ -9,6 +9,7 @@ import { startLowStockDigestJob } from "#app/features/catalog/low-stock.server.t
 import { startEmailWorker } from "#app/features/email/email-outbox.server.ts";
 import { startAutoCancelJob } from "#app/features/orders/auto-cancel.server.ts";
 import { startIdRetentionJob } from "#app/features/orders/id-retention.server.ts";
+import { startAuditRetentionJob } from "#app/features/staff/audit-retention.server.ts";
 import { config } from "#app/utils/env.server.ts";
 import { catalogVersion } from "./page-cache-version.server.ts";
 
@@ -18,6 +19,7 @@ export async function startBackgroundJobs(): Promise<StopJob[]> {
   const stops: StopJob[] = [];
   stops.push(startEmailWorker());
   stops.push(startIdRetentionJob());
+  stops.push(startAuditRetentionJob());
   stops.push(startAutoCancelJob());
   stops.push(startLowStockDigestJob());
   stops.push(startDailyBackupJob(await getDatabaseHandle()));

@@ -9,6 +9,7 @@ describe("configuration", () => {
     expect(config.STORE_NAME).toBe("Capital Grown");
     expect(config.SEED_DEMO).toBe(true);
     expect(config.ID_RETENTION_DAYS).toBe(30);
+    expect(config.AUDIT_RETENTION_DAYS).toBe(400);
     expect(config.publicUrl).toBe("http://localhost:3000");
     expect(config.secureCookies).toBe(false);
   });
@@ -23,6 +24,8 @@ describe("configuration", () => {
     [{ SMTP_URL: "http://mail" }, /SMTP_URL must be an smtp/],
     [{ SEED_DEMO: "maybe" }, /SEED_DEMO/],
     [{ ID_RETENTION_DAYS: "0" }, /ID_RETENTION_DAYS must be at least 1/],
+    [{ AUDIT_RETENTION_DAYS: "29" }, /AUDIT_RETENTION_DAYS must be at least 30/],
+    [{ AUDIT_RETENTION_DAYS: "1.5" }, /AUDIT_RETENTION_DAYS must be a whole number of days/],
   ])("names the bad variable in one line: %o", (env, message) => {
     expect(() => parseConfig(env)).toThrow(ConfigError);
     expect(() => parseConfig(env)).toThrow(message);

@@ -44,12 +44,24 @@ const base64KeyList = z.string().transform((value, context) => {
   return keys as Buffer[];
 });
 /** A whole number from `min` up, for the abuse limits below. */
-const wholeNumber = (unit: string, min: number, fallback: number) =>
-  z.coerce
+const wholeNumber = (unit: string, min: number, fallback: number, max?: number) => {
+  const number = z.coerce
     .number({ error: `must be a whole number of ${unit}` })
     .int(`must be a whole number of ${unit}`)
-    .min(min, `must be at least ${min}`)
+    .min(min, `must be at least ${min}`);
+  return (max === undefined ? number : number.max(max, `must be at most ${max}`)).default(fallback);
+};
+
+/** A whole number from `min` to `max`, one message for every way to miss. */
+const wholeNumberFrom = (min: number, max: number, fallback: number) => {
+  const message = `must be a whole number from ${min} to ${max}`;
+  return z.coerce
+    .number({ error: message })
+    .int(message)
+    .min(min, message)
+    .max(max, message)
     .default(fallback);
+};
 
 /** Express's names for address ranges, accepted in TRUST_PROXY beside addresses and CIDRs. */
 const PROXY_RANGE_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
@@ -95,12 +107,7 @@ const trustProxy = z.preprocess(
 
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
-  PORT: z.coerce
-    .number({ error: "must be a whole number from 1 to 65535" })
-    .int("must be a whole number from 1 to 65535")
-    .min(1, "must be a whole number from 1 to 65535")
-    .max(65535, "must be a whole number from 1 to 65535")
-    .default(3000),
+  PORT: wholeNumberFrom(1, 65535, 3000),
   HOST: z.string().min(1).default("0.0.0.0"),
   DATA_DIR: z.string().min(1).default("./data"),
   DATABASE_URL: z.preprocess(
@@ -133,17 +140,9 @@ const envSchema = z.object({
   AGENCY_NAME: z.string().min(1).default("Capital Web Studio"),
   AGENCY_URL: z.preprocess(emptyAsUndefined, z.url().optional()),
   SEED_DEMO: booleanFromString.default(true),
-  SEED_DEMO_COUNT: z.coerce
-    .number({ error: "must be a whole number of products" })
-    .int("must be a whole number of products")
-    .min(1, "must be at least 1")
-    .max(5000, "must be at most 5000")
-    .default(64),
-  ID_RETENTION_DAYS: z.coerce
-    .number({ error: "must be a whole number of days" })
-    .int("must be a whole number of days")
-    .min(1, "must be at least 1")
-    .default(30),
+  SEED_DEMO_COUNT: wholeNumber("products", 1, 64, 5000),
+  ID_RETENTION_DAYS: wholeNumber("days", 1, 30),
+  AUDIT_RETENTION_DAYS: wholeNumber("days", 30, 400),
   BACKUP_DIR: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
   /** `off`: this instance writes no daily backup (another instance, or a cron job, does). */
   BACKUP_TIME: z
@@ -177,17 +176,8 @@ const envSchema = z.object({
   ID_UPLOADS_PER_HOUR: wholeNumber("uploads", 1, 20),
   CART_PRICES_PER_MINUTE: wholeNumber("requests", 1, 120),
   SEARCHES_PER_MINUTE: wholeNumber("searches", 1, 60),
-  OUTBOX_LEASE_SECONDS: z.coerce
-    .number({ error: "must be a whole number of seconds" })
-    .int("must be a whole number of seconds")
-    .min(1, "must be at least 1")
-    .default(60),
-  OUTBOX_CONCURRENCY: z.coerce
-    .number({ error: "must be a whole number from 1 to 20" })
-    .int("must be a whole number from 1 to 20")
-    .min(1, "must be a whole number from 1 to 20")
-    .max(20, "must be a whole number from 1 to 20")
-    .default(1),
+  OUTBOX_LEASE_SECONDS: wholeNumber("seconds", 1, 60),
+  OUTBOX_CONCURRENCY: wholeNumberFrom(1, 20, 1),
   COOKIE_SECRET: z.preprocess(
     emptyAsUndefined,
     z.string().min(32, "must be at least 32 characters (e.g. openssl rand -base64 32)").optional(),

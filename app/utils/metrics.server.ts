@@ -31,76 +31,72 @@ function createMetrics() {
     buckets: [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
   });
-  new client.Counter({
-    name: "page_cache_hits_total",
-    help: "Catalogue pages served from the page cache",
-    registers: [registry],
-    collect() {
-      const stats = probes.pageCache?.();
-      this.reset();
-      if (stats) this.inc(stats.hits);
-    },
-  });
-  new client.Counter({
-    name: "page_cache_misses_total",
-    help: "Catalogue pages the page cache had to render",
-    registers: [registry],
-    collect() {
-      const stats = probes.pageCache?.();
-      this.reset();
-      if (stats) this.inc(stats.misses);
-    },
-  });
-  const ordersPlaced = new client.Counter({
-    name: "orders_placed_total",
-    help: "Orders placed at checkout (a replayed submit is not counted again)",
-    registers: [registry],
-  });
-  const ordersRefused = new client.Counter({
-    name: "orders_refused_total",
-    help: "Checkout submits that placed no order, by reason",
-    labelNames: ["reason"] as const,
-    registers: [registry],
-  });
-  const emailSendFailures = new client.Counter({
-    name: "email_send_failures_total",
-    help: "E-mail sends the SMTP server (or the mail folder) refused or that timed out",
-    registers: [registry],
-  });
-  new client.Gauge({
-    name: "db_pool_connections_in_use",
-    help: "Database pool connections checked out (0 on the embedded database)",
-    registers: [registry],
-    collect() {
-      this.set(probes.database?.pool().inUse ?? 0);
-    },
-  });
-  new client.Gauge({
-    name: "db_pool_requests_waiting",
-    help: "Queries waiting for a pool connection (0 on the embedded database)",
-    registers: [registry],
-    collect() {
-      this.set(probes.database?.pool().waiting ?? 0);
-    },
-  });
-  new client.Gauge({
-    name: "db_listen_connected",
-    help: "1 when the LISTEN connection for cache invalidation is up",
-    registers: [registry],
-    collect() {
-      this.set(probes.database?.listening() ? 1 : 0);
-    },
-  });
-  const outboxDepth = new client.Gauge({
-    name: "email_outbox_pending",
-    help: "E-mails queued or being sent",
-    registers: [registry],
-  });
-  const outboxAge = new client.Gauge({
-    name: "email_outbox_oldest_pending_age_seconds",
-    help: "Age of the oldest e-mail not sent yet (0 when none)",
-    registers: [registry],
-  });
+  /** A counter read from a probe on scrape: no sample when the probe has nothing to say. */
+  const probedCounter = (name: string, help: string, read: () => number | undefined) =>
+    new client.Counter({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        const value = read();
+        this.reset();
+        if (value !== undefined) this.inc(value);
+      },
+    });
+  /** A gauge set from a probe on scrape. */
+  const probedGauge = (name: string, help: string, read: () => number) =>
+    new client.Gauge({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        this.set(read());
+      },
+    });
+  probedCounter(
+    "page_cache_hits_total",
+    "Catalogue pages served from the page cache",
+    () => probes.pageCache?.()?.hits,
+  );
+  probedCounter(
+    "page_cache_misses_total",
+    "Catalogue pages the page cache had to render",
+    () => probes.pageCache?.()?.misses,
+  );
+  /** A counter the code increments where the thing happens. */
+  const counter = <T extends string>(name: string, help: string, labelNames: readonly T[] = []) =>
+    new client.Counter<T>({ name, help, labelNames, registers: [registry] });
+  const ordersPlaced = counter(
+    "orders_placed_total",
+    "Orders placed at checkout (a replayed submit is not counted again)",
+  );
+  const ordersRefused = counter("orders_refused_total", "Checkout submits that placed no order, by reason", [
+    "reason",
+  ]);
+  const emailSendFailures = counter(
+    "email_send_failures_total",
+    "E-mail sends the SMTP server (or the mail folder) refused or that timed out",
+  );
+  probedGauge(
+    "db_pool_connections_in_use",
+    "Database pool connections checked out (0 on the embedded database)",
+    () => probes.database?.pool().inUse ?? 0,
+  );
+  probedGauge(
+    "db_pool_requests_waiting",
+    "Queries waiting for a pool connection (0 on the embedded database)",
+    () => probes.database?.pool().waiting ?? 0,
+  );
+  probedGauge("db_listen_connected", "1 when the LISTEN connection for cache invalidation is up", () =>
+    probes.database?.listening() ? 1 : 0,
+  );
+  /** A gauge the code sets (the outbox's, from one query on scrape). */
+  const gauge = (name: string, help: string) => new client.Gauge({ name, help, registers: [registry] });
+  const outboxDepth = gauge("email_outbox_pending", "E-mails queued or being sent");
+  const outboxAge = gauge(
+    "email_outbox_oldest_pending_age_seconds",
+    "Age of the oldest e-mail not sent yet (0 when none)",
+  );
 
   /** Both outbox gauges from one query, with a timeout; nothing when the database does not answer. */
   async function readOutbox() {

@@ -5,22 +5,35 @@
  */
 export const STORE_TIME_ZONE = "America/New_York";
 
-const partsFormatter = new Intl.DateTimeFormat("en-US", {
+/** Date and time to the minute, two digits each, in the store's time zone. */
+export const STORE_MINUTE_FIELDS = {
   timeZone: STORE_TIME_ZONE,
   year: "numeric",
   month: "2-digit",
   day: "2-digit",
   hour: "2-digit",
   minute: "2-digit",
-  hourCycle: "h23",
-});
+} as const satisfies Intl.DateTimeFormatOptions;
+
+const partsFormatter = new Intl.DateTimeFormat("en-US", { ...STORE_MINUTE_FIELDS, hourCycle: "h23" });
+
+export type StoreClock = Readonly<{ date: string; minutes: number }>;
+
+// formatToParts costs microseconds and an order post asks several times: the answer changes only
+// from one minute to the next (zone offsets are whole minutes), so the last minute's is kept.
+let lastClock: { minute: number; clock: StoreClock } | undefined;
 
 /** The wall-clock date (yyyy-MM-dd) and minutes since midnight in New York at `now`. */
-export function storeClock(now: Date) {
+export function storeClock(now: Date): StoreClock {
+  const minute = Math.floor(now.getTime() / 60_000);
+  if (lastClock?.minute === minute) return lastClock.clock;
   const parts = Object.fromEntries(partsFormatter.formatToParts(now).map((part) => [part.type, part.value]));
-  const date = `${parts.year}-${parts.month}-${parts.day}`;
-  const minutes = Number(parts.hour) * 60 + Number(parts.minute);
-  return { date, minutes };
+  const clock = Object.freeze({
+    date: `${parts.year}-${parts.month}-${parts.day}`,
+    minutes: Number(parts.hour) * 60 + Number(parts.minute),
+  });
+  lastClock = { minute, clock };
+  return clock;
 }
 
 /** yyyy-MM-dd of the calendar day after `date`. */

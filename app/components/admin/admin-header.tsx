@@ -4,25 +4,28 @@ import { Icon } from "#app/components/ui/icon.tsx";
 import { cn } from "#app/utils/cn.ts";
 import { CsrfInput } from "./csrf.tsx";
 
-const LINKS = [
-  { to: "/admin/today", label: "Today" },
-  { to: "/admin/dashboard", label: "Dashboard" },
-  { to: "/admin/products", label: "Products" },
-  { to: "/admin/orders", label: "Orders" },
-  { to: "/admin/outbox", label: "Outbox" },
-  { to: "/admin/settings/limits", label: "Limits" },
-  { to: "/admin/settings/delivery", label: "Delivery" },
-];
+export type AdminNavLink = { to: string; label: string };
 
-/** Top bar of the back office: brand, sections, the signed-in admin and 'Sign Out'. */
-export function AdminHeader({ email, storeName }: { email: string; storeName: string }) {
+/**
+ * Top bar of the back office: brand, the sections the signed-in role can open (the server filters
+ * them, features/staff/admin-routes.ts), the signed-in admin and 'Sign Out'.
+ */
+export function AdminHeader({
+  email,
+  storeName,
+  navigation,
+}: {
+  email: string;
+  storeName: string;
+  navigation: readonly AdminNavLink[];
+}) {
+  const home = navigation.some((link) => link.to === "/admin/dashboard")
+    ? "/admin/dashboard"
+    : "/admin/today";
   return (
     <header className="sticky top-0 z-30 border-border border-b bg-card/95 backdrop-blur print:hidden">
       <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-4 gap-y-1 px-4 py-2 sm:px-6 lg:px-8">
-        <Link
-          to="/admin/dashboard"
-          className="flex min-h-11 items-center gap-2 font-display text-lg text-primary"
-        >
+        <Link to={home} className="flex min-h-11 items-center gap-2 font-display text-lg text-primary">
           {storeName}{" "}
           <span className="font-sans text-muted-foreground text-xs uppercase tracking-widest">Admin</span>
         </Link>
@@ -30,7 +33,7 @@ export function AdminHeader({ email, storeName }: { email: string; storeName: st
           aria-label="Admin"
           className="order-3 -mx-1 flex w-full gap-1 overflow-x-auto sm:order-none sm:w-auto"
         >
-          {LINKS.map((link) => (
+          {navigation.map((link) => (
             <NavLink
               key={link.to}
               to={link.to}

@@ -1,4 +1,5 @@
 import { Card } from "#app/components/ui/card.tsx";
+import { STORE_TIME_ZONE } from "#app/utils/store-time.ts";
 
 export type BackupSummary = {
   at: string | null;
@@ -13,7 +14,7 @@ const when = new Intl.DateTimeFormat("en-US", {
   day: "numeric",
   hour: "numeric",
   minute: "2-digit",
-  timeZone: "America/New_York",
+  timeZone: STORE_TIME_ZONE,
 });
 
 function size(bytes: number) {

@@ -1,11 +1,16 @@
+import { createContext, useContext } from "react";
 import { useRouteLoaderData } from "react-router";
 
 type AdminLayoutData = { email: string; csrfToken: string };
 
-/** The session's CSRF token, from the admin layout's loader. */
+/** The CSRF token for an admin chrome drawn outside the admin layout (the guard's 403 page). */
+export const ChromeCsrfContext = createContext("");
+
+/** The session's CSRF token, from the admin layout's loader (or the 403 page's chrome). */
 export function useCsrfToken() {
   const data = useRouteLoaderData("routes/admin/layout") as AdminLayoutData | undefined;
-  return data?.csrfToken ?? "";
+  const chromeToken = useContext(ChromeCsrfContext);
+  return data?.csrfToken ?? chromeToken;
 }
 
 /** Hidden field every admin form carries; the guard refuses a mutation without it. */

@@ -1,12 +1,15 @@
-import { Form, Link } from "react-router";
-import { buttonVariants } from "#app/components/ui/button.tsx";
+import { Form, Link, useFetcher } from "react-router";
+import { Button, buttonVariants } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
+import { NativeSelect } from "#app/components/ui/input.tsx";
 import { changeDueCents } from "#app/features/delivery/cash-change.ts";
 import type { BoardOrder, BoardSlot } from "#app/features/orders/day-board.server.ts";
 import { boardHref, mapSearchUrl } from "#app/features/orders/day-board.ts";
-import { CLOSED_STATUSES } from "#app/features/orders/order-status.ts";
+import { CLOSED_STATUSES, type OrderAction } from "#app/features/orders/order-status.ts";
 import { formatCents } from "#app/utils/money.ts";
+import { CsrfInput } from "./csrf.tsx";
+import { IdPhoto, OrderNotes } from "./order-card.tsx";
 import { OrderActions } from "./orders-screen.tsx";
 import { StatusBadge } from "./status-badge.tsx";
 
@@ -25,13 +28,7 @@ export function BoardDatePicker({
   return (
     <Form method="get" className="flex flex-wrap items-end gap-x-2 gap-y-3 print:hidden">
       <div className="flex items-end gap-1">
-        <Link
-          to={boardHref("/admin/today", previous)}
-          className={buttonVariants({ variant: "ghost", size: "icon" })}
-          aria-label="Previous day"
-        >
-          <Icon name="chevron-left" />
-        </Link>
+        <DayStep date={previous} label="Previous day" icon="chevron-left" />
         <label className="flex flex-col gap-1 font-medium text-sm">
           Delivery date
           <input
@@ -44,13 +41,7 @@ export function BoardDatePicker({
             className="min-h-11 rounded-md border border-input bg-card px-3 text-base"
           />
         </label>
-        <Link
-          to={boardHref("/admin/today", next)}
-          className={buttonVariants({ variant: "ghost", size: "icon" })}
-          aria-label="Next day"
-        >
-          <Icon name="chevron-right" />
-        </Link>
+        <DayStep date={next} label="Next day" icon="chevron-right" />
       </div>
       <div className="flex gap-2">
         <button type="submit" className={buttonVariants({ variant: "outline" })}>
@@ -66,15 +57,76 @@ export function BoardDatePicker({
   );
 }
 
+/**
+ * Who is looking at the board: an owner or manager plans it (print views, assigning drivers from
+ * `drivers`); a driver runs it (their orders and unassigned ones, three status moves).
+ */
+export type BoardRole = { planning: true; drivers: { id: string; name: string }[] } | { planning: false };
+
+/** A driver's moves (decision 26). */
+const DRIVER_ACTIONS: readonly OrderAction[] = ["out-for-delivery", "deliver", "cancel"];
+
+/**
+ * Assigns an order, or a slot's open orders, to a driver: a plain form (works without
+ * JavaScript); with it, a fetcher keeps the board where it is.
+ */
+function AssignDriverForm({
+  drivers,
+  current,
+  fields,
+  label,
+}: {
+  drivers: { id: string; name: string }[];
+  current: string | null;
+  fields: Record<string, string>;
+  label: string;
+}) {
+  const fetcher = useFetcher();
+  const busy = fetcher.state !== "idle";
+  const selectId = `driver-${Object.values(fields)
+    .join("-")
+    .replace(/[^0-9A-Za-z-]+/g, "-")}`;
+  return (
+    <fetcher.Form method="post" className="flex items-center gap-2 print:hidden">
+      <CsrfInput />
+      {Object.entries(fields).map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
+      <label htmlFor={selectId} className="sr-only">
+        {label}
+      </label>
+      <NativeSelect
+        id={selectId}
+        name="driverId"
+        defaultValue={current ?? ""}
+        compact
+        className="w-40 min-w-0 shrink"
+      >
+        <option value="">No driver</option>
+        {drivers.map((driver) => (
+          <option key={driver.id} value={driver.id}>
+            {driver.name}
+          </option>
+        ))}
+      </NativeSelect>
+      <Button type="submit" variant="outline" size="sm" disabled={busy}>
+        <Icon name="truck" /> {busy ? "Assigning..." : label}
+      </Button>
+    </fetcher.Form>
+  );
+}
+
 /** One delivery slot of the board: count (against capacity when known), cash to collect, orders. */
 export function BoardSlotSection({
   slot,
   date,
   showingOne,
+  role,
 }: {
   slot: BoardSlot;
   date: string;
   showingOne: boolean;
+  role: BoardRole;
 }) {
   const headingId = `slot-${slot.label.replace(/[^0-9A-Za-z]+/g, "-")}`;
   const full = slot.capacity !== undefined && slot.count >= slot.capacity;
@@ -99,8 +151,8 @@ export function BoardSlotSection({
           ) : null}
         </p>
       </div>
-      {slot.count > 0 ? (
-        <div className="flex flex-wrap gap-2 print:hidden">
+      {slot.count > 0 && role.planning ? (
+        <div className="flex flex-wrap items-end gap-2 print:hidden">
           <Link
             to={boardHref("/admin/today/pick-list", date, slot.label)}
             className={buttonVariants({ variant: "outline", size: "sm" })}
@@ -113,6 +165,14 @@ export function BoardSlotSection({
           >
             <Icon name="truck" /> Driver slips
           </Link>
+          {role.drivers.length > 0 ? (
+            <AssignDriverForm
+              drivers={role.drivers}
+              current={null}
+              fields={{ intent: "assign-slot", date, slot: slot.label }}
+              label="Assign slot"
+            />
+          ) : null}
         </div>
       ) : null}
       {slot.orders.length === 0 ? (
@@ -123,7 +183,7 @@ export function BoardSlotSection({
         <ul className="grid gap-3 lg:grid-cols-2">
           {slot.orders.map((order) => (
             <li key={order.id}>
-              <BoardOrderCard order={order} />
+              <BoardOrderCard order={order} role={role} />
             </li>
           ))}
         </ul>
@@ -141,7 +201,7 @@ export function BoardSlotSection({
 }
 
 /** An order as the person packing or driving needs it, on a phone: tap to call, tap for the map. */
-export function BoardOrderCard({ order }: { order: BoardOrder }) {
+export function BoardOrderCard({ order, role }: { order: BoardOrder; role: BoardRole }) {
   const change = changeDueCents(order.totalAmountCents, order.payWithCents);
   const open = order.status !== "delivered" && order.status !== "cancelled";
   return (
@@ -169,12 +229,12 @@ export function BoardOrderCard({ order }: { order: BoardOrder }) {
           <Icon name="map-pin" className="size-4 shrink-0" />
           <span className="underline-offset-2 hover:underline">{order.deliveryAddress}</span>
         </a>
-        {order.notes ? (
-          <p className="rounded-md bg-honey-100 px-3 py-2">
-            <span className="font-semibold">Notes: </span>
-            {order.notes}
-          </p>
-        ) : null}
+        <OrderNotes notes={order.notes} />
+        <p className="flex min-h-6 items-center gap-2 text-muted-foreground">
+          <Icon name="truck" className="size-4 shrink-0" />
+          {order.driverName ? `Driver: ${order.driverName}` : "No driver yet"}
+        </p>
+        <IdPhoto photoId={order.idPhotoId} name={order.customerName} />
         <ul aria-label="Items" className="space-y-0.5">
           {order.items.map((item) => (
             <li key={item.id}>
@@ -200,12 +260,42 @@ export function BoardOrderCard({ order }: { order: BoardOrder }) {
           ) : null}
         </p>
       </div>
-      <div className="border-border border-t px-4 py-3 print:hidden">
+      <div className="space-y-3 border-border border-t px-4 py-3 print:hidden">
         <OrderActions
           order={order}
           scope={(CLOSED_STATUSES as readonly string[]).includes(order.status) ? "completed" : "incoming"}
+          only={role.planning ? undefined : DRIVER_ACTIONS}
         />
+        {role.planning && open && role.drivers.length > 0 ? (
+          <AssignDriverForm
+            drivers={role.drivers}
+            current={order.driverId ?? null}
+            fields={{ intent: "assign", orderId: order.id }}
+            label="Assign"
+          />
+        ) : null}
       </div>
     </Card>
+  );
+}
+
+/** The arrow to the day before or after on the board. */
+function DayStep({
+  date,
+  label,
+  icon,
+}: {
+  date: string;
+  label: string;
+  icon: "chevron-left" | "chevron-right";
+}) {
+  return (
+    <Link
+      to={boardHref("/admin/today", date)}
+      className={buttonVariants({ variant: "ghost", size: "icon" })}
+      aria-label={label}
+    >
+      <Icon name={icon} />
+    </Link>
   );
 }

@@ -1,14 +1,9 @@
-/**
- * The delivery settings screen (/admin/settings/delivery): zones, slot capacities and cut-offs,
- * closures. Plain forms that post without JavaScript; with it, each form checks itself with the
- * server's schema first (delivery-settings.schema.ts).
- */
-import { useState } from "react";
 import { Form, useNavigation } from "react-router";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
-import { FieldError, Input, Label, NativeSelect, Textarea } from "#app/components/ui/input.tsx";
+import { Field, Input, NativeSelect, SelectOptions, Textarea } from "#app/components/ui/input.tsx";
+import { MIN_ORDER_TEXT } from "#app/features/cart/cart.ts";
 import { US_STATES } from "#app/features/checkout/checkout.schema.ts";
 import {
   DELIVERY_SLOT_LABELS,
@@ -28,6 +23,7 @@ import {
 import { WEEKDAY_NAMES } from "#app/features/delivery/delivery-settings.ts";
 import { centsToDollarString, formatCents } from "#app/utils/money.ts";
 import type { z } from "#app/utils/zod.ts";
+import { useCheckedSubmit } from "./checked-submit.ts";
 import { CsrfInput } from "./csrf.tsx";
 
 type Failed = { form: string; fieldErrors: Record<string, string> } | null;
@@ -36,23 +32,14 @@ type Failed = { form: string; fieldErrors: Record<string, string> } | null;
 const SLOT_HEADS = ["10–12", "12–2", "2–4", "4–6", "6–8"];
 
 /** Checks a form with its schema before it posts; shows the messages and stops it when invalid. */
-function useCheckedSubmit(schema: z.ZodType, name: string) {
-  const [errors, setErrors] = useState<Record<string, string> | null>(null);
-  function onSubmit(event: React.FormEvent<HTMLFormElement>) {
-    const values = Object.fromEntries(
-      [...new FormData(event.currentTarget)].filter(([, value]) => typeof value === "string"),
+/** The browser's check of a settings form against its schema (the server parses it again). */
+function useSchemaCheck(schema: z.ZodType) {
+  return useCheckedSubmit((form) => {
+    const parsed = schema.safeParse(
+      Object.fromEntries([...form].filter(([, value]) => typeof value === "string")),
     );
-    const parsed = schema.safeParse(values);
-    if (parsed.success) {
-      setErrors(null);
-      return;
-    }
-    event.preventDefault();
-    const found = formErrorsOf(parsed.error);
-    setErrors(found);
-    event.currentTarget.querySelector<HTMLElement>(`[name="${Object.keys(found)[0]}"]`)?.focus();
-  }
-  return { errors, onSubmit, name };
+    return parsed.success ? null : formErrorsOf(parsed.error);
+  });
 }
 
 function errorsFor(failed: Failed, form: string, client: Record<string, string> | null) {
@@ -74,16 +61,11 @@ export function DeliverySettingsScreen({
 }) {
   return (
     <div className="space-y-8">
-      <section aria-labelledby="zones-heading" className="space-y-3">
-        <div>
-          <h2 id="zones-heading" className="font-display text-2xl">
-            Delivery zones
-          </h2>
-          <p className="text-muted-foreground text-sm">
-            Checkout takes a ZIP code only from an active zone of the chosen state. A zone may have its own
-            minimum order; the shop's $80.00 is the floor.
-          </p>
-        </div>
+      <SettingsSection
+        id="zones-heading"
+        title="Delivery zones"
+        description={`Checkout takes a ZIP code only from an active zone of the chosen state. A zone may have its own minimum order; the shop's ${MIN_ORDER_TEXT} is the floor.`}
+      >
         <ul className="space-y-3">
           {zones.map((zone) => (
             <li key={zone.id}>
@@ -97,7 +79,7 @@ export function DeliverySettingsScreen({
             <ZoneForm failed={failed} />
           </details>
         </Card>
-      </section>
+      </SettingsSection>
 
       <SlotSettingsForm values={values} failed={failed} />
 
@@ -160,7 +142,7 @@ function ZoneCard({ zone, failed }: { zone: DeliveryZone; failed: Failed }) {
 
 function ZoneForm({ zone, failed }: { zone?: DeliveryZone; failed: Failed }) {
   const formName = `zone-${zone?.id ?? "new"}`;
-  const checked = useCheckedSubmit(zoneFormSchema, formName);
+  const checked = useSchemaCheck(zoneFormSchema);
   const errors = errorsFor(failed, formName, checked.errors);
   const id = (field: string) => `${formName}-${field}`;
   return (
@@ -168,29 +150,21 @@ function ZoneForm({ zone, failed }: { zone?: DeliveryZone; failed: Failed }) {
       <CsrfInput />
       <input type="hidden" name="intent" value="zone" />
       <input type="hidden" name="id" value={zone?.id ?? ""} />
-      <div className="space-y-1.5">
-        <Label htmlFor={id("name")}>Name</Label>
+      <Field id={id("name")} label="Name" error={errors.name}>
         <Input
           id={id("name")}
           name="name"
           defaultValue={zone?.name ?? ""}
           aria-invalid={errors.name ? true : undefined}
         />
-        <FieldError>{errors.name}</FieldError>
-      </div>
+      </Field>
       <div className="grid grid-cols-2 gap-4">
-        <div className="space-y-1.5">
-          <Label htmlFor={id("state")}>State</Label>
+        <Field id={id("state")} label="State">
           <NativeSelect id={id("state")} name="state" defaultValue={zone?.state ?? "VA"}>
-            {US_STATES.map((state) => (
-              <option key={state} value={state}>
-                {STATE_NAMES[state]}
-              </option>
-            ))}
+            <SelectOptions values={US_STATES} label={(state) => STATE_NAMES[state]} />
           </NativeSelect>
-        </div>
-        <div className="space-y-1.5">
-          <Label htmlFor={id("minimumOrder")}>Own minimum ($)</Label>
+        </Field>
+        <Field id={id("minimumOrder")} label="Own minimum ($)" error={errors.minimumOrder}>
           <Input
             id={id("minimumOrder")}
             name="minimumOrder"
@@ -199,11 +173,9 @@ function ZoneForm({ zone, failed }: { zone?: DeliveryZone; failed: Failed }) {
             defaultValue={zone?.minimumOrderCents == null ? "" : centsToDollarString(zone.minimumOrderCents)}
             aria-invalid={errors.minimumOrder ? true : undefined}
           />
-          <FieldError>{errors.minimumOrder}</FieldError>
-        </div>
+        </Field>
       </div>
-      <div className="space-y-1.5 sm:col-span-2">
-        <Label htmlFor={id("zipCodes")}>ZIP codes</Label>
+      <Field id={id("zipCodes")} label="ZIP codes" className="sm:col-span-2" error={errors.zipCodes}>
         <Textarea
           id={id("zipCodes")}
           name="zipCodes"
@@ -213,8 +185,7 @@ function ZoneForm({ zone, failed }: { zone?: DeliveryZone; failed: Failed }) {
           defaultValue={zone?.zipCodes.join(", ") ?? ""}
           aria-invalid={errors.zipCodes ? true : undefined}
         />
-        <FieldError>{errors.zipCodes}</FieldError>
-      </div>
+      </Field>
       <label className="flex min-h-11 items-center gap-3 text-sm">
         <input
           type="checkbox"
@@ -233,22 +204,17 @@ function ZoneForm({ zone, failed }: { zone?: DeliveryZone; failed: Failed }) {
 }
 
 function SlotSettingsForm({ values, failed }: { values: Record<string, string>; failed: Failed }) {
-  const checked = useCheckedSubmit(deliverySettingsFormSchema, "settings");
+  const checked = useSchemaCheck(deliverySettingsFormSchema);
   const errors = errorsFor(failed, "settings", checked.errors);
   const navigation = useNavigation();
   const saving = navigation.state !== "idle" && navigation.formData?.get("intent") === "settings";
   const firstError = Object.entries(errors)[0];
   return (
-    <section aria-labelledby="slots-heading" className="space-y-3">
-      <div>
-        <h2 id="slots-heading" className="font-display text-2xl">
-          Delivery times
-        </h2>
-        <p className="text-muted-foreground text-sm">
-          Orders each delivery time takes per date (cancelled orders free their place), and the same-day
-          cut-off: after it no delivery time of that day is offered.
-        </p>
-      </div>
+    <SettingsSection
+      id="slots-heading"
+      title="Delivery times"
+      description="Orders each delivery time takes per date (cancelled orders free their place), and the same-day cut-off: after it no delivery time of that day is offered."
+    >
       <Form method="post" noValidate onSubmit={checked.onSubmit}>
         <CsrfInput />
         <input type="hidden" name="intent" value="settings" />
@@ -321,8 +287,7 @@ function SlotSettingsForm({ values, failed }: { values: Record<string, string>; 
             </table>
           </div>
           <div className="flex flex-col gap-4 border-border border-t p-4 sm:flex-row sm:items-end sm:justify-between sm:p-5">
-            <div className="space-y-1.5">
-              <Label htmlFor="field-leadMinutes">Same-day lead time (minutes)</Label>
+            <Field id="field-leadMinutes" label="Same-day lead time (minutes)">
               <Input
                 id="field-leadMinutes"
                 name="leadMinutes"
@@ -335,7 +300,7 @@ function SlotSettingsForm({ values, failed }: { values: Record<string, string>; 
               <p id="hint-leadMinutes" className="text-muted-foreground text-xs">
                 A delivery time of today is offered until this long before it ends.
               </p>
-            </div>
+            </Field>
             <Button type="submit" size="lg" disabled={saving}>
               {saving ? "Saving..." : "Save Delivery Times"}
             </Button>
@@ -347,7 +312,7 @@ function SlotSettingsForm({ values, failed }: { values: Record<string, string>; 
           ) : null}
         </Card>
       </Form>
-    </section>
+    </SettingsSection>
   );
 }
 
@@ -360,18 +325,14 @@ function ClosuresSection({
   today: string;
   failed: Failed;
 }) {
-  const checked = useCheckedSubmit(closureFormSchema, "closure");
+  const checked = useSchemaCheck(closureFormSchema);
   const errors = errorsFor(failed, "closure", checked.errors);
   return (
-    <section aria-labelledby="closures-heading" className="space-y-3">
-      <div>
-        <h2 id="closures-heading" className="font-display text-2xl">
-          Days off and closed times
-        </h2>
-        <p className="text-muted-foreground text-sm">
-          Close a whole date (a holiday) or one delivery time. Shoppers see it as Closed, with your reason.
-        </p>
-      </div>
+    <SettingsSection
+      id="closures-heading"
+      title="Days off and closed times"
+      description="Close a whole date (a holiday) or one delivery time. Shoppers see it as Closed, with your reason."
+    >
       <Card className="p-4 sm:p-5">
         {closures.length === 0 ? (
           <p className="text-muted-foreground text-sm">No closures ahead: every date is open.</p>
@@ -403,8 +364,7 @@ function ClosuresSection({
         >
           <CsrfInput />
           <input type="hidden" name="intent" value="close" />
-          <div className="space-y-1.5">
-            <Label htmlFor="closure-date">Date</Label>
+          <Field id="closure-date" label="Date" error={errors.date}>
             <Input
               id="closure-date"
               name="date"
@@ -412,34 +372,51 @@ function ClosuresSection({
               min={today}
               aria-invalid={errors.date ? true : undefined}
             />
-            <FieldError>{errors.date}</FieldError>
-          </div>
-          <div className="space-y-1.5">
-            <Label htmlFor="closure-slot">Delivery time</Label>
+          </Field>
+          <Field id="closure-slot" label="Delivery time">
             <NativeSelect id="closure-slot" name="slot" defaultValue="">
               <option value="">Whole day</option>
-              {DELIVERY_SLOT_LABELS.map((label) => (
-                <option key={label} value={label}>
-                  {label}
-                </option>
-              ))}
+              <SelectOptions values={DELIVERY_SLOT_LABELS} />
             </NativeSelect>
-          </div>
-          <div className="space-y-1.5">
-            <Label htmlFor="closure-reason">Reason shoppers see</Label>
+          </Field>
+          <Field id="closure-reason" label="Reason shoppers see" error={errors.reason}>
             <Input
               id="closure-reason"
               name="reason"
               placeholder="e.g. Thanksgiving"
               aria-invalid={errors.reason ? true : undefined}
             />
-            <FieldError>{errors.reason}</FieldError>
-          </div>
+          </Field>
           <Button type="submit" variant="secondary">
             Close
           </Button>
         </Form>
       </Card>
+    </SettingsSection>
+  );
+}
+
+/** A part of the delivery settings: its heading and what it decides, then its list or form. */
+function SettingsSection({
+  id,
+  title,
+  description,
+  children,
+}: {
+  id: string;
+  title: string;
+  description: string;
+  children: React.ReactNode;
+}) {
+  return (
+    <section aria-labelledby={id} className="space-y-3">
+      <div>
+        <h2 id={id} className="font-display text-2xl">
+          {title}
+        </h2>
+        <p className="text-muted-foreground text-sm">{description}</p>
+      </div>
+      {children}
     </section>
   );
 }

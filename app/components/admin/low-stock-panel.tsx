@@ -2,18 +2,9 @@ import { Link } from "react-router";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { Card } from "#app/components/ui/card.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
+import type { LowStockSize } from "#app/features/catalog/low-stock.server.ts";
 
-export type LowStockSummary = {
-  sizes: Array<{
-    productId: string;
-    productName: string;
-    sizeId: string;
-    size: string;
-    inventoryCount: number;
-    lowStockThreshold: number;
-  }>;
-  total: number;
-};
+export type LowStockSummary = { sizes: LowStockSize[]; total: number };
 
 /**
  * The dashboard's 'Low stock' panel (issue 14 item 5): every size at or below its threshold,

@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from "react";
-import { useRevalidator } from "react-router";
 import { Button } from "#app/components/ui/button.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
 import { alertTitle } from "#app/features/orders/day-board.ts";
+import { usePolling } from "./use-polling.ts";
 
 /** Where this device remembers the staff member's choice (issue 15 item 7). */
 export const SOUND_STORAGE_KEY = "capital-grown-admin-sound";
@@ -52,7 +52,6 @@ export function NewOrderAlert({ placed }: { placed: number }) {
   const [soundOn, setSoundOn] = useState(false);
   const [fresh, setFresh] = useState(0);
   const seen = useRef(placed);
-  const revalidator = useRevalidator();
 
   // The choice remembered on this device; audio itself waits for the first click or key press.
   useEffect(() => {
@@ -105,13 +104,7 @@ export function NewOrderAlert({ placed }: { placed: number }) {
   }, []);
 
   // A hidden tab keeps looking (the visible-tab polling stops while hidden), so the title can tell.
-  useEffect(() => {
-    const id = window.setInterval(() => {
-      if (document.visibilityState === "hidden" && revalidator.state === "idle")
-        void revalidator.revalidate();
-    }, HIDDEN_POLL_MS);
-    return () => window.clearInterval(id);
-  }, [revalidator]);
+  usePolling(HIDDEN_POLL_MS, "hidden");
 
   const toggle = () => {
     const next = !soundOn;

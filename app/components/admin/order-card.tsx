@@ -4,6 +4,7 @@ import { Card } from "#app/components/ui/card.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
 import { changeToBringText } from "#app/features/delivery/cash-change.ts";
 import type { AdminOrder } from "#app/features/orders/admin-orders.server.ts";
+import { cn } from "#app/utils/cn.ts";
 import { formatCents } from "#app/utils/money.ts";
 import { nextDate, STORE_TIME_ZONE } from "#app/utils/store-time.ts";
 import { StatusBadge } from "./status-badge.tsx";
@@ -45,10 +46,13 @@ export function DeliveryDate({ date, today }: { date: string; today: string }) {
 export function OrderCard({
   order,
   actions,
+  footer,
   today,
 }: {
   order: AdminOrder;
   actions?: React.ReactNode;
+  /** Below the actions: the order's own history, for those who may read it. */
+  footer?: React.ReactNode;
   today: string;
 }) {
   const first = order.items[0];
@@ -107,12 +111,7 @@ export function OrderCard({
               </span>
             </li>
           </ul>
-          {order.notes ? (
-            <div className="mt-3 rounded-md bg-honey-100 px-3 py-2 text-sm">
-              <span className="font-semibold">Notes: </span>
-              {order.notes}
-            </div>
-          ) : null}
+          <OrderNotes notes={order.notes} className="mt-3 text-sm" />
         </section>
         <section aria-label={`Order details, order #${order.id.slice(0, 8)}`}>
           <h3 className="mb-2 font-semibold text-muted-foreground text-xs uppercase tracking-wider">
@@ -153,6 +152,7 @@ export function OrderCard({
       {actions ? (
         <div className="flex flex-wrap gap-2 border-border border-t px-4 py-3 sm:px-5">{actions}</div>
       ) : null}
+      {footer}
     </Card>
   );
 }
@@ -173,7 +173,7 @@ function CashNote({ order }: { order: AdminOrder }) {
 }
 
 /** The customer's ID: admin-only URL, hidden if it fails to load (spec §2). */
-function IdPhoto({ photoId, name }: { photoId: string | null; name: string }) {
+export function IdPhoto({ photoId, name }: { photoId: string | null; name: string }) {
   const [failed, setFailed] = useState(false);
   if (!photoId || failed) return null;
   return (
@@ -186,5 +186,16 @@ function IdPhoto({ photoId, name }: { photoId: string | null; name: string }) {
         onError={() => setFailed(true)}
       />
     </a>
+  );
+}
+
+/** The customer's notes on an order, marked so that staff do not miss them (nothing without notes). */
+export function OrderNotes({ notes, className }: { notes: string | null; className?: string }) {
+  if (!notes) return null;
+  return (
+    <p className={cn("rounded-md bg-honey-100 px-3 py-2", className)}>
+      <span className="font-semibold">Notes: </span>
+      {notes}
+    </p>
   );
 }

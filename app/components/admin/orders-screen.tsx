@@ -2,14 +2,7 @@ import { useEffect, useState } from "react";
 import { Form, Link, useFetcher, useLocation, useRevalidator } from "react-router";
 import { Button, buttonVariants } from "#app/components/ui/button.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
-import { Input, Label, NativeSelect } from "#app/components/ui/input.tsx";
-import {
-  Dialog,
-  DialogClose,
-  DialogContent,
-  DialogDescription,
-  DialogTitle,
-} from "#app/components/ui/sheet.tsx";
+import { Field, Input, Label, NativeSelect, SelectOptions } from "#app/components/ui/input.tsx";
 import type { AdminOrder, OrderScope } from "#app/features/orders/admin-orders.server.ts";
 import { type OrderFilters, orderFiltersQuery } from "#app/features/orders/order-search.schema.ts";
 import {
@@ -24,22 +17,13 @@ import {
   STATUS_LABELS,
 } from "#app/features/orders/order-status.ts";
 import { toast } from "#app/utils/toast-client.ts";
+import { OrderHistory, type OrderHistoryView } from "./audit-log.tsx";
+import { DialogButtons, QuestionDialog } from "./confirm-dialog.tsx";
 import { CsrfInput } from "./csrf.tsx";
+import { FilterActions } from "./filter-actions.tsx";
 import { OrderCard } from "./order-card.tsx";
 import { AdminPageHeader } from "./page-header.tsx";
-
-/** New orders show up without a manual refresh: the list reloads every 15 s while the tab is visible. */
-export function usePolling(intervalMs = 15_000) {
-  const revalidator = useRevalidator();
-  useEffect(() => {
-    const id = window.setInterval(() => {
-      if (document.visibilityState === "visible" && revalidator.state === "idle")
-        void revalidator.revalidate();
-    }, intervalMs);
-    return () => window.clearInterval(id);
-  }, [revalidator, intervalMs]);
-  return revalidator;
-}
+import { usePolling } from "./use-polling.ts";
 
 export function RefreshButton() {
   const revalidator = useRevalidator();
@@ -56,14 +40,19 @@ export function Pager({
   nextCursor,
   isFirstPage,
   filters = {},
+  query: givenQuery,
+  noun = "orders",
 }: {
   nextCursor: string | null;
   isFirstPage: boolean;
   filters?: OrderFilters;
+  /** Another list's filters as a query string (the audit log's). */
+  query?: string;
+  noun?: string;
 }) {
   const location = useLocation();
   if (!nextCursor && isFirstPage) return null;
-  const query = orderFiltersQuery(filters);
+  const query = givenQuery ?? orderFiltersQuery(filters);
   return (
     <nav aria-label="Pages" className="mt-6 flex flex-wrap justify-between gap-2">
       {isFirstPage ? (
@@ -73,7 +62,7 @@ export function Pager({
           to={query ? `${location.pathname}?${query}` : location.pathname}
           className={buttonVariants({ variant: "outline" })}
         >
-          <Icon name="chevron-left" /> Newest orders
+          <Icon name="chevron-left" /> Newest {noun}
         </Link>
       )}
       {nextCursor ? (
@@ -81,7 +70,7 @@ export function Pager({
           to={`${location.pathname}?${query ? `${query}&` : ""}before=${nextCursor}`}
           className={buttonVariants({ variant: "outline" })}
         >
-          Older orders <Icon name="chevron-right" />
+          Older {noun} <Icon name="chevron-right" />
         </Link>
       ) : null}
     </nav>
@@ -108,7 +97,16 @@ const ACTION_VARIANTS: Record<OrderAction, "primary" | "secondary" | "outline" |
  * The status flow's buttons (`order-status.ts`); one the order's status does not allow is disabled
  * (spec §2). 'Mark Delivered', 'Cancel' (with its reason) and 'Reopen' ask first (decision 23).
  */
-export function OrderActions({ order, scope }: { order: AdminOrder; scope: OrderScope }) {
+export function OrderActions({
+  order,
+  scope,
+  only,
+}: {
+  order: AdminOrder;
+  scope: OrderScope;
+  /** The moves this role may make (a driver: out for delivery, delivered, cancel); all by default. */
+  only?: readonly OrderAction[];
+}) {
   const fetcher = useFetcher<StatusActionData>();
   const [asking, setAsking] = useState<OrderAction | null>(null);
   const pendingIntent = fetcher.state !== "idle" ? fetcher.formData?.get("intent") : null;
@@ -128,33 +126,35 @@ export function OrderActions({ order, scope }: { order: AdminOrder; scope: Order
       <fetcher.Form method="post" className="flex flex-wrap gap-2">
         <CsrfInput />
         <input type="hidden" name="orderId" value={order.id} />
-        {LIST_ACTIONS[scope].map((action) => {
-          const { label, confirm } = ORDER_ACTIONS[action];
-          const disabled = !offered.has(action) || fetcher.state !== "idle";
-          const text = pendingIntent === action ? "Updating..." : label;
-          return confirm ? (
-            <Button
-              key={action}
-              type="button"
-              variant={ACTION_VARIANTS[action]}
-              disabled={disabled}
-              onClick={() => setAsking(action)}
-            >
-              {text}
-            </Button>
-          ) : (
-            <Button
-              key={action}
-              type="submit"
-              name="intent"
-              value={action}
-              variant={ACTION_VARIANTS[action]}
-              disabled={disabled}
-            >
-              {text}
-            </Button>
-          );
-        })}
+        {LIST_ACTIONS[scope]
+          .filter((action) => !only || only.includes(action))
+          .map((action) => {
+            const { label, confirm } = ORDER_ACTIONS[action];
+            const disabled = !offered.has(action) || fetcher.state !== "idle";
+            const text = pendingIntent === action ? "Updating..." : label;
+            return confirm ? (
+              <Button
+                key={action}
+                type="button"
+                variant={ACTION_VARIANTS[action]}
+                disabled={disabled}
+                onClick={() => setAsking(action)}
+              >
+                {text}
+              </Button>
+            ) : (
+              <Button
+                key={action}
+                type="submit"
+                name="intent"
+                value={action}
+                variant={ACTION_VARIANTS[action]}
+                disabled={disabled}
+              >
+                {text}
+              </Button>
+            );
+          })}
       </fetcher.Form>
       {asking ? (
         <ConfirmAction
@@ -205,71 +205,59 @@ function ConfirmAction({
   const [reason, setReason] = useState<string>("");
   const busy = fetcher.state !== "idle";
   return (
-    <Dialog open onOpenChange={onOpenChange}>
-      <DialogContent>
-        <DialogTitle className="font-display text-primary text-xl">{question.title}</DialogTitle>
-        <DialogDescription className="mt-2 text-muted-foreground text-sm">
-          Order #{order.id.slice(0, 8)} for {order.customerName}. {question.body}
-        </DialogDescription>
-        <fetcher.Form method="post" className="mt-4 space-y-4">
-          <CsrfInput />
-          <input type="hidden" name="orderId" value={order.id} />
-          <input type="hidden" name="intent" value={action} />
-          {action === "cancel" ? (
-            <>
+    <QuestionDialog
+      onOpenChange={onOpenChange}
+      title={question.title}
+      description={`Order #${order.id.slice(0, 8)} for ${order.customerName}. ${question.body}`}
+    >
+      <fetcher.Form method="post" className="mt-4 space-y-4">
+        <CsrfInput />
+        <input type="hidden" name="orderId" value={order.id} />
+        <input type="hidden" name="intent" value={action} />
+        {action === "cancel" ? (
+          <>
+            <div className="space-y-1.5">
+              <Label htmlFor={`reason-${order.id}`}>Reason</Label>
+              <NativeSelect
+                id={`reason-${order.id}`}
+                name="reason"
+                required
+                value={reason}
+                onChange={(event) => setReason(event.target.value)}
+                className="w-full"
+              >
+                <option value="" disabled>
+                  Choose a reason
+                </option>
+                <SelectOptions values={STAFF_CANCEL_REASONS} label={(code) => CANCEL_REASONS[code].label} />
+              </NativeSelect>
+            </div>
+            {reason === "other" ? (
               <div className="space-y-1.5">
-                <Label htmlFor={`reason-${order.id}`}>Reason</Label>
-                <NativeSelect
-                  id={`reason-${order.id}`}
-                  name="reason"
+                <Label htmlFor={`reason-text-${order.id}`}>What happened?</Label>
+                <Input
+                  id={`reason-text-${order.id}`}
+                  name="reasonText"
                   required
-                  value={reason}
-                  onChange={(event) => setReason(event.target.value)}
+                  maxLength={CANCEL_OTHER_MAX}
                   className="w-full"
-                >
-                  <option value="" disabled>
-                    Choose a reason
-                  </option>
-                  {STAFF_CANCEL_REASONS.map((code) => (
-                    <option key={code} value={code}>
-                      {CANCEL_REASONS[code].label}
-                    </option>
-                  ))}
-                </NativeSelect>
+                />
               </div>
-              {reason === "other" ? (
-                <div className="space-y-1.5">
-                  <Label htmlFor={`reason-text-${order.id}`}>What happened?</Label>
-                  <Input
-                    id={`reason-text-${order.id}`}
-                    name="reasonText"
-                    required
-                    maxLength={CANCEL_OTHER_MAX}
-                    className="w-full"
-                  />
-                </div>
-              ) : null}
-            </>
-          ) : null}
-          <div className="mt-6 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-            <DialogClose asChild>
-              <Button type="button" variant="outline">
-                {action === "cancel" ? "Keep order" : "Go back"}
-              </Button>
-            </DialogClose>
-            <Button type="submit" variant={action === "cancel" ? "destructive" : "primary"} disabled={busy}>
-              {busy ? "Updating..." : question.submit}
-            </Button>
-          </div>
-        </fetcher.Form>
-      </DialogContent>
-    </Dialog>
+            ) : null}
+          </>
+        ) : null}
+        <DialogButtons backLabel={action === "cancel" ? "Keep order" : "Go back"}>
+          <Button type="submit" variant={action === "cancel" ? "destructive" : "primary"} disabled={busy}>
+            {busy ? "Updating..." : question.submit}
+          </Button>
+        </DialogButtons>
+      </fetcher.Form>
+    </QuestionDialog>
   );
 }
 
 /** Search and filters as a GET form: the URL holds them (bookmarkable), no JavaScript needed. */
 export function OrderSearch({ scope, filters }: { scope: OrderScope; filters: OrderFilters }) {
-  const location = useLocation();
   const statuses = scope === "incoming" ? OPEN_STATUSES : CLOSED_STATUSES;
   const query = orderFiltersQuery(filters);
   const exportHref = `/admin/orders/export?${new URLSearchParams({ scope, ...filters }).toString()}`;
@@ -280,8 +268,7 @@ export function OrderSearch({ scope, filters }: { scope: OrderScope; filters: Or
       aria-label="Find orders"
       className="mb-6 grid gap-3 rounded-lg border border-border bg-card p-4 sm:grid-cols-2 lg:grid-cols-[2fr_1fr_1fr_1fr_auto]"
     >
-      <div className="space-y-1.5 sm:col-span-2 lg:col-span-1">
-        <Label htmlFor="order-search-q">Search orders</Label>
+      <Field id="order-search-q" label="Search orders" className="sm:col-span-2 lg:col-span-1">
         <Input
           id="order-search-q"
           type="search"
@@ -291,9 +278,8 @@ export function OrderSearch({ scope, filters }: { scope: OrderScope; filters: Or
           className="w-full"
           maxLength={100}
         />
-      </div>
-      <div className="space-y-1.5">
-        <Label htmlFor="order-search-status">Status</Label>
+      </Field>
+      <Field id="order-search-status" label="Status">
         <NativeSelect
           id="order-search-status"
           name="status"
@@ -301,46 +287,26 @@ export function OrderSearch({ scope, filters }: { scope: OrderScope; filters: Or
           className="w-full"
         >
           <option value="">All</option>
-          {statuses.map((status) => (
-            <option key={status} value={status}>
-              {STATUS_LABELS[status]}
-            </option>
-          ))}
+          <SelectOptions values={statuses} label={(status) => STATUS_LABELS[status]} />
         </NativeSelect>
-      </div>
-      <div className="space-y-1.5">
-        <Label htmlFor="order-search-from">Delivery from</Label>
-        <Input
-          id="order-search-from"
-          type="date"
-          name="from"
-          defaultValue={filters.from ?? ""}
-          className="w-full"
-        />
-      </div>
-      <div className="space-y-1.5">
-        <Label htmlFor="order-search-to">Delivery to</Label>
-        <Input
-          id="order-search-to"
-          type="date"
-          name="to"
-          defaultValue={filters.to ?? ""}
-          className="w-full"
-        />
-      </div>
-      <div className="flex flex-wrap items-end gap-2 sm:col-span-2 lg:col-span-1">
-        <Button type="submit">
-          <Icon name="search" /> Search
-        </Button>
-        {query ? (
-          <Link to={location.pathname} className={buttonVariants({ variant: "ghost" })}>
-            Clear
-          </Link>
-        ) : null}
-        <a href={exportHref} className={buttonVariants({ variant: "outline" })} download>
-          <Icon name="download" /> Export CSV
-        </a>
-      </div>
+      </Field>
+      {(["from", "to"] as const).map((bound) => (
+        <Field key={bound} id={`order-search-${bound}`} label={`Delivery ${bound}`}>
+          <Input
+            id={`order-search-${bound}`}
+            type="date"
+            name={bound}
+            defaultValue={filters[bound] ?? ""}
+            className="w-full"
+          />
+        </Field>
+      ))}
+      <FilterActions
+        submitLabel="Search"
+        filtered={query !== ""}
+        exportHref={exportHref}
+        className="sm:col-span-2 lg:col-span-1"
+      />
     </Form>
   );
 }
@@ -357,6 +323,7 @@ export function OrdersScreen({
   filters,
   today,
   error,
+  histories,
 }: {
   title: string;
   description: string;
@@ -371,6 +338,8 @@ export function OrdersScreen({
   today: string;
   /** Spec §8: 'Failed to fetch orders' / 'Failed to fetch completed orders'. */
   error?: string | null;
+  /** Each order's own history, for those who may read the audit log. */
+  histories?: Record<string, OrderHistoryView[]> | null;
 }) {
   usePolling();
   useEffect(() => {
@@ -391,7 +360,14 @@ export function OrdersScreen({
         <ul className="space-y-4">
           {orders.map((order) => (
             <li key={order.id}>
-              <OrderCard order={order} today={today} actions={<OrderActions order={order} scope={scope} />} />
+              <OrderCard
+                order={order}
+                today={today}
+                actions={<OrderActions order={order} scope={scope} />}
+                footer={
+                  histories ? <OrderHistory orderId={order.id} history={histories[order.id] ?? []} /> : null
+                }
+              />
             </li>
           ))}
         </ul>

@@ -1,10 +1,53 @@
+import type * as React from "react";
 import { Link } from "react-router";
 import { Button, buttonVariants } from "#app/components/ui/button.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
+import { formatDeliveryDate } from "#app/features/checkout/delivery-slots.ts";
 import { changeDueCents } from "#app/features/delivery/cash-change.ts";
 import type { BoardOrder, PickSlot } from "#app/features/orders/day-board.server.ts";
 import { boardHref } from "#app/features/orders/day-board.ts";
 import { formatCents } from "#app/utils/money.ts";
+import { type Column, DataTable } from "./data-table.tsx";
+import { AdminPageHeader } from "./page-header.tsx";
+
+/**
+ * A print view's page: its title and what it holds for the day and slot (not printed), the print
+ * bar, then the view, or the error when the orders could not be read.
+ */
+export function PrintPage({
+  title,
+  summary,
+  date,
+  slot,
+  error,
+  children,
+}: {
+  title: string;
+  summary: string;
+  date: string;
+  slot?: string;
+  error: string | null;
+  children: React.ReactNode;
+}) {
+  return (
+    <>
+      <div className="print:hidden">
+        <AdminPageHeader
+          title={title}
+          description={`${formatDeliveryDate(date)}${slot ? ` · ${slot}` : " · every slot"}: ${summary}`}
+        />
+      </div>
+      <PrintBar date={date} slot={slot} title={title.toLowerCase()} />
+      {error ? (
+        <p role="alert" className="py-12 text-center text-destructive">
+          {error}
+        </p>
+      ) : (
+        children
+      )}
+    </>
+  );
+}
 
 /** Back to the board and 'Print' above a print view; none of it is printed. */
 export function PrintBar({ date, slot, title }: { date: string; slot?: string; title: string }) {
@@ -19,6 +62,50 @@ export function PrintBar({ date, slot, title }: { date: string; slot?: string; t
     </div>
   );
 }
+
+const PICK_COLUMNS: Column<PickSlot["lines"][number]>[] = [
+  {
+    header: <span className="sr-only">Packed</span>,
+    th: "w-12 py-2 pr-2 print:w-8",
+    td: "py-2 pr-2",
+    cell: () => <span aria-hidden className="inline-block size-4 border border-foreground" />,
+  },
+  { header: "Product", th: "py-2 pr-2", td: "py-2 pr-2 font-medium", cell: (line) => line.productName },
+  { header: "Size", th: "py-2 pr-2", td: "py-2 pr-2", cell: (line) => line.sizeLabel },
+  {
+    header: "Qty",
+    th: "py-2 pr-2 text-right",
+    td: "py-2 pr-2 text-right font-semibold tabular-nums",
+    cell: (line) => line.quantity,
+  },
+  {
+    header: "Orders",
+    th: "py-2 text-right",
+    td: "py-2 text-right tabular-nums",
+    cell: (line) => line.orders,
+  },
+];
+
+const SLIP_COLUMNS: Column<BoardOrder["items"][number]>[] = [
+  {
+    header: "Item",
+    th: "py-1 pr-2",
+    td: "py-1 pr-2",
+    cell: (item) => `${item.productName} (${item.sizeLabel})`,
+  },
+  {
+    header: "Qty",
+    th: "py-1 pr-2 text-right",
+    td: "py-1 pr-2 text-right tabular-nums",
+    cell: (item) => item.quantity,
+  },
+  {
+    header: "Price",
+    th: "py-1 text-right",
+    td: "py-1 text-right tabular-nums",
+    cell: (item) => formatCents(item.totalPriceCents),
+  },
+];
 
 /** Pick list (decision 25): per slot, every product and size of the orders to pack, quantities summed. */
 export function PickListView({ dayText, slots }: { dayText: string; slots: PickSlot[] }) {
@@ -39,40 +126,14 @@ export function PickListView({ dayText, slots }: { dayText: string; slots: PickS
           <p className="mb-3 text-muted-foreground text-sm print:text-black">
             {slot.orders} {slot.orders === 1 ? "order" : "orders"} to pack (not yet delivered or cancelled)
           </p>
-          <table className="w-full border-collapse text-left text-sm print:text-base">
-            <thead>
-              <tr className="border-border border-b-2">
-                <th scope="col" className="w-12 py-2 pr-2 print:w-8">
-                  <span className="sr-only">Packed</span>
-                </th>
-                <th scope="col" className="py-2 pr-2">
-                  Product
-                </th>
-                <th scope="col" className="py-2 pr-2">
-                  Size
-                </th>
-                <th scope="col" className="py-2 pr-2 text-right">
-                  Qty
-                </th>
-                <th scope="col" className="py-2 text-right">
-                  Orders
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {slot.lines.map((line) => (
-                <tr key={`${line.productName}|${line.sizeLabel}`} className="border-border border-b">
-                  <td className="py-2 pr-2">
-                    <span aria-hidden className="inline-block size-4 border border-foreground" />
-                  </td>
-                  <td className="py-2 pr-2 font-medium">{line.productName}</td>
-                  <td className="py-2 pr-2">{line.sizeLabel}</td>
-                  <td className="py-2 pr-2 text-right font-semibold tabular-nums">{line.quantity}</td>
-                  <td className="py-2 text-right tabular-nums">{line.orders}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <DataTable
+            className="w-full border-collapse text-left text-sm print:text-base"
+            headRowClassName="border-border border-b-2"
+            rowClassName="border-border border-b"
+            columns={PICK_COLUMNS}
+            rows={slot.lines}
+            rowKey={(line) => `${line.productName}|${line.sizeLabel}`}
+          />
         </section>
       ))}
     </div>
@@ -101,32 +162,14 @@ export function DriverSlip({ order, dayText }: { order: BoardOrder; dayText: str
         <dt className="font-semibold">Notes</dt>
         <dd>{order.notes ?? "None"}</dd>
       </dl>
-      <table className="mt-3 w-full border-collapse text-left">
-        <thead>
-          <tr className="border-border border-b">
-            <th scope="col" className="py-1 pr-2">
-              Item
-            </th>
-            <th scope="col" className="py-1 pr-2 text-right">
-              Qty
-            </th>
-            <th scope="col" className="py-1 text-right">
-              Price
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {order.items.map((item) => (
-            <tr key={item.id} className="border-border border-b">
-              <td className="py-1 pr-2">
-                {item.productName} ({item.sizeLabel})
-              </td>
-              <td className="py-1 pr-2 text-right tabular-nums">{item.quantity}</td>
-              <td className="py-1 text-right tabular-nums">{formatCents(item.totalPriceCents)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <DataTable
+        className="mt-3 w-full border-collapse text-left"
+        headRowClassName="border-border border-b"
+        rowClassName="border-border border-b"
+        columns={SLIP_COLUMNS}
+        rows={order.items}
+        rowKey={(item) => item.id}
+      />
       <p className="mt-2 text-right font-semibold text-base">
         Total to collect: {formatCents(order.totalAmountCents)} (cash)
       </p>

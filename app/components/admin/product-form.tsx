@@ -1,9 +1,18 @@
+import type * as React from "react";
 import { useEffect, useState } from "react";
 import { Link, useNavigation, useSubmit } from "react-router";
 import { Button, buttonVariants } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
-import { FieldError, Input, Label, NativeSelect, Textarea } from "#app/components/ui/input.tsx";
+import {
+  Field,
+  FieldError,
+  Input,
+  Label,
+  NativeSelect,
+  SelectOptions,
+  Textarea,
+} from "#app/components/ui/input.tsx";
 import { Switch } from "#app/components/ui/switch.tsx";
 import { CATEGORIES, STRAINS } from "#app/features/catalog/catalog.ts";
 import {
@@ -12,6 +21,7 @@ import {
   type ProductFormValues,
   productFormSchema,
 } from "#app/features/catalog/product.schema.ts";
+import { cn } from "#app/utils/cn.ts";
 import { toast } from "#app/utils/toast-client.ts";
 import { CsrfInput, useCsrfToken } from "./csrf.tsx";
 import { ImageField } from "./image-field.tsx";
@@ -98,102 +108,85 @@ export function ProductForm({
     }
   });
 
+  /** A top-level field's label, error and their ids (`Field`'s props). */
+  const fieldOf = (name: TextField, label: string) => ({
+    id: `field-${name}`,
+    label,
+    error: errors[name],
+    errorId: `error-${name}`,
+  });
+  /** A top-level field's control: its id, name, value and change handler, and its error state. */
+  const bind = (name: TextField) => ({
+    ...fieldProps(name),
+    name,
+    value: values[name],
+    onChange: (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>) =>
+      set(name, e.target.value),
+  });
+
   const fieldProps = (name: string) => ({
     id: `field-${name}`,
     "aria-invalid": errors[name] ? true : undefined,
     "aria-describedby": errors[name] ? `error-${name}` : undefined,
   });
 
+  const sizeField = (
+    index: number,
+    size: SizeRow,
+    field: SizeInputField,
+    label: string,
+    inputProps: Omit<React.ComponentProps<"input">, "size">,
+    className?: string,
+  ) => (
+    <SizeInput
+      {...inputProps}
+      index={index}
+      row={size}
+      field={field}
+      label={label}
+      errors={errors}
+      setSize={setSize}
+      className={className}
+    />
+  );
+
   return (
     <form method="post" onSubmit={onSubmit} noValidate className="space-y-6">
       <CsrfInput />
       <Card className="space-y-5 p-5 sm:p-6">
-        <div className="space-y-1.5">
-          <Label htmlFor="field-name">Product Name</Label>
-          <Input
-            {...fieldProps("name")}
-            name="name"
-            value={values.name}
-            onChange={(e) => set("name", e.target.value)}
-          />
-          <FieldError id="error-name">{errors.name}</FieldError>
-        </div>
+        <Field {...fieldOf("name", "Product Name")}>
+          <Input {...bind("name")} />
+        </Field>
         <div className="grid gap-5 sm:grid-cols-2">
-          <div className="space-y-1.5">
-            <Label htmlFor="field-category">Category</Label>
-            <NativeSelect
-              {...fieldProps("category")}
-              name="category"
-              value={values.category}
-              onChange={(e) => set("category", e.target.value)}
-            >
+          <Field {...fieldOf("category", "Category")}>
+            <NativeSelect {...bind("category")}>
               <option value="">Select category</option>
-              {CATEGORIES.map((category) => (
-                <option key={category} value={category}>
-                  {category}
-                </option>
-              ))}
+              <SelectOptions values={CATEGORIES} />
             </NativeSelect>
-            <FieldError id="error-category">{errors.category}</FieldError>
-          </div>
-          <div className="space-y-1.5">
-            <Label htmlFor="field-strain">Strain (optional)</Label>
-            <NativeSelect
-              {...fieldProps("strain")}
-              name="strain"
-              value={values.strain}
-              onChange={(e) => set("strain", e.target.value)}
-            >
+          </Field>
+          <Field {...fieldOf("strain", "Strain (optional)")}>
+            <NativeSelect {...bind("strain")}>
               <option value="">None</option>
-              {STRAINS.map((strain) => (
-                <option key={strain} value={strain}>
-                  {strain}
-                </option>
-              ))}
+              <SelectOptions values={STRAINS} />
             </NativeSelect>
-            <FieldError id="error-strain">{errors.strain}</FieldError>
-          </div>
-          <div className="space-y-1.5">
-            <Label htmlFor="field-thcPercentage">THC Percentage (optional)</Label>
+          </Field>
+          <Field {...fieldOf("thcPercentage", "THC Percentage (optional)")}>
             <Input
-              {...fieldProps("thcPercentage")}
-              name="thcPercentage"
+              {...bind("thcPercentage")}
               type="number"
               inputMode="decimal"
               step="0.1"
               min="0"
               max="100"
-              value={values.thcPercentage}
-              onChange={(e) => set("thcPercentage", e.target.value)}
             />
-            <FieldError id="error-thcPercentage">{errors.thcPercentage}</FieldError>
-          </div>
-          <div className="space-y-1.5">
-            <Label htmlFor="field-thcMg">THC mg (optional)</Label>
-            <Input
-              {...fieldProps("thcMg")}
-              name="thcMg"
-              type="number"
-              inputMode="decimal"
-              step="0.1"
-              min="0"
-              value={values.thcMg}
-              onChange={(e) => set("thcMg", e.target.value)}
-            />
-            <FieldError id="error-thcMg">{errors.thcMg}</FieldError>
-          </div>
+          </Field>
+          <Field {...fieldOf("thcMg", "THC mg (optional)")}>
+            <Input {...bind("thcMg")} type="number" inputMode="decimal" step="0.1" min="0" />
+          </Field>
         </div>
-        <div className="space-y-1.5">
-          <Label htmlFor="field-description">Description</Label>
-          <Textarea
-            {...fieldProps("description")}
-            name="description"
-            rows={4}
-            value={values.description}
-            onChange={(e) => set("description", e.target.value)}
-          />
-          <FieldError id="error-description">{errors.description}</FieldError>
-        </div>
+        <Field {...fieldOf("description", "Description")}>
+          <Textarea {...bind("description")} rows={4} />
+        </Field>
       </Card>
 
       <Card className="space-y-4 p-5 sm:p-6">
@@ -223,54 +216,27 @@ export function ProductForm({
               <fieldset className="grid grid-cols-2 items-start gap-3 sm:grid-cols-[1.2fr_1fr_1fr_1fr_1fr_1fr_auto]">
                 <legend className="sr-only">Size {index + 1}</legend>
                 {size.id ? <input type="hidden" name={`sizes.${index}.id`} value={size.id} /> : null}
-                <div className="col-span-2 space-y-1 sm:col-span-1">
-                  <Label htmlFor={`field-sizes.${index}.size`} small>
-                    Size
-                  </Label>
-                  <Input
-                    {...fieldProps(`sizes.${index}.size`)}
-                    name={`sizes.${index}.size`}
-                    placeholder="e.g. 3.5g"
-                    value={size.size}
-                    onChange={(e) => setSize(index, "size", e.target.value)}
-                  />
-                  <FieldError id={`error-sizes.${index}.size`}>{errors[`sizes.${index}.size`]}</FieldError>
-                </div>
-                <div className="space-y-1">
-                  <Label htmlFor={`field-sizes.${index}.price`} small>
-                    Price ($)
-                  </Label>
-                  <Input
-                    {...fieldProps(`sizes.${index}.price`)}
-                    name={`sizes.${index}.price`}
-                    type="number"
-                    inputMode="decimal"
-                    step="0.01"
-                    min="0"
-                    value={size.price}
-                    onChange={(e) => setSize(index, "price", e.target.value)}
-                  />
-                  <FieldError id={`error-sizes.${index}.price`}>{errors[`sizes.${index}.price`]}</FieldError>
-                </div>
-                <div className="space-y-1">
-                  <Label htmlFor={`field-sizes.${index}.salePrice`} small>
-                    Sale Price ($)
-                  </Label>
-                  <Input
-                    {...fieldProps(`sizes.${index}.salePrice`)}
-                    name={`sizes.${index}.salePrice`}
-                    type="number"
-                    inputMode="decimal"
-                    step="0.01"
-                    min="0"
-                    placeholder="Optional"
-                    value={size.salePrice}
-                    onChange={(e) => setSize(index, "salePrice", e.target.value)}
-                  />
-                  <FieldError id={`error-sizes.${index}.salePrice`}>
-                    {errors[`sizes.${index}.salePrice`]}
-                  </FieldError>
-                </div>
+                {sizeField(
+                  index,
+                  size,
+                  "size",
+                  "Size",
+                  { placeholder: "e.g. 3.5g" },
+                  "col-span-2 sm:col-span-1",
+                )}
+                {sizeField(index, size, "price", "Price ($)", {
+                  type: "number",
+                  inputMode: "decimal",
+                  step: "0.01",
+                  min: "0",
+                })}
+                {sizeField(index, size, "salePrice", "Sale Price ($)", {
+                  type: "number",
+                  inputMode: "decimal",
+                  step: "0.01",
+                  min: "0",
+                  placeholder: "Optional",
+                })}
                 {size.id ? (
                   <div className="space-y-1">
                     <span className="block font-medium text-sm">In stock</span>
@@ -279,62 +245,26 @@ export function ProductForm({
                     </p>
                   </div>
                 ) : (
-                  <div className="space-y-1">
-                    <Label htmlFor={`field-sizes.${index}.inventoryCount`} small>
-                      Inventory
-                    </Label>
-                    <Input
-                      {...fieldProps(`sizes.${index}.inventoryCount`)}
-                      name={`sizes.${index}.inventoryCount`}
-                      type="number"
-                      inputMode="numeric"
-                      step="1"
-                      min="0"
-                      value={size.inventoryCount}
-                      onChange={(e) => setSize(index, "inventoryCount", e.target.value)}
-                    />
-                    <FieldError id={`error-sizes.${index}.inventoryCount`}>
-                      {errors[`sizes.${index}.inventoryCount`]}
-                    </FieldError>
-                  </div>
+                  sizeField(index, size, "inventoryCount", "Inventory", {
+                    type: "number",
+                    inputMode: "numeric",
+                    step: "1",
+                    min: "0",
+                  })
                 )}
-                <div className="space-y-1">
-                  <Label htmlFor={`field-sizes.${index}.flowerEquivalent`} small>
-                    Flower eq. (g)
-                  </Label>
-                  <Input
-                    {...fieldProps(`sizes.${index}.flowerEquivalent`)}
-                    name={`sizes.${index}.flowerEquivalent`}
-                    type="number"
-                    inputMode="decimal"
-                    step="0.001"
-                    min="0"
-                    placeholder="e.g. 3.5"
-                    value={size.flowerEquivalent}
-                    onChange={(e) => setSize(index, "flowerEquivalent", e.target.value)}
-                  />
-                  <FieldError id={`error-sizes.${index}.flowerEquivalent`}>
-                    {errors[`sizes.${index}.flowerEquivalent`]}
-                  </FieldError>
-                </div>
-                <div className="space-y-1">
-                  <Label htmlFor={`field-sizes.${index}.lowStockThreshold`} small>
-                    Low stock at
-                  </Label>
-                  <Input
-                    {...fieldProps(`sizes.${index}.lowStockThreshold`)}
-                    name={`sizes.${index}.lowStockThreshold`}
-                    type="number"
-                    inputMode="numeric"
-                    step="1"
-                    min="0"
-                    value={size.lowStockThreshold}
-                    onChange={(e) => setSize(index, "lowStockThreshold", e.target.value)}
-                  />
-                  <FieldError id={`error-sizes.${index}.lowStockThreshold`}>
-                    {errors[`sizes.${index}.lowStockThreshold`]}
-                  </FieldError>
-                </div>
+                {sizeField(index, size, "flowerEquivalent", "Flower eq. (g)", {
+                  type: "number",
+                  inputMode: "decimal",
+                  step: "0.001",
+                  min: "0",
+                  placeholder: "e.g. 3.5",
+                })}
+                {sizeField(index, size, "lowStockThreshold", "Low stock at", {
+                  type: "number",
+                  inputMode: "numeric",
+                  step: "1",
+                  min: "0",
+                })}
                 {values.sizes.length > 1 ? (
                   <div className="flex items-end justify-end sm:pt-5">
                     <Button
@@ -434,6 +364,50 @@ export function ProductForm({
 
 type SizeRow = ProductFormValues["sizes"][number];
 
+/** The form's top-level text fields. */
+type TextField = "name" | "category" | "strain" | "thcPercentage" | "thcMg" | "description";
+
+type SizeInputField = Exclude<keyof SizeRow, "key" | "id">;
+
+/** One field of a size row: its small label, the input, and the error under it. */
+function SizeInput({
+  index,
+  row,
+  field,
+  label,
+  errors,
+  setSize,
+  className,
+  ...inputProps
+}: {
+  index: number;
+  row: SizeRow;
+  field: SizeInputField;
+  label: string;
+  errors: Record<string, string>;
+  setSize: (index: number, key: keyof SizeRow, value: string) => void;
+  className?: string;
+} & Omit<React.ComponentProps<"input">, "size">) {
+  const name = `sizes.${index}.${field}`;
+  return (
+    <div className={cn("space-y-1", className)}>
+      <Label htmlFor={`field-${name}`} small>
+        {label}
+      </Label>
+      <Input
+        id={`field-${name}`}
+        name={name}
+        aria-invalid={errors[name] ? true : undefined}
+        aria-describedby={errors[name] ? `error-${name}` : undefined}
+        {...inputProps}
+        value={row[field]}
+        onChange={(e) => setSize(index, field, e.target.value)}
+      />
+      <FieldError id={`error-${name}`}>{errors[name]}</FieldError>
+    </div>
+  );
+}
+
 /** 'Received +N' and 'Correction ±N' with a note: stock moves, it is never overwritten (decision 026). */
 function StockMoveFields({
   index,
@@ -446,58 +420,35 @@ function StockMoveFields({
   errors: Record<string, string>;
   setSize: (index: number, key: keyof SizeRow, value: string) => void;
 }) {
-  const field = (name: "received" | "correction" | "stockNote") => `sizes.${index}.${name}`;
-  const props = (name: "received" | "correction" | "stockNote") => ({
-    id: `field-${field(name)}`,
-    name: field(name),
-    "aria-invalid": errors[field(name)] ? true : undefined,
-    "aria-describedby": errors[field(name)] ? `error-${field(name)}` : undefined,
-  });
+  const moveProps = { index, row: size, errors, setSize };
   return (
     <div className="col-span-full grid grid-cols-2 gap-3 border-border border-t pt-3 sm:grid-cols-[1fr_1fr_3fr]">
-      <div className="space-y-1">
-        <Label htmlFor={`field-${field("received")}`} small>
-          Received +N
-        </Label>
-        <Input
-          {...props("received")}
-          type="number"
-          inputMode="numeric"
-          step="1"
-          min="0"
-          placeholder="0"
-          value={size.received}
-          onChange={(e) => setSize(index, "received", e.target.value)}
-        />
-        <FieldError id={`error-${field("received")}`}>{errors[field("received")]}</FieldError>
-      </div>
-      <div className="space-y-1">
-        <Label htmlFor={`field-${field("correction")}`} small>
-          Correction ±N
-        </Label>
-        <Input
-          {...props("correction")}
-          type="number"
-          inputMode="numeric"
-          step="1"
-          placeholder="0"
-          value={size.correction}
-          onChange={(e) => setSize(index, "correction", e.target.value)}
-        />
-        <FieldError id={`error-${field("correction")}`}>{errors[field("correction")]}</FieldError>
-      </div>
-      <div className="col-span-2 space-y-1 sm:col-span-1">
-        <Label htmlFor={`field-${field("stockNote")}`} small>
-          Note
-        </Label>
-        <Input
-          {...props("stockNote")}
-          placeholder="e.g. delivery from grower, counted shelf"
-          value={size.stockNote}
-          onChange={(e) => setSize(index, "stockNote", e.target.value)}
-        />
-        <FieldError id={`error-${field("stockNote")}`}>{errors[field("stockNote")]}</FieldError>
-      </div>
+      <SizeInput
+        {...moveProps}
+        field="received"
+        label="Received +N"
+        type="number"
+        inputMode="numeric"
+        step="1"
+        min="0"
+        placeholder="0"
+      />
+      <SizeInput
+        {...moveProps}
+        field="correction"
+        label="Correction ±N"
+        type="number"
+        inputMode="numeric"
+        step="1"
+        placeholder="0"
+      />
+      <SizeInput
+        {...moveProps}
+        field="stockNote"
+        label="Note"
+        placeholder="e.g. delivery from grower, counted shelf"
+        className="col-span-2 sm:col-span-1"
+      />
     </div>
   );
 }

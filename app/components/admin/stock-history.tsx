@@ -2,6 +2,7 @@ import { Link } from "react-router";
 import { Card } from "#app/components/ui/card.tsx";
 import type { StockMovementView } from "#app/features/catalog/stock.server.ts";
 import { STORE_TIME_ZONE } from "#app/utils/store-time.ts";
+import { type Column, DataTable } from "./data-table.tsx";
 
 const at = new Intl.DateTimeFormat("en-US", {
   dateStyle: "medium",
@@ -31,6 +32,46 @@ function orderHref(movement: StockMovementView) {
   return `${open ? "/admin/orders" : "/admin/completed-orders"}#order-${movement.orderId}`;
 }
 
+const MOVEMENT_COLUMNS: Column<StockMovementView>[] = [
+  {
+    header: "Time",
+    th: "px-4 py-2 font-medium",
+    td: "whitespace-nowrap px-4 py-2",
+    cell: (movement) => at.format(new Date(movement.createdAt)),
+  },
+  {
+    header: "Change",
+    th: "px-4 py-2 text-right font-medium",
+    td: "px-4 py-2 text-right font-mono tabular-nums",
+    cell: (movement) => (movement.delta > 0 ? `+${movement.delta}` : String(movement.delta)),
+  },
+  {
+    header: "Reason",
+    th: "px-4 py-2 font-medium",
+    td: "px-4 py-2",
+    cell: (movement) => (
+      <>
+        {REASONS[movement.reason]}
+        {movement.orderId ? (
+          <>
+            {" "}
+            <Link to={orderHref(movement)} className="font-mono underline">
+              #{movement.orderId.slice(0, 8)}
+            </Link>
+          </>
+        ) : null}
+        {movement.note ? <span className="block text-muted-foreground">{movement.note}</span> : null}
+      </>
+    ),
+  },
+  {
+    header: "Who",
+    th: "px-4 py-2 font-medium",
+    td: "px-4 py-2",
+    cell: (movement) => movement.actorEmail ?? (movement.reason === "order" ? "Shopper" : "—"),
+  },
+];
+
 /** The last 20 stock movements of each size (decision 026), newest first. */
 export function StockHistory({ sizes }: { sizes: SizeHistory[] }) {
   if (sizes.length === 0) return null;
@@ -51,56 +92,15 @@ export function StockHistory({ sizes }: { sizes: SizeHistory[] }) {
             <p className="px-4 py-3 text-muted-foreground text-sm">No stock movements yet.</p>
           ) : (
             <div className="overflow-x-auto">
-              <table className="w-full text-left text-sm">
-                <caption className="sr-only">
-                  Last {size.movements.length} stock movements of {size.label}
-                </caption>
-                <thead className="text-muted-foreground">
-                  <tr>
-                    <th scope="col" className="px-4 py-2 font-medium">
-                      Time
-                    </th>
-                    <th scope="col" className="px-4 py-2 text-right font-medium">
-                      Change
-                    </th>
-                    <th scope="col" className="px-4 py-2 font-medium">
-                      Reason
-                    </th>
-                    <th scope="col" className="px-4 py-2 font-medium">
-                      Who
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {size.movements.map((movement) => (
-                    <tr key={movement.id} className="border-border border-t align-top">
-                      <td className="whitespace-nowrap px-4 py-2">
-                        {at.format(new Date(movement.createdAt))}
-                      </td>
-                      <td className="px-4 py-2 text-right font-mono tabular-nums">
-                        {movement.delta > 0 ? `+${movement.delta}` : String(movement.delta)}
-                      </td>
-                      <td className="px-4 py-2">
-                        {REASONS[movement.reason]}
-                        {movement.orderId ? (
-                          <>
-                            {" "}
-                            <Link to={orderHref(movement)} className="font-mono underline">
-                              #{movement.orderId.slice(0, 8)}
-                            </Link>
-                          </>
-                        ) : null}
-                        {movement.note ? (
-                          <span className="block text-muted-foreground">{movement.note}</span>
-                        ) : null}
-                      </td>
-                      <td className="px-4 py-2">
-                        {movement.actorEmail ?? (movement.reason === "order" ? "Shopper" : "—")}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+              <DataTable
+                caption={`Last ${size.movements.length} stock movements of ${size.label}`}
+                className="w-full text-left text-sm"
+                headClassName="text-muted-foreground"
+                rowClassName="border-border border-t align-top"
+                columns={MOVEMENT_COLUMNS}
+                rows={size.movements}
+                rowKey={(movement) => movement.id}
+              />
             </div>
           )}
         </Card>

@@ -10,7 +10,14 @@ import { StockShortfallNotice } from "#app/components/stock-shortfall-notice.tsx
 import { Button } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
-import { FieldError, Input, Label, NativeSelect, Textarea } from "#app/components/ui/input.tsx";
+import {
+  Field,
+  FieldError,
+  Input,
+  NativeSelect,
+  SelectOptions,
+  Textarea,
+} from "#app/components/ui/input.tsx";
 import {
   type CartLine,
   isBelowMinimumOrder,
@@ -297,6 +304,23 @@ export function CheckoutForm({
     void submit(formData);
   }
 
+  /** A field's label, error and their ids (`Field`'s props). */
+  const fieldOf = (field: CheckoutField, label: string) => ({
+    id: `${baseId}-${field}`,
+    label,
+    error: errors[field],
+    errorId: `${baseId}-${field}-error`,
+    stacked: true,
+  });
+
+  /** A text field's control: its id, name and error state, its value and its change handler. */
+  const bind = (field: TextField) => ({
+    ...fieldProps(field),
+    value: values[field],
+    onChange: (event: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
+      update(field, event.target.value),
+  });
+
   const fieldProps = (field: CheckoutField) => ({
     id: `${baseId}-${field}`,
     name: field,
@@ -489,87 +513,23 @@ export function CheckoutForm({
 
         <Section icon={<Icon name="map-pin" />} title="Delivery address" step={2}>
           <div className="grid gap-4 sm:grid-cols-2">
-            <Field
-              label="Full name"
-              htmlFor={`${baseId}-name`}
-              error={errors.name}
-              errorId={`${baseId}-name-error`}
-            >
-              <Input
-                {...fieldProps("name")}
-                autoComplete="name"
-                required
-                value={values.name}
-                onChange={(event) => update("name", event.target.value)}
-              />
+            <Field {...fieldOf("name", "Full name")}>
+              <Input {...bind("name")} autoComplete="name" required />
             </Field>
-            <Field
-              label="Email"
-              htmlFor={`${baseId}-email`}
-              error={errors.email}
-              errorId={`${baseId}-email-error`}
-            >
-              <Input
-                {...fieldProps("email")}
-                type="email"
-                autoComplete="email"
-                inputMode="email"
-                required
-                value={values.email}
-                onChange={(event) => update("email", event.target.value)}
-              />
+            <Field {...fieldOf("email", "Email")}>
+              <Input {...bind("email")} type="email" autoComplete="email" inputMode="email" required />
             </Field>
-            <Field
-              label="Phone"
-              htmlFor={`${baseId}-phone`}
-              error={errors.phone}
-              errorId={`${baseId}-phone-error`}
-            >
-              <Input
-                {...fieldProps("phone")}
-                type="tel"
-                autoComplete="tel"
-                required
-                value={values.phone}
-                onChange={(event) => update("phone", event.target.value)}
-              />
+            <Field {...fieldOf("phone", "Phone")}>
+              <Input {...bind("phone")} type="tel" autoComplete="tel" required />
             </Field>
-            <Field
-              label="Street address"
-              htmlFor={`${baseId}-address`}
-              error={errors.address}
-              errorId={`${baseId}-address-error`}
-              className="sm:col-span-2"
-            >
-              <Input
-                {...fieldProps("address")}
-                autoComplete="street-address"
-                required
-                value={values.address}
-                onChange={(event) => update("address", event.target.value)}
-              />
+            <Field {...fieldOf("address", "Street address")} className="sm:col-span-2">
+              <Input {...bind("address")} autoComplete="street-address" required />
             </Field>
-            <Field
-              label="City"
-              htmlFor={`${baseId}-city`}
-              error={errors.city}
-              errorId={`${baseId}-city-error`}
-            >
-              <Input
-                {...fieldProps("city")}
-                autoComplete="address-level2"
-                required
-                value={values.city}
-                onChange={(event) => update("city", event.target.value)}
-              />
+            <Field {...fieldOf("city", "City")}>
+              <Input {...bind("city")} autoComplete="address-level2" required />
             </Field>
             <div className="grid grid-cols-2 gap-4">
-              <Field
-                label="State"
-                htmlFor={`${baseId}-state`}
-                error={errors.state}
-                errorId={`${baseId}-state-error`}
-              >
+              <Field {...fieldOf("state", "State")}>
                 <NativeSelect
                   {...fieldProps("state")}
                   autoComplete="address-level1"
@@ -582,26 +542,15 @@ export function CheckoutForm({
                     }
                   }}
                 >
-                  {US_STATES.map((option) => (
-                    <option key={option} value={option}>
-                      {option}
-                    </option>
-                  ))}
+                  <SelectOptions values={US_STATES} />
                 </NativeSelect>
               </Field>
-              <Field
-                label="ZIP code"
-                htmlFor={`${baseId}-zipCode`}
-                error={errors.zipCode}
-                errorId={`${baseId}-zipCode-error`}
-              >
+              <Field {...fieldOf("zipCode", "ZIP code")}>
                 <Input
-                  {...fieldProps("zipCode")}
+                  {...bind("zipCode")}
                   autoComplete="postal-code"
                   inputMode="numeric"
                   required
-                  value={values.zipCode}
-                  onChange={(event) => update("zipCode", event.target.value)}
                   onBlur={(event) => {
                     const problem = zipProblem(event.target.value, state);
                     setErrors((current) => ({ ...current, zipCode: problem }));
@@ -609,20 +558,8 @@ export function CheckoutForm({
                 />
               </Field>
             </div>
-            <Field
-              label="Additional instructions (optional)"
-              htmlFor={`${baseId}-notes`}
-              error={errors.notes}
-              errorId={`${baseId}-notes-error`}
-              className="sm:col-span-2"
-            >
-              <Textarea
-                {...fieldProps("notes")}
-                rows={3}
-                placeholder="Apartment, gate code, where to meet you…"
-                value={values.notes}
-                onChange={(event) => update("notes", event.target.value)}
-              />
+            <Field {...fieldOf("notes", "Additional instructions (optional)")} className="sm:col-span-2">
+              <Textarea {...bind("notes")} rows={3} placeholder="Apartment, gate code, where to meet you…" />
             </Field>
           </div>
         </Section>
@@ -637,15 +574,9 @@ export function CheckoutForm({
               </p>
             </div>
           </div>
-          <Field
-            label="I'll pay with (optional)"
-            htmlFor={`${baseId}-payWith`}
-            error={errors.payWith}
-            errorId={`${baseId}-payWith-error`}
-            className="mt-4 sm:w-1/2"
-          >
+          <Field {...fieldOf("payWith", "I'll pay with (optional)")} className="mt-4 sm:w-1/2">
             <Input
-              {...fieldProps("payWith")}
+              {...bind("payWith")}
               inputMode="decimal"
               autoComplete="off"
               placeholder="e.g. $100"
@@ -656,8 +587,6 @@ export function CheckoutForm({
                     ? `${baseId}-payWith-change`
                     : undefined
               }
-              value={values.payWith}
-              onChange={(event) => update("payWith", event.target.value)}
               onBlur={(event) => {
                 const problem = payWithProblem(event.target.value);
                 setErrors((current) => ({ ...current, payWith: problem }));
@@ -839,29 +768,5 @@ function Section({
         <div className="mt-4">{children}</div>
       </section>
     </Card>
-  );
-}
-
-function Field({
-  label,
-  htmlFor,
-  error,
-  errorId,
-  className,
-  children,
-}: {
-  label: string;
-  htmlFor: string;
-  error?: string;
-  errorId: string;
-  className?: string;
-  children: React.ReactNode;
-}) {
-  return (
-    <div className={cn("flex flex-col gap-1.5", className)}>
-      <Label htmlFor={htmlFor}>{label}</Label>
-      {children}
-      <FieldError id={errorId}>{error}</FieldError>
-    </div>
   );
 }

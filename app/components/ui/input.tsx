@@ -64,3 +64,49 @@ export function FieldError({ id, children }: { id?: string; children?: React.Rea
     </p>
   );
 }
+
+/**
+ * A labelled field: the label above its control (`children`, with `id`), the error below when
+ * there is one (`errorId` names it for the control's `aria-describedby`). `stacked`: a flex column
+ * whose control fills the width (the checkout form's fields).
+ */
+export function Field({
+  id,
+  label,
+  error,
+  errorId,
+  stacked = false,
+  className,
+  children,
+}: {
+  id: string;
+  label: React.ReactNode;
+  error?: React.ReactNode;
+  errorId?: string;
+  stacked?: boolean;
+  className?: string;
+  children: React.ReactNode;
+}) {
+  return (
+    <div className={cn(stacked ? "flex flex-col gap-1.5" : "space-y-1.5", className)}>
+      <Label htmlFor={id}>{label}</Label>
+      {children}
+      <FieldError id={errorId}>{error}</FieldError>
+    </div>
+  );
+}
+
+/** A native select's options from a list: each value, shown as `label(value)` (the value itself by default). */
+export function SelectOptions<T extends string>({
+  values,
+  label,
+}: {
+  values: readonly T[];
+  label?: (value: T) => React.ReactNode;
+}) {
+  return values.map((value) => (
+    <option key={value} value={value}>
+      {label ? label(value) : value}
+    </option>
+  ));
+}

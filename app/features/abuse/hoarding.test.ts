@@ -5,50 +5,32 @@
 import { eq, sql } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { orders, rateLimits } from "#app/db/schema.ts";
-import { submitCheckout } from "#app/features/checkout/checkout.server.ts";
-import { uploadIdPhoto } from "#app/features/media/id-photos.server.ts";
 import { setOrderStatus } from "#app/features/orders/admin-orders.server.ts";
 import { commitOrder, placeOrder, prepareOrder } from "#app/features/orders/place-order.server.ts";
 import { describeEachDatabase } from "#tests/db.ts";
+import { postCheckout, sendPhotoAhead } from "#tests/support/checkout-posts.server.ts";
 import {
-  checkoutRequest,
   insertTestProduct,
   MONDAY_MORNING,
-  newShopper,
-  orderFields,
+  oneOf,
   placeOrderInput,
-  stockOf as stockOfSize,
-  testIdPhoto,
+  stockLeft as stockOf,
 } from "#tests/support/checkout-test-helpers.server.ts";
 
 describeEachDatabase("anti-hoarding", (database) => {
-  const stockOf = (sizeId: string) => stockOfSize(database().db, sizeId);
-
   it("refuses a 3rd open order for one phone number, whatever the e-mail, and takes it once one is delivered", async () => {
     const { db } = database();
     const product = await insertTestProduct(db, { priceCents: 9000 });
-    const items = [{ productId: product.productId, sizeId: product.sizeId, quantity: 1 }];
+    const items = oneOf(product);
     // The same number written three ways: only its digits count.
     const phones = ["(202) 555-7788", "202-555-7788", "2025557788"];
     const placed: string[] = [];
     for (const phone of phones.slice(0, 2)) {
-      const result = await submitCheckout(
-        checkoutRequest(orderFields(items, { phone }), await testIdPhoto()),
-        {
-          clientAddress: newShopper().clientAddress,
-          now: MONDAY_MORNING,
-        },
-      );
+      const result = await postCheckout(items, { phone });
       expect(result.ok).toBe(true);
       if (result.ok) placed.push(result.token);
     }
-    const third = await submitCheckout(
-      checkoutRequest(orderFields(items, { phone: phones[2] as string }), await testIdPhoto()),
-      {
-        clientAddress: newShopper().clientAddress,
-        now: MONDAY_MORNING,
-      },
-    );
+    const third = await postCheckout(items, { phone: phones[2] as string });
     const message =
       "You already have 2 open orders with this phone number. We can take a new one once one of them is delivered — or call us at (202) 555-0142.";
     expect(third).toMatchObject({
@@ -65,20 +47,14 @@ describeEachDatabase("anti-hoarding", (database) => {
       .from(orders)
       .where(eq(orders.publicToken, placed[0] as string));
     await setOrderStatus(first?.id as string, "delivered");
-    const again = await submitCheckout(
-      checkoutRequest(orderFields(items, { phone: phones[2] as string }), await testIdPhoto()),
-      {
-        clientAddress: newShopper().clientAddress,
-        now: MONDAY_MORNING,
-      },
-    );
+    const again = await postCheckout(items, { phone: phones[2] as string });
     expect(again.ok).toBe(true);
   });
 
   it("refuses a 3rd open order for one e-mail address, whatever its case or the phone", async () => {
     const { db } = database();
     const product = await insertTestProduct(db, { priceCents: 9000 });
-    const items = [{ productId: product.productId, sizeId: product.sizeId, quantity: 1 }];
+    const items = oneOf(product);
     for (const email of ["Hoarder@Example.com", "hoarder@example.com"]) {
       expect((await placeOrder(placeOrderInput(items, { email }), { now: MONDAY_MORNING })).ok).toBe(true);
     }
@@ -86,10 +62,7 @@ describeEachDatabase("anti-hoarding", (database) => {
       now: MONDAY_MORNING,
     });
     expect(third).toEqual({ ok: false, reason: "open-orders", contact: "email", limit: 2 });
-    const refused = await submitCheckout(
-      checkoutRequest(orderFields(items, { email: "hoarder@example.com" }), await testIdPhoto()),
-      { clientAddress: newShopper().clientAddress, now: MONDAY_MORNING },
-    );
+    const refused = await postCheckout(items, { email: "hoarder@example.com" });
     expect(refused).toMatchObject({
       ok: false,
       status: 409,
@@ -104,7 +77,7 @@ describeEachDatabase("anti-hoarding", (database) => {
   it("places exactly 2 of 10 parallel orders for one phone number", async () => {
     const { db } = database();
     const product = await insertTestProduct(db, { priceCents: 9000, inventoryCount: 50 });
-    const items = [{ productId: product.productId, sizeId: product.sizeId, quantity: 1 }];
+    const items = oneOf(product);
     const results = await Promise.all(
       Array.from({ length: 10 }, () =>
         placeOrder(placeOrderInput(items, { phone: "(703) 555-0199" }), { now: MONDAY_MORNING }),
@@ -123,21 +96,14 @@ describeEachDatabase("anti-hoarding", (database) => {
   it("answers the 6th order in an hour from one address with 429 and Retry-After; a typo costs nothing", async () => {
     const { db } = database();
     const product = await insertTestProduct(db, { priceCents: 9000 });
-    const items = [{ productId: product.productId, sizeId: product.sizeId, quantity: 1 }];
+    const items = oneOf(product);
     const clientAddress = "198.51.100.23";
     const submit = (overrides: Record<string, string> = {}) =>
-      submitCheckout(checkoutRequest(orderFields(items, overrides), null), {
-        clientAddress,
-        now: MONDAY_MORNING,
-      });
+      postCheckout(items, overrides, { file: null, clientAddress });
 
     // Refused posts (a typo, a missing photo) do not spend the budget.
     for (let i = 0; i < 6; i++) expect((await submit({ zipCode: "abc" })).ok).toBe(false);
-    const photoToken = async () => {
-      const upload = await uploadIdPhoto(checkoutRequest({}, await testIdPhoto()));
-      if (!upload.ok) throw new Error(upload.message);
-      return upload.token;
-    };
+    const photoToken = sendPhotoAhead;
     for (let i = 0; i < 5; i++) {
       const result = await submit({ idPhotoToken: await photoToken() });
       expect(result.ok).toBe(true);
@@ -152,9 +118,10 @@ describeEachDatabase("anti-hoarding", (database) => {
     );
     expect(await stockOf(product.sizeId)).toBe(95);
     // Another address is not affected.
-    const elsewhere = await submitCheckout(
-      checkoutRequest(orderFields(items, { idPhotoToken: await photoToken() }), null),
-      { clientAddress: "198.51.100.24", now: MONDAY_MORNING },
+    const elsewhere = await postCheckout(
+      items,
+      { idPhotoToken: await photoToken() },
+      { file: null, clientAddress: "198.51.100.24" },
     );
     expect(elsewhere.ok).toBe(true);
     // Counted in the shared table, so every instance on this database sees the same budget; the
@@ -171,30 +138,19 @@ describeEachDatabase("anti-hoarding", (database) => {
     const product = await insertTestProduct(db, { priceCents: 9000 });
     const scarce = await insertTestProduct(db, { priceCents: 9000, inventoryCount: 0 });
     const clientAddress = "198.51.100.77";
-    const photoToken = async () => {
-      const upload = await uploadIdPhoto(checkoutRequest({}, await testIdPhoto()));
-      if (!upload.ok) throw new Error(upload.message);
-      return upload.token;
-    };
+    const photoToken = sendPhotoAhead;
     // An order refused inside place_order (sold out) rolls its budget point back with it.
-    const soldOut = await submitCheckout(
-      checkoutRequest(
-        orderFields([{ productId: scarce.productId, sizeId: scarce.sizeId, quantity: 1 }], {
-          idPhotoToken: await photoToken(),
-        }),
-        null,
-      ),
-      { clientAddress, now: MONDAY_MORNING },
+    const soldOut = await postCheckout(
+      [{ productId: scarce.productId, sizeId: scarce.sizeId, quantity: 1 }],
+      { idPhotoToken: await photoToken() },
+      { file: null, clientAddress },
     );
     expect(soldOut).toMatchObject({ ok: false, status: 409 });
-    const items = [{ productId: product.productId, sizeId: product.sizeId, quantity: 1 }];
+    const items = oneOf(product);
     const tokens = await Promise.all(Array.from({ length: 12 }, photoToken));
     const results = await Promise.all(
       tokens.map(async (idPhotoToken) =>
-        submitCheckout(checkoutRequest(orderFields(items, { idPhotoToken }), null), {
-          clientAddress,
-          now: MONDAY_MORNING,
-        }),
+        postCheckout(items, { idPhotoToken }, { file: null, clientAddress }),
       ),
     );
     expect(results.filter((result) => result.ok)).toHaveLength(5);
@@ -207,24 +163,11 @@ describeEachDatabase("anti-hoarding", (database) => {
   it("uses a photo token for one order only: a second order naming it must upload the photo again", async () => {
     const { db } = database();
     const product = await insertTestProduct(db, { priceCents: 9000 });
-    const items = [{ productId: product.productId, sizeId: product.sizeId, quantity: 1 }];
-    const upload = await uploadIdPhoto(checkoutRequest({}, await testIdPhoto()));
-    if (!upload.ok) throw new Error(upload.message);
-    const first = await submitCheckout(
-      checkoutRequest(orderFields(items, { idPhotoToken: upload.token }), null),
-      {
-        clientAddress: newShopper().clientAddress,
-        now: MONDAY_MORNING,
-      },
-    );
+    const items = oneOf(product);
+    const idPhotoToken = await sendPhotoAhead();
+    const first = await postCheckout(items, { idPhotoToken }, { file: null });
     expect(first.ok).toBe(true);
-    const second = await submitCheckout(
-      checkoutRequest(orderFields(items, { idPhotoToken: upload.token }), null),
-      {
-        clientAddress: newShopper().clientAddress,
-        now: MONDAY_MORNING,
-      },
-    );
+    const second = await postCheckout(items, { idPhotoToken }, { file: null });
     expect(second).toMatchObject({
       ok: false,
       status: 400,
@@ -233,15 +176,14 @@ describeEachDatabase("anti-hoarding", (database) => {
 
     // Two orders racing for one photo: the database's unique index decides, the loser is told to
     // upload again (never a 500), and takes no stock.
-    const racing = await uploadIdPhoto(checkoutRequest({}, await testIdPhoto()));
-    if (!racing.ok) throw new Error(racing.message);
-    const a = placeOrderInput(items, { idPhotoId: racing.token });
-    const b = placeOrderInput(items, { idPhotoId: racing.token });
-    const preparedA = await prepareOrder(a, { now: MONDAY_MORNING, photoToken: racing.token });
-    const preparedB = await prepareOrder(b, { now: MONDAY_MORNING, photoToken: racing.token });
+    const racingToken = await sendPhotoAhead();
+    const a = placeOrderInput(items, { idPhotoId: racingToken });
+    const b = placeOrderInput(items, { idPhotoId: racingToken });
+    const preparedA = await prepareOrder(a, { now: MONDAY_MORNING, photoToken: racingToken });
+    const preparedB = await prepareOrder(b, { now: MONDAY_MORNING, photoToken: racingToken });
     if (!preparedA.ok || preparedA.replay || !preparedB.ok || preparedB.replay)
       throw new Error("not prepared");
-    expect(preparedB.sentPhotoId).toBe(racing.token);
+    expect(preparedB.sentPhotoId).toBe(racingToken);
     const stockBefore = await stockOf(product.sizeId);
     expect((await commitOrder(a, preparedA.quote, { now: MONDAY_MORNING })).ok).toBe(true);
     expect(await commitOrder(b, preparedB.quote, { now: MONDAY_MORNING })).toEqual({
@@ -252,7 +194,7 @@ describeEachDatabase("anti-hoarding", (database) => {
     // And a fresh look finds the photo taken.
     const afterwards = await prepareOrder(placeOrderInput(items), {
       now: MONDAY_MORNING,
-      photoToken: racing.token,
+      photoToken: racingToken,
     });
     expect(afterwards.ok && !afterwards.replay && afterwards.sentPhotoId).toBeNull();
   });

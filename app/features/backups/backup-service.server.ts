@@ -20,6 +20,7 @@ import { backupDatabase, restoreDatabase } from "#app/db/backup.server.ts";
 import { type Database, type DatabaseHandle, openDatabase } from "#app/db/client.server.ts";
 import { config } from "#app/utils/env.server.ts";
 import { errorMessage, log } from "#app/utils/logger.server.ts";
+import { startPeriodicJob } from "#app/utils/periodic-job.server.ts";
 import { STORE_TIME_ZONE } from "#app/utils/store-time.ts";
 import { backupFileName, backupFileTime, backupsToDelete, dailyBackupDue } from "./backup-rules.ts";
 
@@ -144,11 +145,8 @@ function newestBackupTime(folder: string) {
  */
 export function startDailyBackupJob(handle: DatabaseHandle, options: { intervalMs?: number } = {}) {
   if (config().BACKUP_TIME === "off") return () => {};
-  let running = false;
-  const tick = async () => {
-    if (running) return;
-    running = true;
-    try {
+  return startPeriodicJob(
+    async () => {
       const folder = backupDir();
       const now = new Date();
       if (
@@ -163,16 +161,9 @@ export function startDailyBackupJob(handle: DatabaseHandle, options: { intervalM
       mkdirSync(folder, { recursive: true, mode: 0o700 });
       const result = await runScheduledBackup(handle.db, folder, now);
       log.info(`Daily backup written: ${result.file} (${result.bytes} bytes, ${result.rows} rows)`);
-    } catch (error) {
-      log.error("The daily backup failed", { error: errorMessage(error) });
-    } finally {
-      running = false;
-    }
-  };
-  const timer = setInterval(() => void tick(), options.intervalMs ?? 60_000);
-  timer.unref();
-  void tick();
-  return () => clearInterval(timer);
+    },
+    { intervalMs: options.intervalMs ?? 60_000, failure: "The daily backup failed" },
+  );
 }
 
 function lastWrite(folder: string) {

@@ -12,6 +12,7 @@ import { db, type Executor } from "#app/db/client.server.ts";
 import { productSizes, products } from "#app/db/schema.ts";
 import { getPurchaseLimitSettings } from "#app/features/checkout/purchase-limits.server.ts";
 import { estimateFlowerEquivalentMg } from "#app/features/checkout/purchase-limits.ts";
+import { type AuditBy, recordAuditBy } from "#app/features/staff/audit.server.ts";
 import {
   CSV_COLUMNS,
   type CsvRow,
@@ -355,7 +356,7 @@ export type ImportResult = { ok: true; products: number; rows: number } | { ok: 
  */
 export async function applyImport(
   text: string,
-  options: { actorId?: string | null; now?: Date } = {},
+  options: { actorId?: string | null; now?: Date; audit?: AuditBy } = {},
 ): Promise<ImportResult> {
   const now = options.now ?? new Date();
   const database = await db();
@@ -486,6 +487,17 @@ export async function applyImport(
       moves.map((move) => ({ ...move, reason: "import" as const, note: "CSV import" })),
       { actorId: options.actorId ?? null, now },
     );
+    await recordAuditBy(tx, options.audit, {
+      action: "catalogue.imported",
+      targetType: "catalogue",
+      details: {
+        products: planned.products,
+        created: planned.create
+          .map((row) => ({ sku: row.sku, name: row.name, size: row.size }))
+          .slice(0, 200),
+        updated: planned.update.map((row) => ({ sku: row.sku, changes: row.changes })).slice(0, 200),
+      },
+    });
     return {
       ok: true as const,
       products: planned.products,
@@ -494,18 +506,14 @@ export async function applyImport(
   });
 }
 
+/** The product-level fields of a row with the columns' names, for `jsonb_to_recordset`. */
 function productJson(row: CsvRow) {
-  return {
-    name: row.name,
-    category: row.category,
-    strain: row.strain,
-    thc_percentage: row.thcPercentage,
-    thc_mg: row.thcMg,
-    description: row.description,
-    is_featured: row.isFeatured,
-    is_deal: row.isDeal,
-    image_url: row.imageUrl,
-  };
+  return Object.fromEntries(
+    Object.entries(productFieldsOf(row)).map(([field, value]) => [
+      field.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`),
+      value,
+    ]),
+  );
 }
 
 /** The whole catalogue (products not deleted), one row per size, in the import's format. */

@@ -189,19 +189,28 @@ export function writeCsvRow(row: Omit<CsvRow, "flowerEquivalentMg"> & { flowerEq
   ];
 }
 
-/** The product-level fields of a row: rows of one product must agree on them. */
-export function productFieldsOf(row: CsvRow) {
-  return {
-    name: row.name,
-    category: row.category,
-    strain: row.strain,
-    thcPercentage: row.thcPercentage,
-    thcMg: row.thcMg,
-    description: row.description,
-    isFeatured: row.isFeatured,
-    isDeal: row.isDeal,
-    imageUrl: row.imageUrl,
-  };
+/** The product-level fields (not a size's): rows of one product must agree on them. */
+export const PRODUCT_LEVEL_FIELDS = [
+  "name",
+  "category",
+  "strain",
+  "thcPercentage",
+  "thcMg",
+  "description",
+  "isFeatured",
+  "isDeal",
+  "imageUrl",
+] as const;
+type ProductLevelField = (typeof PRODUCT_LEVEL_FIELDS)[number];
+
+/** The product-level fields of a CSV row, or of the product form's input. */
+export function productFieldsOf<T extends Pick<CsvRow, ProductLevelField>>(
+  row: T,
+): Pick<T, ProductLevelField> {
+  return Object.fromEntries(PRODUCT_LEVEL_FIELDS.map((field) => [field, row[field]])) as Pick<
+    T,
+    ProductLevelField
+  >;
 }
 
 /** Rows of one product share its name and category (decision 027). */

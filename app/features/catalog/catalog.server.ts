@@ -184,11 +184,16 @@ export async function findProducts(
 /** One product with its sizes, or undefined when missing, archived or the id is not a UUID. */
 export async function getProduct(id: string): Promise<ProductView | undefined> {
   if (!UUID.test(id)) return undefined;
+  return liveProduct(eq(products.id, id));
+}
+
+/** The one product, not archived, that `condition` picks, with its sizes. */
+async function liveProduct(condition: SQL): Promise<ProductView | undefined> {
   const database = await db();
   const rows = await database
     .select()
     .from(products)
-    .where(and(eq(products.id, id), isNull(products.archivedAt)))
+    .where(and(condition, isNull(products.archivedAt)))
     .limit(1);
   const [product] = await withSizes(rows);
   return product;
@@ -205,12 +210,7 @@ export async function findProductPage(
 ): Promise<{ product: ProductView } | { redirectTo: string } | undefined> {
   const database = await db();
   if (SLUG.test(key) && key.length <= 200) {
-    const rows = await database
-      .select()
-      .from(products)
-      .where(and(eq(products.slug, key), isNull(products.archivedAt)))
-      .limit(1);
-    const [product] = await withSizes(rows);
+    const product = await liveProduct(eq(products.slug, key));
     if (product) return { product };
   }
   const [moved] = UUID.test(key)

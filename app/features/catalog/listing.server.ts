@@ -1,8 +1,9 @@
 /** Storefront listing loads: one page range of products in SQL, failures turned into an empty grid. */
+import { requireSearchBudget } from "#app/features/abuse/rate-limits.server.ts";
 import { log } from "#app/utils/logger.server.ts";
 import { findProducts, type ProductFilter, type ProductView } from "./catalog.server.ts";
 import type { ListedProductFields } from "./catalog.ts";
-import { PAGE_SIZE } from "./storefront.ts";
+import { PAGE_SIZE, parseOnly, parsePage, parseSearch } from "./storefront.ts";
 
 /** What a product card renders: the page's data carries nothing else (it is serialised into the HTML). */
 export type ListedProduct = ListedProductFields & Pick<ProductView, "sizes">;
@@ -40,4 +41,15 @@ export async function loadHighlight(filter: ProductFilter, limit: number): Promi
     log.error("Failed to load products", { error: String(error), filter: JSON.stringify(filter) });
     return [];
   }
+}
+
+/**
+ * What a listing page's query string asks for: the search (spent from the shopper's search budget,
+ * decision 29, when there is one), the page, and whether only that page is wanted (the grid's "Load
+ * more"). Shop, category and effect pages read it the same way.
+ */
+export async function listingQuery(params: URLSearchParams, clientAddress: string) {
+  const search = parseSearch(params.get("q"));
+  await requireSearchBudget(search, clientAddress);
+  return { search, page: parsePage(params.get("page")), only: parseOnly(params.get("only")) };
 }

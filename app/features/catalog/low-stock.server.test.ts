@@ -122,27 +122,15 @@ describeEachDatabase("low stock", (database) => {
       reason: "nothing-low",
     });
     await db.execute(sql`UPDATE product_sizes SET inventory_count = 0`);
-    expect(
-      await sendLowStockDigestIfDue({ now: new Date("2026-11-30T20:00:00Z"), setting: "opening" }),
-    ).toMatchObject({
-      reason: "already-decided",
-    });
-    expect(
-      await sendLowStockDigestIfDue({ now: new Date("2026-12-01T20:00:00Z"), setting: "off" }),
-    ).toMatchObject({
-      reason: "off",
-    });
-    // A fixed time of day works too.
-    expect(
-      await sendLowStockDigestIfDue({ now: new Date("2026-12-01T12:59:00Z"), setting: "08:00" }),
-    ).toMatchObject({
-      reason: "not-yet",
-    });
-    expect(
-      await sendLowStockDigestIfDue({ now: new Date("2026-12-01T13:00:00Z"), setting: "08:00" }),
-    ).toMatchObject({
-      sent: true,
-    });
+    // Decided once a day; off is off; a fixed time of day works too.
+    for (const [at, setting, outcome] of [
+      ["2026-11-30T20:00:00Z", "opening", { reason: "already-decided" }],
+      ["2026-12-01T20:00:00Z", "off", { reason: "off" }],
+      ["2026-12-01T12:59:00Z", "08:00", { reason: "not-yet" }],
+      ["2026-12-01T13:00:00Z", "08:00", { sent: true }],
+    ] as const) {
+      expect(await sendLowStockDigestIfDue({ now: new Date(at), setting }), at).toMatchObject(outcome);
+    }
     const after = (await db.select().from(emailOutbox).where(eq(emailOutbox.kind, "low-stock-digest")))
       .length;
     expect(after).toBe(before + 1);

@@ -9,7 +9,8 @@ import { emailOutbox, productSizes, products, storeSettings } from "#app/db/sche
 import { storeEmailSettings, wakeEmailWorker } from "#app/features/email/email-outbox.server.ts";
 import { lowStockDigestEmail } from "#app/features/email/low-stock-email.server.tsx";
 import { config } from "#app/utils/env.server.ts";
-import { errorMessage, log } from "#app/utils/logger.server.ts";
+import { log } from "#app/utils/logger.server.ts";
+import { startPeriodicJob } from "#app/utils/periodic-job.server.ts";
 import { openingMinutes, storeClock, weekday } from "#app/utils/store-time.ts";
 
 export type LowStockSize = {
@@ -121,21 +122,11 @@ export async function sendLowStockDigestIfDue(
  */
 export function startLowStockDigestJob(options: { intervalMs?: number } = {}) {
   if (config().LOW_STOCK_DIGEST_TIME === "off") return () => {};
-  let running = false;
-  const tick = async () => {
-    if (running) return;
-    running = true;
-    try {
+  return startPeriodicJob(
+    async () => {
       const outcome = await sendLowStockDigestIfDue();
       if (outcome.sent) log.info(`Low-stock digest queued: ${outcome.sizes} sizes`, { day: outcome.day });
-    } catch (error) {
-      log.error("The low-stock digest failed", { error: errorMessage(error) });
-    } finally {
-      running = false;
-    }
-  };
-  const timer = setInterval(() => void tick(), options.intervalMs ?? 60_000);
-  timer.unref();
-  void tick();
-  return () => clearInterval(timer);
+    },
+    { intervalMs: options.intervalMs ?? 60_000, failure: "The low-stock digest failed" },
+  );
 }

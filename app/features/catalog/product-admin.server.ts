@@ -4,12 +4,17 @@
  * on products and product_sizes mark cached pages stale in the same transaction.
  */
 import { and, eq, isNull, notInArray, sql } from "drizzle-orm";
+import { data } from "react-router";
 import { db, type Executor } from "#app/db/client.server.ts";
 import { orderItems, productSizes, products } from "#app/db/schema.ts";
 import { formatGrams } from "#app/features/checkout/purchase-limits.ts";
+import { type AuditBy, recordAuditBy } from "#app/features/staff/audit.server.ts";
 import { readFormData } from "#app/utils/form-data.server.ts";
+import { errorMessage, log } from "#app/utils/logger.server.ts";
+import { redirectWithToast } from "#app/utils/toast.server.ts";
 import { attachSizes, NEWEST_FIRST } from "./catalog.server.ts";
 import { canonicalCategory, type ProductFields } from "./catalog.ts";
+import { productFieldsOf } from "./catalog-csv.ts";
 import {
   dollarsToCentsNumber,
   fieldErrorsOf,
@@ -17,6 +22,7 @@ import {
   type ProductFormData,
   type ProductFormValues,
   productFormSchema,
+  SAVE_FAILED,
   submittedFormValues,
 } from "./product.schema.ts";
 import { moveStock, StockBelowZero, type StockMove } from "./stock.server.ts";
@@ -113,18 +119,7 @@ export function toFormValues(product: AdminProduct): ProductFormValues {
 }
 
 function productColumns(input: ProductFormData) {
-  return {
-    name: input.name,
-    description: input.description,
-    category: input.category,
-    strain: input.strain,
-    thcPercentage: input.thcPercentage,
-    thcMg: input.thcMg,
-    isFeatured: input.isFeatured,
-    isDeal: input.isDeal,
-    imageUrl: input.imageUrl,
-    imageKey: input.imageKey,
-  };
+  return { ...productFieldsOf(input), imageKey: input.imageKey };
 }
 
 /** A size's columns as the form writes them: never its stock (decision 026). */
@@ -140,7 +135,36 @@ function sizeColumns(size: ProductFormData["sizes"][number], position: number) {
   };
 }
 
-export type ProductWriteOptions = { now?: Date; actorId?: string | null };
+export type ProductWriteOptions = {
+  now?: Date;
+  actorId?: string | null;
+  /** Recorded in the audit log with the change (decision 27). */
+  audit?: AuditBy;
+};
+
+/** The audit events of a saved product form: its stock moves (received, correction) by size. */
+async function auditStockMoves(
+  tx: Executor,
+  options: ProductWriteOptions,
+  productId: string,
+  input: ProductFormData,
+  moves: ReturnType<typeof formMoves>,
+) {
+  if (moves.length === 0) return;
+  const label = new Map(input.sizes.map((size, index) => [index, size.size]));
+  await recordAuditBy(tx, options.audit, {
+    action: "stock.changed",
+    targetType: "product",
+    targetId: productId,
+    details: {
+      moves: moves.map((move) => ({
+        size: label.get(Number(move.field.split(".")[1])) ?? "",
+        reason: move.reason,
+        delta: move.delta,
+      })),
+    },
+  });
+}
 
 export type ProductWriteResult =
   | { ok: true; id: string }
@@ -238,7 +262,18 @@ export async function createProduct(
     const ids = sizes.sort((a, b) => a.position - b.position).map((size) => size.id);
     const all = new Set(input.sizes.map((_, index) => index));
     // Opening stock only adds: it cannot be refused.
-    await applyFormMoves(tx, formMoves(input, ids, all), { ...options, now });
+    const moves = formMoves(input, ids, all);
+    await applyFormMoves(tx, moves, { ...options, now });
+    await recordAuditBy(tx, options.audit, {
+      action: "product.created",
+      targetType: "product",
+      targetId: id,
+      details: {
+        name: input.name,
+        prices: input.sizes.map((size) => ({ size: size.size, to: dollarsToCentsNumber(size.price) })),
+      },
+    });
+    await auditStockMoves(tx, options, id, input, moves);
     return { ok: true as const, id };
   });
 }
@@ -280,7 +315,7 @@ export async function updateProduct(
         return { ok: false as const, reason: exists ? ("conflict" as const) : ("not-found" as const) };
       }
       const existing = await tx
-        .select({ id: productSizes.id })
+        .select({ id: productSizes.id, size: productSizes.size, priceCents: productSizes.priceCents })
         .from(productSizes)
         .where(eq(productSizes.productId, id));
       const existingIds = new Set(existing.map((row) => row.id));
@@ -310,7 +345,30 @@ export async function updateProduct(
           fresh.add(index);
         }
       }
-      await applyFormMoves(tx, formMoves(input, ids, fresh), { ...options, now });
+      const moves = formMoves(input, ids, fresh);
+      await applyFormMoves(tx, moves, { ...options, now });
+      const before = new Map(existing.map((row) => [row.id, row]));
+      const prices = input.sizes.flatMap((size) => {
+        const old = size.id ? before.get(size.id) : undefined;
+        const to = dollarsToCentsNumber(size.price);
+        return old?.priceCents === to ? [] : [{ size: size.size, from: old?.priceCents ?? null, to }];
+      });
+      const removed = existing.filter((row) => !keptIds.includes(row.id)).map((row) => row.size);
+      await recordAuditBy(tx, options.audit, {
+        action: "product.updated",
+        targetType: "product",
+        targetId: id,
+        details: { name: input.name, ...(removed.length ? { removedSizes: removed } : {}) },
+      });
+      if (prices.length > 0) {
+        await recordAuditBy(tx, options.audit, {
+          action: "product.price_changed",
+          targetType: "product",
+          targetId: id,
+          details: { name: input.name, prices },
+        });
+      }
+      await auditStockMoves(tx, options, id, input, moves);
       return { ok: true as const, id };
     }),
   );
@@ -324,18 +382,25 @@ export type DeleteOutcome = { outcome: "deleted" | "archived" } | { outcome: "no
  */
 export async function deleteOrArchiveProduct(
   id: string,
-  options: { now?: Date } = {},
+  options: { now?: Date; audit?: AuditBy } = {},
 ): Promise<DeleteOutcome> {
   if (!UUID.test(id)) return { outcome: "not-found" };
   const now = options.now ?? new Date();
   const database = await db();
   return database.transaction(async (tx) => {
     const [product] = await tx
-      .select({ id: products.id })
+      .select({ id: products.id, name: products.name })
       .from(products)
       .where(and(eq(products.id, id), isNull(products.archivedAt)))
       .for("update");
     if (!product) return { outcome: "not-found" } as const;
+    const audit = (outcome: "deleted" | "archived") =>
+      recordAuditBy(tx, options.audit, {
+        action: "product.deleted",
+        targetType: "product",
+        targetId: id,
+        details: { name: product.name, outcome },
+      });
     const [ordered] = await tx
       .select({ one: sql<number>`1` })
       .from(orderItems)
@@ -346,10 +411,12 @@ export async function deleteOrArchiveProduct(
         .update(products)
         .set({ archivedAt: now, isFeatured: false, isDeal: false, updatedAt: now })
         .where(eq(products.id, id));
+      await audit("archived");
       return { outcome: "archived" } as const;
     }
     await tx.delete(productSizes).where(eq(productSizes.productId, id));
     await tx.delete(products).where(eq(products.id, id));
+    await audit("deleted");
     return { outcome: "deleted" } as const;
   });
 }
@@ -403,4 +470,15 @@ export async function parseProductForm(request: Request): Promise<ParsedProductF
   const parsed = productFormSchema.safeParse(raw);
   if (!parsed.success) return { ok: false, fieldErrors: fieldErrorsOf(parsed.error), values };
   return { ok: true, data: parsed.data, values };
+}
+
+/** A save that threw: logged, and the form again with everything typed and the failure. */
+export function productSaveFailed(error: unknown, values: ProductFormValues) {
+  log.error("Failed to save product", { error: errorMessage(error) });
+  return data({ fieldErrors: { form: SAVE_FAILED }, values }, { status: 500 });
+}
+
+/** A save done: back to the product list, which tells it in a toast. */
+export function productSaved(description: string) {
+  return redirectWithToast("/admin/products", { type: "success", title: "Success", description });
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { formDataOf } from "#tests/support/form-data.ts";
 import {
   emptyProductForm,
   fieldErrorsOf,
@@ -157,15 +158,10 @@ describe("sale price below the price", () => {
 
 describe("a plain form post (no JavaScript)", () => {
   it("reads named fields as the payload, switches as on, a pasted URL as the image", () => {
-    const form = new FormData();
-    for (const [key, value] of Object.entries({
+    const { sizes: _sizes, isFeatured: _featured, isDeal: _deal, ...text } = valid;
+    const form = formDataOf({
       csrf: "token",
-      name: "Blue Dream",
-      description: "Sweet berry aroma.",
-      category: "Flower",
-      strain: "Hybrid",
-      thcPercentage: "21.5",
-      thcMg: "",
+      ...text,
       imageUrl: "/media/old-640.webp",
       imageKey: "old",
       imagePasted: " https://images.example/new.webp ",
@@ -179,9 +175,7 @@ describe("a plain form post (no JavaScript)", () => {
       "sizes.1.size": "7g",
       "sizes.1.price": "80",
       "sizes.1.flowerEquivalent": "7",
-    })) {
-      form.append(key, value);
-    }
+    });
     const payload = namedFieldsToPayload(form.entries());
     const parsed = productFormSchema.parse(payload);
     expect(parsed).toMatchObject({

@@ -1,13 +1,11 @@
-import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { adminUsers, productSizes, stockMovements } from "#app/db/schema.ts";
 import { setOrderStatus } from "#app/features/orders/admin-orders.server.ts";
-import { placeOrder } from "#app/features/orders/place-order.server.ts";
 import { describeEachDatabase } from "#tests/db.ts";
-import { newShopper } from "#tests/support/checkout-test-helpers.server.ts";
+import { createFormProduct, placeTestOrder } from "#tests/support/admin-fixtures.server.ts";
 import { type ProductFormValues, productFormSchema } from "./product.schema.ts";
-import { createProduct, getAdminProduct, toFormValues, updateProduct } from "./product-admin.server.ts";
+import { getAdminProduct, toFormValues, updateProduct } from "./product-admin.server.ts";
 import { moveStock, recentMovements, StockBelowZero, stockMismatches } from "./stock.server.ts";
 
 // A Monday morning in New York: today's slots from noon on are open.
@@ -17,25 +15,11 @@ function formOf(values: ProductFormValues) {
   return productFormSchema.parse({ ...values, sizes: values.sizes.map(({ key: _key, ...size }) => size) });
 }
 
-async function product(name: string, stocks: number[]) {
-  const input = productFormSchema.parse({
+function product(name: string, stocks: number[]) {
+  return createFormProduct(
     name,
-    description: "Test product",
-    category: "Flower",
-    strain: "Hybrid",
-    thcPercentage: "20",
-    imageUrl: "https://images.example/test.webp",
-    sizes: stocks.map((stock, index) => ({
-      size: `${index + 1}g`,
-      price: "50",
-      inventoryCount: String(stock),
-      flowerEquivalent: "1",
-    })),
-  });
-  const { id } = await createProduct(input);
-  const loaded = await getAdminProduct(id);
-  if (!loaded) throw new Error("not created");
-  return loaded;
+    stocks.map((stock) => ({ stock })),
+  );
 }
 
 /** The edit form as it loads: its values and the version it carries. */
@@ -43,28 +27,6 @@ async function openForm(id: string) {
   const loaded = await getAdminProduct(id);
   if (!loaded) throw new Error("gone");
   return toFormValues(loaded);
-}
-
-async function order(items: { productId: string; sizeId: string; quantity: number }[]) {
-  const shopper = newShopper();
-  return placeOrder(
-    {
-      name: "Ada Customer",
-      email: shopper.email,
-      phone: shopper.phone,
-      address: "1 Main St",
-      city: "Washington",
-      state: "DC",
-      zipCode: "20001",
-      notes: null,
-      deliveryDate: "2026-11-23",
-      timeSlot: "4:00 PM-6:00 PM",
-      idempotencyKey: randomUUID(),
-      items,
-      idPhotoId: null,
-    },
-    { now: NOW },
-  );
 }
 
 describeEachDatabase("stock ledger", (database) => {
@@ -122,7 +84,7 @@ describeEachDatabase("stock ledger", (database) => {
     const created = await product("Open Form", [10]);
     const form = await openForm(created.id);
     const size = created.sizes[0] as (typeof created.sizes)[number];
-    const placed = await order([{ productId: created.id, sizeId: size.id, quantity: 4 }]);
+    const placed = await placeTestOrder([{ productId: created.id, sizeId: size.id, quantity: 4 }]);
     expect(placed.ok).toBe(true);
     // The form still shows 10 in stock; saving a price change must not put the 4 back.
     const row = form.sizes[0] as ProductFormValues["sizes"][number];
@@ -167,7 +129,7 @@ describeEachDatabase("stock ledger", (database) => {
   it("refuses 5 of 3 with 'Only 3 left of …' and the sold-out wording when none are left", async () => {
     const created = await product("Scarce Dream", [3]);
     const size = created.sizes[0] as (typeof created.sizes)[number];
-    const refused = await order([{ productId: created.id, sizeId: size.id, quantity: 5 }]);
+    const refused = await placeTestOrder([{ productId: created.id, sizeId: size.id, quantity: 5 }]);
     expect(refused).toMatchObject({
       ok: false,
       reason: "out-of-stock",
@@ -178,8 +140,8 @@ describeEachDatabase("stock ledger", (database) => {
     });
     const { stockShortMessage } = await import("#app/features/checkout/checkout.schema.ts");
     expect(stockShortMessage("Scarce Dream (1g)", 3)).toBe("Only 3 left of Scarce Dream (1g).");
-    expect((await order([{ productId: created.id, sizeId: size.id, quantity: 3 }])).ok).toBe(true);
-    expect(await order([{ productId: created.id, sizeId: size.id, quantity: 2 }])).toMatchObject({
+    expect((await placeTestOrder([{ productId: created.id, sizeId: size.id, quantity: 3 }])).ok).toBe(true);
+    expect(await placeTestOrder([{ productId: created.id, sizeId: size.id, quantity: 2 }])).toMatchObject({
       reason: "out-of-stock",
       left: 0,
     });
@@ -196,7 +158,7 @@ describeEachDatabase("stock ledger", (database) => {
     const [b1] = b.sizes as [(typeof b.sizes)[number]];
     const placed = [];
     for (let i = 0; i < 6; i++) {
-      const result = await order([
+      const result = await placeTestOrder([
         { productId: a.id, sizeId: a1.id, quantity: 1 + (i % 3) },
         { productId: b.id, sizeId: b1.id, quantity: 1 },
       ]);
@@ -204,7 +166,7 @@ describeEachDatabase("stock ledger", (database) => {
       placed.push(result.order);
     }
     // A refused order writes no movement.
-    expect((await order([{ productId: a.id, sizeId: a2.id, quantity: 9 }])).ok).toBe(false);
+    expect((await placeTestOrder([{ productId: a.id, sizeId: a2.id, quantity: 9 }])).ok).toBe(false);
     expect((await setOrderStatus(placed[0]?.id as string, "cancelled", { now: NOW })).ok).toBe(true);
     expect((await setOrderStatus(placed[1]?.id as string, "cancelled", { now: NOW })).ok).toBe(true);
     expect((await setOrderStatus(placed[0]?.id as string, "confirmed", { now: NOW })).ok).toBe(true);

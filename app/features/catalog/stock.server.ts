@@ -3,8 +3,10 @@
  * the same transaction: orders by `place_order`, cancel and reopen by `change_order_status`, and
  * 'received', 'correction' and 'import' by `move_stock` (drizzle/0007), called from here only.
  */
+
 import { desc, eq, inArray, sql } from "drizzle-orm";
 import { db, type Executor } from "#app/db/client.server.ts";
+import { rowsOf } from "#app/db/rows.ts";
 import { adminUsers, type OrderStatus, orders, type StockReason, stockMovements } from "#app/db/schema.ts";
 
 export type StockMove = {
@@ -57,7 +59,7 @@ export async function moveStock(
       sql`SELECT size_id, inventory_count FROM move_stock(${JSON.stringify(payload)}::jsonb,
         ${options.actorId ?? null}::uuid, ${(options.now ?? new Date()).toISOString()}::timestamptz)`,
     );
-    const rows = (result as unknown as { rows: { size_id: string; inventory_count: number }[] }).rows;
+    const rows = rowsOf<{ size_id: string; inventory_count: number }>(result);
     return new Map(rows.map((row) => [row.size_id, Number(row.inventory_count)]));
   } catch (error) {
     throw belowZeroOf(error) ?? error;

@@ -13,12 +13,14 @@ import {
 } from "./storefront.ts";
 
 describe("strain to effect on category pages (spec §3)", () => {
-  it("maps the first match: Sativa Uplifted, Indica Relaxed, Hybrid Balanced, none otherwise", () => {
-    expect(strainEffect("Sativa")).toBe("Uplifted");
-    expect(strainEffect("Indica")).toBe("Relaxed");
-    expect(strainEffect("Hybrid")).toBe("Balanced");
-    expect(strainEffect(null)).toBeNull();
-    expect(strainEffect("CBD")).toBeNull();
+  it.each([
+    ["Sativa", "Uplifted"],
+    ["Indica", "Relaxed"],
+    ["Hybrid", "Balanced"],
+    [null, null],
+    ["CBD", null],
+  ])("maps the first match: %s gives %s", (strain, effect) => {
+    expect(strainEffect(strain)).toBe(effect);
   });
 
   it("offers only effects some strain gives, so no filter is always empty", () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { formDataOf } from "#tests/support/form-data.ts";
 import { cartLineInputSchema, checkoutSchema, checkoutValues, fieldErrorsOf } from "./checkout.schema.ts";
 
 const line = (quantity: unknown) => ({
@@ -21,8 +22,7 @@ describe("checkout input (issue 11: strict parsing)", () => {
   });
 
   it("refuses a missing state with 'Choose a state' instead of assuming DC", () => {
-    const form = new FormData();
-    for (const [key, value] of Object.entries({
+    const form = formDataOf({
       name: "Ada",
       email: "ada@example.com",
       phone: "(202) 555-0100",
@@ -34,8 +34,7 @@ describe("checkout input (issue 11: strict parsing)", () => {
       ageConfirmed: "on",
       idempotencyKey: "0123456789abcdef0123",
       items: JSON.stringify([line(1)]),
-    }))
-      form.set(key, value);
+    });
     const missing = checkoutSchema.safeParse(checkoutValues(form));
     expect(missing.success).toBe(false);
     expect(missing.error && fieldErrorsOf(missing.error).state).toBe("Choose a state");

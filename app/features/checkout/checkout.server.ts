@@ -94,6 +94,21 @@ function failure(
   return { ok: false, client, status, fieldErrors, toast, reason };
 }
 
+/** A refusal said twice: under `field` (when there is one) and in an error toast titled `title`. */
+function refusedWith(
+  client: CheckoutClient,
+  status: CheckoutFailure["status"],
+  field: string | null,
+  title: string,
+  message: string,
+): CheckoutFailure {
+  return failure(client, status, field ? { [field]: message } : {}, {
+    type: "error",
+    title,
+    description: message,
+  });
+}
+
 /** Decision 29's refusal of a third open order, in words that say what to do next. */
 export function openOrdersMessage(contact: "email" | "phone", limit: number) {
   const what = contact === "email" ? "this email address" : "this phone number";
@@ -164,12 +179,7 @@ function refusalFailure(client: CheckoutClient, refusal: PlaceOrderRefusal): Che
       return tooManyOrders(client, refusal.retryAfterSeconds);
     case "open-orders": {
       const message = openOrdersMessage(refusal.contact, refusal.limit);
-      return failure(
-        client,
-        409,
-        { [refusal.contact]: message },
-        { type: "error", title: "Too many open orders", description: message },
-      );
+      return refusedWith(client, 409, refusal.contact, "Too many open orders", message);
     }
     case "photo-claimed":
       return failure(client, 400, { [ID_PHOTO_FIELD]: ID_IMAGE_MESSAGES.required }, CHECK_DETAILS_TOAST);
@@ -178,33 +188,13 @@ function refusalFailure(client: CheckoutClient, refusal: PlaceOrderRefusal): Che
     case "minimum":
       return failure(client, 400, {}, minimumOrderToast(refusal.totalCents, refusal.minimumCents));
     case "delivery-area":
-      return failure(
-        client,
-        400,
-        { zipCode: refusal.message },
-        { type: "error", title: "Outside our delivery area", description: refusal.message },
-      );
+      return refusedWith(client, 400, "zipCode", "Outside our delivery area", refusal.message);
     case "slot-full":
-      return failure(
-        client,
-        409,
-        { timeSlot: refusal.message },
-        { type: "error", title: "Delivery time full", description: refusal.message },
-      );
+      return refusedWith(client, 409, "timeSlot", "Delivery time full", refusal.message);
     case "pay-with":
-      return failure(
-        client,
-        400,
-        { payWith: refusal.message },
-        { type: "error", title: "Please check your details", description: refusal.message },
-      );
+      return refusedWith(client, 400, "payWith", "Please check your details", refusal.message);
     case "purchase-limit":
-      return failure(
-        client,
-        400,
-        {},
-        { type: "error", title: "Purchase limit", description: refusal.message },
-      );
+      return refusedWith(client, 400, null, "Purchase limit", refusal.message);
     case "out-of-stock": {
       const toast = outOfStockToast(refusal.itemName, refusal.left);
       return {
@@ -220,27 +210,15 @@ function refusalFailure(client: CheckoutClient, refusal: PlaceOrderRefusal): Che
       };
     }
     case "unavailable":
-      return failure(
+      return refusedWith(
         client,
         409,
-        {},
-        {
-          type: "error",
-          title: "Item unavailable",
-          description: `${refusal.itemName ?? "An item in your cart"} is no longer available. Please update your cart.`,
-        },
+        null,
+        "Item unavailable",
+        `${refusal.itemName ?? "An item in your cart"} is no longer available. Please update your cart.`,
       );
     case "delivery":
-      return failure(
-        client,
-        400,
-        { [refusal.field]: refusal.message },
-        {
-          type: "error",
-          title: "Delivery time unavailable",
-          description: refusal.message,
-        },
-      );
+      return refusedWith(client, 400, refusal.field, "Delivery time unavailable", refusal.message);
   }
 }
 

@@ -6,17 +6,13 @@ import { listOrders } from "#app/features/orders/admin-orders.server.ts";
 import { getOrderByToken } from "#app/features/orders/orders.server.ts";
 import { placeOrder } from "#app/features/orders/place-order.server.ts";
 import { describeEachDatabase } from "#tests/db.ts";
+import { postCheckout } from "#tests/support/checkout-posts.server.ts";
 import {
-  checkoutRequest,
   insertTestProduct,
   MONDAY_MORNING,
-  newShopper,
-  orderFields,
   placeOrderInput,
-  stockOf as stockOfSize,
-  testIdPhoto,
+  stockLeft as stockOf,
 } from "#tests/support/checkout-test-helpers.server.ts";
-import { submitCheckout } from "./checkout.server.ts";
 import {
   fillMissingFlowerEquivalents,
   getPurchaseLimitSettings,
@@ -25,17 +21,12 @@ import {
 import { DEFAULT_PURCHASE_LIMITS } from "./purchase-limits.ts";
 
 describeEachDatabase("purchase limits (decision 28)", (database) => {
-  const stockOf = (sizeId: string) => stockOfSize(database().db, sizeId);
-
   it("refuses a 100-line order of repeated lines by the merged quantity, reserving nothing", async () => {
     const { db } = database();
     const product = await insertTestProduct(db, { name: "Hoarder Kush", inventoryCount: 100_000 });
     const ordersBefore = await db.$count(orders);
     const line = { productId: product.productId, sizeId: product.sizeId, quantity: 999 };
-    const result = await submitCheckout(
-      checkoutRequest(orderFields(Array.from({ length: 100 }, () => line)), await testIdPhoto()),
-      { now: MONDAY_MORNING, clientAddress: newShopper().clientAddress },
-    );
+    const result = await postCheckout(Array.from({ length: 100 }, () => line));
     expect(result).toMatchObject({
       ok: false,
       status: 400,
@@ -67,10 +58,7 @@ describeEachDatabase("purchase limits (decision 28)", (database) => {
       { productId: flower.productId, sizeId: flower.sizeId, quantity: 8 },
       { productId: preRolls.id, sizeId: preRoll.id, quantity: 1 },
     ]; // 28 g + 2.5 g = 30.5 g
-    const virginia = await submitCheckout(
-      checkoutRequest(orderFields(items, { state: "VA", zipCode: "22201" }), await testIdPhoto()),
-      { now: MONDAY_MORNING, clientAddress: newShopper().clientAddress },
-    );
+    const virginia = await postCheckout(items, { state: "VA", zipCode: "22201" });
     expect(virginia).toMatchObject({
       ok: false,
       status: 400,

@@ -4,7 +4,12 @@
  */
 import { eq, isNull, sql } from "drizzle-orm";
 import { db, type Executor } from "#app/db/client.server.ts";
-import { productSizes, products, storeSettings } from "#app/db/schema.ts";
+import { productSizes, products } from "#app/db/schema.ts";
+import {
+  readStoreSetting,
+  type SettingsSaveOptions,
+  saveStoreSetting,
+} from "#app/features/settings/store-settings.server.ts";
 import { log } from "#app/utils/logger.server.ts";
 import { storedLimits } from "./purchase-limits.schema.ts";
 import { estimateFlowerEquivalentMg, type PurchaseLimitSettings } from "./purchase-limits.ts";
@@ -13,13 +18,7 @@ import { estimateFlowerEquivalentMg, type PurchaseLimitSettings } from "./purcha
 export const PURCHASE_LIMITS_KEY = "purchase_limits";
 
 export async function getPurchaseLimitSettings(executor?: Executor): Promise<PurchaseLimitSettings> {
-  const database = executor ?? (await db());
-  const [row] = await database
-    .select({ value: storeSettings.value })
-    .from(storeSettings)
-    .where(eq(storeSettings.key, PURCHASE_LIMITS_KEY))
-    .limit(1);
-  return storedLimits(row?.value);
+  return storedLimits(await readStoreSetting(PURCHASE_LIMITS_KEY, executor));
 }
 
 /**
@@ -28,22 +27,19 @@ export async function getPurchaseLimitSettings(executor?: Executor): Promise<Pur
  */
 export async function savePurchaseLimitSettings(
   settings: PurchaseLimitSettings,
-  options: { now?: Date } = {},
+  options: SettingsSaveOptions = {},
 ) {
-  const now = options.now ?? new Date();
-  const database = await db();
-  await database.transaction(async (tx) => {
-    const before = await getPurchaseLimitSettings(tx);
-    await tx
-      .insert(storeSettings)
-      .values({ key: PURCHASE_LIMITS_KEY, value: settings, updatedAt: now })
-      .onConflictDoUpdate({ target: storeSettings.key, set: { value: settings, updatedAt: now } });
-    if (before.maxQuantityPerSize !== settings.maxQuantityPerSize) {
+  await saveStoreSetting(PURCHASE_LIMITS_KEY, settings, {
+    ...options,
+    action: "settings.limits_changed",
+    before: getPurchaseLimitSettings,
+    afterSave: async (tx, before) => {
+      if (before?.maxQuantityPerSize === settings.maxQuantityPerSize) return;
       await tx.execute(sql`
         WITH bumped AS (
           UPDATE catalog_state SET version = version + 1, changed_at = now() WHERE id = 1 RETURNING version)
         SELECT pg_notify('catalog_changed', version::text) FROM bumped`);
-    }
+    },
   });
   log.info("Purchase limits saved", {
     dcMg: settings.stateLimitsMg.DC,

@@ -3,6 +3,7 @@
  * reactivate one, save the slot capacities and cut-offs, close a date or a slot, reopen it. Each
  * is parsed with its schema in delivery-settings.schema.ts (the form's own check in the browser).
  */
+import type { AuditBy } from "#app/features/staff/audit.server.ts";
 import { storeClock } from "#app/utils/store-time.ts";
 import {
   addClosure,
@@ -46,6 +47,7 @@ const text = (form: FormData, key: string) => {
 export async function handleDeliveryPost(
   form: FormData,
   now: Date = new Date(),
+  audit?: AuditBy,
 ): Promise<DeliveryPostResult> {
   const intent = text(form, "intent");
   if (intent === "zone") {
@@ -60,13 +62,13 @@ export async function handleDeliveryPost(
       minimumOrder: text(form, "minimumOrder"),
     });
     if (!parsed.success) return { ok: false, form: formName, fieldErrors: formErrorsOf(parsed.error) };
-    const saved = await saveDeliveryZone(parsed.data, { now });
+    const saved = await saveDeliveryZone(parsed.data, { now, audit });
     if (!saved.ok) return { ok: false, form: formName, fieldErrors: { [saved.field]: saved.message } };
     return { ok: true, message: id ? `${parsed.data.name} saved` : `${parsed.data.name} added` };
   }
   if (intent === "activate" || intent === "deactivate") {
     const id = text(form, "id") ?? "";
-    const saved = await setZoneActive(id, intent === "activate");
+    const saved = await setZoneActive(id, intent === "activate", audit);
     if (!saved.ok) return { ok: false, form: `zone-${id}`, fieldErrors: { [saved.field]: saved.message } };
     return { ok: true, message: intent === "activate" ? "Zone activated" : "Zone deactivated" };
   }
@@ -74,7 +76,7 @@ export async function handleDeliveryPost(
     const raw = Object.fromEntries(deliverySettingsFormFields().map((field) => [field, text(form, field)]));
     const parsed = deliverySettingsFormSchema.safeParse(raw);
     if (!parsed.success) return { ok: false, form: "settings", fieldErrors: formErrorsOf(parsed.error) };
-    await saveDeliverySettings(settingsFromForm(parsed.data), { now });
+    await saveDeliverySettings(settingsFromForm(parsed.data), { now, audit });
     return { ok: true, message: "Delivery times saved" };
   }
   if (intent === "close") {
@@ -87,12 +89,15 @@ export async function handleDeliveryPost(
     if (parsed.data.date < storeClock(now).date) {
       return { ok: false, form: "closure", fieldErrors: { date: "Choose today or a later date" } };
     }
-    await addClosure({ date: parsed.data.date, slot: parsed.data.slot || null, reason: parsed.data.reason });
+    await addClosure(
+      { date: parsed.data.date, slot: parsed.data.slot || null, reason: parsed.data.reason },
+      audit,
+    );
     return { ok: true, message: "Closed for deliveries" };
   }
   if (intent === "reopen") {
     const id = text(form, "id") ?? "";
-    if (/^[0-9a-f-]{36}$/i.test(id)) await removeClosure(id);
+    if (/^[0-9a-f-]{36}$/i.test(id)) await removeClosure(id, audit);
     return { ok: true, message: "Open for deliveries again" };
   }
   return { ok: false, form: "form", fieldErrors: { form: "Unknown action" } };

@@ -11,11 +11,13 @@ import {
 import { DELIVERY_AREA_SEED } from "./delivery-area-seed.ts";
 
 describe("normalizeZip", () => {
-  it("accepts 5 digits, surrounding spaces and ZIP+4", () => {
-    expect(normalizeZip("20001")).toBe("20001");
-    expect(normalizeZip(" 20001 ")).toBe("20001");
-    expect(normalizeZip("20001-1234")).toBe("20001");
-    expect(normalizeZip("\t22201-0001\n")).toBe("22201");
+  it.each([
+    ["20001", "20001"],
+    [" 20001 ", "20001"],
+    ["20001-1234", "20001"],
+    ["\t22201-0001\n", "22201"],
+  ])("accepts 5 digits, surrounding spaces and ZIP+4: %j", (input, zip) => {
+    expect(normalizeZip(input)).toBe(zip);
   });
 
   it("rejects anything else", () => {
@@ -56,27 +58,27 @@ describe("zoneForZip over the seeded area", () => {
     expect(zoneName("22046", "VA")).toBe("City of Falls Church");
   });
 
-  it("refuses Richmond with the issue's exact message", () => {
-    const result = zoneForZip(zones, "23220", "VA");
-    expect(result).toEqual({ ok: false, reason: "outside-area", zip: "23220" });
-    if (result.ok) throw new Error("unreachable");
-    expect(zipRefusalMessage(result, "VA")).toBe(
+  it.each([
+    [
+      "23220",
+      "VA",
+      "outside-area",
       "We don't deliver to 23220 yet. We deliver in Washington DC and Northern Virginia.",
-    );
+    ],
+    ["20001", "VA", "wrong-state", "20001 is not a Virginia ZIP code. Check the state and the ZIP."],
+    ["22201", "DC", "wrong-state", null],
+  ] as const)("refuses %s in %s as %s, with the issue's exact message", (zip, state, reason, message) => {
+    const result = zoneForZip(zones, zip, state);
+    expect(result).toEqual({ ok: false, reason, zip });
+    if (result.ok) throw new Error("unreachable");
+    if (message) expect(zipRefusalMessage(result, state)).toBe(message);
+  });
+
+  it("says where the shop delivers when the state is unknown", () => {
     expect(deliveryAreaRefusalMessage("23220")).toBe(
       "We don't deliver to 23220 yet. We deliver in Washington DC and Northern Virginia.",
     );
     expect(DELIVERY_AREA_WORDS).toBe("Washington DC and Northern Virginia");
-  });
-
-  it("refuses a DC ZIP with Virginia chosen as the wrong state, and the reverse", () => {
-    const dcAsVa = zoneForZip(zones, "20001", "VA");
-    expect(dcAsVa).toEqual({ ok: false, reason: "wrong-state", zip: "20001" });
-    if (dcAsVa.ok) throw new Error("unreachable");
-    expect(zipRefusalMessage(dcAsVa, "VA")).toBe(
-      "20001 is not a Virginia ZIP code. Check the state and the ZIP.",
-    );
-    expect(zoneForZip(zones, "22201", "DC")).toEqual({ ok: false, reason: "wrong-state", zip: "22201" });
   });
 
   it("refuses malformed input as not a ZIP", () => {

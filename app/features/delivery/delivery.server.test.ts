@@ -13,7 +13,9 @@ import { describeEachDatabase } from "#tests/db.ts";
 import {
   insertTestProduct,
   MONDAY_MORNING,
+  oneOf,
   placeOrderInput,
+  slotBookingsDrift,
   stockOf,
 } from "#tests/support/checkout-test-helpers.server.ts";
 import {
@@ -58,9 +60,7 @@ describeEachDatabase("delivery area, slot capacity and closures", (database) => 
     const product = await insertTestProduct(db, { priceCents: 9000, inventoryCount: 1000 });
     // Every order is priced and checked first (each sees the slot empty), then the 50 writes race:
     // only place_order's check under its slot lock stands between them and an oversold slot.
-    const inputs = Array.from({ length: 50 }, () =>
-      placeOrderInput([{ productId: product.productId, sizeId: product.sizeId, quantity: 1 }]),
-    );
+    const inputs = Array.from({ length: 50 }, () => placeOrderInput(oneOf(product)));
     const quotes = await Promise.all(
       inputs.map(async (input) => {
         const prepared = await prepareOrder(input, { now: MONDAY_MORNING });
@@ -93,19 +93,16 @@ describeEachDatabase("delivery area, slot capacity and closures", (database) => 
     await db.transaction((tx) =>
       changeOrderStatus(tx, first.order.id, "cancelled", { cancelReason: "test" }),
     );
-    const again = await placeOrder(
-      placeOrderInput([{ productId: product.productId, sizeId: product.sizeId, quantity: 1 }]),
-      { now: MONDAY_MORNING },
-    );
+    const again = await placeOrder(placeOrderInput(oneOf(product)), { now: MONDAY_MORNING });
     expect(again.ok).toBe(true);
+    expect(await slotBookingsDrift(db)).toEqual([]);
   });
 
   it("shows 'Only N left' from 3 places down, and the SQL check answers full for a reopen", async () => {
     const { db } = database();
     await setCapacity(1, 4);
     const product = await insertTestProduct(db, { priceCents: 9000 });
-    const input = () =>
-      placeOrderInput([{ productId: product.productId, sizeId: product.sizeId, quantity: 1 }]);
+    const input = () => placeOrderInput(oneOf(product));
     expect((await checkoutDeliveryDays(MONDAY_MORNING)).days[0]?.availability[1]).toMatchObject({
       status: "open",
       left: 4,
@@ -136,6 +133,7 @@ describeEachDatabase("delivery area, slot capacity and closures", (database) => 
       true,
     );
     expect(await ask(placed.order.id)).toBe("full");
+    expect(await slotBookingsDrift(db)).toEqual([]);
   });
 
   it("refuses a closed date or slot with its reason, and the checkout shows it closed", async () => {
@@ -153,7 +151,7 @@ describeEachDatabase("delivery area, slot capacity and closures", (database) => 
     ).toBe(true);
     const refused = await placeOrder(
       {
-        ...placeOrderInput([{ productId: product.productId, sizeId: product.sizeId, quantity: 1 }]),
+        ...placeOrderInput(oneOf(product)),
         deliveryDate: TUESDAY,
         timeSlot: "2:00 PM-4:00 PM",
       },
@@ -172,7 +170,7 @@ describeEachDatabase("delivery area, slot capacity and closures", (database) => 
     await saveDeliverySettings(defaultDeliverySettings(500));
     const product = await insertTestProduct(db, { priceCents: 9000 });
     const order = (timeSlot: string, deliveryDate = MONDAY) => ({
-      ...placeOrderInput([{ productId: product.productId, sizeId: product.sizeId, quantity: 1 }]),
+      ...placeOrderInput(oneOf(product)),
       deliveryDate,
       timeSlot,
     });
@@ -208,7 +206,7 @@ describeEachDatabase("delivery area, slot capacity and closures", (database) => 
   it("refuses a ZIP outside the area or of the other state, and applies a zone's own minimum", async () => {
     const { db } = database();
     const product = await insertTestProduct(db, { priceCents: 9000 });
-    const base = placeOrderInput([{ productId: product.productId, sizeId: product.sizeId, quantity: 1 }]);
+    const base = placeOrderInput(oneOf(product));
     expect(await placeOrder({ ...base, zipCode: "23220", state: "VA" }, { now: MONDAY_MORNING })).toEqual({
       ok: false,
       reason: "delivery-area",
@@ -284,7 +282,7 @@ describeEachDatabase("delivery area, slot capacity and closures", (database) => 
   it("stores 'I'll pay with' and refuses an amount below the total", async () => {
     const { db } = database();
     const product = await insertTestProduct(db, { priceCents: 8650 });
-    const base = placeOrderInput([{ productId: product.productId, sizeId: product.sizeId, quantity: 1 }]);
+    const base = placeOrderInput(oneOf(product));
     expect(await placeOrder({ ...base, payWith: 8000 }, { now: MONDAY_MORNING })).toEqual({
       ok: false,
       reason: "pay-with",

@@ -1,12 +1,14 @@
 /**
  * The delivery area, slot settings and closures in the database (decisions 13, 21, 22): read by
  * the checkout and the landing page, written by staff at /admin/settings/delivery. The capacity
- * check that cannot be raced lives in SQL (`delivery_slot_refusal`, drizzle/0009, called by
- * `place_order`); this module answers what shoppers see before they submit.
+ * check that cannot be raced lives in SQL (`place_order` books the slot's counter row in
+ * `delivery_slot_bookings`, drizzle/0014; a reopen asks `delivery_slot_refusal`); this module
+ * answers what shoppers see before they submit.
  */
-import { and, asc, eq, gte, ne, sql } from "drizzle-orm";
+import { asc, eq, gte, sql } from "drizzle-orm";
 import { db, type Executor } from "#app/db/client.server.ts";
-import { deliveryClosures, deliveryZones, orders, storeSettings } from "#app/db/schema.ts";
+import { rowsOf } from "#app/db/rows.ts";
+import { deliveryClosures, deliveryZones } from "#app/db/schema.ts";
 import type { DeliveryState } from "#app/features/checkout/checkout.schema.ts";
 import {
   type DeliveryDay,
@@ -15,6 +17,12 @@ import {
   type SlotAvailability,
   slotAvailability,
 } from "#app/features/checkout/delivery-slots.ts";
+import {
+  readStoreSetting,
+  type SettingsSaveOptions,
+  saveStoreSetting,
+} from "#app/features/settings/store-settings.server.ts";
+import { type AuditBy, recordAuditBy } from "#app/features/staff/audit.server.ts";
 import { config } from "#app/utils/env.server.ts";
 import { log } from "#app/utils/logger.server.ts";
 import {
@@ -44,22 +52,18 @@ export type ZoneCheckData = Pick<DeliveryZone, "state" | "zipCodes" | "minimumOr
 export type DeliveryClosure = { id: string; date: string; slot: string | null; reason: string };
 
 export async function getDeliverySettings(executor?: Executor): Promise<DeliverySettings> {
-  const database = executor ?? (await db());
-  const [row] = await database
-    .select({ value: storeSettings.value })
-    .from(storeSettings)
-    .where(eq(storeSettings.key, DELIVERY_SETTINGS_KEY))
-    .limit(1);
-  return storedDeliverySettings(row?.value, config().DELIVERY_SLOT_CAPACITY);
+  return storedDeliverySettings(
+    await readStoreSetting(DELIVERY_SETTINGS_KEY, executor),
+    config().DELIVERY_SLOT_CAPACITY,
+  );
 }
 
-export async function saveDeliverySettings(settings: DeliverySettings, options: { now?: Date } = {}) {
-  const now = options.now ?? new Date();
-  const database = await db();
-  await database
-    .insert(storeSettings)
-    .values({ key: DELIVERY_SETTINGS_KEY, value: settings, updatedAt: now })
-    .onConflictDoUpdate({ target: storeSettings.key, set: { value: settings, updatedAt: now } });
+export async function saveDeliverySettings(settings: DeliverySettings, options: SettingsSaveOptions = {}) {
+  await saveStoreSetting(DELIVERY_SETTINGS_KEY, settings, {
+    ...options,
+    action: "settings.delivery_changed",
+    before: async (tx) => (options.audit ? await getDeliverySettings(tx) : null),
+  });
   log.info("Delivery settings saved", { leadMinutes: settings.leadMinutes });
 }
 
@@ -101,7 +105,7 @@ export type SaveZoneResult =
  */
 export async function saveDeliveryZone(
   input: ZoneFormInput,
-  options: { now?: Date } = {},
+  options: { now?: Date; audit?: AuditBy } = {},
 ): Promise<SaveZoneResult> {
   const now = options.now ?? new Date();
   const database = await db();
@@ -130,6 +134,19 @@ export async function saveDeliveryZone(
       };
     }
     const values = { ...next, minimumOrderCents: input.minimumOrder, updatedAt: now };
+    const audit = (zoneId: string) =>
+      recordAuditBy(tx, options.audit, {
+        action: "settings.zone_saved",
+        targetType: "delivery_zone",
+        targetId: zoneId,
+        details: {
+          name: input.name,
+          state: input.state,
+          active: input.active,
+          zipCodes: input.zipCodes.length,
+          minimumOrderCents: input.minimumOrder,
+        },
+      });
     if (id) {
       const updated = await tx
         .update(deliveryZones)
@@ -143,6 +160,7 @@ export async function saveDeliveryZone(
         zips: input.zipCodes.length,
         active: input.active,
       });
+      await audit(id);
       return { ok: true as const, id };
     }
     const [created] = await tx
@@ -150,22 +168,26 @@ export async function saveDeliveryZone(
       .values({ ...values, position: zones.length, createdAt: now })
       .returning({ id: deliveryZones.id });
     log.info("Delivery zone added", { zone: input.name, zips: input.zipCodes.length });
+    await audit((created as { id: string }).id);
     return { ok: true as const, id: (created as { id: string }).id };
   });
 }
 
 /** Deactivates or reactivates a zone (reactivating is refused when a ZIP is now in another active zone). */
-export async function setZoneActive(id: string, active: boolean): Promise<SaveZoneResult> {
+export async function setZoneActive(id: string, active: boolean, audit?: AuditBy): Promise<SaveZoneResult> {
   const zone = (await listDeliveryZones()).find((candidate) => candidate.id === id);
   if (!zone) return { ok: false, field: "name", message: "This zone no longer exists" };
-  return saveDeliveryZone({
-    id,
-    name: zone.name,
-    state: zone.state,
-    active,
-    zipCodes: zone.zipCodes,
-    minimumOrder: zone.minimumOrderCents,
-  });
+  return saveDeliveryZone(
+    {
+      id,
+      name: zone.name,
+      state: zone.state,
+      active,
+      zipCodes: zone.zipCodes,
+      minimumOrder: zone.minimumOrderCents,
+    },
+    { audit },
+  );
 }
 
 /** Closures of `fromDate` and later, by date. */
@@ -184,28 +206,52 @@ export async function listClosures(fromDate: string, executor?: Executor): Promi
 }
 
 /** Closes a date (slot null) or one slot of it; closing it again replaces the reason. */
-export async function addClosure(input: { date: string; slot: string | null; reason: string }) {
+export async function addClosure(
+  input: { date: string; slot: string | null; reason: string },
+  audit?: AuditBy,
+) {
   const database = await db();
-  await database.execute(sql`
-    INSERT INTO delivery_closures (date, slot, reason) VALUES (${input.date}, ${input.slot}, ${input.reason})
-    ON CONFLICT (date, coalesce(slot, '')) DO UPDATE SET reason = EXCLUDED.reason`);
+  await database.transaction(async (tx) => {
+    await tx.execute(sql`
+      INSERT INTO delivery_closures (date, slot, reason) VALUES (${input.date}, ${input.slot}, ${input.reason})
+      ON CONFLICT (date, coalesce(slot, '')) DO UPDATE SET reason = EXCLUDED.reason`);
+    await recordAuditBy(tx, audit, {
+      action: "settings.closure_added",
+      targetType: "settings",
+      details: input,
+    });
+  });
   log.info("Delivery closed", { date: input.date, slot: input.slot ?? "whole day" });
 }
 
-export async function removeClosure(id: string) {
+export async function removeClosure(id: string, audit?: AuditBy) {
   const database = await db();
-  await database.delete(deliveryClosures).where(eq(deliveryClosures.id, id));
+  await database.transaction(async (tx) => {
+    const removed = await tx
+      .delete(deliveryClosures)
+      .where(eq(deliveryClosures.id, id))
+      .returning({ date: deliveryClosures.date, slot: deliveryClosures.slot });
+    if (removed[0]) {
+      await recordAuditBy(tx, audit, {
+        action: "settings.closure_removed",
+        targetType: "settings",
+        details: removed[0],
+      });
+    }
+  });
 }
 
 /** Orders holding a place (not cancelled) per date and slot, for the given dates. */
 export async function slotBookings(dates: string[], executor?: Executor) {
   const database = executor ?? (await db());
-  const rows = await database
-    .select({ date: orders.deliveryDate, slot: orders.deliveryTime, count: sql<number>`count(*)::int` })
-    .from(orders)
-    .where(and(sql`${orders.deliveryDate} IN ${dates}`, ne(orders.status, "cancelled")))
-    .groupBy(orders.deliveryDate, orders.deliveryTime);
-  return new Map(rows.map((row) => [`${row.date} ${row.slot}`, Number(row.count)]));
+  // One counter row per date and slot, kept by place_order and change_order_status (drizzle/0014).
+  const rows = rowsOf<{ date: string; slot: string; booked: number }>(
+    await database.execute(
+      sql`SELECT to_char(delivery_date, 'YYYY-MM-DD') AS date, delivery_time AS slot, booked
+        FROM delivery_slot_bookings WHERE delivery_date IN ${dates}`,
+    ),
+  );
+  return new Map(rows.map((row) => [`${row.date} ${row.slot}`, Number(row.booked)]));
 }
 
 export type CheckoutDay = DeliveryDay & { availability: SlotAvailability[] };

@@ -12,6 +12,7 @@ import {
   type StoreEmailSettings,
   shopNotificationEmail,
 } from "./order-emails.server.tsx";
+import { staffInvitationEmail } from "./staff-invitation-email.server.tsx";
 import { customerCancelledNotice, statusEmail } from "./status-emails.server.tsx";
 
 export const SAMPLE_STORE: StoreEmailSettings = {
@@ -143,5 +144,18 @@ export const EMAIL_PREVIEWS: EmailPreview[] = [
   {
     name: "low-stock-digest",
     render: (store: StoreEmailSettings) => lowStockDigestEmail(SAMPLE_LOW_STOCK, store),
+  },
+  {
+    name: "staff-invitation",
+    render: (store: StoreEmailSettings) =>
+      staffInvitationEmail(
+        {
+          firstName: "Dana",
+          role: "manager",
+          link: `${store.publicUrl}/admin/invitation/sample`,
+          validHours: 48,
+        },
+        store,
+      ),
   },
 ];

@@ -104,8 +104,15 @@ function changeView(totalCents: number, payWithCents: number | null | undefined)
 
 type OrderEmailProps = { view: OrderEmailView };
 
-/** The order's lines and its total: `2 × Blue Dream (3.5g) — $85.00`, then `{totalLabel}: $85.00`. */
-function OrderLines(props: { view: OrderEmailView; caption?: string; totalLabel: string }) {
+/**
+ * The order's lines and its total: `2 × Blue Dream (3.5g) — $85.00`, then `{totalLabel}: $85.00`
+ * (the order e-mails and the status e-mails).
+ */
+export function OrderLines(props: {
+  view: Pick<OrderEmailView, "items" | "total">;
+  caption?: string;
+  totalLabel: string;
+}) {
   const rows: AmountRow[] = props.view.items.map((item) => ({
     label: (
       <>
@@ -155,6 +162,19 @@ export function CustomerConfirmation({ view }: OrderEmailProps) {
   );
 }
 
+/** Who ordered, where and when: the first rows of every e-mail to the shop about an order. */
+export function customerRows(
+  view: Pick<OrderEmailView, "customerName" | "phone" | "email" | "delivery" | "address">,
+): Array<[label: string, value: string]> {
+  return [
+    ["Customer", view.customerName],
+    ["Phone", view.phone],
+    ["Email", view.email],
+    ["Delivery", view.delivery],
+    ["Address", view.address],
+  ];
+}
+
 /** The shop's notice: everything staff need to call, confirm and deliver; a link to the admin. */
 export function ShopNotification({ view }: OrderEmailProps) {
   return (
@@ -163,17 +183,7 @@ export function ShopNotification({ view }: OrderEmailProps) {
       heading={`New order #${view.shortId}`}
       headingInText={`New order #${view.shortId} (${view.id})`}
     >
-      <DetailRows
-        rows={[
-          ["Customer", view.customerName],
-          ["Phone", view.phone],
-          ["Email", view.email],
-          ["Delivery", view.delivery],
-          ["Address", view.address],
-          ["Notes", view.notes],
-          ["ID photo", view.idPhoto],
-        ]}
-      />
+      <DetailRows rows={[...customerRows(view), ["Notes", view.notes], ["ID photo", view.idPhoto]]} />
       <OrderLines view={view} totalLabel="Total (cash on delivery)" />
       <Paragraph skipInText>
         Cash on delivery: collect <strong>{view.total}</strong>.

@@ -19,6 +19,14 @@ export type OutboxEmail = {
 };
 
 /** The e-mail outbox for admins (decision 12): newest first, 50 at a time, failures visible. */
+/**
+ * An invitation's link signs up whoever opens it first: the outbox shows it hidden, so a manager
+ * reading the outbox cannot take an owner's invitation (issue 16).
+ */
+export function hideInvitationLinks(text: string) {
+  return text.replace(/\/admin\/invitation\/[\w-]+/g, "/admin/invitation/(hidden)");
+}
+
 export async function listOutboxEmails(
   options: { cursor?: string | null; status?: string | null; limit?: number } = {},
 ): Promise<{ emails: OutboxEmail[]; nextCursor: string | null; counts: Record<string, number> }> {
@@ -65,6 +73,7 @@ export async function listOutboxEmails(
   return {
     emails: page.map(({ createdAtText: _text, ...row }) => ({
       ...row,
+      textBody: hideInvitationLinks(row.textBody),
       nextAttemptAt: row.nextAttemptAt.toISOString(),
       sentAt: row.sentAt?.toISOString() ?? null,
       createdAt: row.createdAt.toISOString(),

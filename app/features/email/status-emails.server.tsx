@@ -4,13 +4,11 @@
  * the shop's notice when a customer cancels on their order page. React components (decision 021)
  * rendered through `emailTemplate`; each links to the customer's order page.
  */
+import type * as React from "react";
 import { cancelReasonForCustomer, type OrderStatus } from "#app/features/orders/order-status.ts";
 import {
-  type AmountRow,
-  AmountTable,
   ButtonLink,
   DetailRows,
-  EMAIL_COLORS,
   EmailLayout,
   type EmailMessage,
   emailTemplate,
@@ -18,7 +16,7 @@ import {
   Paragraph,
   type StoreEmailSettings,
 } from "./email-layout.server.tsx";
-import { type OrderEmailData, orderEmailView } from "./order-emails.server.tsx";
+import { customerRows, type OrderEmailData, OrderLines, orderEmailView } from "./order-emails.server.tsx";
 
 /** The statuses a customer hears about (every status a change can lead to). */
 export type CustomerStatus = Exclude<OrderStatus, "pending">;
@@ -69,20 +67,6 @@ export function statusEmailView(
 
 type Props = { view: StatusEmailView };
 
-function Lines({ view, caption, totalLabel }: Props & { caption?: string; totalLabel: string }) {
-  const rows: AmountRow[] = view.items.map((item) => ({
-    label: (
-      <>
-        {item.quantity} × {item.name} <span style={{ color: EMAIL_COLORS.muted }}>({item.size})</span>
-      </>
-    ),
-    amount: item.total,
-    text: `${item.quantity} × ${item.name} (${item.size}) — ${item.total}`,
-  }));
-  rows.push({ label: totalLabel, amount: view.total, text: `${totalLabel}: ${view.total}`, bold: true });
-  return <AmountTable caption={caption} rows={rows} />;
-}
-
 function SignOff({ view }: Props) {
   return (
     <Paragraph muted>
@@ -92,74 +76,77 @@ function SignOff({ view }: Props) {
   );
 }
 
-export function OrderConfirmedEmail({ view }: Props) {
+/**
+ * A status e-mail to the customer: the greeting, what the e-mail says (`children`), the link to the
+ * order page and the sign-off.
+ */
+function CustomerEmail({ view, heading, children }: Props & { heading: string; children: React.ReactNode }) {
   return (
-    <EmailLayout storeName={view.storeName} heading="Your order is confirmed">
+    <EmailLayout storeName={view.storeName} heading={heading}>
       <Paragraph>Hi {view.customerName},</Paragraph>
-      <Paragraph>
-        Your order #{view.shortId} is confirmed for {view.delivery}. We will bring it to {view.address}.
-      </Paragraph>
-      <Lines view={view} caption={`Order #${view.shortId}`} totalLabel="Total (cash on delivery)" />
-      <Notice>
-        Please have {view.total} in cash ready, and your ID: you must be 21 or older, and we check your ID in
-        person.
-      </Notice>
+      {children}
       <ButtonLink href={view.orderLink} label="View your order" />
       <SignOff view={view} />
     </EmailLayout>
   );
 }
 
+export function OrderConfirmedEmail({ view }: Props) {
+  return (
+    <CustomerEmail view={view} heading="Your order is confirmed">
+      <Paragraph>
+        Your order #{view.shortId} is confirmed for {view.delivery}. We will bring it to {view.address}.
+      </Paragraph>
+      <OrderLines view={view} caption={`Order #${view.shortId}`} totalLabel="Total (cash on delivery)" />
+      <Notice>
+        Please have {view.total} in cash ready, and your ID: you must be 21 or older, and we check your ID in
+        person.
+      </Notice>
+    </CustomerEmail>
+  );
+}
+
 export function OutForDeliveryEmail({ view }: Props) {
   return (
-    <EmailLayout storeName={view.storeName} heading="Your order is on its way">
-      <Paragraph>Hi {view.customerName},</Paragraph>
+    <CustomerEmail view={view} heading="Your order is on its way">
       <Paragraph>
         Your order #{view.shortId} is on its way to {view.address} ({view.delivery}).
       </Paragraph>
       <Notice>
         Please have {view.total} in cash and your ID ready: our driver checks that you are 21 or older.
       </Notice>
-      <ButtonLink href={view.orderLink} label="View your order" />
-      <SignOff view={view} />
-    </EmailLayout>
+    </CustomerEmail>
   );
 }
 
 export function OrderDeliveredEmail({ view }: Props) {
   return (
-    <EmailLayout storeName={view.storeName} heading="Thank you for your order!">
-      <Paragraph>Hi {view.customerName},</Paragraph>
+    <CustomerEmail view={view} heading="Thank you for your order!">
       <Paragraph>
         Your order #{view.shortId} has been delivered. Thank you for shopping with {view.storeName}. Here is
         your receipt.
       </Paragraph>
-      <Lines view={view} caption={`Receipt for order #${view.shortId}`} totalLabel="Paid in cash" />
+      <OrderLines view={view} caption={`Receipt for order #${view.shortId}`} totalLabel="Paid in cash" />
       <DetailRows
         rows={[
           ["Delivered to", view.address],
           ["Delivery", view.delivery],
         ]}
       />
-      <ButtonLink href={view.orderLink} label="View your order" />
-      <SignOff view={view} />
-    </EmailLayout>
+    </CustomerEmail>
   );
 }
 
 export function OrderCancelledEmail({ view }: Props) {
   return (
-    <EmailLayout storeName={view.storeName} heading="Your order is cancelled">
-      <Paragraph>Hi {view.customerName},</Paragraph>
+    <CustomerEmail view={view} heading="Your order is cancelled">
       <Paragraph>
         We're sorry: your order #{view.shortId} for {view.delivery} is cancelled
         {view.reason.map((reason) => ` because ${reason}`)}.
       </Paragraph>
-      <Lines view={view} caption={`Order #${view.shortId}`} totalLabel="Total (not charged)" />
+      <OrderLines view={view} caption={`Order #${view.shortId}`} totalLabel="Total (not charged)" />
       <Paragraph>Nothing is due. You are welcome to place a new order at any time.</Paragraph>
-      <ButtonLink href={view.orderLink} label="View your order" />
-      <SignOff view={view} />
-    </EmailLayout>
+    </CustomerEmail>
   );
 }
 
@@ -171,16 +158,8 @@ export function CustomerCancelledNotice({ view }: Props) {
       heading={`Order #${view.shortId} cancelled by the customer`}
       headingInText={`Order #${view.shortId} (${view.id}) cancelled by the customer`}
     >
-      <DetailRows
-        rows={[
-          ["Customer", view.customerName],
-          ["Phone", view.phone],
-          ["Email", view.email],
-          ["Delivery", view.delivery],
-          ["Address", view.address],
-        ]}
-      />
-      <Lines view={view} totalLabel="Total" />
+      <DetailRows rows={customerRows(view)} />
+      <OrderLines view={view} totalLabel="Total" />
       <Paragraph>The items are back in stock and the delivery time is free again.</Paragraph>
       <ButtonLink href={view.adminLink} label="Open the completed orders" />
     </EmailLayout>

@@ -1,9 +1,9 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { parseConfig } from "#app/utils/env.server.ts";
+import { tempFolders } from "#tests/support/temp-folders.ts";
 import {
   decryptIdPhotoBytes,
   encryptIdPhotoBytes,
@@ -15,15 +15,7 @@ import {
   replaceKeyFile,
 } from "./id-photo-crypto.server.ts";
 
-const folders: string[] = [];
-function tempDataDir() {
-  const folder = mkdtempSync(path.join(tmpdir(), "cg-keys-test-"));
-  folders.push(folder);
-  return folder;
-}
-afterAll(() => {
-  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
-});
+const tempDataDir = tempFolders("cg-keys-test-");
 
 describe("ID photo encryption", () => {
   const photo = new Uint8Array(randomBytes(50_000));

@@ -152,9 +152,12 @@ export async function storeIdPhoto(photo: ProcessedIdPhoto, executor?: Executor)
 }
 
 /** The stored photo, decrypted, for the admin ID-photo route (which must check the admin session first). */
-export async function getIdPhoto(id: string): Promise<{ contentType: string; bytes: Uint8Array } | null> {
+export async function getIdPhoto(
+  id: string,
+  executor?: Executor,
+): Promise<{ contentType: string; bytes: Uint8Array } | null> {
   if (!UUID.test(id)) return null;
-  const database = await db();
+  const database = executor ?? (await db());
   const [row] = await database
     .select({
       id: idPhotos.id,

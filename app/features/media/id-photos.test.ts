@@ -3,14 +3,12 @@ import { eq } from "drizzle-orm";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { orders } from "#app/db/schema.ts";
-import { submitCheckout } from "#app/features/checkout/checkout.server.ts";
 import { MAX_UPLOAD_BYTES } from "#app/features/checkout/limits.ts";
 import { describeEachDatabase } from "#tests/db.ts";
+import { postCheckout, submitAsShopper } from "#tests/support/checkout-posts.server.ts";
 import {
-  checkoutRequest,
   insertTestProduct,
-  MONDAY_MORNING,
-  newShopper,
+  oneOf,
   orderFields,
   testPng,
 } from "#tests/support/checkout-test-helpers.server.ts";
@@ -181,13 +179,16 @@ describeEachDatabase("ID photo uploads at checkout", (database) => {
   it("refuses a non-image renamed .png with a clear message and no order", async () => {
     const product = await insertTestProduct(database().db, { priceCents: 9000 });
     const before = await orderCount();
-    const result = await submitCheckout(
-      checkoutRequest(orderFields([{ productId: product.productId, sizeId: product.sizeId, quantity: 1 }]), {
-        bytes: new TextEncoder().encode("#!/bin/sh\necho definitely not a picture\n"),
-        name: "id.png",
-        type: "image/png",
-      }),
-      { clientAddress: newShopper().clientAddress, now: MONDAY_MORNING },
+    const result = await postCheckout(
+      oneOf(product),
+      {},
+      {
+        file: {
+          bytes: new TextEncoder().encode("#!/bin/sh\necho definitely not a picture\n"),
+          name: "id.png",
+          type: "image/png",
+        },
+      },
     );
     expect(result).toMatchObject({
       ok: false,
@@ -202,14 +203,10 @@ describeEachDatabase("ID photo uploads at checkout", (database) => {
     const before = await orderCount();
     const release = await saturateDecodeQueue();
     try {
-      const result = await submitCheckout(
-        checkoutRequest(
-          orderFields([{ productId: product.productId, sizeId: product.sizeId, quantity: 1 }], {
-            _client: "js",
-          }),
-          { bytes: await testPng(), name: "id.png", type: "image/png" },
-        ),
-        { clientAddress: newShopper().clientAddress, now: MONDAY_MORNING },
+      const result = await postCheckout(
+        oneOf(product),
+        { _client: "js" },
+        { file: { bytes: await testPng(), name: "id.png", type: "image/png" } },
       );
       expect(result).toMatchObject({
         ok: false,
@@ -232,13 +229,12 @@ describeEachDatabase("ID photo uploads at checkout", (database) => {
       .png({ compressionLevel: 0 })
       .toBuffer();
     expect(noise.byteLength).toBeGreaterThan(11 * 1024 * 1024);
-    const result = await submitCheckout(
-      checkoutRequest(orderFields([{ productId: product.productId, sizeId: product.sizeId, quantity: 1 }]), {
-        bytes: new Uint8Array(noise),
-        name: "id.png",
-        type: "image/png",
-      }),
-      { clientAddress: newShopper().clientAddress, now: MONDAY_MORNING },
+    const result = await postCheckout(
+      oneOf(product),
+      {},
+      {
+        file: { bytes: new Uint8Array(noise), name: "id.png", type: "image/png" },
+      },
     );
     expect(result).toMatchObject({
       ok: false,
@@ -250,12 +246,9 @@ describeEachDatabase("ID photo uploads at checkout", (database) => {
 
   it("cuts a 50 MB stream off soon after 10 MB instead of reading it all", async () => {
     const product = await insertTestProduct(database().db, { priceCents: 9000 });
-    const fields = orderFields([{ productId: product.productId, sizeId: product.sizeId, quantity: 1 }]);
+    const fields = orderFields(oneOf(product));
     const upload = streamingCheckout(fields, 50 * 1024 * 1024);
-    const result = await submitCheckout(upload.request, {
-      clientAddress: newShopper().clientAddress,
-      now: MONDAY_MORNING,
-    });
+    const result = await submitAsShopper(upload.request);
     expect(result).toMatchObject({ ok: false, status: 413 });
     expect(upload.pulled()).toBeGreaterThan(MAX_UPLOAD_BYTES);
     expect(upload.pulled()).toBeLessThan(MAX_UPLOAD_BYTES + 1024 * 1024);
@@ -264,10 +257,7 @@ describeEachDatabase("ID photo uploads at checkout", (database) => {
   it("refuses a declared 50 MB body before reading any of it", async () => {
     const upload = streamingCheckout({ name: "x" }, 50 * 1024 * 1024, 50 * 1024 * 1024);
     expect(upload.request.headers.get("Content-Length")).toBe(String(50 * 1024 * 1024));
-    const result = await submitCheckout(upload.request, {
-      clientAddress: newShopper().clientAddress,
-      now: MONDAY_MORNING,
-    });
+    const result = await submitAsShopper(upload.request);
     expect(result).toMatchObject({ ok: false, status: 413 });
     expect(upload.pulled()).toBe(0);
   });
@@ -275,13 +265,12 @@ describeEachDatabase("ID photo uploads at checkout", (database) => {
   it("stores the re-encoded photo privately and hands it to the admin side by id", async () => {
     const { db } = database();
     const product = await insertTestProduct(db, { priceCents: 9000 });
-    const result = await submitCheckout(
-      checkoutRequest(orderFields([{ productId: product.productId, sizeId: product.sizeId, quantity: 1 }]), {
-        bytes: await testPng(),
-        name: "my id.png",
-        type: "image/png",
-      }),
-      { clientAddress: newShopper().clientAddress, now: MONDAY_MORNING },
+    const result = await postCheckout(
+      oneOf(product),
+      {},
+      {
+        file: { bytes: await testPng(), name: "my id.png", type: "image/png" },
+      },
     );
     expect(result.ok).toBe(true);
     if (!result.ok) return;

@@ -2,70 +2,24 @@ import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { orderStatusCounts, productSizes } from "#app/db/schema.ts";
-import { productFormSchema } from "#app/features/catalog/product.schema.ts";
-import {
-  createProduct,
-  deleteOrArchiveProduct,
-  getAdminProduct,
-} from "#app/features/catalog/product-admin.server.ts";
+import { deleteOrArchiveProduct, getAdminProduct } from "#app/features/catalog/product-admin.server.ts";
 import { describeEachDatabase } from "#tests/db.ts";
-import { newShopper } from "#tests/support/checkout-test-helpers.server.ts";
+import { createFormProduct, placedTestOrder } from "#tests/support/admin-fixtures.server.ts";
 import { getDashboardStats, listOrders, setOrderStatus } from "./admin-orders.server.ts";
-import { placeOrder } from "./place-order.server.ts";
 
 // A Monday morning in New York: today's slots from noon on are open.
 const NOW = new Date("2026-11-23T15:00:00Z");
 
 async function product(name: string, stock: number, priceDollars = 50) {
-  const input = productFormSchema.parse({
-    name,
-    description: "Test product",
-    category: "Flower",
-    strain: "Hybrid",
-    thcPercentage: "20",
-    thcMg: "",
-    imageUrl: "https://images.example/test.webp",
-    imageKey: "",
-    isFeatured: false,
-    isDeal: false,
-    sizes: [
-      {
-        size: "3.5g",
-        price: String(priceDollars),
-        salePrice: "",
-        inventoryCount: String(stock),
-        flowerEquivalent: "3.5",
-      },
-    ],
-  });
-  const { id } = await createProduct(input);
-  const loaded = await getAdminProduct(id);
-  return { id, sizeId: loaded?.sizes[0]?.id as string };
+  const loaded = await createFormProduct(name, [
+    { size: "3.5g", price: priceDollars, stock, flowerEquivalent: "3.5" },
+  ]);
+  return { id: loaded.id, sizeId: loaded.sizes[0]?.id as string };
 }
 
-async function order(items: { productId: string; sizeId: string; quantity: number }[], now = NOW) {
-  // A shopper per order: these tests place more than the open orders one person may have.
-  const shopper = newShopper();
-  const result = await placeOrder(
-    {
-      name: "Ada Customer",
-      email: shopper.email,
-      phone: shopper.phone,
-      address: "1 Main St",
-      city: "Washington",
-      state: "DC",
-      zipCode: "20001",
-      notes: null,
-      deliveryDate: "2026-11-23",
-      timeSlot: "4:00 PM-6:00 PM",
-      idempotencyKey: randomUUID(),
-      items,
-      idPhotoId: null,
-    },
-    { now },
-  );
-  if (!result.ok) throw new Error(`order refused: ${result.reason}`);
-  return result.order;
+/** A shopper per order: these tests place more than the open orders one person may have. */
+function order(items: { productId: string; sizeId: string; quantity: number }[], now = NOW) {
+  return placedTestOrder(items, { now });
 }
 
 describeEachDatabase("admin orders", (database) => {

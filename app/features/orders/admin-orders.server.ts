@@ -10,9 +10,11 @@
  * - Revenue excludes cancelled orders: cancelling subtracts the order total from its day's
  *   revenue, un-cancelling adds it back. Order counts include every order placed.
  */
+
 import { and, asc, eq, gte, inArray, isNull, sql } from "drizzle-orm";
 import { db, type Executor, type Transaction } from "#app/db/client.server.ts";
 import { decodeCursor, encodeCursor, newestFirst, UUID } from "#app/db/keyset.ts";
+import { rowsOf } from "#app/db/rows.ts";
 import {
   emailOutbox,
   type OrderStatus,
@@ -22,8 +24,10 @@ import {
   orders,
   products,
 } from "#app/db/schema.ts";
+import { type AuditBy, recordAuditBy } from "#app/features/staff/audit.server.ts";
 import { config } from "#app/utils/env.server.ts";
 import { STORE_TIME_ZONE, storeDay } from "#app/utils/store-time.ts";
+import { orderWithinScope, type StaffScope } from "./driver-scope.server.ts";
 import type { OrderFilters } from "./order-search.schema.ts";
 import { orderFilterCondition } from "./order-search.server.ts";
 import { CLOSED_STATUSES, OPEN_STATUSES, ORDER_ACTIONS, type OrderAction } from "./order-status.ts";
@@ -65,51 +69,74 @@ export async function listOrders(
   const database = options.executor ?? (await db());
   const limit = Math.min(Math.max(options.limit ?? ORDERS_PAGE_SIZE, 1), 100);
   const after = decodeCursor(options.cursor);
-  const rows = await database
-    .select({
-      id: orders.id,
-      status: orders.status,
-      customerName: orders.customerName,
-      userEmail: orders.userEmail,
-      phone: orders.phone,
-      deliveryAddress: orders.deliveryAddress,
-      deliveryDate: orders.deliveryDate,
-      deliveryTime: orders.deliveryTime,
-      totalAmountCents: orders.totalAmountCents,
-      quantity: orders.quantity,
-      notes: orders.notes,
-      cancelReason: orders.cancelReason,
-      idPhotoId: orders.idPhotoId,
-      payWithCents: orders.payWithCents,
-      createdAt: orders.createdAt,
-      createdAtText: sql<string>`${orders.createdAt}::text`,
-    })
+  const rows = await scopedOrders(database, scope, options.filters ?? {}, after, limit + 1);
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  const nextCursor = rows.length > limit && last ? encodeCursor(last.createdAtText, last.id) : null;
+  return { orders: await withItems(database, page), nextCursor };
+}
+
+/** The columns every admin view of an order reads: the lists, the day board and the CSV export. */
+export const adminOrderColumns = {
+  id: orders.id,
+  status: orders.status,
+  customerName: orders.customerName,
+  userEmail: orders.userEmail,
+  phone: orders.phone,
+  deliveryAddress: orders.deliveryAddress,
+  deliveryDate: orders.deliveryDate,
+  deliveryTime: orders.deliveryTime,
+  totalAmountCents: orders.totalAmountCents,
+  quantity: orders.quantity,
+  notes: orders.notes,
+  cancelReason: orders.cancelReason,
+  idPhotoId: orders.idPhotoId,
+  payWithCents: orders.payWithCents,
+  createdAt: orders.createdAt,
+};
+
+/**
+ * Up to `limit` orders of `scope` that `filters` select, newest first, after the keyset position
+ * `after` (the last row of the page before), each with its created_at as exact text for the cursor.
+ */
+export function scopedOrders(
+  executor: Executor,
+  scope: OrderScope,
+  filters: OrderFilters,
+  after: { createdAt: string; id: string } | null,
+  limit: number,
+) {
+  return executor
+    .select({ ...adminOrderColumns, createdAtText: sql<string>`${orders.createdAt}::text` })
     .from(orders)
     .where(
       and(
-        orderFilterCondition(SCOPE_STATUSES[scope], options.filters ?? {}),
+        orderFilterCondition(SCOPE_STATUSES[scope], filters),
         after
           ? sql`(${orders.createdAt}, ${orders.id}) < (${after.createdAt}::timestamptz, ${after.id}::uuid)`
           : undefined,
       ),
     )
     .orderBy(...newestFirst(orders.createdAt, orders.id))
-    .limit(limit + 1);
-  const page = rows.slice(0, limit);
-  const last = page[page.length - 1];
-  const nextCursor = rows.length > limit && last ? encodeCursor(last.createdAtText, last.id) : null;
-  const itemsByOrder = await itemsFor(
-    database,
-    page.map((row) => row.id),
+    .limit(limit);
+}
+
+type AdminOrderRow = Omit<AdminOrder, "items" | "createdAt"> & { createdAt: Date; createdAtText?: string };
+
+/** Rows of `adminOrderColumns` as `AdminOrder`s: each with its items (one query for all) and an ISO date. */
+export async function withItems<Row extends AdminOrderRow>(
+  executor: Executor,
+  rows: Row[],
+): Promise<(Omit<Row, "createdAt" | "createdAtText"> & { createdAt: string; items: AdminOrderItem[] })[]> {
+  const items = await itemsFor(
+    executor,
+    rows.map((row) => row.id),
   );
-  return {
-    orders: page.map(({ createdAtText: _text, createdAt, ...row }) => ({
-      ...row,
-      createdAt: createdAt.toISOString(),
-      items: itemsByOrder.get(row.id) ?? [],
-    })),
-    nextCursor,
-  };
+  return rows.map(({ createdAtText: _text, createdAt, ...row }) => ({
+    ...row,
+    createdAt: createdAt.toISOString(),
+    items: items.get(row.id) ?? [],
+  }));
 }
 
 /** Every item of these orders, by order (product name order), in one query. */
@@ -142,6 +169,7 @@ export async function itemsFor(executor: Executor, orderIds: string[]) {
 export type SetStatusResult =
   | { ok: true; changed: boolean }
   | { ok: false; reason: "not-found" }
+  | { ok: false; reason: "forbidden" }
   | { ok: false; reason: "out-of-stock"; itemName: string }
   | { ok: false; reason: "slot-full"; message: string };
 
@@ -163,6 +191,10 @@ export type StatusChangeOptions = {
   onlyFrom?: readonly OrderStatus[];
   /** The admin making the change, recorded on its stock movements (null for the shop's own jobs). */
   actorId?: string | null;
+  /** Recorded in the audit log with the change (decision 27); the shop's own jobs pass none. */
+  audit?: AuditBy;
+  /** Only an order within this scope may change (a driver's run, decision 26). */
+  scope?: StaffScope;
 };
 
 /** Sets an order's status (any state to any state, spec §4) in one transaction with its side effects. */
@@ -191,12 +223,20 @@ export async function setOrderStatus(
 export function applyOrderAction(
   orderId: string,
   action: OrderAction,
-  options: { cancelReason?: string; now?: Date; actorId?: string | null } = {},
+  options: {
+    cancelReason?: string;
+    now?: Date;
+    actorId?: string | null;
+    audit?: AuditBy;
+    scope?: StaffScope;
+  } = {},
 ): Promise<SetStatusResult> {
   const { to, from } = ORDER_ACTIONS[action];
   return setOrderStatus(orderId, to, {
     now: options.now,
     actorId: options.actorId,
+    audit: options.audit,
+    scope: options.scope,
     cancelReason: action === "cancel" ? options.cancelReason : undefined,
     onlyFrom: from,
   });
@@ -215,6 +255,13 @@ export async function changeOrderStatus(
   options: StatusChangeOptions = {},
 ): Promise<SetStatusResult> {
   const now = options.now ?? new Date();
+  if (options.scope && !(await orderWithinScope(options.scope, { orderId }, tx))) {
+    return { ok: false, reason: "forbidden" } as const;
+  }
+  // The status before, for the audit log (read under the order's lock, as the change will be).
+  const [before] = options.audit
+    ? await tx.select({ status: orders.status }).from(orders).where(eq(orders.id, orderId)).for("update")
+    : [];
   const onlyFrom = options.onlyFrom
     ? sql`ARRAY[${sql.join(
         options.onlyFrom.map((from) => sql`${from}`),
@@ -242,7 +289,7 @@ export async function changeOrderStatus(
       sql`SELECT change_order_status(${orderId}::uuid, ${status}, ${now.toISOString()}::timestamptz,
         ${options.cancelReason ?? null}, ${onlyFrom}, ${STORE_TIME_ZONE}) AS outcome`,
     );
-    const [row] = (result as unknown as { rows: { outcome: typeof outcome }[] }).rows;
+    const [row] = rowsOf<{ outcome: typeof outcome }>(result);
     outcome = row?.outcome;
   } catch (error) {
     const short = stockShortItem(error);
@@ -250,6 +297,20 @@ export async function changeOrderStatus(
     throw error;
   }
   if (outcome === "not-found") return { ok: false, reason: "not-found" } as const;
+  if (outcome === "changed" && before) {
+    const reopened =
+      (CLOSED_STATUSES as readonly OrderStatus[]).includes(before.status) && status !== "cancelled";
+    await recordAuditBy(tx, options.audit, {
+      action: reopened ? "order.reopened" : "order.status_changed",
+      targetType: "order",
+      targetId: orderId,
+      details: {
+        from: before.status,
+        to: status,
+        ...(status === "cancelled" && options.cancelReason ? { reason: options.cancelReason } : {}),
+      },
+    });
+  }
   if (outcome === "changed" && status !== "pending") {
     await queueStatusEmail(tx, orderId, status, options.cancelReason ?? null, now);
   }

@@ -11,7 +11,8 @@ import { and, eq, inArray, lt, or } from "drizzle-orm";
 import { db } from "#app/db/client.server.ts";
 import { orders } from "#app/db/schema.ts";
 import { endedSlots } from "#app/features/checkout/delivery-slots.ts";
-import { errorMessage, log } from "#app/utils/logger.server.ts";
+import { log } from "#app/utils/logger.server.ts";
+import { startPeriodicJob } from "#app/utils/periodic-job.server.ts";
 import { storeClock } from "#app/utils/store-time.ts";
 import { changeOrderStatus } from "./admin-orders.server.ts";
 
@@ -59,24 +60,11 @@ export async function cancelUnconfirmedOrders(options: { now?: Date } = {}) {
 
 /** Runs the check at start and then every `intervalMs` (default 5 minutes). */
 export function startAutoCancelJob(options: { intervalMs?: number } = {}) {
-  const run = async () => {
-    try {
+  return startPeriodicJob(
+    async () => {
       const cancelled = await cancelUnconfirmedOrders();
       if (cancelled > 0) log.info(`Cancelled ${cancelled} pending order(s) not confirmed in time`);
-    } catch (error) {
-      log.error("The auto-cancel job failed", { error: errorMessage(error) });
-    }
-  };
-  let running = run();
-  const timer = setInterval(
-    () => {
-      running = running.then(run);
     },
-    options.intervalMs ?? 5 * 60 * 1000,
+    { intervalMs: options.intervalMs ?? 5 * 60 * 1000, failure: "The auto-cancel job failed" },
   );
-  timer.unref();
-  return async () => {
-    clearInterval(timer);
-    await running;
-  };
 }

@@ -1,9 +1,6 @@
-import { randomUUID } from "node:crypto";
 import { expect, it } from "vitest";
-import { productFormSchema } from "#app/features/catalog/product.schema.ts";
-import { createProduct, getAdminProduct } from "#app/features/catalog/product-admin.server.ts";
 import { describeEachDatabase } from "#tests/db.ts";
-import { newShopper } from "#tests/support/checkout-test-helpers.server.ts";
+import { createFormProduct, placedTestOrder } from "#tests/support/admin-fixtures.server.ts";
 import { setOrderStatus } from "./admin-orders.server.ts";
 import {
   countPlacedOrders,
@@ -12,7 +9,6 @@ import {
   getPickList,
   getTodayFigures,
 } from "./day-board.server.ts";
-import { placeOrder } from "./place-order.server.ts";
 
 // A Monday morning in New York: every slot of the day is still open.
 const NOW = new Date("2026-11-23T14:00:00Z");
@@ -20,62 +16,28 @@ const TODAY = "2026-11-23";
 const TOMORROW = "2026-11-24";
 
 async function product(name: string, sizes: { size: string; price: number }[]) {
-  const input = productFormSchema.parse({
-    name,
-    description: "Test product",
+  const loaded = await createFormProduct(name, sizes, {
     category: "Edibles",
     strain: null,
     thcPercentage: "",
     thcMg: "10",
-    imageUrl: "https://images.example/test.webp",
-    imageKey: "",
-    isFeatured: false,
-    isDeal: false,
-    sizes: sizes.map((size) => ({
-      size: size.size,
-      price: String(size.price),
-      salePrice: "",
-      inventoryCount: "500",
-      flowerEquivalent: "1",
-    })),
   });
-  const { id } = await createProduct(input);
-  const loaded = await getAdminProduct(id);
-  return { id, sizeIds: (loaded?.sizes ?? []).map((size) => size.id) };
+  return { id: loaded.id, sizeIds: loaded.sizes.map((size) => size.id) };
 }
 
 let placedOrders = 0;
 
-async function order(
+function order(
   name: string,
   date: string,
   timeSlot: string,
   items: { productId: string; sizeId: string; quantity: number }[],
   notes: string | null = null,
 ) {
-  const shopper = newShopper();
   placedOrders += 1;
-  const result = await placeOrder(
-    {
-      name,
-      email: shopper.email,
-      phone: shopper.phone,
-      address: "1 Main St",
-      city: "Washington",
-      state: "DC",
-      zipCode: "20001",
-      notes,
-      deliveryDate: date,
-      timeSlot,
-      idempotencyKey: randomUUID(),
-      items,
-      idPhotoId: null,
-    },
-    // A second apart: the board lists a slot's orders first placed first.
-    { now: new Date(NOW.getTime() + placedOrders * 1000) },
-  );
-  if (!result.ok) throw new Error(`order refused: ${result.reason}`);
-  return result.order;
+  // A second apart: the board lists a slot's orders first placed first.
+  const now = new Date(NOW.getTime() + placedOrders * 1000);
+  return placedTestOrder(items, { name, deliveryDate: date, timeSlot, notes, now });
 }
 
 describeEachDatabase("the day's work", () => {

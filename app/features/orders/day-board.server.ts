@@ -12,16 +12,18 @@
  */
 import { and, asc, eq, notInArray, sql } from "drizzle-orm";
 import { db, type Executor } from "#app/db/client.server.ts";
-import { orderDailyStats, orderItems, orderStatusCounts, orders } from "#app/db/schema.ts";
+import { adminUsers, orderDailyStats, orderItems, orderStatusCounts, orders } from "#app/db/schema.ts";
 import { DELIVERY_SLOT_LABELS } from "#app/features/checkout/delivery-slots.ts";
+import { errorMessage, log } from "#app/utils/logger.server.ts";
 import { storeDay } from "#app/utils/store-time.ts";
-import { type AdminOrder, itemsFor } from "./admin-orders.server.ts";
-import { BOARD_ORDERS_PER_SLOT, MAX_DRIVER_SLIPS, slotOrder } from "./day-board.ts";
+import { type AdminOrder, adminOrderColumns, withItems } from "./admin-orders.server.ts";
+import { BOARD_ORDERS_PER_SLOT, boardQuery, MAX_DRIVER_SLIPS, slotOrder } from "./day-board.ts";
+import { type StaffScope, scopeCondition } from "./driver-scope.server.ts";
 
-/** An order on the board: the admin card's shape, plus the cash the driver brings change for. */
+/** An order on the board: the admin card's shape, with the driver it is assigned to (issue 16 item 1b). */
 export type BoardOrder = AdminOrder & {
-  /** 'I'll pay with' amount when the shopper gave one (issue 15 item 5); the driver brings the change. */
-  payWithCents?: number | null;
+  driverId?: string | null;
+  driverName?: string | null;
 };
 
 export type BoardSlot = {
@@ -44,7 +46,12 @@ const DONE = ["cancelled", "delivered"] as const;
 
 type SlotCountRow = { label: string; count: number; cancelled: number; toCollectCents: number };
 
-async function slotCounts(executor: Executor, date: string, slot?: string): Promise<SlotCountRow[]> {
+async function slotCounts(
+  executor: Executor,
+  date: string,
+  slot?: string,
+  scope: StaffScope = { kind: "all" },
+): Promise<SlotCountRow[]> {
   return executor
     .select({
       label: orders.deliveryTime,
@@ -53,41 +60,22 @@ async function slotCounts(executor: Executor, date: string, slot?: string): Prom
       toCollectCents: sql<number>`coalesce(sum(${orders.totalAmountCents}) FILTER (WHERE ${orders.status} NOT IN ('cancelled', 'delivered')), 0)::float8`,
     })
     .from(orders)
-    .where(and(eq(orders.deliveryDate, date), slot ? eq(orders.deliveryTime, slot) : undefined))
+    .where(
+      and(
+        eq(orders.deliveryDate, date),
+        slot ? eq(orders.deliveryTime, slot) : undefined,
+        scopeCondition(scope),
+      ),
+    )
     .groupBy(orders.deliveryTime);
 }
 
+/** The admin order columns, and the assigned driver's name (joined from admin_users). */
 const boardColumns = {
-  id: orders.id,
-  status: orders.status,
-  customerName: orders.customerName,
-  userEmail: orders.userEmail,
-  phone: orders.phone,
-  deliveryAddress: orders.deliveryAddress,
-  deliveryDate: orders.deliveryDate,
-  deliveryTime: orders.deliveryTime,
-  totalAmountCents: orders.totalAmountCents,
-  quantity: orders.quantity,
-  notes: orders.notes,
-  cancelReason: orders.cancelReason,
-  idPhotoId: orders.idPhotoId,
-  createdAt: orders.createdAt,
-  payWithCents: orders.payWithCents,
+  ...adminOrderColumns,
+  driverId: orders.driverId,
+  driverName: sql<string | null>`coalesce(nullif(${adminUsers.firstName}, ''), ${adminUsers.email})`,
 };
-
-type BoardRow = Omit<BoardOrder, "items" | "createdAt"> & { createdAt: Date };
-
-async function withItems(executor: Executor, rows: BoardRow[]): Promise<BoardOrder[]> {
-  const items = await itemsFor(
-    executor,
-    rows.map((row) => row.id),
-  );
-  return rows.map((row) => ({
-    ...row,
-    createdAt: row.createdAt.toISOString(),
-    items: items.get(row.id) ?? [],
-  }));
-}
 
 /**
  * The board of `date` (yyyy-MM-dd): the five slots always (empty ones too, Sunday's included),
@@ -100,30 +88,34 @@ export async function getDayBoard(
     perSlot?: number;
     /** Places per slot for that date, when known (issue 15 item 2 provides them). */
     capacities?: ReadonlyMap<string, number>;
+    /** A driver's run: only their orders and unassigned ones (decision 26). */
+    scope?: StaffScope;
     executor?: Executor;
   } = {},
 ): Promise<DayBoard> {
   const executor = options.executor ?? (await db());
   const perSlot = Math.min(Math.max(options.perSlot ?? BOARD_ORDERS_PER_SLOT, 1), 200);
-  const counts = await slotCounts(executor, date, options.slot);
+  const counts = await slotCounts(executor, date, options.slot, options.scope);
   const byLabel = new Map(counts.map((row) => [row.label, row]));
   const labels = options.slot
     ? [options.slot]
     : [...new Set([...DELIVERY_SLOT_LABELS, ...counts.map((row) => row.label)])].sort(
         (a, b) => slotOrder(a) - slotOrder(b),
       );
-  const rows: BoardRow[] = [];
+  const rows: Array<Omit<BoardOrder, "items" | "createdAt"> & { createdAt: Date }> = [];
   for (const label of labels) {
     if ((byLabel.get(label)?.count ?? 0) === 0) continue;
     rows.push(
       ...(await executor
         .select(boardColumns)
         .from(orders)
+        .leftJoin(adminUsers, eq(adminUsers.id, orders.driverId))
         .where(
           and(
             eq(orders.deliveryDate, date),
             eq(orders.deliveryTime, label),
             sql`${orders.status} <> 'cancelled'`,
+            scopeCondition(options.scope ?? { kind: "all" }),
           ),
         )
         .orderBy(asc(orders.createdAt), asc(orders.id))
@@ -220,6 +212,7 @@ export async function getDriverSlips(
   const rows = await executor
     .select(boardColumns)
     .from(orders)
+    .leftJoin(adminUsers, eq(adminUsers.id, orders.driverId))
     .where(where)
     .orderBy(asc(orders.deliveryTime), asc(orders.createdAt), asc(orders.id))
     .limit(MAX_DRIVER_SLIPS);
@@ -286,4 +279,24 @@ export async function countPlacedOrders(executor?: Executor): Promise<number> {
     .select({ total: sql<number>`coalesce(sum(${orderStatusCounts.ordersCount}), 0)::int` })
     .from(orderStatusCounts);
   return row?.total ?? 0;
+}
+
+/**
+ * The loader of a print view (pick list, driver slips): the board's date and slot from the URL, and
+ * what `load` reads for them. A failed read is logged ("Failed to fetch the <what>") and answers
+ * `empty` with the error the view shows.
+ */
+export async function loadPrintView<View extends object>(
+  request: Request,
+  what: string,
+  load: (date: string, slot: string | undefined) => Promise<View>,
+  empty: View,
+) {
+  const query = boardQuery(new URL(request.url), new Date());
+  try {
+    return { ...query, ...(await load(query.date, query.slot)), error: null as string | null };
+  } catch (error) {
+    log.error(`Failed to fetch the ${what}`, { error: errorMessage(error) });
+    return { ...query, ...empty, error: "Failed to fetch orders" as string | null };
+  }
 }

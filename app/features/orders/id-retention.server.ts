@@ -8,7 +8,7 @@ import { and, inArray, isNotNull, lt, sql } from "drizzle-orm";
 import { db } from "#app/db/client.server.ts";
 import { idPhotos, orders } from "#app/db/schema.ts";
 import { config } from "#app/utils/env.server.ts";
-import { errorMessage, log } from "#app/utils/logger.server.ts";
+import { startRetentionJob } from "#app/utils/periodic-job.server.ts";
 
 const HOUR_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * HOUR_MS;
@@ -70,24 +70,9 @@ export async function deleteExpiredIdPhotos(options: { now?: Date; retentionDays
 
 /** Runs the clean-up at start and then every `intervalMs` (default hourly). */
 export function startIdRetentionJob(options: { intervalMs?: number } = {}) {
-  const run = async () => {
-    try {
-      const deleted = await deleteExpiredIdPhotos();
-      if (deleted > 0) log.info(`Deleted ${deleted} ID photo(s) past their retention`);
-    } catch (error) {
-      log.error("The ID photo retention job failed", { error: errorMessage(error) });
-    }
-  };
-  let running = run();
-  const timer = setInterval(
-    () => {
-      running = running.then(run);
-    },
-    options.intervalMs ?? 60 * 60 * 1000,
-  );
-  timer.unref();
-  return async () => {
-    clearInterval(timer);
-    await running;
-  };
+  return startRetentionJob(() => deleteExpiredIdPhotos(), {
+    ...options,
+    what: "ID photo(s)",
+    failure: "The ID photo retention job failed",
+  });
 }

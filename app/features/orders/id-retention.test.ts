@@ -6,6 +6,7 @@ import { describeEachDatabase } from "#tests/db.ts";
 import {
   insertTestProduct,
   MONDAY_MORNING,
+  oneOf,
   placeOrderInput,
   testPng,
 } from "#tests/support/checkout-test-helpers.server.ts";
@@ -20,7 +21,7 @@ describeEachDatabase("ID photo retention", (database) => {
     const product = await insertTestProduct(db, { priceCents: 9000 });
     const photoId = await storeIdPhoto(await processIdPhoto(await testPng()));
     const result = await placeOrder(
-      placeOrderInput([{ productId: product.productId, sizeId: product.sizeId, quantity: 1 }], {
+      placeOrderInput(oneOf(product), {
         idPhotoId: photoId,
       }),
       { now: MONDAY_MORNING },
@@ -67,7 +68,7 @@ describeEachDatabase("ID photo retention", (database) => {
     const product = await insertTestProduct(database().db, { priceCents: 9000 });
     const claimed = await storeIdPhoto(await processIdPhoto(await testPng()));
     const placed = await placeOrder(
-      placeOrderInput([{ productId: product.productId, sizeId: product.sizeId, quantity: 1 }], {
+      placeOrderInput(oneOf(product), {
         idPhotoId: claimed,
       }),
       { now: MONDAY_MORNING },

@@ -1,3 +1,4 @@
+import { parseUrlFilters, urlFiltersQuery } from "#app/utils/url-filters.ts";
 import { z } from "#app/utils/zod.ts";
 import { ALL_STATUSES } from "./order-status.ts";
 
@@ -20,19 +21,10 @@ export type OrderFilters = z.infer<typeof orderFiltersSchema>;
 export const ORDER_FILTER_KEYS = ["q", "status", "from", "to"] as const;
 
 export function parseOrderFilters(params: URLSearchParams): OrderFilters {
-  const raw = Object.fromEntries(
-    ORDER_FILTER_KEYS.map((key) => [key, params.get(key) || undefined] as const).filter(([, v]) => v),
-  );
-  const parsed = orderFiltersSchema.parse(raw);
-  return Object.fromEntries(Object.entries(parsed).filter(([, value]) => value)) as OrderFilters;
+  return parseUrlFilters<OrderFilters>(params, ORDER_FILTER_KEYS, orderFiltersSchema.shape);
 }
 
 /** The filters as a query string (no leading '?'), for links that keep them (pager, CSV export). */
 export function orderFiltersQuery(filters: OrderFilters) {
-  const params = new URLSearchParams();
-  for (const key of ORDER_FILTER_KEYS) {
-    const value = filters[key];
-    if (value) params.set(key, value);
-  }
-  return params.toString();
+  return urlFiltersQuery(ORDER_FILTER_KEYS, filters);
 }

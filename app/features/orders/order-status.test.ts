@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseOrderFilters } from "./order-search.schema.ts";
 import {
+  ALL_STATUSES,
   actionsFor,
   cancelReasonForCustomer,
   cancelReasonText,
@@ -10,11 +11,13 @@ import {
 
 describe("the order status flow table (decision 23)", () => {
   it("offers each status its next steps, with the spec's words", () => {
-    expect(actionsFor("pending")).toEqual(["confirm", "cancel"]);
-    expect(actionsFor("confirmed")).toEqual(["out-for-delivery", "deliver", "cancel"]);
-    expect(actionsFor("out_for_delivery")).toEqual(["deliver", "cancel"]);
-    expect(actionsFor("delivered")).toEqual(["reopen"]);
-    expect(actionsFor("cancelled")).toEqual(["reopen"]);
+    expect(ALL_STATUSES.map((status) => [status, actionsFor(status)])).toEqual([
+      ["pending", ["confirm", "cancel"]],
+      ["confirmed", ["out-for-delivery", "deliver", "cancel"]],
+      ["out_for_delivery", ["deliver", "cancel"]],
+      ["delivered", ["reopen"]],
+      ["cancelled", ["reopen"]],
+    ]);
     expect([ORDER_ACTIONS.confirm.label, ORDER_ACTIONS.deliver.label, ORDER_ACTIONS.cancel.label]).toEqual([
       "Confirm",
       "Mark Delivered",

@@ -6,15 +6,11 @@
  */
 
 import { stringify } from "csv-stringify/sync";
-import { and, sql } from "drizzle-orm";
 import { db, type Executor } from "#app/db/client.server.ts";
-import { newestFirst } from "#app/db/keyset.ts";
-import { orders } from "#app/db/schema.ts";
 import { errorMessage, log } from "#app/utils/logger.server.ts";
-import { STORE_TIME_ZONE } from "#app/utils/store-time.ts";
-import { itemsFor, type OrderScope, SCOPE_STATUSES } from "./admin-orders.server.ts";
+import { STORE_MINUTE_FIELDS } from "#app/utils/store-time.ts";
+import { itemsFor, type OrderScope, scopedOrders } from "./admin-orders.server.ts";
 import type { OrderFilters } from "./order-search.schema.ts";
-import { orderFilterCondition } from "./order-search.server.ts";
 
 export const EXPORT_BATCH = 500;
 
@@ -39,14 +35,8 @@ export const CSV_COLUMNS = [
   "Notes",
 ] as const;
 
-const placedAt = new Intl.DateTimeFormat("sv-SE", {
-  timeZone: STORE_TIME_ZONE,
-  year: "numeric",
-  month: "2-digit",
-  day: "2-digit",
-  hour: "2-digit",
-  minute: "2-digit",
-});
+/** "2026-11-23 15:01", store time. */
+const placedAt = new Intl.DateTimeFormat("sv-SE", STORE_MINUTE_FIELDS);
 
 const dollars = (cents: number) => (cents / 100).toFixed(2);
 
@@ -81,33 +71,7 @@ export function ordersCsvStream(
         }
         const database = options.executor ?? (await db());
         const cursor = after;
-        const rows = await database
-          .select({
-            id: orders.id,
-            createdAt: orders.createdAt,
-            createdAtText: sql<string>`${orders.createdAt}::text`,
-            status: orders.status,
-            cancelReason: orders.cancelReason,
-            customerName: orders.customerName,
-            userEmail: orders.userEmail,
-            phone: orders.phone,
-            deliveryAddress: orders.deliveryAddress,
-            deliveryDate: orders.deliveryDate,
-            deliveryTime: orders.deliveryTime,
-            totalAmountCents: orders.totalAmountCents,
-            notes: orders.notes,
-          })
-          .from(orders)
-          .where(
-            and(
-              orderFilterCondition(SCOPE_STATUSES[scope], filters),
-              cursor
-                ? sql`(${orders.createdAt}, ${orders.id}) < (${cursor.createdAt}::timestamptz, ${cursor.id}::uuid)`
-                : undefined,
-            ),
-          )
-          .orderBy(...newestFirst(orders.createdAt, orders.id))
-          .limit(batch);
+        const rows = await scopedOrders(database, scope, filters, cursor, batch);
         const last = rows[rows.length - 1];
         if (rows.length < batch || !last) done = true;
         if (last) after = { createdAt: last.createdAtText, id: last.id };
@@ -156,4 +120,13 @@ export function ordersCsvStream(
       }
     },
   });
+}
+
+/**
+ * An export's filters as the audit log keeps them: the status and dates, and only whether there
+ * was a search (its text may be a customer's name, phone or address; decision 27 keeps those out).
+ */
+export function exportedFilters(filters: OrderFilters) {
+  const { q, ...rest } = filters;
+  return { ...rest, ...(q ? { search: true } : {}) };
 }

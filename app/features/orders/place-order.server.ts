@@ -12,6 +12,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { type SQL, sql } from "drizzle-orm";
 import { type Database, db } from "#app/db/client.server.ts";
+import { rowsOf } from "#app/db/rows.ts";
 import type { OrderBudget } from "#app/features/abuse/rate-limits.server.ts";
 import { isBelowMinimumOrder, minimumOrderCents } from "#app/features/cart/cart.ts";
 import { unitPriceCents } from "#app/features/catalog/catalog.ts";
@@ -138,10 +139,6 @@ type SizeSnapshot = {
   flowerEquivalentMg: number | null;
 };
 
-function rowsOf<T>(result: unknown): T[] {
-  return (result as { rows: T[] }).rows;
-}
-
 function parsedJson<T>(value: unknown): T | null {
   if (value === null || value === undefined) return null;
   return (typeof value === "string" ? JSON.parse(value) : value) as T;
@@ -170,29 +167,9 @@ async function readOrderContext(
     closure: string | null;
     booked: number | string | null;
   }>(
-    await database.execute(sql`
-      SELECT
-        (SELECT json_build_object('id', o.id, 'publicToken', o.public_token, 'totalAmountCents', o.total_amount_cents)
-          FROM orders o WHERE o.idempotency_key = ${idempotencyKey}) AS replay,
-        (SELECT json_agg(json_build_object(
-            'sizeId', s.id, 'productId', s.product_id, 'size', s.size, 'priceCents', s.price_cents,
-            'salePriceCents', s.sale_price_cents, 'productName', p.name, 'imageUrl', p.image_url,
-            'archived', p.archived_at IS NOT NULL, 'flowerEquivalentMg', s.flower_equivalent_mg))
-          FROM product_sizes s JOIN products p ON p.id = s.product_id
-          WHERE s.id IN (SELECT jsonb_array_elements_text(${JSON.stringify(sizeIds)}::jsonb)::uuid)) AS sizes,
-        (SELECT true FROM id_photos p WHERE p.id = ${photoToken}::uuid
-          AND NOT EXISTS (SELECT 1 FROM orders o WHERE o.id_photo_id = p.id)) AS photo,
-        (SELECT value::text FROM store_settings WHERE key = ${PURCHASE_LIMITS_KEY}) AS limits,
-        (SELECT json_build_object('points', r.points, 'expire', r.expire) FROM rate_limits r
-          WHERE r.key = ${budget?.key ?? null} AND r.expire > ${budget?.nowMs ?? 0}) AS budget,
-        (SELECT json_agg(json_build_object('state', z.state, 'active', z.active,
-            'minimumOrderCents', z.minimum_order_cents, 'zipCodes', json_build_array(${delivery.zip}::text)))
-          FROM delivery_zones z WHERE z.active AND ${delivery.zip}::text = ANY(z.zip_codes)) AS zones,
-        (SELECT value FROM store_settings WHERE key = ${DELIVERY_SETTINGS_KEY}) AS settings,
-        (SELECT c.reason FROM delivery_closures c WHERE c.date = ${delivery.date}::date
-          AND (c.slot IS NULL OR c.slot = ${delivery.slot}) ORDER BY c.slot NULLS FIRST LIMIT 1) AS closure,
-        (SELECT count(*) FROM orders o WHERE o.delivery_date = ${delivery.date}::date
-          AND o.delivery_time = ${delivery.slot} AND o.status <> 'cancelled') AS booked`),
+    await database.execute(sql`SELECT * FROM order_context(${idempotencyKey}, string_to_array(${sizeIds.join(",")}, ',')::uuid[],
+      ${photoToken}::uuid, ${PURCHASE_LIMITS_KEY}, ${budget?.key ?? null}, ${budget?.nowMs ?? 0}::bigint,
+      ${delivery.zip}, ${DELIVERY_SETTINGS_KEY}, ${delivery.date}::date, ${delivery.slot})`),
   );
   return {
     photo: row?.photo === true,

@@ -11,22 +11,22 @@ import {
 import { submitCheckout } from "#app/features/checkout/checkout.server.ts";
 import { uploadIdPhoto } from "#app/features/media/id-photos.server.ts";
 import { describeEachDatabase } from "#tests/db.ts";
+import { postCheckout, sendPhotoAhead, submitAsShopper } from "#tests/support/checkout-posts.server.ts";
 import {
   checkoutRequest,
   insertTestProduct,
   MONDAY_MORNING,
   newShopper,
+  oneOf,
   orderFields,
   placeOrderInput,
-  stockOf as stockOfSize,
+  stockLeft as stockOf,
   testIdPhoto,
 } from "#tests/support/checkout-test-helpers.server.ts";
 import { getOrderByToken } from "./orders.server.ts";
 import { commitOrder, placeOrder, prepareOrder } from "./place-order.server.ts";
 
 describeEachDatabase("placing orders", (database) => {
-  const stockOf = (sizeId: string) => stockOfSize(database().db, sizeId);
-
   it("writes the order, item snapshots, running totals and both e-mails in one go", async () => {
     const { db } = database();
     const a = await insertTestProduct(db, { name: "Blue Dream", priceCents: 5000, salePriceCents: 4500 });
@@ -77,7 +77,7 @@ describeEachDatabase("placing orders", (database) => {
   it("ignores prices and totals sent by the browser: the server's figures win", async () => {
     const { db } = database();
     const product = await insertTestProduct(db, { priceCents: 9000 });
-    const fields = orderFields([{ productId: product.productId, sizeId: product.sizeId, quantity: 1 }], {
+    const fields = orderFields(oneOf(product), {
       // Tampering: the items carry a price, and extra fields claim a total.
       items: JSON.stringify([
         { productId: product.productId, sizeId: product.sizeId, quantity: 1, priceCents: 1, unitPrice: 0.01 },
@@ -86,10 +86,7 @@ describeEachDatabase("placing orders", (database) => {
       totalCents: "1",
       total_amount: "0.01",
     });
-    const result = await submitCheckout(checkoutRequest(fields, await testIdPhoto()), {
-      clientAddress: newShopper().clientAddress,
-      now: MONDAY_MORNING,
-    });
+    const result = await submitAsShopper(checkoutRequest(fields, await testIdPhoto()));
     expect(result.ok).toBe(true);
     if (!result.ok) return;
     const order = await getOrderByToken(result.token);
@@ -101,13 +98,7 @@ describeEachDatabase("placing orders", (database) => {
   it("refuses $79.99 with the spec's message and the server's figure, and accepts $80.00", async () => {
     const { db } = database();
     const cheap = await insertTestProduct(db, { priceCents: 7999 });
-    const refused = await submitCheckout(
-      checkoutRequest(
-        orderFields([{ productId: cheap.productId, sizeId: cheap.sizeId, quantity: 1 }]),
-        await testIdPhoto(),
-      ),
-      { clientAddress: newShopper().clientAddress, now: MONDAY_MORNING },
-    );
+    const refused = await postCheckout([{ productId: cheap.productId, sizeId: cheap.sizeId, quantity: 1 }]);
     expect(refused).toMatchObject({
       ok: false,
       status: 400,
@@ -136,7 +127,7 @@ describeEachDatabase("placing orders", (database) => {
   it("charges the price under the stock lock when it changed after the cart was priced", async () => {
     const { db } = database();
     const product = await insertTestProduct(db, { name: "Repriced", priceCents: 9000 });
-    const input = placeOrderInput([{ productId: product.productId, sizeId: product.sizeId, quantity: 1 }]);
+    const input = placeOrderInput(oneOf(product));
     const prepared = await prepareOrder(input, { now: MONDAY_MORNING });
     if (!prepared.ok || prepared.replay) throw new Error("not prepared");
     expect(prepared.quote.totalCents).toBe(9000);
@@ -154,7 +145,7 @@ describeEachDatabase("placing orders", (database) => {
     expect(mail?.text).toContain("$95.00");
 
     // A price cut below the minimum after pricing is refused with the new figure, nothing written.
-    const second = placeOrderInput([{ productId: product.productId, sizeId: product.sizeId, quantity: 1 }]);
+    const second = placeOrderInput(oneOf(product));
     const again = await prepareOrder(second, { now: MONDAY_MORNING });
     if (!again.ok || again.replay) throw new Error("not prepared");
     await db.update(productSizes).set({ priceCents: 7000 }).where(eq(productSizes.id, product.sizeId));
@@ -176,7 +167,7 @@ describeEachDatabase("placing orders", (database) => {
     });
     const results = await Promise.all(
       Array.from({ length: 200 }, () =>
-        placeOrder(placeOrderInput([{ productId: product.productId, sizeId: product.sizeId, quantity: 1 }]), {
+        placeOrder(placeOrderInput(oneOf(product)), {
           now: MONDAY_MORNING,
         }),
       ),
@@ -205,26 +196,18 @@ describeEachDatabase("placing orders", (database) => {
     const { db } = database();
     const product = await insertTestProduct(db, { priceCents: 8000, inventoryCount: 10 });
     const key = crypto.randomUUID();
-    const fields = orderFields([{ productId: product.productId, sizeId: product.sizeId, quantity: 1 }], {
+    const fields = orderFields(oneOf(product), {
       idempotencyKey: key,
     });
     const file = await testIdPhoto();
     const results = await Promise.all(
-      Array.from({ length: 5 }, () =>
-        submitCheckout(checkoutRequest(fields, file), {
-          clientAddress: newShopper().clientAddress,
-          now: MONDAY_MORNING,
-        }),
-      ),
+      Array.from({ length: 5 }, () => submitAsShopper(checkoutRequest(fields, file))),
     );
     const tokens = new Set(results.map((result) => (result.ok ? result.token : "refused")));
     expect(tokens.size).toBe(1);
     expect([...tokens][0]).not.toBe("refused");
     // A later reload of the post returns the same order too.
-    const again = await submitCheckout(checkoutRequest(fields, file), {
-      clientAddress: newShopper().clientAddress,
-      now: MONDAY_MORNING,
-    });
+    const again = await submitAsShopper(checkoutRequest(fields, file));
     expect(again).toMatchObject({ ok: true, replayed: true, token: [...tokens][0] });
     const rows = await db.select({ id: orders.id }).from(orders).where(eq(orders.idempotencyKey, key));
     expect(rows).toHaveLength(1);
@@ -234,12 +217,9 @@ describeEachDatabase("placing orders", (database) => {
   it("validates every field with clear messages and the spec's toasts", async () => {
     const { db } = database();
     const product = await insertTestProduct(db, { priceCents: 9000 });
-    const items = [{ productId: product.productId, sizeId: product.sizeId, quantity: 1 }];
+    const items = oneOf(product);
     const file = await testIdPhoto();
-    const noAge = await submitCheckout(checkoutRequest(orderFields(items, { ageConfirmed: "" }), file), {
-      clientAddress: newShopper().clientAddress,
-      now: MONDAY_MORNING,
-    });
+    const noAge = await submitAsShopper(checkoutRequest(orderFields(items, { ageConfirmed: "" }), file));
     expect(noAge).toMatchObject({
       ok: false,
       status: 400,
@@ -248,26 +228,21 @@ describeEachDatabase("placing orders", (database) => {
         description: "You must be 21 or older to purchase cannabis products.",
       },
     });
-    const empty = await submitCheckout(checkoutRequest(orderFields([]), file), {
-      clientAddress: newShopper().clientAddress,
-      now: MONDAY_MORNING,
-    });
+    const empty = await submitAsShopper(checkoutRequest(orderFields([]), file));
     expect(empty).toMatchObject({
       ok: false,
       toast: { title: "Cart Empty", description: "Please add items to your cart before checkout." },
     });
-    const bad = await submitCheckout(
-      checkoutRequest(
-        orderFields(items, {
-          name: " ",
-          email: "not-an-email",
-          zipCode: "abc",
-          state: "MD",
-          timeSlot: "3:00 AM",
-        }),
-        null,
-      ),
-      { clientAddress: newShopper().clientAddress, now: MONDAY_MORNING },
+    const bad = await postCheckout(
+      items,
+      {
+        name: " ",
+        email: "not-an-email",
+        zipCode: "abc",
+        state: "MD",
+        timeSlot: "3:00 AM",
+      },
+      { file: null },
     );
     expect(bad.ok).toBe(false);
     if (bad.ok) return;
@@ -282,14 +257,13 @@ describeEachDatabase("placing orders", (database) => {
     });
     // A slot that has already ended today is refused by the server too.
     const evening = new Date("2026-11-23T23:30:00Z"); // 6:30 PM in New York
-    const ended = await submitCheckout(
+    const ended = await submitAsShopper(
       checkoutRequest(orderFields(items, { deliveryDate: "2026-11-23", timeSlot: "4:00 PM-6:00 PM" }), file),
-      { clientAddress: newShopper().clientAddress, now: evening },
+      { now: evening },
     );
     expect(ended).toMatchObject({ ok: false, status: 400, fieldErrors: { timeSlot: expect.any(String) } });
-    const dayAfter = await submitCheckout(
+    const dayAfter = await submitAsShopper(
       checkoutRequest(orderFields(items, { deliveryDate: "2026-11-25" }), file),
-      { clientAddress: newShopper().clientAddress, now: MONDAY_MORNING },
     );
     expect(dayAfter).toMatchObject({
       ok: false,
@@ -347,33 +321,24 @@ describeEachDatabase("placing orders", (database) => {
   it("takes the ID photo sent ahead by its token, and asks again for one it does not have", async () => {
     const { db } = database();
     const product = await insertTestProduct(db, { priceCents: 9000 });
-    const items = [{ productId: product.productId, sizeId: product.sizeId, quantity: 1 }];
-    const upload = await uploadIdPhoto(checkoutRequest({}, await testIdPhoto()));
-    if (!upload.ok) throw new Error(upload.message);
+    const items = oneOf(product);
+    const upload = { token: await sendPhotoAhead() };
     expect(upload.token).toMatch(/^[0-9a-f-]{36}$/);
 
     // A refused post keeps the photo for the corrected resubmit.
-    const refused = await submitCheckout(
-      checkoutRequest(orderFields(items, { name: " ", idPhotoToken: upload.token }), null),
-      { clientAddress: newShopper().clientAddress, now: MONDAY_MORNING },
-    );
+    const refused = await postCheckout(items, { name: " ", idPhotoToken: upload.token }, { file: null });
     expect(refused).toMatchObject({ ok: false, status: 400, fieldErrors: { name: "Full name is required" } });
     expect(refused.ok || refused.fieldErrors.idFront).toBeFalsy();
-    const tooSmall = await submitCheckout(
-      checkoutRequest(
-        orderFields([{ productId: product.productId, sizeId: product.sizeId, quantity: 0 }], {
-          idPhotoToken: upload.token,
-        }),
-        null,
-      ),
-      { clientAddress: newShopper().clientAddress, now: MONDAY_MORNING },
+    const tooSmall = await postCheckout(
+      [{ productId: product.productId, sizeId: product.sizeId, quantity: 0 }],
+      {
+        idPhotoToken: upload.token,
+      },
+      { file: null },
     );
     expect(tooSmall.ok).toBe(false);
 
-    const placed = await submitCheckout(
-      checkoutRequest(orderFields(items, { idPhotoToken: upload.token }), null),
-      { clientAddress: newShopper().clientAddress, now: MONDAY_MORNING },
-    );
+    const placed = await postCheckout(items, { idPhotoToken: upload.token }, { file: null });
     expect(placed).toMatchObject({ ok: true, replayed: false });
     if (!placed.ok) return;
     const [row] = await db
@@ -383,10 +348,7 @@ describeEachDatabase("placing orders", (database) => {
     expect(row?.idPhotoId).toBe(upload.token);
 
     for (const token of [crypto.randomUUID(), "not-a-token"]) {
-      const unknown = await submitCheckout(
-        checkoutRequest(orderFields(items, { idPhotoToken: token }), null),
-        { clientAddress: newShopper().clientAddress, now: MONDAY_MORNING },
-      );
+      const unknown = await postCheckout(items, { idPhotoToken: token }, { file: null });
       expect(unknown).toMatchObject({
         ok: false,
         status: 400,
@@ -405,7 +367,7 @@ describeEachDatabase("placing orders", (database) => {
     const { db } = database();
     const product = await insertTestProduct(db, { priceCents: 9000 });
     // One form, posted twice: the retry carries the same fields, idempotency key and photo.
-    const fields = orderFields([{ productId: product.productId, sizeId: product.sizeId, quantity: 1 }]);
+    const fields = orderFields(oneOf(product));
     const ordersBefore = await db.$count(orders);
     const clientAddress = newShopper().clientAddress;
     const failed = await submitCheckout(checkoutRequest(fields, await testIdPhoto()), {

@@ -7,8 +7,10 @@
  *
  * Returns null when the order may take its slot, or the message staff see.
  */
+
 import { sql } from "drizzle-orm";
 import type { Transaction } from "#app/db/client.server.ts";
+import { rowsOf } from "#app/db/rows.ts";
 import { getDeliverySettings } from "#app/features/delivery/delivery.server.ts";
 import { slotCapacity } from "#app/features/delivery/delivery-settings.ts";
 
@@ -20,7 +22,7 @@ export async function reopenSlotProblem(tx: Transaction, order: ReopenedOrderSlo
     sql`SELECT refusal, reason FROM delivery_slot_refusal(${order.deliveryDate}::date, ${order.deliveryTime},
       ${capacity}::integer, ${order.orderId}::uuid)`,
   );
-  const [row] = (result as unknown as { rows: { refusal: string | null; reason: string | null }[] }).rows;
+  const [row] = rowsOf<{ refusal: string | null; reason: string | null }>(result);
   if (row?.refusal === "closed") {
     return `This delivery time is closed${row.reason ? ` (${row.reason})` : ""}: change the order's delivery time first.`;
   }

@@ -1,8 +1,14 @@
 import { data } from "react-router";
-import { CATEGORY_ICONS, ChipRow, EmptyState, PaginatedGrid, SearchForm } from "#app/components/listing.tsx";
+import {
+  CATEGORY_ICONS,
+  ChipRow,
+  EffectFilters,
+  EmptyState,
+  PaginatedGrid,
+  SearchForm,
+} from "#app/components/listing.tsx";
 import { LoadErrorNotice, useLoadErrorToast } from "#app/components/load-error.tsx";
-import { requireSearchBudget } from "#app/features/abuse/rate-limits.server.ts";
-import { loadListing } from "#app/features/catalog/listing.server.ts";
+import { listingQuery, loadListing } from "#app/features/catalog/listing.server.ts";
 import { seoMeta, storeFromMatches } from "#app/features/catalog/seo.ts";
 import {
   CATEGORY_EFFECT_FILTERS,
@@ -10,9 +16,6 @@ import {
   categoryPageBySlug,
   pageSlug,
   parseEffect,
-  parseOnly,
-  parsePage,
-  parseSearch,
   productsAvailable,
   strainForEffectFilter,
 } from "#app/features/catalog/storefront.ts";
@@ -35,8 +38,8 @@ const CATEGORY_DESCRIPTIONS: Record<string, string> = {
 export async function loader({ url, pattern, context }: Route.LoaderArgs) {
   const page = categoryPageBySlug(pageSlug(pattern));
   if (!page) throw data(null, { status: 404 });
-  const search = parseSearch(url.searchParams.get("q"));
-  await requireSearchBudget(search, context.get(requestInfoContext).clientAddress);
+  const query = await listingQuery(url.searchParams, context.get(requestInfoContext).clientAddress);
+  const { search } = query;
   const effect = parseEffect(url.searchParams.get("effect"));
   const strain = effect ? strainForEffectFilter(effect) : null;
   const listing = await loadListing(
@@ -46,8 +49,8 @@ export async function loader({ url, pattern, context }: Route.LoaderArgs) {
       strains: effect ? (strain ? [strain] : []) : null,
       search,
     },
-    parsePage(url.searchParams.get("page")),
-    parseOnly(url.searchParams.get("only")),
+    query.page,
+    query.only,
   );
   return { name: page.name, slug: page.slug, search, effect, listing };
 }
@@ -97,18 +100,14 @@ export default function CategoryPage({ loaderData }: Route.ComponentProps) {
         </p>
       </header>
       <SearchForm placeholder={`Search ${name}...`} defaultValue={search} keep={{ effect }} />
-      <div className="flex flex-col gap-2 sm:flex-row sm:items-center">
-        <h2 className="shrink-0 text-sm font-semibold text-muted-foreground">Filter by Effect</h2>
-        <ChipRow
-          label="Filter by Effect"
-          items={CATEGORY_EFFECT_FILTERS.map((value) => ({
-            label: value,
-            // A toggle: choosing the active effect clears it (spec §4).
-            to: effectHref(effect === value ? null : value),
-            active: effect === value,
-          }))}
-        />
-      </div>
+      <EffectFilters
+        items={CATEGORY_EFFECT_FILTERS.map((value) => ({
+          label: value,
+          // A toggle: choosing the active effect clears it (spec §4).
+          to: effectHref(effect === value ? null : value),
+          active: effect === value,
+        }))}
+      />
       <LoadErrorNotice failed={listing.failed} text="Failed to load products. Please try again." />
       <PaginatedGrid
         listing={listing}

@@ -1,17 +1,9 @@
 import { data } from "react-router";
 import { EmptyState, PaginatedGrid, SearchForm } from "#app/components/listing.tsx";
 import { LoadErrorNotice, useLoadErrorToast } from "#app/components/load-error.tsx";
-import { requireSearchBudget } from "#app/features/abuse/rate-limits.server.ts";
-import { loadListing } from "#app/features/catalog/listing.server.ts";
+import { listingQuery, loadListing } from "#app/features/catalog/listing.server.ts";
 import { seoMeta, storeFromMatches } from "#app/features/catalog/seo.ts";
-import {
-  EFFECT_PAGES,
-  pageSlug,
-  parseOnly,
-  parsePage,
-  parseSearch,
-  productsAvailable,
-} from "#app/features/catalog/storefront.ts";
+import { EFFECT_PAGES, pageSlug, productsAvailable } from "#app/features/catalog/storefront.ts";
 import { CATALOGUE_PAGE } from "#app/utils/catalogue-pages.ts";
 import { requestInfoContext } from "#app/utils/request-context.ts";
 import type { Route } from "./+types/effect";
@@ -22,13 +14,9 @@ export async function loader({ url, pattern, context }: Route.LoaderArgs) {
   const slug = pageSlug(pattern);
   const page = EFFECT_PAGES[slug];
   if (!page) throw data(null, { status: 404 });
-  const search = parseSearch(url.searchParams.get("q"));
-  await requireSearchBudget(search, context.get(requestInfoContext).clientAddress);
-  const listing = await loadListing(
-    { strains: page.strains, search },
-    parsePage(url.searchParams.get("page")),
-    parseOnly(url.searchParams.get("only")),
-  );
+  const query = await listingQuery(url.searchParams, context.get(requestInfoContext).clientAddress);
+  const { search } = query;
+  const listing = await loadListing({ strains: page.strains, search }, query.page, query.only);
   return { slug, search, listing };
 }
 

@@ -2,6 +2,7 @@ import { Link } from "react-router";
 import { Carousel } from "#app/components/carousel.tsx";
 import { CATEGORY_ICONS } from "#app/components/listing.tsx";
 import { useLoadErrorToast } from "#app/components/load-error.tsx";
+import { type Feature, FeatureList, PageSection, SectionHeading } from "#app/components/page-section.tsx";
 import { ProductCard } from "#app/components/product-card.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
@@ -117,16 +118,23 @@ const STEPS = [
   },
 ] as const;
 
-function SectionHeading({ title, subtitle, id }: { title: string; subtitle?: string; id: string }) {
-  return (
-    <div className="space-y-1">
-      <h2 id={id} className="font-display text-2xl font-semibold text-primary md:text-3xl">
-        {title}
-      </h2>
-      {subtitle ? <p className="text-muted-foreground">{subtitle}</p> : null}
-    </div>
-  );
-}
+const HOME_FEATURES = [
+  {
+    icon: "clock",
+    title: "Same-Day Delivery",
+    text: "Most orders arrive in 2–4 hours, many in about 30 minutes.",
+  },
+  {
+    icon: "flask-conical",
+    title: "Premium Lab-Tested Quality",
+    text: "Every product is lab-tested and top shelf.",
+  },
+  {
+    icon: "lock",
+    title: "Discreet Service",
+    text: "Discreet and confidential, with an ID check at the door.",
+  },
+] as const satisfies readonly Feature[];
 
 export default function Home({ loaderData, matches }: Route.ComponentProps) {
   const { featured, flower } = loaderData;
@@ -225,8 +233,11 @@ export default function Home({ loaderData, matches }: Route.ComponentProps) {
       ) : null}
 
       {/* Categories */}
-      <section aria-labelledby="categories-heading" className="mx-auto max-w-7xl space-y-6 px-4">
-        <SectionHeading id="categories-heading" title="Shop by Category" />
+      <PageSection
+        id="categories-heading"
+        title="Shop by Category"
+        className="mx-auto max-w-7xl space-y-6 px-4"
+      >
         <ul className="grid grid-cols-2 gap-3 sm:grid-cols-4 lg:grid-cols-7">
           {CATEGORY_PAGES.map((page) => {
             const iconName = CATEGORY_ICONS[page.name] ?? "sparkles";
@@ -245,15 +256,15 @@ export default function Home({ loaderData, matches }: Route.ComponentProps) {
             );
           })}
         </ul>
-      </section>
+      </PageSection>
 
       {/* Shop by Effect */}
-      <section aria-labelledby="effects-heading" className="mx-auto max-w-7xl space-y-6 px-4">
-        <SectionHeading
-          id="effects-heading"
-          title="Shop by Effect"
-          subtitle="Find the right strain for how you want to feel"
-        />
+      <PageSection
+        id="effects-heading"
+        title="Shop by Effect"
+        subtitle="Find the right strain for how you want to feel"
+        className="mx-auto max-w-7xl space-y-6 px-4"
+      >
         <ul className="grid grid-cols-2 gap-3 md:grid-cols-4">
           {EFFECT_TILES.map((tile) => (
             <li key={tile.title}>
@@ -268,47 +279,24 @@ export default function Home({ loaderData, matches }: Route.ComponentProps) {
             </li>
           ))}
         </ul>
-      </section>
+      </PageSection>
 
       {/* Why choose us */}
-      <section aria-labelledby="why-heading" className="bg-secondary py-14">
-        <div className="mx-auto max-w-7xl space-y-8 px-4">
-          <SectionHeading id="why-heading" title={`Why Choose ${storeName}`} />
-          <ul className="grid gap-4 md:grid-cols-3">
-            {(
-              [
-                {
-                  icon: "clock",
-                  title: "Same-Day Delivery",
-                  text: "Most orders arrive in 2–4 hours, many in about 30 minutes.",
-                },
-                {
-                  icon: "flask-conical",
-                  title: "Premium Lab-Tested Quality",
-                  text: "Every product is lab-tested and top shelf.",
-                },
-                {
-                  icon: "lock",
-                  title: "Discreet Service",
-                  text: "Discreet and confidential, with an ID check at the door.",
-                },
-              ] as const
-            ).map((item) => (
-              <li key={item.title} className="rounded-lg bg-card p-6 shadow-card">
-                <Icon name={item.icon} className="size-7 text-primary" />
-                <h3 className="mt-3 font-display text-lg font-semibold">{item.title}</h3>
-                <p className="mt-1 text-muted-foreground">{item.text}</p>
-              </li>
-            ))}
-          </ul>
-        </div>
-      </section>
+      <PageSection
+        id="why-heading"
+        title={`Why Choose ${storeName}`}
+        band="bg-secondary py-14"
+        className="mx-auto max-w-7xl space-y-8 px-4"
+      >
+        <FeatureList items={HOME_FEATURES} itemClassName="rounded-lg bg-card p-6 shadow-card" />
+      </PageSection>
 
       {/* Local SEO text */}
-      <section aria-labelledby="local-heading" className="mx-auto max-w-4xl space-y-4 px-4">
-        <h2 id="local-heading" className="font-display text-2xl font-semibold text-primary md:text-3xl">
-          Weed Delivery in Washington DC and Northern Virginia
-        </h2>
+      <PageSection
+        id="local-heading"
+        title="Weed Delivery in Washington DC and Northern Virginia"
+        className="mx-auto max-w-4xl space-y-4 px-4"
+      >
         <p className="leading-relaxed text-foreground/90">
           {storeName} is a licensed and legal cannabis delivery service for adults 21 and over. Choose from
           500+ products (flower, edibles, pre rolls, cartridges, concentrates and mushrooms) and get them
@@ -324,7 +312,7 @@ export default function Home({ loaderData, matches }: Route.ComponentProps) {
           </Link>
           .
         </p>
-      </section>
+      </PageSection>
 
       {/* Featured carousel */}
       {featured.products.length > 0 ? (
@@ -386,12 +374,12 @@ export default function Home({ loaderData, matches }: Route.ComponentProps) {
       </section>
 
       {/* How it works */}
-      <section aria-labelledby="how-heading" className="mx-auto max-w-7xl space-y-8 px-4">
-        <SectionHeading
-          id="how-heading"
-          title="How It Works"
-          subtitle="Three simple steps to same-day delivery"
-        />
+      <PageSection
+        id="how-heading"
+        title="How It Works"
+        subtitle="Three simple steps to same-day delivery"
+        className="mx-auto max-w-7xl space-y-8 px-4"
+      >
         <ol className="grid gap-4 md:grid-cols-3">
           {STEPS.map((step, index) => (
             <li key={step.title} className="relative rounded-lg border border-border bg-card p-6 shadow-card">
@@ -417,7 +405,7 @@ export default function Home({ loaderData, matches }: Route.ComponentProps) {
           Start Shopping
           <Icon name="arrow-right" />
         </Link>
-      </section>
+      </PageSection>
     </div>
   );
 }

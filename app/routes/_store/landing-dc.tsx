@@ -1,5 +1,6 @@
 import { Form, Link } from "react-router";
 import { CATEGORY_ICONS } from "#app/components/listing.tsx";
+import { type Feature, FeatureList, PageSection } from "#app/components/page-section.tsx";
 import { telHref } from "#app/components/store-header.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
@@ -75,6 +76,20 @@ export function meta({ matches }: Route.MetaArgs) {
     ],
   });
 }
+
+const LANDING_FEATURES = [
+  { icon: "clock", title: "Same-Day Delivery", text: "Most orders arrive in 2–4 hours." },
+  {
+    icon: "shopping-bag",
+    title: "Wide Selection",
+    text: "Pre-rolls, house joints, concentrates and more: 500+ products.",
+  },
+  {
+    icon: "heart-handshake",
+    title: "Community Focus",
+    text: "A local DC team serving our neighbors.",
+  },
+] as const satisfies readonly Feature[];
 
 const STEPS = [
   {
@@ -168,7 +183,7 @@ export default function LandingDc({ matches, loaderData }: Route.ComponentProps)
             Washington DC Weed Delivery
           </h1>
           <p className="mt-4 max-w-2xl text-lg text-paper-200">
-            Same-day cannabis delivery from {store.name}, the capital's number-one weed delivery service.
+            Same-day cannabis delivery from {store.name}, the capital's number-one weed delivery service.{" "}
             {`Lab-tested, top-shelf products, discreet delivery, ${MIN_ORDER_TEXT} minimum and no delivery fee.`}
           </p>
           <div className="mt-8 flex flex-wrap gap-3">
@@ -190,10 +205,7 @@ export default function LandingDc({ matches, loaderData }: Route.ComponentProps)
         </div>
       </section>
 
-      <section aria-labelledby="steps-heading" className="mx-auto max-w-6xl space-y-6 px-4">
-        <h2 id="steps-heading" className="font-display text-2xl font-semibold text-primary md:text-3xl">
-          How It Works
-        </h2>
+      <PageSection id="steps-heading" title="How It Works">
         <ol className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
           {STEPS.map((step, index) => (
             <li key={step.title} className="rounded-lg border border-border bg-card p-5 shadow-card">
@@ -204,39 +216,31 @@ export default function LandingDc({ matches, loaderData }: Route.ComponentProps)
             </li>
           ))}
         </ol>
-      </section>
+      </PageSection>
 
-      <section aria-labelledby="areas-heading" className="bg-secondary py-14">
-        <div className="mx-auto max-w-6xl space-y-6 px-4">
-          <h2 id="areas-heading" className="font-display text-2xl font-semibold text-primary md:text-3xl">
-            Delivery Areas
-          </h2>
-          <p className="max-w-3xl text-foreground/90">
-            We deliver across all of Washington DC and Northern Virginia, including these neighborhoods:
-          </p>
-          <ZipCheck answer={loaderData.zipCheck} />
-          <div className="grid gap-4 md:grid-cols-2">
-            {AREAS.map((area) => (
-              <div key={area.region} className="rounded-lg bg-card p-6 shadow-card">
-                <h3 className="font-display text-xl font-semibold">{area.region}</h3>
-                <ul className="mt-3 grid grid-cols-2 gap-2">
-                  {area.neighborhoods.map((name) => (
-                    <li key={name} className="flex items-center gap-2 text-foreground/90">
-                      <Icon name="map-pin" className="size-4 text-primary" />
-                      {name}
-                    </li>
-                  ))}
-                </ul>
-              </div>
-            ))}
-          </div>
+      <PageSection id="areas-heading" title="Delivery Areas" band="bg-secondary py-14">
+        <p className="max-w-3xl text-foreground/90">
+          We deliver across all of Washington DC and Northern Virginia, including these neighborhoods:
+        </p>
+        <ZipCheck answer={loaderData.zipCheck} />
+        <div className="grid gap-4 md:grid-cols-2">
+          {AREAS.map((area) => (
+            <div key={area.region} className="rounded-lg bg-card p-6 shadow-card">
+              <h3 className="font-display text-xl font-semibold">{area.region}</h3>
+              <ul className="mt-3 grid grid-cols-2 gap-2">
+                {area.neighborhoods.map((name) => (
+                  <li key={name} className="flex items-center gap-2 text-foreground/90">
+                    <Icon name="map-pin" className="size-4 text-primary" />
+                    {name}
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ))}
         </div>
-      </section>
+      </PageSection>
 
-      <section aria-labelledby="teasers-heading" className="mx-auto max-w-6xl space-y-6 px-4">
-        <h2 id="teasers-heading" className="font-display text-2xl font-semibold text-primary md:text-3xl">
-          Popular on Our Menu
-        </h2>
+      <PageSection id="teasers-heading" title="Popular on Our Menu">
         <ul className="grid grid-cols-2 gap-3 md:grid-cols-4">
           {TEASERS.map((teaser) => {
             const iconName = CATEGORY_ICONS[teaser.icon] ?? "store";
@@ -254,41 +258,20 @@ export default function LandingDc({ matches, loaderData }: Route.ComponentProps)
             );
           })}
         </ul>
-      </section>
+      </PageSection>
 
-      <section aria-labelledby="why-heading" className="mx-auto max-w-6xl space-y-6 px-4">
-        <h2 id="why-heading" className="font-display text-2xl font-semibold text-primary md:text-3xl">
-          Why Choose {store.name}
-        </h2>
-        <ul className="grid gap-4 md:grid-cols-3">
-          {(
-            [
-              { icon: "clock", title: "Same-Day Delivery", text: "Most orders arrive in 2–4 hours." },
-              {
-                icon: "shopping-bag",
-                title: "Wide Selection",
-                text: "Pre-rolls, house joints, concentrates and more: 500+ products.",
-              },
-              {
-                icon: "heart-handshake",
-                title: "Community Focus",
-                text: "A local DC team serving our neighbors.",
-              },
-            ] as const
-          ).map((item) => (
-            <li key={item.title} className="rounded-lg border border-border bg-card p-6 shadow-card">
-              <Icon name={item.icon} className="size-7 text-primary" />
-              <h3 className="mt-3 font-display text-lg font-semibold">{item.title}</h3>
-              <p className="mt-1 text-muted-foreground">{item.text}</p>
-            </li>
-          ))}
-        </ul>
-      </section>
+      <PageSection id="why-heading" title={`Why Choose ${store.name}`}>
+        <FeatureList
+          items={LANDING_FEATURES}
+          itemClassName="rounded-lg border border-border bg-card p-6 shadow-card"
+        />
+      </PageSection>
 
-      <section aria-labelledby="faq-heading" className="mx-auto max-w-3xl space-y-6 px-4">
-        <h2 id="faq-heading" className="font-display text-2xl font-semibold text-primary md:text-3xl">
-          Frequently Asked Questions
-        </h2>
+      <PageSection
+        id="faq-heading"
+        title="Frequently Asked Questions"
+        className="mx-auto max-w-3xl space-y-6 px-4"
+      >
         <div className="divide-y divide-border rounded-lg border border-border bg-card">
           {FAQ.map((item) => (
             <details key={item.question} className="group px-5">
@@ -303,7 +286,7 @@ export default function LandingDc({ matches, loaderData }: Route.ComponentProps)
             </details>
           ))}
         </div>
-      </section>
+      </PageSection>
 
       <section aria-labelledby="support-heading" className="mx-auto max-w-3xl px-4">
         <div className="rounded-xl bg-forest-900 p-8 text-center text-paper-50">

@@ -1,26 +1,19 @@
-import { Link } from "react-router";
 import {
   CATEGORY_ICONS,
   ChipRow,
+  EffectFilters,
   EmptyState,
   PaginatedGrid,
   ProductGridList,
   SearchForm,
 } from "#app/components/listing.tsx";
 import { LoadErrorNotice, useLoadErrorToast } from "#app/components/load-error.tsx";
+import { StoreLink } from "#app/components/store-link.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
-import { requireSearchBudget } from "#app/features/abuse/rate-limits.server.ts";
 import { CATEGORIES, isKnownCategory } from "#app/features/catalog/catalog.ts";
-import { loadHighlight, loadListing } from "#app/features/catalog/listing.server.ts";
+import { listingQuery, loadHighlight, loadListing } from "#app/features/catalog/listing.server.ts";
 import { seoMeta, storeFromMatches } from "#app/features/catalog/seo.ts";
-import {
-  EFFECT_SLUGS,
-  EFFECTS,
-  parseOnly,
-  parsePage,
-  parseSearch,
-  productsAvailable,
-} from "#app/features/catalog/storefront.ts";
+import { EFFECT_SLUGS, EFFECTS, productsAvailable } from "#app/features/catalog/storefront.ts";
 import { CATALOGUE_PAGE } from "#app/utils/catalogue-pages.ts";
 import { requestInfoContext } from "#app/utils/request-context.ts";
 import type { Route } from "./+types/shop";
@@ -31,13 +24,11 @@ const HIGHLIGHT_LIMIT = 4;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const params = new URL(request.url).searchParams;
-  const search = parseSearch(params.get("q"));
-  await requireSearchBudget(search, context.get(requestInfoContext).clientAddress);
+  const { search, page, only } = await listingQuery(params, context.get(requestInfoContext).clientAddress);
   const requested = params.get("category") ?? "";
   const category = isKnownCategory(requested) ? requested : null;
-  const page = parsePage(params.get("page"));
   const base = { category, search };
-  if (parseOnly(params.get("only"))) {
+  if (only) {
     // The grid appending one more page: nothing else is needed.
     return {
       search,
@@ -83,6 +74,7 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
   useLoadErrorToast(all.failed, "Failed to load products. Please try again.");
   const nothing =
     all.products.length === 0 && deals.length === 0 && featured.length === 0 && onSale.length === 0;
+  const highlights = deals.length > 0 || featured.length > 0 || onSale.length > 0;
   const categoryParam = (name: string) => {
     const params = new URLSearchParams();
     if (search) params.set("q", search);
@@ -111,17 +103,13 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
             icon: CATEGORY_ICONS[name],
           }))}
         />
-        <div className="flex flex-col gap-2 sm:flex-row sm:items-center">
-          <h2 className="shrink-0 text-sm font-semibold text-muted-foreground">Filter by Effect</h2>
-          <ChipRow
-            label="Filter by Effect"
-            items={EFFECTS.map((effect) => ({
-              label: effect,
-              to: `/${EFFECT_SLUGS[effect]}`,
-              active: false,
-            }))}
-          />
-        </div>
+        <EffectFilters
+          items={EFFECTS.map((effect) => ({
+            label: effect,
+            to: `/${EFFECT_SLUGS[effect]}`,
+            active: false,
+          }))}
+        />
       </div>
       <LoadErrorNotice failed={all.failed} text="Failed to load products. Please try again." />
       {nothing && !all.failed ? (
@@ -134,17 +122,17 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
           {deals.length > 0 ? (
             <Section title="Deals" id="deals-heading">
               <ProductGridList products={deals} priorityCount={2} />
-              <Link
+              <StoreLink
                 to="/deals"
                 className="inline-flex min-h-11 items-center gap-1 font-semibold text-primary underline-offset-4 hover:underline"
               >
                 View all deals <Icon name="arrow-right" className="size-4" />
-              </Link>
+              </StoreLink>
             </Section>
           ) : null}
           {featured.length > 0 ? (
             <Section title="Featured Products" id="featured-heading">
-              <ProductGridList products={featured} />
+              <ProductGridList products={featured} priorityCount={deals.length > 0 ? 0 : 2} />
             </Section>
           ) : null}
           {onSale.length > 0 ? (
@@ -156,6 +144,9 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
             <p className="-mt-2 text-sm text-muted-foreground">{productsAvailable(all.total)}</p>
             <PaginatedGrid
               listing={all}
+              // Below the highlight rows its photos must not compete with the first row's
+              // (the largest contentful paint); they load lazily (decision record 025).
+              priorityCount={highlights ? 0 : 2}
               loadingText="Loading products..."
               empty={
                 <EmptyState

@@ -5,6 +5,7 @@ import { Icon } from "#app/components/ui/icon.tsx";
 import { storeFromMatches } from "#app/features/catalog/seo.ts";
 import { formatDeliveryDate } from "#app/features/checkout/delivery-slots.ts";
 import { cancelOrderByCustomer } from "#app/features/orders/admin-orders.server.ts";
+import { driverFirstNameFor } from "#app/features/orders/driver-assignment.server.ts";
 import { customerCancelSchema } from "#app/features/orders/order-status.schema.ts";
 import { cancelReasonForCustomer, type OrderStatus } from "#app/features/orders/order-status.ts";
 import { getOrderOfRequest, getOrderTimeline } from "#app/features/orders/orders.server.ts";
@@ -34,10 +35,12 @@ export async function loader({ request }: Route.LoaderArgs) {
   const order = await getOrderOfRequest(request);
   if (!order) return { order: null };
   const timeline = await getOrderTimeline(order);
+  const driverFirstName = await driverFirstNameFor(order);
   const asking = new URL(request.url).searchParams.get("cancel") === "ask" && order.status === "pending";
   return {
     asking,
     order: {
+      driverFirstName,
       id: order.id,
       token: order.publicToken,
       status: order.status,
@@ -119,6 +122,11 @@ export default function ThankYouPage({ loaderData }: Route.ComponentProps) {
               ? "has been placed."
               : `for ${formatDeliveryDate(order.deliveryDate)}, ${order.deliveryTime}.`}
         </p>
+        {order.driverFirstName ? (
+          <p className="mt-3 inline-flex items-center gap-2 rounded-full bg-secondary px-4 py-2 font-semibold text-secondary-foreground">
+            <Icon name="truck" className="size-4" /> Your driver is {order.driverFirstName}
+          </p>
+        ) : null}
       </div>
 
       <Timeline status={order.status} steps={order.timeline} />

@@ -1,12 +1,23 @@
 import { NO_STORE, requireAdmin } from "#app/features/admin-auth/guard.server.ts";
-import { getIdPhoto } from "#app/features/media/id-photos.server.ts";
+import { staffScopeOf } from "#app/features/orders/driver-scope.server.ts";
+import { viewIdPhoto } from "#app/features/orders/id-photo-view.server.ts";
+import { auditBy } from "#app/features/staff/audit.server.ts";
 import type { Route } from "./+types/id-photo";
 
-/** A customer's ID photo (decision 6): only behind the admin guard, never cached anywhere. */
+/**
+ * A customer's ID photo (decision 6): only behind the admin guard, never cached anywhere; a driver
+ * only for orders of their run; every view recorded in the audit log (decision 27).
+ */
 export async function loader({ params, context }: Route.LoaderArgs) {
-  requireAdmin(context);
-  const photo = await getIdPhoto(params.id);
-  if (!photo) return new Response("Not found", { status: 404, headers: { "Cache-Control": NO_STORE } });
+  const admin = requireAdmin(context);
+  const photo = await viewIdPhoto(params.id, staffScopeOf(admin), auditBy(admin, context));
+  if (!photo.ok) {
+    const forbidden = photo.reason === "forbidden";
+    return new Response(forbidden ? "You don't have access to this page" : "Not found", {
+      status: forbidden ? 403 : 404,
+      headers: { "Cache-Control": NO_STORE, "Content-Type": "text/plain; charset=utf-8" },
+    });
+  }
   return new Response(photo.bytes as Uint8Array<ArrayBuffer>, {
     headers: {
       "Content-Type": photo.contentType,

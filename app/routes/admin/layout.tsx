@@ -1,6 +1,7 @@
-import { Outlet, useNavigation } from "react-router";
-import { AdminHeader } from "#app/components/admin/admin-header.tsx";
+import { isRouteErrorResponse, Outlet, useRouteLoaderData } from "react-router";
+import { AdminChrome, chromeOfError, NoAccess } from "#app/components/admin/admin-chrome.tsx";
 import { adminGuard, NO_STORE, requireAdmin } from "#app/features/admin-auth/guard.server.ts";
+import { navigationFor } from "#app/features/staff/admin-routes.ts";
 import { config } from "#app/utils/env.server.ts";
 import type { Route } from "./+types/layout";
 
@@ -9,7 +10,12 @@ export const middleware: Route.MiddlewareFunction[] = [adminGuard];
 
 export function loader({ context }: Route.LoaderArgs) {
   const admin = requireAdmin(context);
-  return { email: admin.email, csrfToken: admin.csrfToken, storeName: config().STORE_NAME };
+  return {
+    email: admin.email,
+    csrfToken: admin.csrfToken,
+    storeName: config().STORE_NAME,
+    navigation: navigationFor(admin.role),
+  };
 }
 
 export function headers() {
@@ -22,33 +28,20 @@ export function meta() {
 
 export default function AdminLayout({ loaderData }: Route.ComponentProps) {
   return (
-    <div className="min-h-dvh bg-background">
-      <AdminHeader email={loaderData.email} storeName={loaderData.storeName} />
-      <NavigationStatus />
-      <main className="mx-auto w-full max-w-7xl px-4 pt-6 pb-16 sm:px-6 lg:px-8">
-        <Outlet />
-      </main>
-    </div>
+    <AdminChrome chrome={loaderData}>
+      <Outlet />
+    </AdminChrome>
   );
 }
 
-/** Spec §2 loading texts while the next admin screen's data arrives. */
-function NavigationStatus() {
-  const navigation = useNavigation();
-  if (navigation.state !== "loading" || !navigation.location) return null;
-  const path = navigation.location.pathname;
-  const text =
-    path === "/admin/products"
-      ? "Loading products..."
-      : path.startsWith("/admin/products/edit/")
-        ? "Loading product..."
-        : "Loading...";
-  return (
-    <p
-      role="status"
-      className="fixed top-16 left-1/2 z-40 -translate-x-1/2 rounded-full bg-primary px-4 py-2 font-medium text-primary-foreground text-sm shadow-raised"
-    >
-      {text}
-    </p>
-  );
+/**
+ * A 403 of a page's own scope check (a driver opening an order outside their run): 'You don't have
+ * access to this page' in the admin chrome. The guard's 403 (the role lacks the route's permission)
+ * stops before any loader, so React Router shows it at the root's boundary, which draws the same
+ * page from the chrome the 403 carries. Other errors go on to the root.
+ */
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const layoutData = useRouteLoaderData<typeof loader>("routes/admin/layout");
+  if (!isRouteErrorResponse(error) || error.status !== 403) throw error;
+  return <NoAccess chrome={chromeOfError(error.data) ?? layoutData} />;
 }

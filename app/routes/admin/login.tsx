@@ -1,20 +1,21 @@
 import { useEffect, useState } from "react";
 import { data, Form, redirect, useNavigation } from "react-router";
+import { SignInCard } from "#app/components/admin/sign-in-card.tsx";
 import { Button } from "#app/components/ui/button.tsx";
-import { Card } from "#app/components/ui/card.tsx";
-import { Icon } from "#app/components/ui/icon.tsx";
 import { FieldError, Input, Label } from "#app/components/ui/input.tsx";
 import { db } from "#app/db/client.server.ts";
 import { isSameOrigin, NO_STORE } from "#app/features/admin-auth/guard.server.ts";
-import { knownDeviceCookie, readKnownDeviceToken } from "#app/features/admin-auth/known-device.server.ts";
-import { loginSchema, safeAdminRedirect } from "#app/features/admin-auth/login.schema.ts";
+import { readKnownDeviceToken } from "#app/features/admin-auth/known-device.server.ts";
+import { loginSchema, signInNotice } from "#app/features/admin-auth/login.schema.ts";
 import { signIn, throttledMessage } from "#app/features/admin-auth/login.server.ts";
-import { findSession, readSessionToken, sessionCookie } from "#app/features/admin-auth/sessions.server.ts";
+import { findSession, readSessionToken } from "#app/features/admin-auth/sessions.server.ts";
+import { challengeCookie } from "#app/features/admin-auth/sign-in-challenge.server.ts";
+import { signedInResponse } from "#app/features/admin-auth/signed-in.server.ts";
+import { homeOf } from "#app/features/staff/admin-routes.ts";
 import { config } from "#app/utils/env.server.ts";
 import { readFormData } from "#app/utils/form-data.server.ts";
 import { requestInfoContext } from "#app/utils/request-context.ts";
 import { keepRetryAfter } from "#app/utils/retry-after.ts";
-import { toastHeader } from "#app/utils/toast.server.ts";
 import { toast } from "#app/utils/toast-client.ts";
 import type { Route } from "./+types/login";
 
@@ -28,9 +29,15 @@ export function headers(args: Route.HeadersArgs) {
 
 export async function loader({ request }: Route.LoaderArgs) {
   const session = await findSession(await db(), readSessionToken(request));
-  if (session) throw redirect("/admin/dashboard", { headers: { "Cache-Control": NO_STORE } });
-  const redirectTo = new URL(request.url).searchParams.get("redirectTo");
-  return data({ redirectTo, storeName: config().STORE_NAME }, { headers: { "Cache-Control": NO_STORE } });
+  if (session) throw redirect(homeOf(session.role), { headers: { "Cache-Control": NO_STORE } });
+  const url = new URL(request.url);
+  const redirectTo = url.searchParams.get("redirectTo");
+  // The second step sends a locked or expired attempt back here with a reason to show.
+  const notice = signInNotice(url.searchParams.get("notice"));
+  return data(
+    { redirectTo, notice, storeName: config().STORE_NAME },
+    { headers: { "Cache-Control": NO_STORE } },
+  );
 }
 
 type ActionData = { error: { title: string; description: string }; fieldErrors?: Record<string, string> };
@@ -51,7 +58,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       { status: 400 },
     );
   }
-  const { clientAddress } = context.get(requestInfoContext);
+  const { clientAddress, requestId } = context.get(requestInfoContext);
   const database = await db();
   const result = await signIn(database, {
     email: parsed.data.email,
@@ -59,7 +66,15 @@ export async function action({ request, context }: Route.ActionArgs) {
     ipAddress: clientAddress,
     previousToken: readSessionToken(request),
     knownDeviceToken: readKnownDeviceToken(request),
+    userAgent: request.headers.get("User-Agent") ?? "",
+    redirectTo: parsed.data.redirectTo,
+    requestId,
   });
+  if (!result.ok && result.reason === "second-factor") {
+    return redirect("/admin/login/code", {
+      headers: { "Cache-Control": NO_STORE, "Set-Cookie": challengeCookie(result.challengeToken) },
+    });
+  }
   if (!result.ok) {
     if (result.reason === "throttled") {
       return data<ActionData>(
@@ -72,18 +87,12 @@ export async function action({ request, context }: Route.ActionArgs) {
       { status: 401 },
     );
   }
-  const headers = new Headers({ "Cache-Control": NO_STORE });
-  headers.append("Set-Cookie", sessionCookie(result.token));
-  headers.append("Set-Cookie", await knownDeviceCookie(database, parsed.data.email));
-  headers.append(
-    "Set-Cookie",
-    await toastHeader({
-      type: "success",
-      title: "Login Successful",
-      description: "Welcome to the admin dashboard!",
-    }),
-  );
-  return redirect(safeAdminRedirect(parsed.data.redirectTo), { headers });
+  return signedInResponse(database, {
+    token: result.token,
+    email: parsed.data.email,
+    role: result.role,
+    redirectTo: parsed.data.redirectTo,
+  });
 }
 
 export default function AdminLogin({ loaderData, actionData }: Route.ComponentProps) {
@@ -98,59 +107,53 @@ export default function AdminLogin({ loaderData, actionData }: Route.ComponentPr
   }, [actionData]);
 
   return (
-    <main className="flex min-h-dvh items-center justify-center bg-gradient-to-b from-forest-50 to-background px-4 py-12">
-      <Card className="w-full max-w-sm p-6 sm:p-8">
-        <div className="mb-6 flex flex-col items-center gap-3 text-center">
-          <span className="flex size-12 items-center justify-center rounded-full bg-secondary text-primary">
-            <Icon name="lock-keyhole" className="size-6" />
-          </span>
-          <div>
-            <h1 className="font-display text-2xl text-primary">Admin Login</h1>
-            <p className="mt-1 text-muted-foreground text-sm">{loaderData.storeName} back office</p>
-          </div>
+    <SignInCard title="Admin Login" subtitle={`${loaderData.storeName} back office`}>
+      <Form method="post" className="space-y-4" noValidate={false}>
+        <input type="hidden" name="redirectTo" value={loaderData.redirectTo ?? ""} />
+        <div className="space-y-1.5">
+          <Label htmlFor="email">Email</Label>
+          <Input
+            id="email"
+            name="email"
+            type="email"
+            autoComplete="username"
+            required
+            value={email}
+            onChange={(event) => setEmail(event.target.value)}
+            aria-invalid={fieldErrors.email ? true : undefined}
+            aria-describedby={fieldErrors.email ? "email-error" : undefined}
+          />
+          <FieldError id="email-error">{fieldErrors.email}</FieldError>
         </div>
-        <Form method="post" className="space-y-4" noValidate={false}>
-          <input type="hidden" name="redirectTo" value={loaderData.redirectTo ?? ""} />
-          <div className="space-y-1.5">
-            <Label htmlFor="email">Email</Label>
-            <Input
-              id="email"
-              name="email"
-              type="email"
-              autoComplete="username"
-              required
-              value={email}
-              onChange={(event) => setEmail(event.target.value)}
-              aria-invalid={fieldErrors.email ? true : undefined}
-              aria-describedby={fieldErrors.email ? "email-error" : undefined}
-            />
-            <FieldError id="email-error">{fieldErrors.email}</FieldError>
-          </div>
-          <div className="space-y-1.5">
-            <Label htmlFor="password">Password</Label>
-            <Input
-              id="password"
-              name="password"
-              type="password"
-              autoComplete="current-password"
-              required
-              value={password}
-              onChange={(event) => setPassword(event.target.value)}
-              aria-invalid={fieldErrors.password ? true : undefined}
-              aria-describedby={fieldErrors.password ? "password-error" : undefined}
-            />
-            <FieldError id="password-error">{fieldErrors.password}</FieldError>
-          </div>
-          {actionData?.error ? (
-            <p role="alert" className="rounded-md bg-destructive/10 px-3 py-2 text-destructive text-sm">
-              {actionData.error.description}
-            </p>
-          ) : null}
-          <Button type="submit" className="w-full" size="lg" disabled={submitting || !email || !password}>
-            {submitting ? "Signing in..." : "Sign In"}
-          </Button>
-        </Form>
-      </Card>
-    </main>
+        <div className="space-y-1.5">
+          <Label htmlFor="password">Password</Label>
+          <Input
+            id="password"
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            required
+            value={password}
+            onChange={(event) => setPassword(event.target.value)}
+            aria-invalid={fieldErrors.password ? true : undefined}
+            aria-describedby={fieldErrors.password ? "password-error" : undefined}
+          />
+          <FieldError id="password-error">{fieldErrors.password}</FieldError>
+        </div>
+        {loaderData.notice && !actionData ? (
+          <p role="status" className="rounded-md bg-secondary px-3 py-2 text-secondary-foreground text-sm">
+            {loaderData.notice}
+          </p>
+        ) : null}
+        {actionData?.error ? (
+          <p role="alert" className="rounded-md bg-destructive/10 px-3 py-2 text-destructive text-sm">
+            {actionData.error.description}
+          </p>
+        ) : null}
+        <Button type="submit" className="w-full" size="lg" disabled={submitting || !email || !password}>
+          {submitting ? "Signing in..." : "Sign In"}
+        </Button>
+      </Form>
+    </SignInCard>
   );
 }

@@ -1,7 +1,8 @@
 import { Form, Link, redirect, useSearchParams } from "react-router";
 import { CsrfInput } from "#app/components/admin/csrf.tsx";
-import { RefreshButton, usePolling } from "#app/components/admin/orders-screen.tsx";
+import { RefreshButton } from "#app/components/admin/orders-screen.tsx";
 import { AdminPageHeader } from "#app/components/admin/page-header.tsx";
+import { usePolling } from "#app/components/admin/use-polling.ts";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
@@ -13,6 +14,11 @@ import { listOutboxEmails } from "#app/features/email/outbox-list.server.ts";
 import { cn } from "#app/utils/cn.ts";
 import { STORE_TIME_ZONE } from "#app/utils/store-time.ts";
 import type { Route } from "./+types/outbox";
+
+const HELD_ACTIONS = [
+  { intent: "send-held", label: "Send", variant: "primary" },
+  { intent: "discard-held", label: "Discard", variant: "outline" },
+] as const;
 
 export function meta() {
   return [{ title: "E-mail Outbox | Admin" }];
@@ -76,22 +82,17 @@ export default function Outbox({ loaderData }: Route.ComponentProps) {
           </p>
           <Form method="post" className="flex gap-2">
             <CsrfInput />
-            <button
-              type="submit"
-              name="intent"
-              value="send-held"
-              className={buttonVariants({ variant: "primary" })}
-            >
-              Send
-            </button>
-            <button
-              type="submit"
-              name="intent"
-              value="discard-held"
-              className={buttonVariants({ variant: "outline" })}
-            >
-              Discard
-            </button>
+            {HELD_ACTIONS.map(({ intent, label, variant }) => (
+              <button
+                key={intent}
+                type="submit"
+                name="intent"
+                value={intent}
+                className={buttonVariants({ variant })}
+              >
+                {label}
+              </button>
+            ))}
           </Form>
         </div>
       ) : null}

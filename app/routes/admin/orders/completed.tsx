@@ -3,12 +3,8 @@ import { OrdersScreen, RefreshButton } from "#app/components/admin/orders-screen
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
 import { requireAdmin } from "#app/features/admin-auth/guard.server.ts";
-import { listOrders } from "#app/features/orders/admin-orders.server.ts";
-import { handleOrderAction } from "#app/features/orders/order-action.server.ts";
-import { parseOrderFilters } from "#app/features/orders/order-search.schema.ts";
-import { readFormData } from "#app/utils/form-data.server.ts";
-import { errorMessage, log } from "#app/utils/logger.server.ts";
-import { storeDay } from "#app/utils/store-time.ts";
+import { staffOrderAction } from "#app/features/orders/order-action.server.ts";
+import { loadOrdersScreen } from "#app/features/orders/orders-screen.server.ts";
 import type { Route } from "./+types/completed";
 
 export function meta() {
@@ -16,31 +12,12 @@ export function meta() {
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  requireAdmin(context);
-  const params = new URL(request.url).searchParams;
-  const before = params.get("before");
-  const filters = parseOrderFilters(params);
-  const today = storeDay(new Date());
-  try {
-    const page = await listOrders("completed", { cursor: before, filters });
-    return { ...page, isFirstPage: !before, filters, today, error: null };
-  } catch (error) {
-    log.error("Failed to fetch completed orders", { error: errorMessage(error) });
-    return {
-      orders: [],
-      nextCursor: null,
-      isFirstPage: true,
-      filters,
-      today,
-      error: "Failed to fetch completed orders",
-    };
-  }
+  return loadOrdersScreen(request, "completed", requireAdmin(context));
 }
 
 /** Reopening a delivered or cancelled order (decision 23). */
-export async function action({ request, context }: Route.ActionArgs) {
-  const admin = requireAdmin(context);
-  return handleOrderAction(await readFormData(request), admin.userId);
+export function action({ request, context }: Route.ActionArgs) {
+  return staffOrderAction(request, context);
 }
 
 export default function CompletedOrders({ loaderData }: Route.ComponentProps) {
@@ -48,14 +25,9 @@ export default function CompletedOrders({ loaderData }: Route.ComponentProps) {
     <OrdersScreen
       title="Completed Orders"
       description="Delivered and cancelled orders (with their reason), newest first."
-      orders={loaderData.orders}
-      nextCursor={loaderData.nextCursor}
-      isFirstPage={loaderData.isFirstPage}
+      {...loaderData}
       emptyText={loaderData.error ?? "No completed orders found"}
       scope="completed"
-      filters={loaderData.filters}
-      today={loaderData.today}
-      error={loaderData.error}
       buttons={
         <>
           <Link to="/admin/orders" className={buttonVariants({ variant: "outline" })}>

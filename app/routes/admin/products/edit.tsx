@@ -9,10 +9,13 @@ import { PRODUCT_CHANGED_MESSAGE, SAVE_FAILED } from "#app/features/catalog/prod
 import {
   getAdminProduct,
   parseProductForm,
+  productSaved,
+  productSaveFailed,
   toFormValues,
   updateProduct,
 } from "#app/features/catalog/product-admin.server.ts";
 import { recentMovements } from "#app/features/catalog/stock.server.ts";
+import { auditBy } from "#app/features/staff/audit.server.ts";
 import { errorMessage, log } from "#app/utils/logger.server.ts";
 import { redirectWithToast } from "#app/utils/toast.server.ts";
 import type { Route } from "./+types/edit";
@@ -53,7 +56,10 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   // Refused or failed: the same page again with everything typed (no redirect that loses the form).
   if (!parsed.ok) return data({ fieldErrors: parsed.fieldErrors, values: parsed.values }, { status: 400 });
   try {
-    const result = await updateProduct(params.id, parsed.data, { actorId: admin.userId });
+    const result = await updateProduct(params.id, parsed.data, {
+      actorId: admin.userId,
+      audit: auditBy(admin, context),
+    });
     if (!result.ok && result.reason === "conflict") {
       // Decision 026: the form keeps what was typed; the admin reloads to see the other change.
       return data({ fieldErrors: { form: PRODUCT_CHANGED_MESSAGE }, values: parsed.values }, { status: 409 });
@@ -69,14 +75,9 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       });
     }
   } catch (error) {
-    log.error("Failed to save product", { error: errorMessage(error) });
-    return data({ fieldErrors: { form: SAVE_FAILED }, values: parsed.values }, { status: 500 });
+    return productSaveFailed(error, parsed.values);
   }
-  return redirectWithToast("/admin/products", {
-    type: "success",
-    title: "Success",
-    description: "Product updated successfully",
-  });
+  return productSaved("Product updated successfully");
 }
 
 export default function EditProduct({ loaderData, actionData }: Route.ComponentProps) {

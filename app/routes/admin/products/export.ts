@@ -1,12 +1,14 @@
 import { NO_STORE, requireAdmin } from "#app/features/admin-auth/guard.server.ts";
 import { exportCatalogCsv } from "#app/features/catalog/catalog-csv.server.ts";
+import { auditBy, recordAuditAlone } from "#app/features/staff/audit.server.ts";
 import { storeDay } from "#app/utils/store-time.ts";
 import type { Route } from "./+types/export";
 
 /** The whole catalogue as CSV, in the import's format (decision 027). */
 export async function loader({ context }: Route.LoaderArgs) {
-  requireAdmin(context);
+  const admin = requireAdmin(context);
   const csv = await exportCatalogCsv();
+  await recordAuditAlone(auditBy(admin, context), { action: "catalogue.exported", targetType: "catalogue" });
   return new Response(csv, {
     headers: {
       "Content-Type": "text/csv; charset=utf-8",

@@ -1,13 +1,15 @@
 import { data, Form, Link, useNavigation } from "react-router";
 import { CsrfInput } from "#app/components/admin/csrf.tsx";
+import { DataTable } from "#app/components/admin/data-table.tsx";
 import { AdminPageHeader } from "#app/components/admin/page-header.tsx";
 import { Button, buttonVariants } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
-import { FieldError, Label } from "#app/components/ui/input.tsx";
+import { Field, FieldError } from "#app/components/ui/input.tsx";
 import { requireAdmin } from "#app/features/admin-auth/guard.server.ts";
 import { applyImport, type ImportPlan, previewImport } from "#app/features/catalog/catalog-csv.server.ts";
 import { CSV_COLUMNS, MAX_CSV_BYTES } from "#app/features/catalog/catalog-csv.ts";
+import { auditBy } from "#app/features/staff/audit.server.ts";
 import { readFormData } from "#app/utils/form-data.server.ts";
 import { errorMessage, log } from "#app/utils/logger.server.ts";
 import { redirectWithToast } from "#app/utils/toast.server.ts";
@@ -42,7 +44,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
     csv = text;
     try {
-      const result = await applyImport(csv, { actorId: admin.userId });
+      const result = await applyImport(csv, { actorId: admin.userId, audit: auditBy(admin, context) });
       if (result.ok) {
         return redirectWithToast("/admin/products", {
           type: "success",
@@ -103,8 +105,7 @@ export default function ImportProducts({ actionData }: Route.ComponentProps) {
         <Form method="post" encType="multipart/form-data" className="space-y-4">
           <CsrfInput />
           <input type="hidden" name="intent" value="preview" />
-          <div className="space-y-1.5">
-            <Label htmlFor="import-file">CSV file</Label>
+          <Field id="import-file" label="CSV file">
             <input
               id="import-file"
               name="file"
@@ -117,7 +118,7 @@ export default function ImportProducts({ actionData }: Route.ComponentProps) {
             <p id="import-columns" className="text-muted-foreground text-sm">
               Columns: {CSV_COLUMNS.join(", ")}. Export the catalogue for a file to start from.
             </p>
-          </div>
+          </Field>
           {actionData?.error ? <FieldError>{actionData.error}</FieldError> : null}
           <Button type="submit" variant={plan ? "outline" : "primary"} disabled={busy}>
             {busy && !importing ? "Reading file..." : plan ? "Preview another file" : "Preview import"}
@@ -239,32 +240,20 @@ function RowList({ title, rows }: { title: string; rows: ImportPlan["create"] })
 function RowTable({ caption, headings, rows }: { caption: string; headings: string[]; rows: string[][] }) {
   return (
     <div className="overflow-x-auto">
-      <table className="w-full text-left text-sm">
-        <caption className="sr-only">{caption}</caption>
-        <thead className="text-muted-foreground">
-          <tr>
-            {headings.map((heading) => (
-              <th key={heading} scope="col" className="px-4 py-2 font-medium">
-                {heading}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((cells) => (
-            <tr key={`${cells[0]}-${cells[1]}`} className="border-border border-t align-top">
-              {cells.map((cell, index) => (
-                <td
-                  key={headings[index]}
-                  className={index < 2 ? "whitespace-nowrap px-4 py-2 font-mono" : "px-4 py-2"}
-                >
-                  {cell}
-                </td>
-              ))}
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <DataTable
+        caption={caption}
+        className="w-full text-left text-sm"
+        headClassName="text-muted-foreground"
+        rowClassName="border-border border-t align-top"
+        columns={headings.map((heading, index) => ({
+          header: heading,
+          th: "px-4 py-2 font-medium",
+          td: index < 2 ? "whitespace-nowrap px-4 py-2 font-mono" : "px-4 py-2",
+          cell: (cells: string[]) => cells[index],
+        }))}
+        rows={rows}
+        rowKey={(cells) => `${cells[0]}-${cells[1]}`}
+      />
     </div>
   );
 }

@@ -7,7 +7,7 @@ import { Badge } from "#app/components/ui/badge.tsx";
 import { Button, buttonVariants } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
-import { Input, Label, NativeSelect } from "#app/components/ui/input.tsx";
+import { Input, Label, NativeSelect, SelectOptions } from "#app/components/ui/input.tsx";
 import { requireAdmin } from "#app/features/admin-auth/guard.server.ts";
 import {
   CATEGORIES,
@@ -25,6 +25,7 @@ import {
 } from "#app/features/catalog/product-admin.server.ts";
 import { productListIntentSchema } from "#app/features/catalog/product-list.schema.ts";
 import { categoryCounts, filterAdminProducts } from "#app/features/catalog/product-list.ts";
+import { auditBy } from "#app/features/staff/audit.server.ts";
 import { cn } from "#app/utils/cn.ts";
 import { readFormData } from "#app/utils/form-data.server.ts";
 import { errorMessage, log } from "#app/utils/logger.server.ts";
@@ -53,7 +54,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 type ActionResult = { ok: boolean; title: string; description: string };
 
 export async function action({ request, context }: Route.ActionArgs) {
-  requireAdmin(context);
+  const admin = requireAdmin(context);
   const parsed = productListIntentSchema.safeParse(Object.fromEntries(await readFormData(request)));
   if (!parsed.success) {
     return data<ActionResult>({ ok: false, title: "Error", description: "Unknown action" }, { status: 400 });
@@ -61,7 +62,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { intent, id } = parsed.data;
   if (intent === "delete") {
     try {
-      const result = await deleteOrArchiveProduct(id);
+      const result = await deleteOrArchiveProduct(id, { audit: auditBy(admin, context) });
       if (result.outcome === "not-found") {
         return data<ActionResult>(
           { ok: false, title: "Error", description: "Failed to delete product: it no longer exists" },
@@ -160,11 +161,7 @@ export default function ProductList({ loaderData }: Route.ComponentProps) {
             onChange={(event) => setCategory(event.target.value)}
           >
             <option value="all">All Categories</option>
-            {CATEGORIES.map((known) => (
-              <option key={known} value={known}>
-                {known}
-              </option>
-            ))}
+            <SelectOptions values={CATEGORIES} />
             {counts
               .filter((entry) => !entry.known)
               .map((entry) => (

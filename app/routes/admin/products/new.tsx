@@ -4,10 +4,14 @@ import { ProductForm } from "#app/components/admin/product-form.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
 import { requireAdmin } from "#app/features/admin-auth/guard.server.ts";
-import { emptyProductForm, SAVE_FAILED } from "#app/features/catalog/product.schema.ts";
-import { createProduct, parseProductForm } from "#app/features/catalog/product-admin.server.ts";
-import { errorMessage, log } from "#app/utils/logger.server.ts";
-import { redirectWithToast } from "#app/utils/toast.server.ts";
+import { emptyProductForm } from "#app/features/catalog/product.schema.ts";
+import {
+  createProduct,
+  parseProductForm,
+  productSaved,
+  productSaveFailed,
+} from "#app/features/catalog/product-admin.server.ts";
+import { auditBy } from "#app/features/staff/audit.server.ts";
 import type { Route } from "./+types/new";
 
 export function meta() {
@@ -25,16 +29,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   // Refused or failed: the same page again with everything typed (no redirect that loses the form).
   if (!parsed.ok) return data({ fieldErrors: parsed.fieldErrors, values: parsed.values }, { status: 400 });
   try {
-    await createProduct(parsed.data, { actorId: admin.userId });
+    await createProduct(parsed.data, { actorId: admin.userId, audit: auditBy(admin, context) });
   } catch (error) {
-    log.error("Failed to save product", { error: errorMessage(error) });
-    return data({ fieldErrors: { form: SAVE_FAILED }, values: parsed.values }, { status: 500 });
+    return productSaveFailed(error, parsed.values);
   }
-  return redirectWithToast("/admin/products", {
-    type: "success",
-    title: "Success",
-    description: "Product created successfully",
-  });
+  return productSaved("Product created successfully");
 }
 
 export default function NewProduct({ actionData }: Route.ComponentProps) {

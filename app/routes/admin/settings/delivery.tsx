@@ -3,6 +3,7 @@ import { DeliverySettingsScreen } from "#app/components/admin/delivery-settings.
 import { AdminPageHeader } from "#app/components/admin/page-header.tsx";
 import { requireAdmin } from "#app/features/admin-auth/guard.server.ts";
 import { deliverySettingsScreen, handleDeliveryPost } from "#app/features/delivery/delivery-admin.server.ts";
+import { auditBy } from "#app/features/staff/audit.server.ts";
 import { redirectWithToast } from "#app/utils/toast.server.ts";
 import type { Route } from "./+types/delivery";
 
@@ -16,8 +17,8 @@ export async function loader({ context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  requireAdmin(context);
-  const result = await handleDeliveryPost(await request.formData());
+  const admin = requireAdmin(context);
+  const result = await handleDeliveryPost(await request.formData(), new Date(), auditBy(admin, context));
   if (!result.ok) return data({ form: result.form, fieldErrors: result.fieldErrors }, { status: 400 });
   return redirectWithToast("/admin/settings/delivery", {
     type: "success",

@@ -1,10 +1,10 @@
-import { useState } from "react";
 import { data, Form, useNavigation } from "react-router";
+import { useCheckedSubmit } from "#app/components/admin/checked-submit.ts";
 import { CsrfInput } from "#app/components/admin/csrf.tsx";
 import { AdminPageHeader } from "#app/components/admin/page-header.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
-import { FieldError, Input, Label } from "#app/components/ui/input.tsx";
+import { Field, FieldError, Input, Label } from "#app/components/ui/input.tsx";
 import { requireAdmin } from "#app/features/admin-auth/guard.server.ts";
 import {
   formValuesOf,
@@ -17,6 +17,7 @@ import {
   getPurchaseLimitSettings,
   savePurchaseLimitSettings,
 } from "#app/features/checkout/purchase-limits.server.ts";
+import { auditBy } from "#app/features/staff/audit.server.ts";
 import { redirectWithToast } from "#app/utils/toast.server.ts";
 import type { Route } from "./+types/limits";
 
@@ -32,12 +33,12 @@ export async function loader({ context }: Route.LoaderArgs) {
 const FIELDS = Object.keys(limitsFormSchema.shape) as (keyof LimitsFormValues)[];
 
 export async function action({ request, context }: Route.ActionArgs) {
-  requireAdmin(context);
+  const admin = requireAdmin(context);
   const form = await request.formData();
   const raw = Object.fromEntries(FIELDS.map((field) => [field, form.get(field) ?? undefined]));
   const parsed = limitsFormSchema.safeParse(raw);
   if (!parsed.success) return data({ fieldErrors: limitsFieldErrors(parsed.error) }, { status: 400 });
-  await savePurchaseLimitSettings(settingsFromForm(parsed.data));
+  await savePurchaseLimitSettings(settingsFromForm(parsed.data), { audit: auditBy(admin, context) });
   return redirectWithToast("/admin/settings/limits", {
     type: "success",
     title: "Success",
@@ -58,25 +59,15 @@ const EQUIVALENCE_FIELDS: FieldSpec[] = [
 ];
 
 export default function LimitsSettings({ loaderData, actionData }: Route.ComponentProps) {
-  const [clientErrors, setClientErrors] = useState<Record<string, string> | null>(null);
-  const navigation = useNavigation();
-  const saving = navigation.state !== "idle" && navigation.formMethod === "POST";
-  const errors = clientErrors ?? actionData?.fieldErrors ?? {};
-
-  function onSubmit(event: React.FormEvent<HTMLFormElement>) {
-    const form = new FormData(event.currentTarget);
+  const { errors: clientErrors, onSubmit } = useCheckedSubmit((form) => {
     const parsed = limitsFormSchema.safeParse(
       Object.fromEntries(FIELDS.map((field) => [field, form.get(field)])),
     );
-    if (parsed.success) {
-      setClientErrors(null);
-      return;
-    }
-    event.preventDefault();
-    const found = limitsFieldErrors(parsed.error);
-    setClientErrors(found);
-    document.getElementById(`field-${Object.keys(found)[0]}`)?.focus();
-  }
+    return parsed.success ? null : limitsFieldErrors(parsed.error);
+  });
+  const navigation = useNavigation();
+  const saving = navigation.state !== "idle" && navigation.formMethod === "POST";
+  const errors = clientErrors ?? actionData?.fieldErrors ?? {};
 
   const field = (spec: FieldSpec) => (
     <div key={spec.name} className="space-y-1.5">
@@ -117,8 +108,13 @@ export default function LimitsSettings({ loaderData, actionData }: Route.Compone
             </p>
           </div>
           <div className="grid gap-5 sm:grid-cols-2">{STATE_FIELDS.map(field)}</div>
-          <div className="space-y-1.5 sm:w-1/2 sm:pr-2.5">
-            <Label htmlFor="field-maxQuantityPerSize">Most of one size per order</Label>
+          <Field
+            id="field-maxQuantityPerSize"
+            label="Most of one size per order"
+            className="sm:w-1/2 sm:pr-2.5"
+            error={errors.maxQuantityPerSize}
+            errorId="error-maxQuantityPerSize"
+          >
             <Input
               id="field-maxQuantityPerSize"
               name="maxQuantityPerSize"
@@ -130,8 +126,7 @@ export default function LimitsSettings({ loaderData, actionData }: Route.Compone
               aria-invalid={errors.maxQuantityPerSize ? true : undefined}
               aria-describedby={errors.maxQuantityPerSize ? "error-maxQuantityPerSize" : undefined}
             />
-            <FieldError id="error-maxQuantityPerSize">{errors.maxQuantityPerSize}</FieldError>
-          </div>
+          </Field>
         </Card>
         <Card className="space-y-5 p-5 sm:p-6">
           <div>

@@ -2,21 +2,24 @@ import { useEffect } from "react";
 import { Link } from "react-router";
 import { BoardDatePicker, BoardSlotSection } from "#app/components/admin/day-board.tsx";
 import { NewOrderAlert } from "#app/components/admin/new-order-alert.tsx";
-import { RefreshButton, usePolling } from "#app/components/admin/orders-screen.tsx";
+import { RefreshButton } from "#app/components/admin/orders-screen.tsx";
 import { AdminPageHeader } from "#app/components/admin/page-header.tsx";
+import { usePolling } from "#app/components/admin/use-polling.ts";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
-import { requireAdmin } from "#app/features/admin-auth/guard.server.ts";
+import { requireAdmin, requirePermission } from "#app/features/admin-auth/guard.server.ts";
 import { formatDeliveryDate } from "#app/features/checkout/delivery-slots.ts";
 import { getDeliverySettings } from "#app/features/delivery/delivery.server.ts";
 import { slotCapacitiesOf } from "#app/features/delivery/delivery-settings.ts";
 import { countPlacedOrders, getDayBoard } from "#app/features/orders/day-board.server.ts";
 import { boardHref, boardQuery, SLOT_PAGE_ORDERS } from "#app/features/orders/day-board.ts";
+import { listActiveDrivers } from "#app/features/orders/driver-assignment.server.ts";
+import { staffScopeOf } from "#app/features/orders/driver-scope.server.ts";
+import { todayBoardAction } from "#app/features/orders/order-action.server.ts";
 import { errorMessage, log } from "#app/utils/logger.server.ts";
 import { formatCents } from "#app/utils/money.ts";
 import { nextDate, storeClock } from "#app/utils/store-time.ts";
 import { toast } from "#app/utils/toast-client.ts";
-import { action as incomingOrdersAction } from "../orders/incoming.tsx";
 import type { Route } from "./+types/board";
 
 export function meta() {
@@ -29,9 +32,13 @@ function previousDate(date: string) {
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  requireAdmin(context);
+  const admin = requireAdmin(context);
   const now = new Date();
   const query = boardQuery(new URL(request.url), now);
+  const scope = staffScopeOf(admin, now);
+  // A driver's run is today's only (decision 26): another date needs the planning permission.
+  if (!query.isToday) requirePermission(context, "today.plan");
+  const planning = scope.kind === "all";
   const days = {
     previous: previousDate(query.date),
     next: nextDate(query.date),
@@ -41,25 +48,37 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     const [board, placed] = [
       await getDayBoard(query.date, {
         slot: query.slot,
-        capacities: slotCapacitiesOf(await getDeliverySettings(), query.date),
+        // Places per slot are a planning figure: a driver's run shows only their orders.
+        ...(planning ? { capacities: slotCapacitiesOf(await getDeliverySettings(), query.date) } : {}),
         ...(query.slot ? { perSlot: SLOT_PAGE_ORDERS } : {}),
+        scope,
       }),
-      await countPlacedOrders(),
+      planning ? await countPlacedOrders() : null,
     ];
-    return { ...query, ...days, board, placed, error: null };
+    const drivers = planning ? await listActiveDrivers() : [];
+    return { ...query, ...days, board, placed, planning, drivers, error: null };
   } catch (error) {
     log.error("Failed to fetch the day's orders", { error: errorMessage(error) });
-    return { ...query, ...days, board: null, placed: null, error: "Failed to fetch orders" };
+    return {
+      ...query,
+      ...days,
+      board: null,
+      placed: null,
+      planning,
+      drivers: [],
+      error: "Failed to fetch orders",
+    };
   }
 }
 
-/** Status buttons post here: the same action as the incoming list's (one home for status changes). */
-export function action(args: Route.ActionArgs) {
-  return incomingOrdersAction(args as unknown as Parameters<typeof incomingOrdersAction>[0]);
+/** Status buttons (one home for status changes, within the admin's scope) and driver assignment. */
+export function action({ request, context }: Route.ActionArgs) {
+  return todayBoardAction(request, context);
 }
 
 export default function TodayBoard({ loaderData }: Route.ComponentProps) {
-  const { board, date, slot, isToday, error } = loaderData;
+  const { board, date, slot, isToday, error, planning } = loaderData;
+  const role = planning ? { planning, drivers: loaderData.drivers } : { planning };
   usePolling();
   useEffect(() => {
     if (error) toast.error("Error", { description: error });
@@ -79,28 +98,30 @@ export default function TodayBoard({ loaderData }: Route.ComponentProps) {
         <RefreshButton />
       </AdminPageHeader>
 
-      <div className="mb-6 flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
-        <BoardDatePicker
-          date={date}
-          previous={loaderData.previous}
-          next={loaderData.next}
-          today={loaderData.today}
-        />
-        <div className="flex flex-wrap gap-2">
-          <Link
-            to={boardHref("/admin/today/pick-list", date, slot)}
-            className={buttonVariants({ variant: "outline" })}
-          >
-            <Icon name="printer" /> Print pick list
-          </Link>
-          <Link
-            to={boardHref("/admin/today/driver-slips", date, slot)}
-            className={buttonVariants({ variant: "outline" })}
-          >
-            <Icon name="printer" /> Print slips
-          </Link>
+      {planning ? (
+        <div className="mb-6 flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
+          <BoardDatePicker
+            date={date}
+            previous={loaderData.previous}
+            next={loaderData.next}
+            today={loaderData.today}
+          />
+          <div className="flex flex-wrap gap-2">
+            <Link
+              to={boardHref("/admin/today/pick-list", date, slot)}
+              className={buttonVariants({ variant: "outline" })}
+            >
+              <Icon name="printer" /> Print pick list
+            </Link>
+            <Link
+              to={boardHref("/admin/today/driver-slips", date, slot)}
+              className={buttonVariants({ variant: "outline" })}
+            >
+              <Icon name="printer" /> Print slips
+            </Link>
+          </div>
         </div>
-      </div>
+      ) : null}
 
       {slot ? (
         <Link
@@ -124,7 +145,13 @@ export default function TodayBoard({ loaderData }: Route.ComponentProps) {
           ) : null}
           <div className="space-y-8">
             {board.slots.map((entry) => (
-              <BoardSlotSection key={entry.label} slot={entry} date={date} showingOne={Boolean(slot)} />
+              <BoardSlotSection
+                key={entry.label}
+                slot={entry}
+                date={date}
+                showingOne={Boolean(slot)}
+                role={role}
+              />
             ))}
           </div>
         </>

@@ -1,0 +1,35 @@
+import { FieldError, Input, Label } from "#app/components/ui/input.tsx";
+
+/** A password input with its label, hint and error (account and invitation pages). */
+export function PasswordField(props: {
+  name: string;
+  label: string;
+  autoComplete: string;
+  error?: string;
+  hint?: string;
+}) {
+  const describedBy = [props.error ? `${props.name}-error` : "", props.hint ? `${props.name}-hint` : ""]
+    .filter(Boolean)
+    .join(" ");
+  return (
+    <div className="space-y-1.5">
+      <Label htmlFor={props.name}>{props.label}</Label>
+      <Input
+        id={props.name}
+        name={props.name}
+        type="password"
+        autoComplete={props.autoComplete}
+        required
+        maxLength={128}
+        aria-invalid={props.error ? true : undefined}
+        aria-describedby={describedBy || undefined}
+      />
+      {props.hint ? (
+        <p id={`${props.name}-hint`} className="text-muted-foreground text-xs">
+          {props.hint}
+        </p>
+      ) : null}
+      <FieldError id={`${props.name}-error`}>{props.error}</FieldError>
+    </div>
+  );
+}
