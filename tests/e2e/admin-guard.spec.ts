@@ -50,9 +50,14 @@ function undeclaredAdminFiles(appDir: string, declared: ReadonlySet<string>): st
 }
 
 const ALL = adminRoutes();
-const PUBLIC = new Set(["routes/admin/login.tsx"]);
+/** The sign-in pages (password, then the code) and the invitation link are open to the signed out. */
+const PUBLIC = new Set([
+  "routes/admin/login.tsx",
+  "routes/admin/login-code.tsx",
+  "routes/admin/invitation.tsx",
+]);
 
-test("every admin route module except the login page sits under the guarded layout", () => {
+test("every admin route module except the sign-in pages and the invitation sits under the guarded layout", () => {
   expect(ALL.length).toBeGreaterThanOrEqual(10);
   const unguarded = ALL.filter((route) => !route.guarded && !PUBLIC.has(route.file)).map(
     (route) => route.file,

@@ -51,7 +51,7 @@ test("a placed order moves through Confirm and Mark Delivered into completed ord
 
   const admin = await browser.newContext({ baseURL });
   const page = await admin.newPage();
-  await signIn(page);
+  await signIn(page, { fresh: true });
   await expect(page.getByText("Welcome to the admin dashboard!")).toBeVisible();
   await expect(page.getByText("Total Orders")).toBeVisible();
   await expect(page.getByRole("heading", { name: "Recent Orders" })).toBeVisible();

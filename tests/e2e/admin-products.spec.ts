@@ -9,7 +9,7 @@ test("create a product with two sizes and an uploaded image, see it in the shop,
 }) => {
   test.setTimeout(120_000);
   const name = uniqueName("E2E Admin Kush");
-  await signIn(page);
+  await signIn(page, { fresh: true });
   await expect(page.getByText("Login Successful")).toBeVisible();
   await page.getByRole("link", { name: "Add Product" }).first().click();
   await expect(page.getByRole("heading", { name: "Add New Product" })).toBeVisible();

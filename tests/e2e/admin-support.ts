@@ -1,15 +1,34 @@
 /** Helpers for the admin stories (kept beside them; the shared support folder belongs to the lead). */
-import { type APIRequestContext, expect, type Page } from "@playwright/test";
+import { type APIRequestContext, type Cookie, expect, type Page } from "@playwright/test";
 import sharp from "sharp";
 import { STORE_TIME_ZONE } from "#app/utils/store-time.ts";
+import { rememberTotpSecret, signInAs } from "./support/admin-sign-in.ts";
 import { E2E_ADMIN } from "./support/global-setup.ts";
 
-export async function signIn(page: Page) {
-  await page.goto("/admin/login");
-  await page.getByLabel("Email").fill(E2E_ADMIN.email);
-  await page.getByLabel("Password").fill(E2E_ADMIN.password);
-  await page.getByRole("button", { name: "Sign In" }).click();
+/** This worker's session of the shared e2e admin, reused while it lasts (a code's step is used once). */
+let workerSession: Cookie[] = [];
+
+/** The shared e2e admin's second factor, set up by global setup. */
+export function rememberE2eAdminSecret() {
+  const secret = process.env.E2E_ADMIN_TOTP_SECRET;
+  if (secret && process.env.E2E_BASE_URL)
+    rememberTotpSecret(process.env.E2E_BASE_URL, E2E_ADMIN.email, secret);
+}
+
+/**
+ * Signs the page in as the shared e2e admin and opens the dashboard. Reuses this worker's session
+ * when it is still valid; `fresh` always goes through the sign-in form (password and code).
+ */
+export async function signIn(page: Page, options: { fresh?: boolean } = {}) {
+  if (!options.fresh && workerSession.length > 0) {
+    await page.context().addCookies(workerSession);
+    await page.goto("/admin/dashboard");
+    if (new URL(page.url()).pathname === "/admin/dashboard") return;
+  }
+  rememberE2eAdminSecret();
+  await signInAs(page, E2E_ADMIN);
   await expect(page).toHaveURL(/\/admin\/dashboard$/);
+  workerSession = (await page.context().cookies()).filter((cookie) => cookie.name === "cg_admin_session");
 }
 
 export async function pngBytes(width: number, height: number, colour = "#4f9270") {

@@ -9,6 +9,7 @@ import { emailOutbox } from "#app/db/schema.ts";
 import { writeBackup } from "#app/features/backups/backup-service.server.ts";
 import { type RunningApp, startApp } from "../support/app-server.ts";
 import { startLoopbackSmtp } from "../support/loopback-smtp.ts";
+import { signInAs } from "./support/admin-sign-in.ts";
 
 const run = promisify(execFile);
 const ADMIN = { email: "held-admin@capitalgrown.test", password: "held-password-123" };
@@ -49,10 +50,7 @@ test("a restore holds pending mails for review; none is sent until Send is press
         ADMIN_PASSWORD: ADMIN.password,
       },
     });
-    await page.goto(`${app.url}/admin/login`);
-    await page.getByLabel("Email").fill(ADMIN.email);
-    await page.getByLabel("Password").fill(ADMIN.password);
-    await page.getByRole("button", { name: "Sign In" }).click();
+    await signInAs(page, ADMIN, { loginUrl: `${app.url}/admin/login` });
     await expect(page).toHaveURL(/\/admin\/dashboard$/);
     await page.goto(`${app.url}/admin/outbox`);
     const banner = page.getByRole("alert").filter({ hasText: "Restored from a backup" });

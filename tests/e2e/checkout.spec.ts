@@ -2,7 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
 import sharp from "sharp";
 import { earlyAnswerStatus } from "../support/raw-http.ts";
-import { E2E_ADMIN } from "./support/global-setup.ts";
+import { signIn } from "./admin-support.ts";
 import { createProducts, uniqueName } from "./support/storefront.ts";
 
 /** A real photo-sized PNG, as a phone camera upload would be. */
@@ -178,11 +178,7 @@ test("a shopper orders from a product page to the thank-you page, with an ID pho
 
   // The ID photo is served to a signed-in admin only.
   const admin = await browser.newPage();
-  await admin.goto("/admin/login");
-  await admin.getByLabel("Email").fill(E2E_ADMIN.email);
-  await admin.getByLabel("Password").fill(E2E_ADMIN.password);
-  await admin.getByRole("button", { name: "Sign In" }).click();
-  await expect(admin).toHaveURL(/\/admin\/dashboard/);
+  await signIn(admin);
   await admin.goto("/admin/orders");
   const photo = admin.getByRole("img", { name: `ID of ${shopper}` });
   await expect(photo).toBeVisible();

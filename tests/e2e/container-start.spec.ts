@@ -25,6 +25,7 @@ import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { freePort } from "../support/app-server.ts";
 import { createThrowawayDatabase } from "../support/throwaway-database.ts";
+import { signInAs } from "./support/admin-sign-in.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const NODE = path.join(ROOT, "node_modules/.bin/node");
@@ -253,10 +254,7 @@ test("the Dockerfile's CMD starts the built shop in production, as a non-root us
     expect(shop).toContain("<html");
     expect(shop).not.toMatch(/react-refresh|@vite\/client/);
 
-    await page.goto(`${url}/admin/login`);
-    await page.getByLabel("Email").fill(admin.email);
-    await page.getByLabel("Password").fill(admin.password);
-    await page.getByRole("button", { name: "Sign In" }).click();
+    await signInAs(page, admin, { loginUrl: `${url}/admin/login` });
     await expect(page).toHaveURL(/\/admin\/dashboard$/);
 
     // Graceful stop, as `docker stop` does it.

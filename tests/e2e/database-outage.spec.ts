@@ -8,6 +8,7 @@ import { LOAD_TEST_BUDGETS, type RunningApp, startApp } from "../support/app-ser
 import { cuttableProxy } from "../support/cuttable-proxy.ts";
 import { orderableSizes, postOrder, showsStack } from "../support/shop-orders.ts";
 import { createThrowawayDatabase } from "../support/throwaway-database.ts";
+import { enrolOverHttp } from "./support/admin-sign-in.ts";
 
 const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
 const ADMIN = { email: "storm-admin@capitalgrown.test", password: "storm-password-123" };
@@ -41,15 +42,8 @@ test.describe("the database drops the app's connections", () => {
       const sizes = await orderableSizes(helper.db, 6);
       await killer.connect();
 
-      const login = await fetch(`${url}/admin/login`, {
-        method: "POST",
-        body: new URLSearchParams(ADMIN),
-        redirect: "manual",
-      });
-      const cookie = login.headers
-        .getSetCookie()
-        .map((value) => value.split(";")[0])
-        .join("; ");
+      // The owner signs in and sets up two-factor sign-in (decision 27) before opening anything.
+      const { cookie } = await enrolOverHttp(url, ADMIN);
       expect(cookie).toContain("cg_");
       const catalogue = ["/shop", "/flower", "/edibles", "/"];
       for (const path of catalogue) expect((await fetch(`${url}${path}`)).status).toBe(200);

@@ -7,6 +7,7 @@
 import { type BrowserContext, expect, type Page, test } from "@playwright/test";
 import { type RunningApp, startApp } from "../support/app-server.ts";
 import { pngBytes, tomorrowInStore } from "./admin-support.ts";
+import { signInAs } from "./support/admin-sign-in.ts";
 import { E2E_ADMIN } from "./support/global-setup.ts";
 import { createProducts, passAgeGate, uniqueName } from "./support/storefront.ts";
 
@@ -28,10 +29,7 @@ function weekdayOf(date: string) {
 }
 
 async function signIn(page: Page) {
-  await page.goto(`${app.url}/admin/login`);
-  await page.getByLabel("Email").fill(E2E_ADMIN.email);
-  await page.getByLabel("Password").fill(E2E_ADMIN.password);
-  await page.getByRole("button", { name: "Sign In" }).click();
+  await signInAs(page, E2E_ADMIN, { loginUrl: `${app.url}/admin/login` });
   await expect(page).toHaveURL(/\/admin\/dashboard$/);
 }
 

@@ -244,11 +244,8 @@ test("a cached page names the hashes of its own inline scripts, in every encodin
 });
 
 test("a signed toast from the shop shows after the redirect", async ({ page }) => {
-  const { E2E_ADMIN } = await import("./support/global-setup.ts");
-  await page.goto("/admin/login");
-  await page.getByLabel("Email").fill(E2E_ADMIN.email);
-  await page.getByLabel("Password").fill(E2E_ADMIN.password);
-  await page.getByRole("button", { name: "Sign In" }).click();
+  const { signIn } = await import("./admin-support.ts");
+  await signIn(page, { fresh: true });
   await expect(page.getByText("Login Successful")).toBeVisible();
   const toast = (await page.context().cookies()).find((cookie) => cookie.name === "cg_toast");
   // Read and cleared by the page that showed it.

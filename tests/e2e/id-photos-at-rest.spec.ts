@@ -19,7 +19,9 @@ import path from "node:path";
 import { expect, type Page, test } from "@playwright/test";
 import pg from "pg";
 import sharp from "sharp";
+import { openDatabase } from "#app/db/client.server.ts";
 import { startApp } from "../support/app-server.ts";
+import { insertOrderRow } from "../support/order-rows.ts";
 import { signIn, tomorrowInStore } from "./admin-support.ts";
 import { E2E_ADMIN } from "./support/global-setup.ts";
 import { createProducts, passAgeGate, uniqueName } from "./support/storefront.ts";
@@ -253,6 +255,22 @@ test("on a shared PostgreSQL, a second instance needs the first one's key, and t
     expect(sent.status(), await sent.text()).toBe(200);
     const { token } = (await sent.json()) as { token: string };
     await context.close();
+    // Staff see a customer's ID photo only through its order (decision 27: the view is audited
+    // against the order): the order is written straight into the shared database.
+    const rows = await openDatabase({
+      kind: "postgres",
+      url: url.toString(),
+      applicationName: "cg-test-helper",
+    });
+    try {
+      await insertOrderRow(rows.db, {
+        customerName: "Key Sharing",
+        deliveryDate: tomorrowInStore(),
+        idPhotoId: token,
+      });
+    } finally {
+      await rows.close();
+    }
 
     // Staff signed in on the first instance see the photo the second one stored.
     const staff = await browser.newContext({ baseURL: first.url });

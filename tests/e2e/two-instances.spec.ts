@@ -11,6 +11,7 @@ import { type DatabaseHandle, openDatabase } from "#app/db/client.server.ts";
 import { LOAD_TEST_BUDGETS, type RunningApp, startApp } from "../support/app-server.ts";
 import { orderableSizes, postOrder } from "../support/shop-orders.ts";
 import { createThrowawayDatabase } from "../support/throwaway-database.ts";
+import { signInAs } from "./support/admin-sign-in.ts";
 
 const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
 const ADMIN = { email: "two-instances@capitalgrown.test", password: "two-instances-password" };
@@ -56,10 +57,7 @@ test.describe("two instances on one PostgreSQL", () => {
       // …an admin signs in on A…
       const context = await browser.newContext();
       const page = await context.newPage();
-      await page.goto(`${a.url}/admin/login`);
-      await page.getByLabel("Email").fill(ADMIN.email);
-      await page.getByLabel("Password").fill(ADMIN.password);
-      await page.getByRole("button", { name: "Sign In" }).click();
+      await signInAs(page, ADMIN, { loginUrl: `${a.url}/admin/login` });
       await expect(page).toHaveURL(/\/admin\/dashboard$/);
 
       // …and B, never signed in to, is given the session cookie A issued (in a browser of its own)

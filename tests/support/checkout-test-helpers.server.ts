@@ -1,12 +1,15 @@
 /** Shared by the checkout, order, ID photo and e-mail tests: real rows, real requests, real images. */
 
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import sharp from "sharp";
-import type { Executor } from "#app/db/client.server.ts";
+import { db, type Executor } from "#app/db/client.server.ts";
+import { rowsOf } from "#app/db/rows.ts";
 import { productSizes } from "#app/db/schema.ts";
 import { insertProduct } from "#app/features/catalog/product-factory.server.ts";
 import { availableSlots } from "#app/features/checkout/delivery-slots.ts";
+import type { PlaceOrderInput } from "#app/features/orders/place-order.server.ts";
 import { storeClock } from "#app/utils/store-time.ts";
+import { formDataOf } from "./form-data.ts";
 
 /** Monday 23 Nov 2026, 9:00 AM in New York: every slot of the day is still open. */
 export const MONDAY_MORNING = new Date("2026-11-23T14:00:00Z");
@@ -94,18 +97,19 @@ export function orderFields(
   };
 }
 
-/** The input placeOrder takes, for the same order. */
+/** The input placeOrder takes, for the same order; `overrides` replaces any of its fields. */
 export function placeOrderInput(
   items: { productId: string; sizeId: string; quantity: number }[],
-  overrides: { idempotencyKey?: string; idPhotoId?: string | null; email?: string; phone?: string } = {},
+  overrides: Partial<Omit<PlaceOrderInput, "items">> = {},
   now = MONDAY_MORNING,
-) {
+): PlaceOrderInput {
   const date = storeClock(now).date;
   const shopper = newShopper();
+  const given = Object.fromEntries(Object.entries(overrides).filter(([, value]) => value !== undefined));
   return {
     name: "Ada Shopper",
-    email: overrides.email ?? shopper.email,
-    phone: overrides.phone ?? shopper.phone,
+    email: shopper.email,
+    phone: shopper.phone,
     address: "1600 Example Ave NW",
     city: "Washington",
     state: "DC" as const,
@@ -113,9 +117,10 @@ export function placeOrderInput(
     notes: null,
     deliveryDate: date,
     timeSlot: availableSlots(date, now)[0] as string,
-    idempotencyKey: overrides.idempotencyKey ?? crypto.randomUUID(),
+    idempotencyKey: crypto.randomUUID(),
+    idPhotoId: null,
+    ...given,
     items,
-    idPhotoId: overrides.idPhotoId ?? null,
   };
 }
 
@@ -133,13 +138,32 @@ export async function stockOf(db: Executor, sizeId: string) {
   return row?.count;
 }
 
+/** A size's stock on hand in the database the suite installed (`describeEachDatabase`). */
+export async function stockLeft(sizeId: string) {
+  return stockOf(await db(), sizeId);
+}
+
+/** A checkout's items: one of the product's size. */
+export function oneOf(product: { productId: string; sizeId: string }) {
+  return [{ productId: product.productId, sizeId: product.sizeId, quantity: 1 }];
+}
+
 /** A multipart checkout post, as a browser would send it. */
 export function checkoutRequest(
   fields: Record<string, string>,
   file: { bytes: Uint8Array; name: string; type: string } | null,
 ) {
-  const form = new FormData();
-  for (const [key, value] of Object.entries(fields)) form.append(key, value);
+  const form = formDataOf(fields);
   if (file) form.append("idFront", new File([file.bytes as BlobPart], file.name, { type: file.type }));
   return new Request("http://localhost/checkout", { method: "POST", body: form });
+}
+
+/** Slots whose counter row (drizzle/0014) differs from a count of the orders holding a place in them. */
+export async function slotBookingsDrift(db: Executor) {
+  const result = await db.execute(sql`SELECT delivery_date, delivery_time, b.booked, o.n
+    FROM delivery_slot_bookings b
+    FULL JOIN (SELECT delivery_date, delivery_time, count(*)::int AS n FROM orders WHERE status <> 'cancelled'
+      GROUP BY delivery_date, delivery_time) o USING (delivery_date, delivery_time)
+    WHERE coalesce(b.booked, 0) <> coalesce(o.n, 0)`);
+  return rowsOf(result);
 }

@@ -6,6 +6,7 @@ import { sql } from "drizzle-orm";
 import type { Executor } from "#app/db/client.server.ts";
 import { availableSlots, deliveryOptions } from "#app/features/checkout/delivery-slots.ts";
 import { orderFields, testPng } from "#tests/support/checkout-test-helpers.server.ts";
+import { formDataOf } from "./form-data.ts";
 
 export type OrderableSize = { productId: string; sizeId: string; unitCents: number };
 
@@ -42,8 +43,7 @@ export async function postOrder(baseUrl: string, size: OrderableSize, shopper: n
     },
     now,
   );
-  const form = new FormData();
-  for (const [key, value] of Object.entries(fields)) form.append(key, value);
+  const form = formDataOf(fields);
   form.append("idFront", new File([new Uint8Array(await testPng())], "id.png", { type: "image/png" }));
   const response = await fetch(`${baseUrl}/checkout`, { method: "POST", body: form, redirect: "manual" });
   const location = response.headers.get("location") ?? "";

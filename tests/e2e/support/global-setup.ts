@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { buildApp, LOAD_TEST_BUDGETS, startApp } from "../../support/app-server.ts";
+import { enrolOverHttp } from "./admin-sign-in.ts";
 
 export const E2E_ADMIN = { email: "e2e-admin@capitalgrown.test", password: "e2e-password-123" };
 
@@ -30,6 +31,9 @@ export default async function globalSetup() {
     },
   });
   process.env.E2E_BASE_URL = app.url;
+  // The admin is an owner: two-factor sign-in is set up once here, and every story computes its
+  // codes from this secret (tests/e2e/support/admin-sign-in.ts).
+  process.env.E2E_ADMIN_TOTP_SECRET = (await enrolOverHttp(app.url, E2E_ADMIN)).secret;
   process.env.E2E_BUILD_DIR = buildDir;
   process.env.E2E_DATA_DIR = app.dataDir;
   return async () => {

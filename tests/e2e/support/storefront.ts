@@ -10,7 +10,7 @@ import {
   expect,
   type Page,
 } from "@playwright/test";
-import { E2E_ADMIN } from "./global-setup.ts";
+import { signIn } from "../admin-support.ts";
 
 export const CART_STORAGE_KEY = "capital-grown-cart";
 export const AGE_GATE_STORAGE_KEY = "capital-grown-age-verified";
@@ -54,11 +54,7 @@ export async function createProducts(browser: Browser, baseURL: string, products
   const context = await browser.newContext({ baseURL });
   try {
     const page = await context.newPage();
-    await page.goto("/admin/login");
-    await page.getByLabel("Email").fill(E2E_ADMIN.email);
-    await page.getByLabel("Password").fill(E2E_ADMIN.password);
-    await page.getByRole("button", { name: "Sign In" }).click();
-    await page.waitForURL(/\/admin\/dashboard/);
+    await signIn(page);
     await page.goto("/admin/products/new");
     const csrf = await page.locator('input[name="csrf"]').first().inputValue();
     const ids: string[] = [];

@@ -1,0 +1,132 @@
+/**
+ * Staff accounts (issue 16, decision 27): the owner invites a manager, who accepts, sets a
+ * password, sets up two-factor sign-in (the test computes the codes from the secret the page
+ * shows) and signs in again with password and code; five wrong codes end a sign-in attempt; a
+ * recovery code works once; deactivating someone ends their open session at their next request.
+ */
+import { expect, type Page, test } from "@playwright/test";
+import { signIn } from "./admin-support.ts";
+import { enterSignInCode, knownTotpSecret, signInAs } from "./support/admin-sign-in.ts";
+import { invitationPath } from "./support/invitation-mail.ts";
+import { uniqueName } from "./support/storefront.ts";
+
+async function signOut(page: Page) {
+  await page.getByRole("banner").getByRole("button", { name: "Sign Out" }).click();
+  await expect(page).toHaveURL(/\/admin\/login$/);
+}
+
+async function passwordStep(page: Page, account: { email: string; password: string }) {
+  await page.goto("/admin/login");
+  await page.getByLabel("Email").fill(account.email);
+  await page.getByLabel("Password").fill(account.password);
+  await page.getByRole("button", { name: "Sign In" }).click();
+  await expect(page).toHaveURL(/\/admin\/login\/code$/);
+}
+
+test("an invited manager sets a password and two-factor sign-in; codes, recovery codes and deactivation", async ({
+  page,
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(240_000);
+  const slug = uniqueName("mgr").replace(/\W+/g, "-").toLowerCase();
+  const manager = { email: `${slug}@capitalgrown.test`, password: "Window-Basil-Orbit-42" };
+
+  // The owner invites a manager.
+  await signIn(page);
+  await page.getByRole("link", { name: "Staff", exact: true }).click();
+  await expect(page.getByRole("heading", { name: "Staff", exact: true })).toBeVisible();
+  await page.getByLabel("Email").fill(manager.email);
+  await page.getByLabel("First name").fill("Mona");
+  await page.getByLabel("Role").first().selectOption("manager");
+  await page.getByRole("button", { name: "Send invitation" }).click();
+  await expect(page.getByText(`Invitation sent to ${manager.email}.`)).toBeVisible();
+  await expect(page.getByRole("list", { name: "Pending invitations" })).toContainText(manager.email);
+  const link = await invitationPath(manager.email);
+
+  // The manager opens the link in a browser of their own and chooses a password.
+  const managerContext = await browser.newContext({ baseURL });
+  const mgr = await managerContext.newPage();
+  await mgr.goto(link);
+  await expect(mgr.getByRole("heading", { name: /^Join / })).toBeVisible();
+  await mgr.getByLabel("Password", { exact: true }).fill("short-one");
+  await mgr.getByLabel("Password again").fill("short-one");
+  await mgr.getByRole("button", { name: "Set password" }).click();
+  await expect(mgr.getByText("Use at least 12 characters")).toBeVisible();
+  await mgr.getByLabel("Password", { exact: true }).fill("Unbelievable");
+  await mgr.getByLabel("Password again").fill("Unbelievable");
+  await mgr.getByRole("button", { name: "Set password" }).click();
+  await expect(mgr.getByText("This password is too common. Choose another one.")).toBeVisible();
+  await mgr.getByLabel("Password", { exact: true }).fill(manager.password);
+  await mgr.getByLabel("Password again").fill(manager.password);
+  await mgr.getByRole("button", { name: "Set password" }).click();
+  await expect(mgr).toHaveURL(/\/admin\/login\?notice=password-set$/);
+  await expect(mgr.getByText("Your password is set. Sign in with it.")).toBeVisible();
+  // The link worked once.
+  await mgr.goto(link);
+  await expect(mgr.getByRole("alert")).toHaveText(/already used/);
+
+  // First sign-in: a manager must set up two-factor sign-in before anything else opens.
+  await mgr.goto("/admin/login");
+  await mgr.getByLabel("Email").fill(manager.email);
+  await mgr.getByLabel("Password").fill(manager.password);
+  await mgr.getByRole("button", { name: "Sign In" }).click();
+  await expect(mgr).toHaveURL(/\/admin\/account\/two-factor$/);
+  await mgr.goto("/admin/products");
+  await expect(mgr).toHaveURL(/\/admin\/account\/two-factor$/);
+  await expect(mgr.locator("svg").first()).toBeVisible();
+  const { enrolSecondFactor } = await import("./support/admin-sign-in.ts");
+  const { recoveryCodes } = await enrolSecondFactor(mgr, manager.email);
+  expect(recoveryCodes).toHaveLength(10);
+  await mgr.getByRole("link", { name: "I have saved them, continue" }).click();
+  await expect(mgr).toHaveURL(/\/admin\/dashboard$/);
+
+  // Out and in again: password, then the code.
+  await signOut(mgr);
+  await signInAs(mgr, manager);
+  await expect(mgr).toHaveURL(/\/admin\/dashboard$/);
+
+  // Five wrong codes end the attempt.
+  await signOut(mgr);
+  await passwordStep(mgr, manager);
+  for (let i = 1; i <= 4; i++) {
+    await mgr.getByLabel("Code").fill("000000");
+    await mgr.getByRole("button", { name: "Verify" }).click();
+    await expect(mgr.getByText(`${5 - i} ${i === 4 ? "try" : "tries"} left`)).toBeVisible();
+  }
+  await mgr.getByLabel("Code").fill("000000");
+  await mgr.getByRole("button", { name: "Verify" }).click();
+  await expect(mgr).toHaveURL(/\/admin\/login\?notice=locked$/);
+  await expect(mgr.getByText("Too many wrong codes. Sign in again.")).toBeVisible();
+
+  // A recovery code signs in once, and not twice.
+  const recovery = recoveryCodes[0] as string;
+  await passwordStep(mgr, manager);
+  await mgr.getByLabel("Code").fill(recovery);
+  await mgr.getByRole("button", { name: "Verify" }).click();
+  await expect(mgr).toHaveURL(/\/admin\/dashboard$/);
+  await mgr.goto("/admin/account");
+  await expect(mgr.getByText("On. 9 of 10 recovery codes left.")).toBeVisible();
+  await signOut(mgr);
+  await passwordStep(mgr, manager);
+  await mgr.getByLabel("Code").fill(recovery);
+  await mgr.getByRole("button", { name: "Verify" }).click();
+  await expect(mgr.getByText("That code is not right. 4 tries left.")).toBeVisible();
+  await enterSignInCode(mgr, knownTotpSecret(new URL(baseURL as string).origin, manager.email) as string);
+  await expect(mgr).toHaveURL(/\/admin\/dashboard$/);
+
+  // The owner deactivates the manager: their open session ends at its next request.
+  await page.goto("/admin/staff");
+  const row = page.getByTestId("staff-member").filter({ hasText: manager.email });
+  await expect(row).toContainText("Manager");
+  await expect(row).toContainText("2FA on");
+  await row.getByRole("button", { name: "Deactivate" }).click();
+  const dialog = page.getByRole("dialog");
+  await expect(dialog).toContainText(`Deactivate ${manager.email}?`);
+  await dialog.getByRole("button", { name: "Deactivate" }).click();
+  await expect(page.getByText(`${manager.email} was deactivated and signed out everywhere.`)).toBeVisible();
+  await expect(row).toContainText("Deactivated");
+  await mgr.goto("/admin/orders");
+  await expect(mgr).toHaveURL(/\/admin\/login/);
+  await managerContext.close();
+});

@@ -1,0 +1,77 @@
+/**
+ * Shared by the back-office tests (stock ledger, order lists, day board): products made through the
+ * admin's own form path (`productFormSchema` → `createProduct`), and orders placed for them.
+ */
+import { productFormSchema } from "#app/features/catalog/product.schema.ts";
+import { createProduct, getAdminProduct } from "#app/features/catalog/product-admin.server.ts";
+import { type PlaceOrderInput, placeOrder } from "#app/features/orders/place-order.server.ts";
+import { placeOrderInput } from "./checkout-test-helpers.server.ts";
+
+/** A Monday morning in New York (10:00 AM): today's slots from noon on are open. */
+export const MONDAY_TEN_AM = new Date("2026-11-23T15:00:00Z");
+
+type FormSize = { size?: string; price?: number; stock?: number; flowerEquivalent?: string };
+
+/**
+ * A product saved as the admin form saves it: a hybrid flower at 20 % THC unless `fields` says
+ * otherwise; each size "1g", "2g"… at $50 with 500 in stock unless given. Returns it as loaded.
+ */
+export async function createFormProduct(
+  name: string,
+  sizes: FormSize[],
+  fields: Record<string, unknown> = {},
+) {
+  const input = productFormSchema.parse({
+    name,
+    description: "Test product",
+    category: "Flower",
+    strain: "Hybrid",
+    thcPercentage: "20",
+    thcMg: "",
+    imageUrl: "https://images.example/test.webp",
+    imageKey: "",
+    isFeatured: false,
+    isDeal: false,
+    ...fields,
+    sizes: sizes.map((size, index) => ({
+      size: size.size ?? `${index + 1}g`,
+      price: String(size.price ?? 50),
+      salePrice: "",
+      inventoryCount: String(size.stock ?? 500),
+      flowerEquivalent: size.flowerEquivalent ?? "1",
+    })),
+  });
+  const { id } = await createProduct(input);
+  const loaded = await getAdminProduct(id);
+  if (!loaded) throw new Error(`${name} was not created`);
+  return loaded;
+}
+
+/**
+ * An order of `items` by a shopper of its own for today's 4–6 PM slot at 1 Main St (Ada Customer),
+ * placed at `now`; `overrides` replaces any field. Answers `placeOrder`'s result (refusals too).
+ */
+export function placeTestOrder(
+  items: { productId: string; sizeId: string; quantity: number }[],
+  { now = MONDAY_TEN_AM, ...overrides }: Partial<Omit<PlaceOrderInput, "items">> & { now?: Date } = {},
+) {
+  const input = placeOrderInput(
+    items,
+    {
+      name: "Ada Customer",
+      address: "1 Main St",
+      deliveryDate: "2026-11-23",
+      timeSlot: "4:00 PM-6:00 PM",
+      ...overrides,
+    },
+    now,
+  );
+  return placeOrder(input, { now });
+}
+
+/** The same, for a test that expects the order to be taken: its id, token and total. */
+export async function placedTestOrder(...args: Parameters<typeof placeTestOrder>) {
+  const result = await placeTestOrder(...args);
+  if (!result.ok) throw new Error(`order refused: ${result.reason}`);
+  return result.order;
+}

@@ -1,0 +1,45 @@
+/**
+ * Checkout posts for the Vitest suites: through `submitCheckout` and `uploadIdPhoto`, which load
+ * the e-mail components (`.tsx`), so this stays apart from `checkout-test-helpers.server.ts`, which
+ * plain Node scripts (the bench) import too.
+ */
+import { submitCheckout } from "#app/features/checkout/checkout.server.ts";
+import { uploadIdPhoto } from "#app/features/media/id-photos.server.ts";
+import {
+  checkoutRequest,
+  MONDAY_MORNING,
+  newShopper,
+  orderFields,
+  testIdPhoto,
+} from "./checkout-test-helpers.server.ts";
+
+type TestFile = { bytes: Uint8Array; name: string; type: string };
+
+/**
+ * A checkout post of `items` (fields as `orderFields` makes them, with `overrides`) by a shopper of
+ * its own client address on Monday morning, with the test ID photo unless `options.file` says
+ * otherwise (`null`: none, as when the photo was sent ahead with `idPhotoToken`).
+ */
+export async function postCheckout(
+  items: { productId: string; sizeId: string; quantity: number }[],
+  overrides: Record<string, string> = {},
+  options: { file?: TestFile | null; clientAddress?: string; now?: Date } = {},
+) {
+  const file = options.file === undefined ? await testIdPhoto() : options.file;
+  return submitAsShopper(checkoutRequest(orderFields(items, overrides), file), options);
+}
+
+/** A checkout post as it is, by a shopper of its own client address (unless given) on Monday morning. */
+export function submitAsShopper(request: Request, options: { clientAddress?: string; now?: Date } = {}) {
+  return submitCheckout(request, {
+    clientAddress: options.clientAddress ?? newShopper().clientAddress,
+    now: options.now ?? MONDAY_MORNING,
+  });
+}
+
+/** The test ID photo sent ahead (`/api/id-photo`), as the checkout form does: its single-use token. */
+export async function sendPhotoAhead() {
+  const upload = await uploadIdPhoto(checkoutRequest({}, await testIdPhoto()));
+  if (!upload.ok) throw new Error(upload.message);
+  return upload.token;
+}
