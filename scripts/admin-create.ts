@@ -1,4 +1,7 @@
-/** `npm run admin:create -- --email you@example.com --password '…'`: creates an admin or resets its password. */
+/**
+ * `npm run admin:create -- --email you@example.com --password '…'`: creates an owner (who sets up
+ * two-factor sign-in at the first sign-in) or resets an account's password.
+ */
 import { parseArgs } from "node:util";
 import { z } from "zod";
 import { openConfiguredDatabase } from "../app/db/client.server.ts";
@@ -9,14 +12,14 @@ import { makeDataDirPrivate } from "../app/utils/private-data-dir.server.ts";
 
 const argsSchema = z.object({
   email: z.email("--email must be an e-mail address"),
-  password: z.string().min(10, "--password must be at least 10 characters"),
+  password: z.string().min(12, "--password must be at least 12 characters"),
 });
 
 const { values } = parseArgs({ options: { email: { type: "string" }, password: { type: "string" } } });
 const parsed = argsSchema.safeParse(values);
 if (!parsed.success) {
   console.error(`${parsed.error.issues.map((issue) => issue.message).join("; ")}`);
-  console.error("Usage: npm run admin:create -- --email you@example.com --password 'at least 10 characters'");
+  console.error("Usage: npm run admin:create -- --email you@example.com --password 'at least 12 characters'");
   process.exit(1);
 }
 try {
@@ -24,7 +27,9 @@ try {
   const handle = await openConfiguredDatabase("npm run admin:create");
   try {
     const { created } = await upsertAdminUser(handle.db, parsed.data.email, parsed.data.password);
-    console.log(`${created ? "Created" : "Updated the password of"} the admin account ${parsed.data.email}`);
+    console.log(
+      `${created ? "Created the owner account" : "Updated the password of"} ${parsed.data.email}${created ? " (two-factor sign-in is set up at the first sign-in)" : ""}`,
+    );
   } finally {
     await handle.close();
   }

@@ -5,7 +5,7 @@
  * median run (by performance score) is reported. Writes the Lighthouse section of BENCHMARKS.md.
  * LH_PAGES=/shop (labels, comma-separated) runs only those pages and writes nothing: a quick look.
  */
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
@@ -22,6 +22,8 @@ import {
 
 const RUNS = Math.max(1, Number(process.env.LH_RUNS ?? 3));
 const ONLY_PAGES = process.env.LH_PAGES ? process.env.LH_PAGES.split(",") : null;
+/** LH_JSON_DIR=folder keeps each run's Lighthouse JSON there (traces and audits, for a closer look). */
+const JSON_DIR = process.env.LH_JSON_DIR ?? null;
 const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"] as const;
 const TARGETS: Record<(typeof CATEGORIES)[number], number> = {
   performance: 95,
@@ -104,6 +106,15 @@ async function main() {
           const failure = typeof result === "string" ? result : result ? runFailure(result.lhr) : "no result";
           if (result && typeof result !== "string" && !failure) {
             runs.push(result.lhr);
+            const audit = (id: string) => result.lhr.audits[id]?.displayValue ?? "n/a";
+            say(
+              `  run ${run + 1}: performance ${Math.round((result.lhr.categories.performance?.score ?? 0) * 100)}, FCP ${audit("first-contentful-paint")}, LCP ${audit("largest-contentful-paint")}, TBT ${audit("total-blocking-time")}`,
+            );
+            if (JSON_DIR) {
+              mkdirSync(JSON_DIR, { recursive: true });
+              const name = `${label.replace(/[^a-z0-9]+/gi, "_")}-${run + 1}.json`;
+              writeFileSync(path.join(JSON_DIR, name), JSON.stringify(result.lhr));
+            }
             break;
           }
           failures.push(failure as string);

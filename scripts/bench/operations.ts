@@ -8,6 +8,7 @@ import { openDatabase } from "../../app/db/client.server.ts";
 import { cuttableProxy } from "../../tests/support/cuttable-proxy.ts";
 import { type OrderableSize, orderableSizes, postOrder } from "../../tests/support/shop-orders.ts";
 import {
+  cpuSeconds,
   createDataSet,
   type DataSet,
   type LoadResult,
@@ -18,17 +19,25 @@ import {
   startServer,
 } from "./lib.ts";
 
+const cpuMs = (result: LoadResult) => result.cpuPerRequestMs ?? Number.NaN;
+const medianCpuMs = (results: LoadResult[]) => median(results.map(cpuMs));
+const rps = (results: LoadResult[]) => median(results.map((result) => result.rps));
+/** Requests per server CPU-second with the log ÷ without it: the silent server's CPU per request over the logging one's. */
+const capacityRatio = (logged: LoadResult, silent: LoadResult) => cpuMs(silent) / cpuMs(logged);
+
 type Row = { figure: string; target: string; value: string; pass: boolean | null; context: string };
 
 const SHOPPERS = 4;
 
 /** Orders placed by SHOPPERS shoppers posting one after the other for `seconds`. */
 async function orderLoad(
-  url: string,
+  server: { url: string; pid: number },
   sizes: OrderableSize[],
   seconds: number,
   first: number,
 ): Promise<LoadResult> {
+  const { url } = server;
+  const cpuBefore = cpuSeconds(server.pid);
   const started = performance.now();
   const deadline = started + seconds * 1000;
   let placed = 0;
@@ -45,7 +54,15 @@ async function orderLoad(
     }),
   );
   const elapsed = (performance.now() - started) / 1000;
-  return { requests: placed, seconds: elapsed, rps: placed / elapsed, errors, latencyMeanMs: Number.NaN };
+  const cpuPerRequestMs = ((cpuSeconds(server.pid) - cpuBefore) * 1000) / Math.max(placed, 1);
+  return {
+    requests: placed,
+    seconds: elapsed,
+    rps: placed / elapsed,
+    errors,
+    latencyMeanMs: Number.NaN,
+    cpuPerRequestMs,
+  };
 }
 
 async function pgliteSizes(data: DataSet) {
@@ -86,36 +103,40 @@ export async function benchOperations(options: {
       });
     await shop(on);
     await shop(off);
+    // A cache hit is pure CPU, and req/s of one server swings with whatever else runs on the two
+    // cores between rounds; the server's own CPU per request does not. Requests per CPU-second is
+    // the req/s the server reaches when it has a core to itself, so the ratio is taken of that.
     const shopRatios: number[] = [];
-    const shopOn: number[] = [];
-    const shopOff: number[] = [];
+    const shopOn: LoadResult[] = [];
+    const shopOff: LoadResult[] = [];
     for (let round = 0; round < options.rounds; round++) {
       const [a, b] =
         round % 2 ? [await shop(off), await shop(on)].reverse() : [await shop(on), await shop(off)];
-      shopOn.push((a as LoadResult).rps);
-      shopOff.push((b as LoadResult).rps);
-      shopRatios.push((a as LoadResult).rps / (b as LoadResult).rps);
+      shopOn.push(a as LoadResult);
+      shopOff.push(b as LoadResult);
+      shopRatios.push(capacityRatio(a as LoadResult, b as LoadResult));
     }
     const shopRatio = median(shopRatios);
     rows.push({
-      figure: "/shop (cache hits) req/s with the JSON request log ÷ with LOG_LEVEL=silent",
+      figure:
+        "/shop (cache hits) requests per server CPU-second with the JSON request log ÷ with LOG_LEVEL=silent",
       target: "≥ 0.95",
       value: shopRatio.toFixed(3),
       pass: shopRatio >= 0.95,
-      context: `${median(shopOn).toFixed(0)} vs ${median(shopOff).toFixed(0)} req/s; rounds ${shopRatios.map((r) => r.toFixed(3)).join(", ")}`,
+      context: `${(medianCpuMs(shopOn) * 1000).toFixed(1)} vs ${(medianCpuMs(shopOff) * 1000).toFixed(1)} µs CPU per request (${rps(shopOn).toFixed(0)} vs ${rps(shopOff).toFixed(0)} req/s); rounds ${shopRatios.map((r) => r.toFixed(3)).join(", ")}`,
     });
 
     let shopper = 1;
     const orders = async (server: typeof on, sizes: OrderableSize[]) => {
-      const result = await orderLoad(server.url, sizes, options.seconds, shopper);
+      const result = await orderLoad(server, sizes, options.seconds, shopper);
       shopper += 100_000;
       return result;
     };
     await orders(on, sizesOn);
     await orders(off, sizesOff);
     const orderRatios: number[] = [];
-    const ordersOn: number[] = [];
-    const ordersOff: number[] = [];
+    const ordersOn: LoadResult[] = [];
+    const ordersOff: LoadResult[] = [];
     for (let round = 0; round < options.rounds; round++) {
       let a: LoadResult;
       let b: LoadResult;
@@ -127,17 +148,19 @@ export async function benchOperations(options: {
         b = await orders(off, sizesOff);
       }
       if (a.errors + b.errors > 0) say(`order round ${round}: ${a.errors} + ${b.errors} refused`);
-      ordersOn.push(a.rps);
-      ordersOff.push(b.rps);
-      orderRatios.push(a.rps / b.rps);
+      ordersOn.push(a);
+      ordersOff.push(b);
+      // As for /shop: orders per server CPU-second (PGlite runs inside the server process).
+      orderRatios.push(capacityRatio(a, b));
     }
     const orderRatio = median(orderRatios);
     rows.push({
-      figure: "Orders/s (PGlite, 4 shoppers, ID photo) with the JSON request log ÷ with LOG_LEVEL=silent",
+      figure:
+        "Orders (PGlite, 4 shoppers, ID photo) per server CPU-second with the JSON request log ÷ with LOG_LEVEL=silent",
       target: "≥ 0.95",
       value: orderRatio.toFixed(3),
       pass: orderRatio >= 0.95,
-      context: `${median(ordersOn).toFixed(1)} vs ${median(ordersOff).toFixed(1)} orders/s; rounds ${orderRatios.map((r) => r.toFixed(3)).join(", ")}`,
+      context: `${medianCpuMs(ordersOn).toFixed(2)} vs ${medianCpuMs(ordersOff).toFixed(2)} ms CPU per order (${rps(ordersOn).toFixed(1)} vs ${rps(ordersOff).toFixed(1)} orders/s); rounds ${orderRatios.map((r) => r.toFixed(3)).join(", ")}`,
     });
   } finally {
     await on.stop();

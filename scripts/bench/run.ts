@@ -5,7 +5,7 @@
  *
  *   npm run bench                      all figures (about 10 minutes on 2 cores)
  *   npm run bench -- --only=cached,cold   some sections: cached, browser, cold, orders, fresh-pg, dashboard, today, import,
- *                                      orders-search, fuzz, ops
+ *                                      orders-search, audit, fuzz, ops
  *   BENCH_SECONDS=5 BENCH_ROUNDS=3     seconds per load run, rounds per figure (defaults)
  *   BENCH_PG_URL=postgres://…          PostgreSQL for the PostgreSQL-only figures (default: DATABASE_URL,
  *                                      else postgres://postgres@127.0.0.1:5432/test when it answers)
@@ -311,6 +311,52 @@ function importSection(pgUrl: string | null | undefined) {
 }
 
 /** Order search and CSV export at 100,000 orders (scripts/bench/orders-search.ts, issue 15 item 6). */
+/** The audit log's filtered page at 1,000,000 events ÷ at 1,000 (issue 16), in its own process. */
+function auditSection(postgresUrl: string | undefined) {
+  say("… the audit log's filtered page at 1,000,000 events (scripts/bench/audit-log.ts)");
+  const result = spawnSync(
+    path.join(ROOT, "node_modules/.bin/node"),
+    [path.join(ROOT, "scripts/bench/audit-log.ts")],
+    {
+      cwd: ROOT,
+      env: { ...process.env, ...(postgresUrl ? { BENCH_DATABASE_URL: postgresUrl } : {}) },
+      encoding: "utf8",
+      timeout: 30 * 60_000,
+    },
+  );
+  const line = result.stdout.split("\n").find((text) => text.startsWith("AUDIT_LOG_JSON "));
+  if (!line) {
+    notes.push(`scripts/bench/audit-log.ts failed: ${(result.stderr || result.stdout).trim().slice(-300)}`);
+    return;
+  }
+  const { target, results } = JSON.parse(line.slice("AUDIT_LOG_JSON ".length)) as {
+    target: number;
+    results: Record<
+      string,
+      {
+        small: Record<string, number>;
+        large: Record<string, number>;
+        slowest: { filter: string; ratio: number };
+      }
+    >;
+  };
+  for (const [database, figure] of Object.entries(results)) {
+    record({
+      figure: `/admin/audit filtered page at 1,000,000 events ÷ at 1,000, slowest filter (${database})`,
+      target: `≤ ${target}×`,
+      value: `${fmt(figure.slowest.ratio)}×`,
+      pass: figure.slowest.ratio <= target,
+      context: `${figure.slowest.filter}; server time per filter at 1,000 → 1,000,000: ${Object.keys(
+        figure.small,
+      )
+        .map(
+          (kind) => `${kind} ${fmt(figure.small[kind] as number)} → ${fmt(figure.large[kind] as number)} ms`,
+        )
+        .join(", ")}`,
+    });
+  }
+}
+
 function ordersSearchSection(postgresUrl: string | undefined) {
   say("… order search and CSV export at 100,000 orders (scripts/bench/orders-search.ts)");
   const result = spawnSync(
@@ -526,6 +572,13 @@ function machine() {
   ];
 }
 
+/** The figure rows of a BENCHMARKS.md table (not its header). */
+function tableRowsOf(text: string) {
+  return (text.split("\n## ")[0] ?? "")
+    .split("\n")
+    .filter((line) => line.startsWith("| ") && !line.startsWith("| Figure |") && !line.startsWith("| --- "));
+}
+
 function writeReport(started: Date, databaseLabel: string) {
   const file = path.join(ROOT, "BENCHMARKS.md");
   const previous = existsSync(file) ? readFileSync(file, "utf8") : "";
@@ -539,17 +592,32 @@ function writeReport(started: Date, databaseLabel: string) {
     /<!-- operations:start -->[\s\S]*<!-- operations:end -->/.exec(previous)?.[0] ??
     "<!-- operations:start -->\n_Not measured yet: run `npm run bench -- --only=ops`._\n<!-- operations:end -->";
   const command = `npm run bench${process.argv.slice(2).length ? ` -- ${process.argv.slice(2).join(" ")}` : ""}`;
+  const when = started.toISOString().slice(0, 16).replace("T", " ");
+  const measured = rows.map(
+    (row) =>
+      `| ${row.figure} | ${row.target} | **${row.value}** | ${row.pass === null ? "" : row.pass ? "pass" : "MISS"} | ${row.context.replaceAll("|", "\\|")}${only ? ` (\`--only=${only.join(",")}\`, ${when} UTC)` : ""} |`,
+  );
+  // A partial run (--only) replaces its own figures' rows and keeps every other row of the last run.
+  const figureOf = (line: string) => line.split(" | ")[0]?.slice(2) ?? "";
+  const kept = only ? tableRowsOf(previous) : [];
+  const byFigure = new Map(measured.map((line) => [figureOf(line), line]));
+  const merged = kept.map((line) => {
+    const fresh = byFigure.get(figureOf(line));
+    byFigure.delete(figureOf(line));
+    return fresh ?? line;
+  });
   const table = [
     "| Figure | Target | Measured | | Context (absolute figures) |",
     "| --- | --- | --- | --- | --- |",
-    ...rows.map(
-      (row) =>
-        `| ${row.figure} | ${row.target} | **${row.value}** | ${row.pass === null ? "" : row.pass ? "pass" : "MISS"} | ${row.context.replaceAll("|", "\\|")} |`,
-    ),
+    ...merged,
+    ...byFigure.values(),
   ];
+  const heading = only
+    ? `${/^Measured by .*$/m.exec(previous)?.[0] ?? "Measured by `npm run bench`."}\nRows marked \`--only=…\` were measured again by \`${command}\` on ${when} UTC.`
+    : `Measured by \`${command}\` on ${when} UTC (${databaseLabel}).`;
   const text = `# Benchmarks
 
-Measured by \`${command}\` on ${started.toISOString().slice(0, 16).replace("T", " ")} UTC (${databaseLabel}).
+${heading}
 Every throughput figure is a ratio to a reference served by the same server process in the same run
 (static bytes of the same size from memory at \`/__bench/static\`, or the bare React Router page
 \`/__bench/bare\` with the same data), the median of ${ROUNDS} interleaved rounds of ${SECONDS} s after a warm-up.
@@ -642,6 +710,7 @@ async function main() {
     if (wants("dashboard")) await dashboardSection(mainPostgres);
     if (wants("import")) importSection(pgUrl);
     if (wants("orders-search")) ordersSearchSection(pgUrl ?? undefined);
+    if (wants("audit")) auditSection(pgUrl ?? undefined);
     if (wants("today")) await todaySection(mainPostgres);
     if (wants("ops")) {
       const options = { seconds: SECONDS, rounds: ROUNDS, connections: CONNECTIONS, postgresUrl: pgUrl };
