@@ -79,8 +79,10 @@ export async function startApp(options: {
     DATA_DIR: dataDir,
     PUBLIC_URL: `http://127.0.0.1:${port}`,
     LOG_LEVEL: "warn",
-    // As `npm start` runs the server (decision 015): two malloc arenas, so memory goes back after a burst.
+    // As `npm start` runs the server (decision 015): two malloc arenas, and every block of 1 MB or
+    // more mapped on its own, so memory goes back after a burst.
     MALLOC_ARENA_MAX: "2",
+    MALLOC_MMAP_THRESHOLD_: "1048576",
     // No daily backup (and its restore check) from every short-lived test server: the backup
     // stories ask for theirs (npm run db:backup) or set BACKUP_TIME.
     BACKUP_TIME: "off",

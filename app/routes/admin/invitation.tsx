@@ -79,33 +79,26 @@ export default function Invitation({ loaderData, actionData }: Route.ComponentPr
       }
     >
       {loaderData.invitation ? (
-        <>
-          <Form method="post" className="space-y-4">
-            <input
-              type="hidden"
-              name="username"
-              autoComplete="username"
-              value={loaderData.invitation.email}
-            />
-            <PasswordField
-              name="password"
-              label="Password"
-              autoComplete="new-password"
-              error={errors.password}
-              hint="At least 12 characters, not a common password."
-            />
-            <PasswordField
-              name="confirmPassword"
-              label="Password again"
-              autoComplete="new-password"
-              error={errors.confirmPassword}
-            />
-            <FieldError id="form-error">{errors.form}</FieldError>
-            <Button type="submit" className="w-full" size="lg" disabled={submitting}>
-              {submitting ? "Saving..." : "Set password"}
-            </Button>
-          </Form>
-        </>
+        <Form method="post" className="space-y-4">
+          <input type="hidden" name="username" autoComplete="username" value={loaderData.invitation.email} />
+          <PasswordField
+            name="password"
+            label="Password"
+            autoComplete="new-password"
+            error={errors.password}
+            hint="At least 12 characters, not a common password."
+          />
+          <PasswordField
+            name="confirmPassword"
+            label="Password again"
+            autoComplete="new-password"
+            error={errors.confirmPassword}
+          />
+          <FieldError id="form-error">{errors.form}</FieldError>
+          <Button type="submit" className="w-full" size="lg" disabled={submitting}>
+            {submitting ? "Saving..." : "Set password"}
+          </Button>
+        </Form>
       ) : (
         <>
           <p role="alert" className="text-sm">

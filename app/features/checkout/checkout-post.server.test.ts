@@ -1,0 +1,59 @@
+import { randomBytes } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { UploadRefused } from "#app/features/media/upload-refused.ts";
+import { parseCheckoutForm } from "./checkout-post.server.ts";
+import { MAX_CHECKOUT_BODY_BYTES } from "./limits.ts";
+
+const BOUNDARY = "----cg-test-boundary";
+
+function multipart(photo: Uint8Array) {
+  return Buffer.concat([
+    Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="firstName"\r\n\r\nAda\r\n`),
+    Buffer.from(
+      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="idFront"; filename="id.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`,
+    ),
+    photo,
+    Buffer.from(`\r\n--${BOUNDARY}--\r\n`),
+  ]);
+}
+
+/** A POST whose body arrives in 64 KB chunks, as from a socket, with the given Content-Length (or none). */
+function post(body: Uint8Array, contentLength?: number) {
+  const headers = new Headers({ "Content-Type": `multipart/form-data; boundary=${BOUNDARY}` });
+  if (contentLength !== undefined) headers.set("Content-Length", String(contentLength));
+  const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      for (let offset = 0; offset < body.byteLength; offset += 64 * 1024) {
+        controller.enqueue(new Uint8Array(body.subarray(offset, offset + 64 * 1024)));
+      }
+      controller.close();
+    },
+  });
+  return new Request("http://127.0.0.1/api/id-photo", {
+    method: "POST",
+    headers,
+    body: stream,
+    duplex: "half",
+  } as RequestInit);
+}
+
+describe("parseCheckoutForm", () => {
+  const photo = randomBytes(3 * 1024 * 1024 + 17);
+
+  it("gives back the photo byte for byte and the text fields, whatever the declared length", async () => {
+    const body = multipart(photo);
+    for (const declared of [body.byteLength, undefined, 1_000]) {
+      const { form, idFront } = await parseCheckoutForm(post(body, declared));
+      expect(form.get("firstName")).toBe("Ada");
+      expect(idFront?.name).toBe("id.jpg");
+      expect(Buffer.from(await (idFront as File).arrayBuffer()).equals(photo)).toBe(true);
+    }
+  });
+
+  it("refuses a streamed body with no declared length once it passes the limit", async () => {
+    const body = multipart(randomBytes(MAX_CHECKOUT_BODY_BYTES));
+    const refused = await parseCheckoutForm(post(body)).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(UploadRefused);
+    expect((refused as UploadRefused).status).toBe(413);
+  });
+});
