@@ -84,10 +84,9 @@ async function withBodyInOneBuffer(request: Request): Promise<Request> {
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
-    if (length + value.byteLength > limit) {
-      await reader.cancel();
-      throw new UploadRefused(413, ID_IMAGE_MESSAGES.tooLarge);
-    }
+    // Reading stops here; no cancel(): undici's request stream would go on enqueueing into the
+    // cancelled stream and reject where nobody listens. The server's body limit closes the rest.
+    if (length + value.byteLength > limit) throw new UploadRefused(413, ID_IMAGE_MESSAGES.tooLarge);
     if (length + value.byteLength > buffer.byteLength) {
       const grown = new Uint8Array(
         Math.min(limit, Math.max(buffer.byteLength * 2, length + value.byteLength)),
