@@ -1,7 +1,8 @@
-import { lazy, Suspense } from "react";
+import { lazy, Suspense, useEffect } from "react";
 import { data, isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration } from "react-router";
 import { chromeOfError } from "#app/components/admin/admin-chrome-data.ts";
 import { Toaster } from "#app/components/toast/toaster.tsx";
+import { markDocumentHydrated } from "#app/utils/first-hydration.ts";
 import { useNonce, useServerRequestId } from "#app/utils/render-context.ts";
 import { readToast } from "#app/utils/toast.server.ts";
 import type { Route } from "./+types/root";
@@ -55,6 +56,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
 }
 
 export default function App({ loaderData }: Route.ComponentProps) {
+  useEffect(markDocumentHydrated, []);
   return (
     <>
       <Outlet />

@@ -4,7 +4,8 @@ import { Form, useFetcher, useLocation, useNavigation, useSubmit } from "react-r
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Icon, type IconName } from "#app/components/ui/icon.tsx";
 import { cn } from "#app/utils/cn.ts";
-import { type CardProduct, ProductCard } from "./product-card.tsx";
+import type { CardProduct } from "./product-card.tsx";
+import { ProductCardCell } from "./product-card-cell.tsx";
 import { StoreLink } from "./store-link.tsx";
 
 export const CATEGORY_ICONS: Record<string, IconName> = {
@@ -150,9 +151,7 @@ export function ProductGridList({
   return (
     <ul className="grid grid-cols-2 gap-3 sm:gap-4 md:grid-cols-3 lg:grid-cols-4">
       {products.map((product, index) => (
-        <li key={product.id} className="product-grid-cell">
-          <ProductCard product={product} priority={index < priorityCount} />
-        </li>
+        <ProductCardCell key={product.id} product={product} priority={index < priorityCount} />
       ))}
     </ul>
   );

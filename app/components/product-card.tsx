@@ -1,6 +1,6 @@
 import { useState } from "react";
-import { useNavigate } from "react-router";
-import { useCartActions } from "#app/components/cart-context.tsx";
+import { type NavigateFunction, useNavigate } from "react-router";
+import { type CartActions, useCartActions } from "#app/components/cart-context.tsx";
 import { followInApp } from "#app/components/store-link.tsx";
 import { Badge, strainBadgeVariant } from "#app/components/ui/badge.tsx";
 import { NativeSelect } from "#app/components/ui/input.tsx";
@@ -50,7 +50,31 @@ export function defaultSizeId(sizes: ProductSizeView[]) {
 export function ProductCard({ product, priority = false }: { product: CardProduct; priority?: boolean }) {
   const { addItem } = useCartActions();
   const navigate = useNavigate();
-  const [sizeId, setSizeId] = useState(() => defaultSizeId(product.sizes));
+  return <ProductCardView product={product} priority={priority} addItem={addItem} navigate={navigate} />;
+}
+
+export type ProductCardViewProps = {
+  product: CardProduct;
+  priority: boolean;
+  addItem: CartActions["addItem"];
+  navigate: NavigateFunction;
+  /** The size shown first, when not the default (a choice made on the server's markup before hydration). */
+  initialSizeId?: string;
+};
+
+/**
+ * The card itself, with what it does passed in rather than read from the cart's and the router's
+ * contexts: a card below the fold hydrates in a React root of its own (`ProductCardCell`), where
+ * those contexts do not reach.
+ */
+export function ProductCardView({
+  product,
+  priority,
+  addItem,
+  navigate,
+  initialSizeId,
+}: ProductCardViewProps) {
+  const [sizeId, setSizeId] = useState(() => initialSizeId ?? defaultSizeId(product.sizes));
   const sizeIndex = product.sizes.findIndex((candidate) => candidate.id === sizeId);
   const size = product.sizes[sizeIndex];
   const onSale = product.sizes.some(isOnSale);

@@ -242,3 +242,36 @@ test("the product page shows the strain's effects and the price of the selected 
   await page.getByRole("link", { name: "Back" }).click();
   await expect(page).toHaveURL(/\/shop\?q=/);
 });
+
+/** Whether React has taken `selector`'s element over (hydrated it): React keeps its fiber on the node. */
+function reactOwns(page: Page, selector: string) {
+  return page.evaluate((target) => {
+    const element = document.querySelector(target);
+    return element ? Object.keys(element).some((key) => key.startsWith("__reactFiber")) : null;
+  }, selector);
+}
+
+test("on a phone, a card far below the fold is hydrated only when it comes near, and a tap on it adds it at once", async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto("/shop");
+  // The page itself is hydrated: its search box is React's.
+  await expect.poll(() => reactOwns(page, "#product-search")).toBe(true);
+  const lastCell = "#all-heading ~ div ul > li:last-child";
+  const lastCard = `${lastCell} article`;
+  expect(await reactOwns(page, lastCard)).toBe(false);
+  const name = (await page.locator(`${lastCard} h3`).textContent()) as string;
+
+  // Playwright scrolls it into view and taps it straight away.
+  await page
+    .locator(lastCell)
+    .getByRole("button", { name: `Add ${name} to cart` })
+    .click();
+  await expect(page.getByText(`${name} (`)).toBeVisible();
+  expect(await reactOwns(page, lastCard)).toBe(true);
+  const cart = await page.evaluate(() =>
+    JSON.parse(window.localStorage.getItem("capital-grown-cart") ?? "[]"),
+  );
+  expect(cart.map((line: { productName: string }) => line.productName)).toContain(name);
+});
