@@ -98,6 +98,21 @@ describe("request lines and the application's lines", () => {
     expect(lines[4]).not.toHaveProperty("requestId");
   });
 
+  it("stay valid JSON whatever the route, method or id holds", () => {
+    const odd = ['/x"y\\z', "/tab\there", "/caf\u00e9", "/\u2028", "/*splat"];
+    const { status, text } = run(`
+      for (const route of ${JSON.stringify(odd)}) {
+        logRequest("info", "id-" + route, 'M"', route, 404, 1, "MI\\\\SS", false);
+      }
+      flushLogs();
+    `);
+    expect(status).toBe(0);
+    const lines = entries(text);
+    expect(lines.map((entry) => entry.route)).toEqual(odd);
+    expect(lines.map((entry) => entry.requestId)).toEqual(odd.map((route) => `id-${route}`));
+    expect(lines.map((entry) => [entry.method, entry.cache])).toEqual(odd.map(() => ['M"', "MI\\SS"]));
+  });
+
   it("follow LOG_LEVEL: at warn only the 5xx request lines, at silent nothing", () => {
     const body = `
       logRequest("info", "a", "GET", "/shop", 200, 1, "HIT", false);

@@ -43,12 +43,12 @@ export const REDACTED_PATHS = [
 type RequestScope = { requestId: string; logger?: Logger };
 type LoggingState = { root: Logger; requests: AsyncLocalStorage<RequestScope>; lines?: RequestLines };
 
-/** Request lines wait at most this long, or until this many characters are waiting (then one write). */
+/** Request lines wait at most this long, or until this many characters are waiting (then one write: about 330 lines). */
 const BATCH_DELAY_MS = 10;
-const BATCH_CHARS = 16_384;
+const BATCH_CHARS = 65_536;
 
 /**
- * Request lines waiting for their write. They are written together: when 16 KB wait, 10 ms after the
+ * Request lines waiting for their write. They are written together: when 64 KB wait, 10 ms after the
  * first, just before any line pino writes (so the file keeps the order in which lines were logged),
  * by `flushLogs()`, and when the process exits, a crash included.
  */
@@ -209,6 +209,14 @@ function isoNow() {
   return clockIso;
 }
 
+/** Characters that never need escaping in a JSON string: those of ids, methods and route patterns. */
+const PLAIN = /^[\w\-/:.*+$]*$/;
+
+/** A JSON string literal; the common plain values without `JSON.stringify` (a third of a line's cost). */
+function jsonString(value: string) {
+  return PLAIN.test(value) ? `"${value}"` : JSON.stringify(value);
+}
+
 /**
  * The line of one served request: `{"level","time","requestId","method","route","status",
  * "responseTime" (ms),"cache"?,"aborted"?,"msg":"request"}`, the same shape pino writes. Only these
@@ -228,7 +236,7 @@ export function logRequest(
   if (LEVEL_VALUES[level] < logging.root.levelVal) return;
   logging.lines ??= new RequestLines(() => destinationOf(logging.root));
   logging.lines.add(
-    `{"level":"${level}","time":"${isoNow()}","requestId":${JSON.stringify(requestId)},"method":${JSON.stringify(method)},"route":${JSON.stringify(route)},"status":${status},"responseTime":${Math.round(responseTimeMs * 100) / 100}${cache === undefined ? "" : `,"cache":${JSON.stringify(cache)}`}${aborted ? ',"aborted":true' : ""},"msg":"request"}\n`,
+    `{"level":"${level}","time":"${isoNow()}","requestId":${jsonString(requestId)},"method":${jsonString(method)},"route":${jsonString(route)},"status":${status},"responseTime":${Math.round(responseTimeMs * 100) / 100}${cache === undefined ? "" : `,"cache":${jsonString(cache)}`}${aborted ? ',"aborted":true' : ""},"msg":"request"}\n`,
   );
 }
 
