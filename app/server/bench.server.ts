@@ -1,6 +1,7 @@
 /**
  * Reference endpoints for `npm run bench` (BENCHMARKS.md): static bytes from memory served by this
- * same process, and its CPU time, so every figure is a ratio measured in one run.
+ * same process, its CPU time, and its request log switched on and off, so every figure is a ratio
+ * measured in one run.
  *
  * They exist only in a bench build: `BENCH_BUILD=1 react-router build` (scripts/bench/lib.ts) adds
  * the bare reference page to the route config (app/routes.ts), and the server registers these
@@ -9,6 +10,7 @@
  */
 import type express from "express";
 import type { ServerBuild } from "react-router";
+import { rootLogger } from "../utils/logger.server.ts";
 
 /** The route id of the bare reference page, present only in a bench build. */
 export const BENCH_BARE_ROUTE_ID = "routes/resources/bench-bare";
@@ -33,6 +35,17 @@ export function registerBenchEndpoints(app: express.Express, pageCacheStats: () 
     res.setHeader("Cache-Control", "no-cache");
     res.setHeader("Content-Length", body.length);
     res.end(body);
+  });
+  // The request log's cost is measured in one process, its level switched between runs: two
+  // server processes differ by a few per cent per request whatever they log (decision record 024).
+  app.get("/__bench/log-level", (req, res) => {
+    const level = req.query.to;
+    if (level !== "info" && level !== "silent") {
+      res.status(400).json({ error: "to=info or to=silent" });
+      return;
+    }
+    rootLogger().level = level;
+    res.json({ level });
   });
   app.get("/__bench/stats", (_req, res) => {
     res.json({ cpu: process.cpuUsage(), memory: process.memoryUsage(), pageCache: pageCacheStats() });

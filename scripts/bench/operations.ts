@@ -1,8 +1,8 @@
 /**
  * `npm run bench -- --only=ops` (issue 12 items 6 and 7, decision 018):
  * - the cost of the JSON request log: /shop (cache hits) req/s and orders/s, LOG_LEVEL=info against
- *   LOG_LEVEL=silent, four servers (two per mode) on four copies of the same data, interleaved
- *   rounds in one run, compared by server CPU per request;
+ *   LOG_LEVEL=silent, one server whose level is switched between runs (a bench build only),
+ *   interleaved rounds, compared by server CPU per request;
  * - time from the database coming back to /readyz 200 (PostgreSQL behind a cuttable proxy).
  */
 import { openDatabase } from "../../app/db/client.server.ts";
@@ -79,21 +79,17 @@ async function pgliteSizes(data: DataSet) {
 }
 
 /**
- * Servers started second measure a few per cent cheaper per request than the first, log or no log
- * (two silent servers: 0.87–0.98, median 0.96, with the first one always the dearer): so each mode
- * runs on two servers, started in the order log, silent, silent, log, and each round measures all
- * four, in that order or its reverse.
+ * One server, its log level switched between runs through the bench build's `/__bench/log-level`:
+ * two server processes differ by a few per cent per request whatever they log (two silent servers
+ * gave 0.87–0.98 of each other, and the four-server version of this bench 0.885–0.989 between
+ * rounds), more than the log's own cost. Each round measures both levels, in alternating order,
+ * each after a short unmeasured run at its new level.
  */
-type Mode = "log" | "silent";
-const START_ORDER: Mode[] = ["log", "silent", "silent", "log"];
+type Level = "info" | "silent";
 
-/** CPU per request of the silent servers over that of the logging ones, in one round. */
-function roundRatio(results: Array<{ mode: Mode; result: LoadResult }>) {
-  const mean = (mode: Mode) => {
-    const of = results.filter((entry) => entry.mode === mode).map((entry) => cpuMs(entry.result));
-    return of.reduce((sum, value) => sum + value, 0) / of.length;
-  };
-  return mean("silent") / mean("log");
+async function switchLog(server: BenchServer, level: Level) {
+  const response = await fetch(`${server.url}/__bench/log-level?to=${level}`);
+  if (!response.ok) throw new Error(`Could not set the log level: ${response.status}`);
 }
 
 export async function benchOperations(options: {
@@ -103,57 +99,42 @@ export async function benchOperations(options: {
   postgresUrl: string | undefined;
 }): Promise<Row[]> {
   const rows: Row[] = [];
-  say("Seeding 60 products four times (two servers with the request log, two silent)");
-  const copies = await Promise.all(START_ORDER.map(() => createDataSet({ count: 60 })));
-  const sizes: OrderableSize[][] = [];
-  for (const set of copies) sizes.push(await pgliteSizes(set));
+  say("Seeding 60 products (one server, the request log switched on and off between runs)");
+  const shopData = await createDataSet({ count: 60 });
+  const sizes = await pgliteSizes(shopData);
   // Every bench shopper posts from 127.0.0.1 with recycled phone numbers: no open-orders limit.
-  const unlimited = { MAX_OPEN_ORDERS: "100000000" };
-  const servers: Array<{ mode: Mode; server: BenchServer; sizes: OrderableSize[] }> = [];
+  const logged = await startServer(shopData, {
+    MAX_OPEN_ORDERS: "100000000",
+    LOG_LEVEL: "info",
+    LOG_FORMAT: "json",
+  });
   try {
-    for (const [index, mode] of START_ORDER.entries()) {
-      const env =
-        mode === "log"
-          ? { ...unlimited, LOG_LEVEL: "info", LOG_FORMAT: "json" }
-          : { ...unlimited, LOG_LEVEL: "silent" };
-      servers.push({
-        mode,
-        server: await startServer(copies[index] as DataSet, env),
-        sizes: sizes[index] ?? [],
-      });
-    }
-    const inRoundOrder = (round: number) => (round % 2 ? [...servers].reverse() : servers);
-    const measure = async (
-      what: (entry: (typeof servers)[number]) => Promise<LoadResult>,
-      label: string,
-    ): Promise<{ ratio: number; log: LoadResult[]; silent: LoadResult[]; ratios: number[] }> => {
-      for (const entry of servers) await what(entry);
+    const measure = async (run: (seconds: number) => Promise<LoadResult>, label: string) => {
       const ratios: number[] = [];
-      const byMode: Record<Mode, LoadResult[]> = { log: [], silent: [] };
+      const byLevel: Record<Level, LoadResult[]> = { info: [], silent: [] };
       for (let round = 0; round < options.rounds; round++) {
-        const results: Array<{ mode: Mode; result: LoadResult }> = [];
-        for (const entry of inRoundOrder(round)) {
-          const result = await what(entry);
-          if (result.errors > 0) say(`${label} round ${round}: ${result.errors} refused (${entry.mode})`);
-          results.push({ mode: entry.mode, result });
-          byMode[entry.mode].push(result);
+        const results = {} as Record<Level, LoadResult>;
+        for (const level of (round % 2 ? ["silent", "info"] : ["info", "silent"]) as Level[]) {
+          await switchLog(logged, level);
+          await run(1);
+          const result = await run(options.seconds);
+          if (result.errors > 0) say(`${label} round ${round}: ${result.errors} refused (log ${level})`);
+          results[level] = result;
+          byLevel[level].push(result);
         }
-        ratios.push(roundRatio(results));
+        // Requests per server CPU-second with the log ÷ without: the silent CPU per request over the logged one.
+        ratios.push(cpuMs(results.silent) / cpuMs(results.info));
       }
-      return { ratio: median(ratios), log: byMode.log, silent: byMode.silent, ratios };
+      await switchLog(logged, "info");
+      return { ratio: median(ratios), log: byLevel.info, silent: byLevel.silent, ratios };
     };
 
     // /shop from the page cache: the hot path, where a log line per request weighs the most.
-    // A cache hit is pure CPU, and req/s of one server swings with whatever else runs on the two
-    // cores between rounds; the server's own CPU per request does not. Requests per CPU-second is
-    // the req/s the server reaches when it has a core to itself, so the ratio is taken of that.
+    // A cache hit is pure CPU, and req/s swings with whatever else runs on the two cores between
+    // rounds; the server's own CPU per request does not. Requests per CPU-second is the req/s the
+    // server reaches when it has a core to itself, so the ratio is taken of that.
     const shop = await measure(
-      ({ server }) =>
-        load(`${server.url}/shop`, {
-          seconds: options.seconds,
-          connections: options.connections,
-          pid: server.pid,
-        }),
+      (seconds) => load(`${logged.url}/shop`, { seconds, connections: options.connections, pid: logged.pid }),
       "/shop",
     );
     rows.push({
@@ -162,12 +143,12 @@ export async function benchOperations(options: {
       target: "≥ 0.95",
       value: shop.ratio.toFixed(3),
       pass: shop.ratio >= 0.95,
-      context: `${(medianCpuMs(shop.log) * 1000).toFixed(1)} vs ${(medianCpuMs(shop.silent) * 1000).toFixed(1)} µs CPU per request (${rps(shop.log).toFixed(0)} vs ${rps(shop.silent).toFixed(0)} req/s); two servers each, rounds ${shop.ratios.map((r) => r.toFixed(3)).join(", ")}`,
+      context: `${(medianCpuMs(shop.log) * 1000).toFixed(1)} vs ${(medianCpuMs(shop.silent) * 1000).toFixed(1)} µs CPU per request (${rps(shop.log).toFixed(0)} vs ${rps(shop.silent).toFixed(0)} req/s); one server, rounds ${shop.ratios.map((r) => r.toFixed(3)).join(", ")}`,
     });
 
     let shopper = 1;
-    const orders = await measure(async ({ server, sizes: orderable }) => {
-      const result = await orderLoad(server, orderable, options.seconds, shopper);
+    const orders = await measure(async (seconds) => {
+      const result = await orderLoad(logged, sizes, seconds, shopper);
       shopper += 100_000;
       return result;
     }, "orders");
@@ -178,11 +159,11 @@ export async function benchOperations(options: {
       target: "≥ 0.95",
       value: orders.ratio.toFixed(3),
       pass: orders.ratio >= 0.95,
-      context: `${medianCpuMs(orders.log).toFixed(2)} vs ${medianCpuMs(orders.silent).toFixed(2)} ms CPU per order (${rps(orders.log).toFixed(1)} vs ${rps(orders.silent).toFixed(1)} orders/s); two servers each, rounds ${orders.ratios.map((r) => r.toFixed(3)).join(", ")}`,
+      context: `${medianCpuMs(orders.log).toFixed(2)} vs ${medianCpuMs(orders.silent).toFixed(2)} ms CPU per order (${rps(orders.log).toFixed(1)} vs ${rps(orders.silent).toFixed(1)} orders/s); one server, rounds ${orders.ratios.map((r) => r.toFixed(3)).join(", ")}`,
     });
   } finally {
-    for (const { server } of servers) await server.stop();
-    for (const set of copies) await set.dispose();
+    await logged.stop();
+    await shopData.dispose();
   }
 
   if (!options.postgresUrl) return rows;
