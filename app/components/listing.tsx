@@ -1,4 +1,5 @@
 /** Pieces shared by the shop, category and effect pages: search, category and effect rows, product grid. */
+
 import { useEffect, useRef, useState } from "react";
 import { Form, useFetcher, useLocation, useNavigation, useSubmit } from "react-router";
 import { buttonVariants } from "#app/components/ui/button.tsx";
@@ -7,17 +8,6 @@ import { cn } from "#app/utils/cn.ts";
 import type { CardProduct } from "./product-card.tsx";
 import { ProductCardCell } from "./product-card-cell.tsx";
 import { StoreLink } from "./store-link.tsx";
-
-export const CATEGORY_ICONS: Record<string, IconName> = {
-  All: "layout-grid",
-  Flower: "leaf",
-  Edibles: "cookie",
-  "Pre Rolls": "cigarette",
-  Cartridges: "pipette",
-  Concentrates: "droplet",
-  Mushrooms: "sprout",
-  Deals: "tag",
-};
 
 /**
  * A GET search form (works without JavaScript); with JavaScript it also searches as the shopper types.

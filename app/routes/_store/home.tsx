@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import { Carousel } from "#app/components/carousel.tsx";
-import { CATEGORY_ICONS } from "#app/components/listing.tsx";
+import { CATEGORY_ICONS } from "#app/components/category-icons.ts";
 import { useLoadErrorToast } from "#app/components/load-error.tsx";
 import { type Feature, FeatureList, PageSection, SectionHeading } from "#app/components/page-section.tsx";
 import { ProductCard } from "#app/components/product-card.tsx";

@@ -1,5 +1,5 @@
 import { Form, Link } from "react-router";
-import { CATEGORY_ICONS } from "#app/components/listing.tsx";
+import { CATEGORY_ICONS } from "#app/components/category-icons.ts";
 import { type Feature, FeatureList, PageSection } from "#app/components/page-section.tsx";
 import { telHref } from "#app/components/store-header.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";

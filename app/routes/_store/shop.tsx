@@ -1,5 +1,5 @@
+import { CATEGORY_ICONS } from "#app/components/category-icons.ts";
 import {
-  CATEGORY_ICONS,
   ChipRow,
   EffectFilters,
   EmptyState,
