@@ -1,5 +1,4 @@
 /** Pieces shared by the shop, category and effect pages: search, category and effect rows, product grid. */
-
 import { useEffect, useRef, useState } from "react";
 import { Form, useFetcher, useLocation, useNavigation, useSubmit } from "react-router";
 import { buttonVariants } from "#app/components/ui/button.tsx";

@@ -58,9 +58,12 @@ export function ProductCardCell({ product, priority }: { product: CardProduct; p
     if (!deferred || !element) return;
     const serverProps = latest.current;
     let observer: IntersectionObserver | undefined;
-    const start = () => {
+    const stopWatching = () => {
       observer?.disconnect();
       for (const type of FIRST_TOUCH_EVENTS) element.removeEventListener(type, start, true);
+    };
+    const start = () => {
+      stopWatching();
       const container = element.firstElementChild;
       if (root.current || !container) return;
       const current = latest.current;
@@ -85,8 +88,7 @@ export function ProductCardCell({ product, priority }: { product: CardProduct; p
       observer.observe(element);
     }
     return () => {
-      observer?.disconnect();
-      for (const type of FIRST_TOUCH_EVENTS) element.removeEventListener(type, start, true);
+      stopWatching();
       const own = root.current;
       root.current = null;
       // Not while React is committing this page's own change.

@@ -78,6 +78,14 @@ async function pgliteSizes(data: DataSet) {
   }
 }
 
+type Level = "info" | "silent";
+
+/** Sets the running bench server's log level (`/__bench/log-level`, a bench build only). */
+async function switchLog(server: BenchServer, level: Level) {
+  const response = await fetch(`${server.url}/__bench/log-level?to=${level}`);
+  if (!response.ok) throw new Error(`Could not set the log level: ${response.status}`);
+}
+
 /**
  * One server, its log level switched between runs through the bench build's `/__bench/log-level`:
  * two server processes differ by a few per cent per request whatever they log (two silent servers
@@ -85,13 +93,6 @@ async function pgliteSizes(data: DataSet) {
  * rounds), more than the log's own cost. Each round measures both levels, in alternating order,
  * each after a short unmeasured run at its new level.
  */
-type Level = "info" | "silent";
-
-async function switchLog(server: BenchServer, level: Level) {
-  const response = await fetch(`${server.url}/__bench/log-level?to=${level}`);
-  if (!response.ok) throw new Error(`Could not set the log level: ${response.status}`);
-}
-
 export async function benchOperations(options: {
   seconds: number;
   rounds: number;
