@@ -10,18 +10,24 @@ import { placeOrderInput } from "./checkout-test-helpers.server.ts";
 /** A Monday morning in New York (10:00 AM): today's slots from noon on are open. */
 export const MONDAY_TEN_AM = new Date("2026-11-23T15:00:00Z");
 
-type FormSize = { size?: string; price?: number; stock?: number; flowerEquivalent?: string };
+type FormSize = {
+  /** An existing size's id (an update keeps it). */
+  id?: string;
+  size?: string;
+  price?: number;
+  stock?: number;
+  /** The form's 'Received' field: units added to stock on save. */
+  received?: number;
+  flowerEquivalent?: string;
+};
 
 /**
- * A product saved as the admin form saves it: a hybrid flower at 20 % THC unless `fields` says
- * otherwise; each size "1g", "2g"… at $50 with 500 in stock unless given. Returns it as loaded.
+ * The admin form's input, parsed as the form's post is: a hybrid flower at 20 % THC unless `fields`
+ * says otherwise (an update passes `version`); each size "1g", "2g"… at $50 with 500 in stock
+ * unless given.
  */
-export async function createFormProduct(
-  name: string,
-  sizes: FormSize[],
-  fields: Record<string, unknown> = {},
-) {
-  const input = productFormSchema.parse({
+export function productFormInput(name: string, sizes: FormSize[], fields: Record<string, unknown> = {}) {
+  return productFormSchema.parse({
     name,
     description: "Test product",
     category: "Flower",
@@ -34,13 +40,24 @@ export async function createFormProduct(
     isDeal: false,
     ...fields,
     sizes: sizes.map((size, index) => ({
+      ...(size.id ? { id: size.id } : {}),
       size: size.size ?? `${index + 1}g`,
       price: String(size.price ?? 50),
       salePrice: "",
       inventoryCount: String(size.stock ?? 500),
+      ...(size.received === undefined ? {} : { received: String(size.received) }),
       flowerEquivalent: size.flowerEquivalent ?? "1",
     })),
   });
+}
+
+/** A product saved as the admin form saves it (`productFormInput`). Returns it as loaded. */
+export async function createFormProduct(
+  name: string,
+  sizes: FormSize[],
+  fields: Record<string, unknown> = {},
+) {
+  const input = productFormInput(name, sizes, fields);
   const { id } = await createProduct(input);
   const loaded = await getAdminProduct(id);
   if (!loaded) throw new Error(`${name} was not created`);

@@ -1,9 +1,9 @@
 import { eq, sql } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { auditEvents } from "#app/db/schema.ts";
-import { productFormSchema } from "#app/features/catalog/product.schema.ts";
 import { createProduct, getAdminProduct, updateProduct } from "#app/features/catalog/product-admin.server.ts";
 import { describeEachDatabase } from "#tests/db.ts";
+import { productFormInput } from "#tests/support/admin-fixtures.server.ts";
 import type { AuditBy } from "./audit.server.ts";
 import { auditRowsQuery, listAuditEvents, orderHistories } from "./audit-log.server.ts";
 import { purgeAuditEvents } from "./audit-retention.server.ts";
@@ -13,31 +13,12 @@ const OWNER: AuditBy = {
   origin: { ipAddress: "10.0.0.1", requestId: "req-1" },
 };
 
-function productInput(price: string, version?: number, sizeId?: string) {
-  return productFormSchema.parse({
-    name: "Audit Haze",
-    description: "Test product",
-    category: "Flower",
-    strain: "Hybrid",
-    thcPercentage: "20",
-    thcMg: "",
-    imageUrl: "https://images.example/test.webp",
-    imageKey: "",
-    isFeatured: false,
-    isDeal: false,
-    ...(version === undefined ? {} : { version: String(version) }),
-    sizes: [
-      {
-        ...(sizeId ? { id: sizeId } : {}),
-        size: "3.5g",
-        price,
-        salePrice: "",
-        inventoryCount: "10",
-        received: "5",
-        flowerEquivalent: "3.5",
-      },
-    ],
-  });
+function productInput(price: number, version?: number, sizeId?: string) {
+  return productFormInput(
+    "Audit Haze",
+    [{ id: sizeId, size: "3.5g", price, stock: 10, received: 5, flowerEquivalent: "3.5" }],
+    version === undefined ? {} : { version: String(version) },
+  );
 }
 
 /** The database's own message of a refused statement (drizzle wraps it in 'Failed query: …'). */
@@ -81,10 +62,10 @@ describeEachDatabase("the audit log", (database) => {
 
   it("records a price change with the old and new price of each size, in the save's transaction", async () => {
     const { db } = database();
-    const { id } = await createProduct(productInput("30"), { audit: OWNER });
+    const { id } = await createProduct(productInput(30), { audit: OWNER });
     const product = await getAdminProduct(id);
     const sizeId = product?.sizes[0]?.id as string;
-    const saved = await updateProduct(id, productInput("35", product?.version, sizeId), { audit: OWNER });
+    const saved = await updateProduct(id, productInput(35, product?.version, sizeId), { audit: OWNER });
     expect(saved.ok).toBe(true);
     const events = await db.select().from(auditEvents).where(eq(auditEvents.targetId, id));
     expect(events.map((event) => event.action).sort()).toEqual([
@@ -103,7 +84,7 @@ describeEachDatabase("the audit log", (database) => {
     });
 
     // A refused save (someone else saved first) records nothing: the event rolls back with it.
-    const stale = await updateProduct(id, productInput("99", product?.version, sizeId), { audit: OWNER });
+    const stale = await updateProduct(id, productInput(99, product?.version, sizeId), { audit: OWNER });
     expect(stale).toEqual({ ok: false, reason: "conflict" });
     expect(await db.select().from(auditEvents).where(eq(auditEvents.targetId, id))).toHaveLength(5);
   });
