@@ -13,6 +13,19 @@ describeEachDatabase("database schema", (database) => {
     expect(state?.version).toBeGreaterThanOrEqual(1);
   });
 
+  it("compresses the outbox's mail bodies with lz4 where the engine has it (PostgreSQL), pglz on PGlite", async () => {
+    const { db, kind } = database();
+    const { rows } = (await db.execute(
+      sql`SELECT attname, attcompression FROM pg_attribute
+          WHERE attrelid = 'email_outbox'::regclass AND attname IN ('html_body', 'text_body') ORDER BY attname`,
+    )) as unknown as { rows: { attname: string; attcompression: string }[] };
+    const expected = kind === "postgres" ? "l" : "";
+    expect(rows).toEqual([
+      { attname: "html_body", attcompression: expected },
+      { attname: "text_body", attcompression: expected },
+    ]);
+  });
+
   it("refuses a negative price, a negative stock and an unknown order status", async () => {
     const { db } = database();
     const [product] = await db

@@ -6,6 +6,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import http from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
@@ -292,4 +293,50 @@ export async function reachablePostgres(candidate: string | undefined): Promise<
 export async function productSlugs(baseUrl: string): Promise<string[]> {
   const html = await (await fetch(`${baseUrl}/shop`)).text();
   return [...new Set([...html.matchAll(/href="\/product\/([^"?#/]+)"/g)].map((match) => match[1] as string))];
+}
+
+/**
+ * A form POST on a keep-alive connection from a small pool, with Node's `http` rather than `fetch`:
+ * the order benches run their client on the same two cores as the server and its database, and
+ * `fetch` (undici's streams, `Request`/`Response` objects) cost about twice the client CPU per
+ * order (scripts/bench/order-profile.ts --client=fetch). A reused socket the server closed
+ * (keep-alive timeout) is retried once by the caller.
+ */
+export function formPoster(baseUrl: string, maxSockets: number) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets });
+  const { hostname, port } = new URL(baseUrl);
+  return {
+    post(pathname: string, form: URLSearchParams): Promise<{ status: number; text: string }> {
+      const body = form.toString();
+      return new Promise((resolve, reject) => {
+        const request = http.request(
+          {
+            agent,
+            hostname,
+            port,
+            path: pathname,
+            method: "POST",
+            headers: {
+              "content-type": "application/x-www-form-urlencoded;charset=UTF-8",
+              "content-length": Buffer.byteLength(body),
+            },
+          },
+          (response) => {
+            let text = "";
+            response.setEncoding("utf8");
+            response.on("data", (chunk: string) => {
+              text += chunk;
+            });
+            response.on("end", () => resolve({ status: response.statusCode ?? 0, text }));
+            response.on("error", reject);
+          },
+        );
+        request.on("error", reject);
+        request.end(body);
+      });
+    },
+    close() {
+      agent.destroy();
+    },
+  };
 }

@@ -6,7 +6,10 @@
  * the shop sends outside a transaction is one). With `--cpu-prof` the server writes a V8 CPU
  * profile, summarised by package and by function (self time).
  *
- *   node scripts/bench/order-profile.ts [--pg=postgres://postgres@127.0.0.1:5432/test] [--seconds=8] [--cpu-prof] [--no-build]
+ *   node scripts/bench/order-profile.ts [--pg=postgres://postgres@127.0.0.1:5432/test] [--seconds=8] [--cpu-prof] [--no-build] [--client=fetch]
+ *
+ * The posts go through the bench's keep-alive `http` client (`formPoster`, as `npm run bench`);
+ * `--client=fetch` posts with `fetch` instead, to compare what the client itself costs.
  *
  * Uses the bench build (node_modules/.cache/capital-grown/bench-build); builds it unless --no-build.
  */
@@ -17,7 +20,7 @@ import pg from "pg";
 import sharp from "sharp";
 import { availableSlots, deliveryOptions } from "#app/features/checkout/delivery-slots.ts";
 import { orderFields } from "#tests/support/checkout-test-helpers.server.ts";
-import { buildApp, cpuSeconds, createDataSet, say, startServer } from "./lib.ts";
+import { buildApp, cpuSeconds, createDataSet, formPoster, say, startServer } from "./lib.ts";
 
 const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const flag = (name: string) => process.argv.includes(`--${name}`);
@@ -79,6 +82,7 @@ try {
       }),
     );
   }
+  const poster = formPoster(server.url, CONCURRENCY);
   let next = 0;
   async function post() {
     const size = sizes?.[next++ % sizes.length] as NonNullable<typeof sizes>[number];
@@ -100,6 +104,10 @@ try {
       form = new FormData();
       for (const [key, value] of Object.entries(fields)) form.append(key, value);
       form.append("idPhotoToken", token);
+    }
+    if (form instanceof URLSearchParams && arg("client") !== "fetch") {
+      const { status, text } = await poster.post("/checkout.data", form);
+      return status === 200 && text.includes("token");
     }
     const response = await fetch(`${server.url}/checkout.data`, { method: "POST", body: form });
     const text = await response.text();
@@ -193,6 +201,7 @@ try {
     // Minus the two statements of backends() itself between the snapshots.
     say(`transactions per order: ${((after.commits - before.db.commits - 4) / orders).toFixed(2)}`);
   }
+  poster.close();
 } finally {
   await server.stop();
   await database?.end();

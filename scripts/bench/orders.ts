@@ -20,7 +20,7 @@ import sharp from "sharp";
 import { type DatabaseHandle, openDatabase } from "#app/db/client.server.ts";
 import { availableSlots, deliveryOptions } from "#app/features/checkout/delivery-slots.ts";
 import { orderFields } from "#tests/support/checkout-test-helpers.server.ts";
-import { type DataSet, median, say, startServer } from "./lib.ts";
+import { type DataSet, formPoster, median, say, startServer } from "./lib.ts";
 
 type Row = { figure: string; target: string; value: string; pass: boolean | null; context: string };
 type SizeRow = { id: string; product_id: string; price_cents: number; sale_price_cents: number | null };
@@ -233,6 +233,8 @@ export async function benchOrders(
       const quantity = Math.min(999, Math.max(1, Math.ceil(minimumCents / Math.max(unit, 1))));
       return { productId: size.product_id, sizeId: size.id, quantity };
     }
+    // The posts' own client: Node's http on keep-alive sockets (lib.ts `formPoster`), not `fetch`.
+    const poster = formPoster(serverUrl, CONCURRENCY);
     let next = 0;
     async function postOrder(photoToken: string): Promise<boolean> {
       const size = plenty[next++ % plenty.length] as SizeRow;
@@ -240,12 +242,10 @@ export async function benchOrders(
       // fresh connection; a second failure is a real one.
       for (let attempt = 0; ; attempt++) {
         try {
-          const response = await fetch(`${serverUrl}/checkout.data`, {
-            method: "POST",
-            body: orderForm([lineFor(size, 8000)], photoToken),
-          });
-          const text = await response.text();
-          return response.status === 200 && !text.includes("fieldErrors") && text.includes("token");
+          const form = orderForm([lineFor(size, 8000)], photoToken);
+          if (!(form instanceof URLSearchParams)) throw new Error("an order post names its photo sent ahead");
+          const { status, text } = await poster.post("/checkout.data", form);
+          return status === 200 && !text.includes("fieldErrors") && text.includes("token");
         } catch (error) {
           if (attempt > 0) throw error;
         }
@@ -332,6 +332,7 @@ export async function benchOrders(
     );
 
     // Stock: every size lost exactly the units its order items hold, and never went below zero.
+    poster.close();
     await server.stop();
     await store.afterServer();
     const final = await store.query<StockRow>(FINAL_SQL);
