@@ -22,6 +22,7 @@ import { useEffect, useRef, useState } from "react";
 import { createRoot, hydrateRoot, type Root } from "react-dom/client";
 import { useNavigate } from "react-router";
 import { firstHydrationUnderWay } from "#app/utils/first-hydration.ts";
+import { cardMarkup } from "./card-markup.ts";
 import { useCartActions } from "./cart-context.tsx";
 import {
   type CardProduct,
@@ -103,6 +104,18 @@ export function ProductCardCell({ product, priority }: { product: CardProduct; p
     root.current.render(<ProductCardView {...props} />);
   });
 
+  // On the server, a card below the fold is written from its cached markup (card-markup.server.tsx),
+  // inside the same <li> and container the browser's deferred cell hydrates.
+  const markup = priority ? null : cardMarkup(product);
+  if (markup !== null) {
+    return (
+      <li
+        className="product-grid-cell"
+        // biome-ignore lint/security/noDangerouslySetInnerHtml: the card's own markup, rendered by React on the server
+        dangerouslySetInnerHTML={{ __html: `<div class="contents">${markup}</div>` }}
+      />
+    );
+  }
   if (!deferred) {
     return (
       <li className="product-grid-cell">
