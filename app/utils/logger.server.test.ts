@@ -145,6 +145,27 @@ describe("request lines and the application's lines", () => {
     expect(JSON.parse(stderr)).toEqual({ before: 0, after: 1 });
     expect(entries(text)).toHaveLength(50);
   });
+
+  it("keep every line once and in order over many batches, timed and full ones", () => {
+    const { status, text } = run(`
+      for (let i = 0; i < 20_000; i++) {
+        logRequest("info", "r" + i, i % 3 ? "GET" : "POST", i % 2 ? "/shop" : "/product/:slug", 200, i / 1000, i % 5 ? "HIT" : undefined, false);
+        if (i % 2_000 === 0) await new Promise((resolve) => setTimeout(resolve, 12));
+      }
+      flushLogs();
+    `);
+    expect(status).toBe(0);
+    const lines = entries(text);
+    expect(lines.map((entry) => entry.requestId)).toEqual(Array.from({ length: 20_000 }, (_, i) => `r${i}`));
+    expect(lines[6]).toMatchObject({
+      method: "POST",
+      route: "/product/:slug",
+      responseTime: 0.01,
+      cache: "HIT",
+    });
+    expect(lines[7]).toMatchObject({ method: "GET", route: "/shop", cache: "HIT" });
+    expect(lines[5]).not.toHaveProperty("cache");
+  });
 });
 
 describe("nothing batched is lost when the process ends", () => {

@@ -80,6 +80,15 @@ async function pgliteSizes(data: DataSet) {
 
 type Level = "info" | "silent";
 
+/**
+ * More and shorter rounds than the other figures: the log's cost is a few per cent, and on the
+ * shared two-core machine one process's CPU per request swings more than that from one run to the
+ * next (the same server measured against itself, no log at either end, gave rounds from 0.89 to
+ * 1.22 on 2026-11-25). The median of 12 pairs is steadier than that of 3.
+ */
+const LOG_ROUNDS = 12;
+const LOG_SECONDS = 2;
+
 /** Sets the running bench server's log level (`/__bench/log-level`, a bench build only). */
 async function switchLog(server: BenchServer, level: Level) {
   const response = await fetch(`${server.url}/__bench/log-level?to=${level}`);
@@ -113,12 +122,12 @@ export async function benchOperations(options: {
     const measure = async (run: (seconds: number) => Promise<LoadResult>, label: string) => {
       const ratios: number[] = [];
       const byLevel: Record<Level, LoadResult[]> = { info: [], silent: [] };
-      for (let round = 0; round < options.rounds; round++) {
+      for (let round = 0; round < LOG_ROUNDS; round++) {
         const results = {} as Record<Level, LoadResult>;
         for (const level of (round % 2 ? ["silent", "info"] : ["info", "silent"]) as Level[]) {
           await switchLog(logged, level);
           await run(1);
-          const result = await run(options.seconds);
+          const result = await run(LOG_SECONDS);
           if (result.errors > 0) say(`${label} round ${round}: ${result.errors} refused (log ${level})`);
           results[level] = result;
           byLevel[level].push(result);
