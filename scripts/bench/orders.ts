@@ -235,6 +235,9 @@ export async function benchOrders(
     }
     // The posts' own client: Node's http on keep-alive sockets (lib.ts `formPoster`), not `fetch`.
     const poster = formPoster(serverUrl, CONCURRENCY);
+    // Why posts were refused, if any were: by status, and the first answer's beginning.
+    const refusals = new Map<number, number>();
+    let firstRefusal: string | undefined;
     let next = 0;
     async function postOrder(photoToken: string): Promise<boolean> {
       const size = plenty[next++ % plenty.length] as SizeRow;
@@ -245,7 +248,10 @@ export async function benchOrders(
           const form = orderForm([lineFor(size, 8000)], photoToken);
           if (!(form instanceof URLSearchParams)) throw new Error("an order post names its photo sent ahead");
           const { status, text } = await poster.post("/checkout.data", form);
-          return status === 200 && !text.includes("fieldErrors") && text.includes("token");
+          const placed = status === 200 && !text.includes("fieldErrors") && text.includes("token");
+          if (!placed) refusals.set(status, (refusals.get(status) ?? 0) + 1);
+          if (!placed) firstRefusal ??= `${status}: ${text.replace(/\s+/g, " ").slice(0, 160)}`;
+          return placed;
         } catch (error) {
           if (attempt > 0) throw error;
         }
@@ -353,7 +359,7 @@ export async function benchOrders(
         target: "≥ 0.10",
         value: fmt(ratio, 3),
         pass: ratio >= 0.1,
-        context: `order post (ID photo sent ahead) ${fmt(median(http), 1)} orders/s vs INSERT ${fmt(median(bare), 0)} rows/s at ${CONCURRENCY} concurrent, rounds ${ratios.map((x) => fmt(x, 3)).join("/")}; ${refused} refused during the rounds${ranDry ? `; photo pool ran dry in ${ranDry} round(s)` : ""}`,
+        context: `order post (ID photo sent ahead) ${fmt(median(http), 1)} orders/s vs INSERT ${fmt(median(bare), 0)} rows/s at ${CONCURRENCY} concurrent, rounds ${ratios.map((x) => fmt(x, 3)).join("/")}; ${refused} refused during the rounds${refused > 0 ? ` (by status ${[...refusals].map(([code, count]) => `${code}: ${count}`).join(", ")}; first: ${firstRefusal})` : ""}${ranDry ? `; photo pool ran dry in ${ranDry} round(s)` : ""}`,
       },
       {
         figure: `Whole checkouts/s over HTTP (ID photo upload + order post) ÷ bare INSERT, ${store.engine}`,
