@@ -33,3 +33,30 @@ export function PasswordField(props: {
     </div>
   );
 }
+
+/**
+ * A new password and its repetition, with the policy's hint (invitation and account pages).
+ * `label` names the first ("Password", "New password"); the second is that "… again".
+ */
+export function NewPasswordFields(props: {
+  label: string;
+  errors: { password?: string; confirmPassword?: string };
+}) {
+  return (
+    <>
+      <PasswordField
+        name="password"
+        label={props.label}
+        autoComplete="new-password"
+        error={props.errors.password}
+        hint="At least 12 characters, not a common password."
+      />
+      <PasswordField
+        name="confirmPassword"
+        label={`${props.label} again`}
+        autoComplete="new-password"
+        error={props.errors.confirmPassword}
+      />
+    </>
+  );
+}

@@ -6,7 +6,7 @@
 import { data, Form, Link, useNavigation } from "react-router";
 import { CsrfInput } from "#app/components/admin/csrf.tsx";
 import { AdminPageHeader } from "#app/components/admin/page-header.tsx";
-import { PasswordField } from "#app/components/admin/password-field.tsx";
+import { NewPasswordFields, PasswordField } from "#app/components/admin/password-field.tsx";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
@@ -203,19 +203,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
             autoComplete="current-password"
             error={passwordErrors.currentPassword}
           />
-          <PasswordField
-            name="password"
-            label="New password"
-            autoComplete="new-password"
-            error={passwordErrors.password}
-            hint="At least 12 characters, not a common password."
-          />
-          <PasswordField
-            name="confirmPassword"
-            label="New password again"
-            autoComplete="new-password"
-            error={passwordErrors.confirmPassword}
-          />
+          <NewPasswordFields label="New password" errors={passwordErrors} />
           <FieldError id="form-error">{passwordErrors.form}</FieldError>
           <Button type="submit" disabled={busy("change-password")}>
             {busy("change-password") ? "Changing..." : "Change password"}

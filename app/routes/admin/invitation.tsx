@@ -4,7 +4,7 @@
  * sign-in when their role needs it). Used, replaced and expired links say so.
  */
 import { data, Form, Link, redirect, useNavigation } from "react-router";
-import { PasswordField } from "#app/components/admin/password-field.tsx";
+import { NewPasswordFields } from "#app/components/admin/password-field.tsx";
 import { SignInCard } from "#app/components/admin/sign-in-card.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { FieldError } from "#app/components/ui/input.tsx";
@@ -81,19 +81,7 @@ export default function Invitation({ loaderData, actionData }: Route.ComponentPr
       {loaderData.invitation ? (
         <Form method="post" className="space-y-4">
           <input type="hidden" name="username" autoComplete="username" value={loaderData.invitation.email} />
-          <PasswordField
-            name="password"
-            label="Password"
-            autoComplete="new-password"
-            error={errors.password}
-            hint="At least 12 characters, not a common password."
-          />
-          <PasswordField
-            name="confirmPassword"
-            label="Password again"
-            autoComplete="new-password"
-            error={errors.confirmPassword}
-          />
+          <NewPasswordFields label="Password" errors={errors} />
           <FieldError id="form-error">{errors.form}</FieldError>
           <Button type="submit" className="w-full" size="lg" disabled={submitting}>
             {submitting ? "Saving..." : "Set password"}
