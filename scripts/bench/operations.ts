@@ -103,7 +103,7 @@ async function switchLog(server: BenchServer, level: Level) {
  * each after a short unmeasured run at its new level.
  */
 export async function benchOperations(options: {
-  seconds: number;
+  /** Outage rounds for the readiness figure (the log figures take LOG_ROUNDS). */
   rounds: number;
   connections: number;
   postgresUrl: string | undefined;

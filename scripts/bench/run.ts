@@ -713,7 +713,7 @@ async function main() {
     if (wants("audit")) auditSection(pgUrl ?? undefined);
     if (wants("today")) await todaySection(mainPostgres);
     if (wants("ops")) {
-      const options = { seconds: SECONDS, rounds: ROUNDS, connections: CONNECTIONS, postgresUrl: pgUrl };
+      const options = { rounds: ROUNDS, connections: CONNECTIONS, postgresUrl: pgUrl };
       for (const row of await benchOperations(options)) record(row);
     }
     if (wants("fuzz")) await fuzzSection();
