@@ -129,7 +129,7 @@ describe("request lines and the application's lines", () => {
     expect(run(body, { LOG_LEVEL: "silent" }).text).toBe("");
   });
 
-  it("are written in batches: one write for many request lines, the next 10 ms later at most", () => {
+  it("are written in batches: one write for many request lines, the next 5 ms later at most", () => {
     const { text, stderr } = run(
       `
       const { default: fs } = await import("node:fs");
