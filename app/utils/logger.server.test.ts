@@ -113,6 +113,30 @@ describe("request lines and the application's lines", () => {
     expect(lines.map((entry) => [entry.method, entry.cache])).toEqual(odd.map(() => ['M"', "MI\\SS"]));
   });
 
+  it("write statuses and durations as JSON.stringify would, and a very long route whole", () => {
+    const durations = [0, 0.004, 0.005, 0.05, 0.1, 0.5, 0.999, 1, 9.99, 10.05, 12.345, 100, 1234.5, 86_400_000.01];
+    const long = `/${"segment-".repeat(20_000)}é`;
+    const { status, text } = run(`
+      const durations = ${JSON.stringify(durations)};
+      durations.forEach((ms, i) => logRequest("info", "d" + i, "GET", "/shop", [200, 304, 404, 503][i % 4], ms, undefined, false));
+      logRequest("info", "long", "GET", ${JSON.stringify(long)}, 200, 1, "HIT", false);
+      logRequest("info", "after", "GET", "/shop", 200, 1, "HIT", false);
+      flushLogs();
+    `);
+    expect(status).toBe(0);
+    const lines = text.split("\n").filter(Boolean);
+    durations.forEach((ms, i) => {
+      expect(lines[i]).toContain(
+        `"status":${[200, 304, 404, 503][i % 4]},"responseTime":${JSON.stringify(Math.round(ms * 100) / 100)},"msg"`,
+      );
+    });
+    const rest = entries(lines.slice(durations.length).join("\n"));
+    expect(rest.map((entry) => [entry.requestId, entry.route])).toEqual([
+      ["long", long],
+      ["after", "/shop"],
+    ]);
+  });
+
   it("follow LOG_LEVEL: at warn only the 5xx request lines, at silent nothing", () => {
     const body = `
       logRequest("info", "a", "GET", "/shop", 200, 1, "HIT", false);
