@@ -42,6 +42,9 @@ test("an invited manager sets a password and two-factor sign-in; codes, recovery
   await page.getByRole("button", { name: "Send invitation" }).click();
   await expect(page.getByText(`Invitation sent to ${manager.email}.`)).toBeVisible();
   await expect(page.getByRole("list", { name: "Pending invitations" })).toContainText(manager.email);
+  // The form is empty again, ready for the next invitation.
+  await expect(page.getByLabel("Email")).toHaveValue("");
+  await expect(page.getByLabel("First name")).toHaveValue("");
   const link = await invitationPath(manager.email);
 
   // The manager opens the link in a browser of their own and chooses a password.
@@ -72,6 +75,11 @@ test("an invited manager sets a password and two-factor sign-in; codes, recovery
   await mgr.getByLabel("Password").fill(manager.password);
   await mgr.getByRole("button", { name: "Sign In" }).click();
   await expect(mgr).toHaveURL(/\/admin\/account\/two-factor$/);
+  // The welcome toast waits for a sign-in that reaches the dashboard; it would cover this page's buttons.
+  await expect(mgr.getByRole("heading", { name: "Two-factor sign-in" })).toBeVisible();
+  await mgr.waitForLoadState("networkidle"); // a toast's lazy chunk would have loaded by now
+  // Counted once, not retried: a toast that was there would be gone after its 4 s.
+  expect(await mgr.getByText("Login Successful").count()).toBe(0);
   await mgr.goto("/admin/products");
   await expect(mgr).toHaveURL(/\/admin\/account\/two-factor$/);
   await expect(mgr.locator("svg").first()).toBeVisible();
@@ -85,6 +93,7 @@ test("an invited manager sets a password and two-factor sign-in; codes, recovery
   await signOut(mgr);
   await signInAs(mgr, manager);
   await expect(mgr).toHaveURL(/\/admin\/dashboard$/);
+  await expect(mgr.getByText("Login Successful")).toBeVisible();
 
   // Five wrong codes end the attempt.
   await signOut(mgr);

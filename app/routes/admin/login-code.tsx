@@ -83,6 +83,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     email: result.user.email,
     role: result.user.role,
     redirectTo: result.redirectTo,
+    hasSecondFactor: true,
   });
 }
 

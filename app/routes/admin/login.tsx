@@ -92,6 +92,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     email: parsed.data.email,
     role: result.role,
     redirectTo: parsed.data.redirectTo,
+    hasSecondFactor: false,
   });
 }
 
