@@ -3,7 +3,7 @@
  * sign-in and status; pending invitations; invite, resend, change a role, deactivate and reset a
  * second factor (the last two ask first). Works without JavaScript: the forms post directly.
  */
-import { useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { data, Form, useNavigation, useSubmit } from "react-router";
 import { ConfirmDialog } from "#app/components/admin/confirm-dialog.tsx";
 import { CsrfInput } from "#app/components/admin/csrf.tsx";
@@ -57,7 +57,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   };
 }
 
-type ActionData = { result: StaffChange; errors?: Record<string, string> };
+type ActionData = { result: StaffChange; intent?: string; errors?: Record<string, string> };
 
 export async function action({ request, context }: Route.ActionArgs) {
   const session = requirePermission(context, "staff");
@@ -99,13 +99,18 @@ export async function action({ request, context }: Route.ActionArgs) {
       };
       break;
   }
-  return data<ActionData>({ result }, { status: result.ok ? 200 : 409 });
+  return data<ActionData>({ result, intent: input.intent }, { status: result.ok ? 200 : 409 });
 }
 
 export default function Staff({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const inviting = navigation.state !== "idle" && navigation.formData?.get("intent") === "invite";
   const errors = actionData?.errors ?? {};
+  // A sent invitation empties its form, ready for the next one (a refused one keeps what was typed).
+  const inviteForm = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    if (actionData?.intent === "invite" && actionData.result.ok) inviteForm.current?.reset();
+  }, [actionData]);
   return (
     <div className="space-y-6">
       <AdminPageHeader title="Staff" description="Who can open the back office, and what they can do." />
@@ -124,7 +129,11 @@ export default function Staff({ loaderData, actionData }: Route.ComponentProps) 
 
       <Card className="p-4 sm:p-6">
         <h2 className="mb-4 font-display text-primary text-xl">Invite someone</h2>
-        <Form method="post" className="grid gap-4 sm:grid-cols-[2fr_1fr_1fr_auto] sm:items-end">
+        <Form
+          ref={inviteForm}
+          method="post"
+          className="grid gap-4 sm:grid-cols-[2fr_1fr_1fr_auto] sm:items-end"
+        >
           <CsrfInput />
           <input type="hidden" name="intent" value="invite" />
           <div className="space-y-1.5">
