@@ -114,7 +114,9 @@ describe("request lines and the application's lines", () => {
   });
 
   it("write statuses and durations as JSON.stringify would, and a very long route whole", () => {
-    const durations = [0, 0.004, 0.005, 0.05, 0.1, 0.5, 0.999, 1, 9.99, 10.05, 12.345, 100, 1234.5, 86_400_000.01];
+    const durations = [
+      0, 0.004, 0.005, 0.05, 0.1, 0.5, 0.999, 1, 9.99, 10.05, 12.345, 100, 1234.5, 86_400_000.01,
+    ];
     const long = `/${"segment-".repeat(20_000)}é`;
     const { status, text } = run(`
       const durations = ${JSON.stringify(durations)};
