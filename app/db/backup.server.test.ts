@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { gunzipSync } from "node:zlib";
+import { gunzipSync, gzipSync } from "node:zlib";
 import { eq, sql } from "drizzle-orm";
 import sharp from "sharp";
 import { afterAll, expect, it } from "vitest";
@@ -13,7 +13,14 @@ import {
 } from "#app/features/media/id-photo-crypto.server.ts";
 import { getIdPhoto, processIdPhoto, storeIdPhoto } from "#app/features/media/id-photos.server.ts";
 import { describeEachDatabase } from "#tests/db.ts";
-import { BackupKeyError, backupDatabase, restoreDatabase } from "./backup.server.ts";
+import {
+  BACKUP_TABLES,
+  BackupKeyError,
+  backupDatabase,
+  NOT_BACKED_UP,
+  restoreDatabase,
+} from "./backup.server.ts";
+import { rowsOf } from "./rows.ts";
 import {
   adminUsers,
   catalogState,
@@ -91,6 +98,99 @@ describeEachDatabase("backup and restore", (database) => {
     expect((await db.select().from(adminUsers))[0]?.email).toBe("owner@capitalgrown.test");
     // Restoring invalidates every cached catalogue page.
     expect((await db.select().from(catalogState))[0]?.version ?? 0).toBeGreaterThan(versionBefore);
+  });
+
+  it("holds every table of the schema but the short-lived ones", async () => {
+    const { db } = database();
+    const tables = rowsOf(
+      await db.execute(sql`SELECT table_name AS name FROM information_schema.tables
+        WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'
+          AND table_name <> '__drizzle_migrations' ORDER BY 1`),
+    ).map((row) => row.name as string);
+    expect([...BACKUP_TABLES, ...NOT_BACKED_UP].sort()).toEqual(tables);
+  });
+
+  it("brings back settings, zones, closures, staff and the audit log, whose events a restore never removes", async () => {
+    const { db } = database();
+    await db.execute(sql`INSERT INTO store_settings (key, value) VALUES ('drivers_require_two_factor', 'true'::jsonb)
+      ON CONFLICT (key) DO UPDATE SET value = excluded.value`);
+    await db.execute(sql`INSERT INTO delivery_zones (name, state, zip_codes, minimum_order_cents)
+      VALUES ('Backup Test Zone', 'VA', '{22201,22202}', 9000)`);
+    await db.execute(
+      sql`INSERT INTO delivery_closures (date, slot, reason) VALUES ('2027-01-01', NULL, 'New Year')`,
+    );
+    const [owner] = await db
+      .insert(adminUsers)
+      .values({ email: "audited-owner@capitalgrown.test", passwordHash: "$argon2id$x" })
+      .returning();
+    await db.execute(
+      sql`INSERT INTO admin_recovery_codes (user_id, code_hash) VALUES (${owner?.id}, 'hash-1')`,
+    );
+    await db.execute(sql`INSERT INTO staff_invitations (token_hash, email, role, first_name, invited_by, expires_at)
+      VALUES ('invite-hash', 'new-driver@capitalgrown.test', 'driver', 'Dee', ${owner?.id}, now() + interval '1 day')`);
+    await db.execute(sql`INSERT INTO audit_events (actor_id, action, target_type, target_id)
+      VALUES (${owner?.id}, 'backup.test.before', 'order', 'o-1')`);
+    const file = path.join(folder, `${crypto.randomUUID()}.ndjson.gz`);
+    const { counts } = await backupDatabase(db, file);
+    expect(counts.audit_events).toBeGreaterThanOrEqual(1);
+
+    // The shop goes on after the backup, then loses its settings, zones and staff.
+    await db.execute(sql`INSERT INTO audit_events (action) VALUES ('backup.test.after')`);
+    await db.execute(sql`TRUNCATE delivery_zones, delivery_closures, store_settings, admin_users CASCADE`);
+
+    await restoreDatabase(db, file, { availableKeys: [] });
+    const one = async (query: ReturnType<typeof sql>) => rowsOf(await db.execute(query));
+    expect(await one(sql`SELECT value FROM store_settings WHERE key = 'drivers_require_two_factor'`)).toEqual(
+      [{ value: true }],
+    );
+    expect(
+      await one(
+        sql`SELECT state, zip_codes, minimum_order_cents FROM delivery_zones WHERE name = 'Backup Test Zone'`,
+      ),
+    ).toEqual([{ state: "VA", zip_codes: ["22201", "22202"], minimum_order_cents: 9000 }]);
+    expect(await one(sql`SELECT reason FROM delivery_closures`)).toEqual([{ reason: "New Year" }]);
+    expect(await one(sql`SELECT code_hash FROM admin_recovery_codes WHERE user_id = ${owner?.id}`)).toEqual([
+      { code_hash: "hash-1" },
+    ]);
+    expect(await one(sql`SELECT email, invited_by FROM staff_invitations`)).toEqual([
+      { email: "new-driver@capitalgrown.test", invited_by: owner?.id },
+    ]);
+    // Both events: the one from the backup, and the one recorded after it, which the restore kept.
+    const actions = (
+      await one(sql`SELECT action FROM audit_events WHERE action LIKE 'backup.test.%' ORDER BY id`)
+    ).map((row) => row.action);
+    expect(actions).toEqual(["backup.test.before", "backup.test.after"]);
+    // The log goes on after the restore: the next event's id follows every restored one.
+    const [later] = await one(
+      sql`INSERT INTO audit_events (action) VALUES ('backup.test.later') RETURNING id`,
+    );
+    const earlier = await one(
+      sql`SELECT id FROM audit_events WHERE action LIKE 'backup.test.%' AND action <> 'backup.test.later'`,
+    );
+    expect(Number(later?.id)).toBeGreaterThan(Math.max(...earlier.map((row) => Number(row.id))));
+  });
+
+  it("leaves a table that an older backup does not hold as it is", async () => {
+    const { db } = database();
+    await db.execute(
+      sql`INSERT INTO delivery_zones (name, state, zip_codes) VALUES ('Kept Zone', 'DC', '{20001}')`,
+    );
+    const file = path.join(folder, `${crypto.randomUUID()}.ndjson.gz`);
+    await backupDatabase(db, file);
+    // The same backup as one made before zones were backed up: no header count, no rows.
+    const lines = gunzipSync(readFileSync(file)).toString("utf8").split("\n").filter(Boolean);
+    const header = JSON.parse(lines[0] as string);
+    delete header.tables.delivery_zones;
+    const older = [
+      JSON.stringify(header),
+      ...lines.slice(1).filter((line) => JSON.parse(line).table !== "delivery_zones"),
+    ];
+    const olderFile = path.join(folder, `${crypto.randomUUID()}.ndjson.gz`);
+    writeFileSync(olderFile, gzipSync(`${older.join("\n")}\n`));
+
+    await restoreDatabase(db, olderFile, { availableKeys: [] });
+    const zones = rowsOf(await db.execute(sql`SELECT name FROM delivery_zones WHERE name = 'Kept Zone'`));
+    expect(zones).toEqual([{ name: "Kept Zone" }]);
   });
 
   it("refuses a file that is not a backup and leaves the data alone", async () => {

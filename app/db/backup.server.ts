@@ -13,14 +13,19 @@ import { rowsOf } from "./rows.ts";
  */
 export const BACKUP_FORMAT = "capital-grown-backup";
 
-/** Parents before children, so a restore satisfies every foreign key as it goes. */
+/** Parents before children, so a restore satisfies every foreign key as it goes (and NOT_BACKED_UP). */
 export const BACKUP_TABLES = [
   "catalog_state",
+  "store_settings",
+  "delivery_zones",
+  "delivery_closures",
   "products",
   "product_slugs",
   "product_sizes",
   "media_files",
   "admin_users",
+  "admin_recovery_codes",
+  "staff_invitations",
   "admin_sessions",
   "login_attempts",
   "encryption_keys",
@@ -33,7 +38,27 @@ export const BACKUP_TABLES = [
   "email_outbox",
   "order_daily_stats",
   "order_status_counts",
+  "audit_events",
 ] as const;
+
+/** Rate-limit counters and half-finished sign-ins: they only matter for minutes. */
+export const NOT_BACKED_UP = ["rate_limits", "admin_sign_in_challenges"] as const;
+
+/**
+ * Append-only (decision 27): a restore never empties it. It adds the backup's events the log lacks
+ * (by id), so restoring into a new database brings the whole log back, and restoring over a running
+ * shop keeps every event recorded since the backup.
+ */
+const APPEND_ONLY_TABLES: ReadonlySet<string> = new Set(["audit_events"]);
+
+/** Tables with a serial id, whose sequence a restore moves past the restored rows. */
+const SERIAL_TABLES = [
+  "login_attempts",
+  "stock_movements",
+  "order_status_events",
+  "admin_recovery_codes",
+  "audit_events",
+];
 
 const CHUNK_ROWS = 200;
 
@@ -166,10 +191,14 @@ export async function restoreDatabase(
         }
         header = entry as Header;
         assertKeysAvailable(header, options.availableKeys);
+        // Only the tables the backup holds: one from before a table was backed up (delivery zones,
+        // settings, the audit log) leaves that table as it is.
+        const held = Object.keys(header.tables);
+        const replaced = BACKUP_TABLES.filter(
+          (table) => held.includes(table) && !APPEND_ONLY_TABLES.has(table),
+        );
         await tx.execute(
-          sql.raw(
-            `TRUNCATE ${BACKUP_TABLES.map((table) => `"${table}"`).join(", ")} RESTART IDENTITY CASCADE`,
-          ),
+          sql.raw(`TRUNCATE ${replaced.map((table) => `"${table}"`).join(", ")} RESTART IDENTITY CASCADE`),
         );
         continue;
       }
@@ -185,13 +214,14 @@ export async function restoreDatabase(
         columns.map((column) => sql.identifier(column)),
         sql`, `,
       );
+      const keepExisting = APPEND_ONLY_TABLES.has(table) ? sql` ON CONFLICT (id) DO NOTHING` : sql``;
       await tx.execute(
-        sql`INSERT INTO ${sql.identifier(table)} (${list}) SELECT ${list} FROM json_populate_recordset(NULL::${sql.identifier(table)}, ${JSON.stringify(entry.rows)}::json)`,
+        sql`INSERT INTO ${sql.identifier(table)} (${list}) SELECT ${list} FROM json_populate_recordset(NULL::${sql.identifier(table)}, ${JSON.stringify(entry.rows)}::json)${keepExisting}`,
       );
       restored[table] = (restored[table] ?? 0) + (entry.rows as unknown[]).length;
     }
     if (!header) throw new BackupFormatError(`${file} is empty`);
-    for (const serialTable of ["login_attempts", "stock_movements", "order_status_events"]) {
+    for (const serialTable of SERIAL_TABLES) {
       await tx.execute(
         sql`SELECT setval(pg_get_serial_sequence(${serialTable}, 'id'), GREATEST((SELECT max(id) FROM ${sql.identifier(serialTable)}), 1))`,
       );
