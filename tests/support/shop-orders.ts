@@ -4,20 +4,32 @@
  */
 import { sql } from "drizzle-orm";
 import type { Executor } from "#app/db/client.server.ts";
+import { MIN_ORDER_CENTS } from "#app/features/cart/cart.ts";
 import { availableSlots, deliveryOptions } from "#app/features/checkout/delivery-slots.ts";
+import { DEFAULT_PURCHASE_LIMITS } from "#app/features/checkout/purchase-limits.ts";
 import { orderFields, testPng } from "#tests/support/checkout-test-helpers.server.ts";
 import { formDataOf } from "./form-data.ts";
 
 export type OrderableSize = { productId: string; sizeId: string; unitCents: number };
 
-/** Sizes with stock to spare, each to be ordered above the $80 minimum. */
+/** The units of one size that reach the order minimum. */
+const unitsForMinimum = (unitCents: number) => Math.max(1, Math.ceil(MIN_ORDER_CENTS / unitCents));
+
+/**
+ * Sizes with stock to spare, each to be ordered above the $80 minimum and within the smaller state's
+ * purchase limit (decision 28): which sizes come first depends on their random ids, and a cheap
+ * large size (say 14 g on sale, five of them) would be refused in any state.
+ */
 export async function orderableSizes(executor: Executor, limit = 10): Promise<OrderableSize[]> {
   await executor.execute(sql`UPDATE product_sizes SET inventory_count = 1000000`);
+  const limitMg = Math.min(...Object.values(DEFAULT_PURCHASE_LIMITS.stateLimitsMg));
   const result = await executor.execute(sql`
     SELECT s.product_id AS "productId", s.id AS "sizeId",
            coalesce(s.sale_price_cents, s.price_cents) AS "unitCents"
     FROM product_sizes s JOIN products p ON p.id = s.product_id
-    WHERE coalesce(s.sale_price_cents, s.price_cents) BETWEEN 1000 AND 8000
+    WHERE coalesce(s.sale_price_cents, s.price_cents) BETWEEN 1000 AND ${MIN_ORDER_CENTS}
+      AND coalesce(s.flower_equivalent_mg, 0)
+          * ceil(${MIN_ORDER_CENTS}::numeric / coalesce(s.sale_price_cents, s.price_cents)) <= ${limitMg}
     ORDER BY s.id LIMIT ${limit}`);
   return (result as unknown as { rows: OrderableSize[] }).rows;
 }
@@ -30,7 +42,7 @@ export type PlacedOrder = { token: string } | { refused: number; body: string };
  * /thank-you?order=…), otherwise with the status and body it answered.
  */
 export async function postOrder(baseUrl: string, size: OrderableSize, shopper: number): Promise<PlacedOrder> {
-  const quantity = Math.max(1, Math.ceil(8000 / size.unitCents));
+  const quantity = unitsForMinimum(size.unitCents);
   const now = new Date();
   const { defaultDate } = deliveryOptions(now);
   const fields = orderFields(
