@@ -1,4 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
+import { LOAD_TEST_BUDGETS, startApp } from "../support/app-server.ts";
 import { createProducts, passAgeGate, uniqueName } from "./support/storefront.ts";
 
 const prefix = uniqueName("Zqx");
@@ -107,25 +108,35 @@ test("a category page's 'N products available' equals the cards shown", async ({
 test("the shop's All Products grid pages 24 at a time and 'Load more' reaches every product", async ({
   page,
 }) => {
-  await page.goto("/shop");
-  const section = page.getByRole("region", { name: "All Products" });
-  const total = Number(/(\d+) products? available/.exec((await section.textContent()) ?? "")?.[1]);
-  const cards = section.getByRole("article");
-  await expect(cards).toHaveCount(Math.min(total, 24));
-  const loadMore = section.getByRole("link", { name: "Load more" });
-  let pages = 1;
-  // Scrolling the 'Load more' link into view fetches the next 24 (clicking it as well would race
-  // that fetch: the link is replaced under the pointer).
-  while (pages * 24 < total) {
-    await loadMore.scrollIntoViewIfNeeded();
-    pages += 1;
-    await expect(cards).toHaveCount(Math.min(total, pages * 24));
+  test.setTimeout(120_000);
+  // A shop of its own (the demo catalogue, 64 products): on the shared one, other workers' stories
+  // add, edit and sell products while this one pages, and once the second page came to 47 cards
+  // instead of 48 (a product moved across the page boundary, most likely).
+  const app = await startApp({ buildDir: process.env.E2E_BUILD_DIR as string, env: LOAD_TEST_BUDGETS });
+  try {
+    await page.goto(`${app.url}/shop`);
+    const section = page.getByRole("region", { name: "All Products" });
+    const total = Number(/(\d+) products? available/.exec((await section.textContent()) ?? "")?.[1]);
+    expect(total).toBeGreaterThan(48);
+    const cards = section.getByRole("article");
+    await expect(cards).toHaveCount(24);
+    const loadMore = section.getByRole("link", { name: "Load more" });
+    let pages = 1;
+    // Scrolling the 'Load more' link into view fetches the next 24 (clicking it as well would race
+    // that fetch: the link is replaced under the pointer).
+    while (pages * 24 < total) {
+      await loadMore.scrollIntoViewIfNeeded();
+      pages += 1;
+      await expect(cards).toHaveCount(Math.min(total, pages * 24));
+    }
+    await expect(cards).toHaveCount(total);
+    await expect(loadMore).toBeHidden();
+    // Without JavaScript the same link asks the server for the next page.
+    const response = await page.request.get(`${app.url}/shop?page=2`);
+    expect((await response.text()).match(/<article/g)?.length ?? 0).toBeGreaterThan(24);
+  } finally {
+    await app.stop();
   }
-  await expect(cards).toHaveCount(total);
-  await expect(loadMore).toBeHidden();
-  // Without JavaScript the same link asks the server for the next page.
-  const response = await page.request.get("/shop?page=2");
-  expect((await response.text()).match(/<article/g)?.length ?? 0).toBeGreaterThan(Math.min(total, 24));
 });
 
 test("the category page's effect filter follows the strain mapping and toggles off", async ({ page }) => {
