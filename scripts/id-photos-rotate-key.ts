@@ -75,6 +75,14 @@ try {
         `Keep key ${rotation.from} (in ID_PHOTO_PREVIOUS_KEYS or DATA_DIR/keys/id-photo.${rotation.from}.key) for as long as you keep backups made before now: restoring them needs it.`,
       );
     }
+    if (rotation.secondFactorsResealed > 0) {
+      console.log(`Sealed ${rotation.secondFactorsResealed} staff second factors with key ${rotation.to}`);
+    }
+    if (rotation.secondFactorsLeftUnreadable > 0) {
+      console.warn(
+        `${rotation.secondFactorsLeftUnreadable} staff second factors are under keys this instance does not have: add those keys to ID_PHOTO_PREVIOUS_KEYS and run this again`,
+      );
+    }
     if (rotation.leftUnreadable > 0) {
       console.warn(
         `${rotation.leftUnreadable} ID photos are under keys this instance does not have: add those keys to ID_PHOTO_PREVIOUS_KEYS and run this again`,

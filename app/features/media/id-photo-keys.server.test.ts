@@ -2,7 +2,8 @@ import { randomBytes } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import sharp from "sharp";
 import { beforeEach, expect, it } from "vitest";
-import { encryptionKeys, idPhotos } from "#app/db/schema.ts";
+import { adminUsers, encryptionKeys, idPhotos } from "#app/db/schema.ts";
+import { sealTotpSecret, unsealTotpSecret } from "#app/features/staff/totp.server.ts";
 import { describeEachDatabase } from "#tests/db.ts";
 import {
   generateIdPhotoKey,
@@ -157,6 +158,36 @@ describeEachDatabase("ID photos encrypted at rest", (database) => {
     expect(recorded.find((row) => row.keyId === newKey.id)?.retiredAt).toBeNull();
     // Going back to a retired key is refused.
     await expect(rotateIdPhotoKey(db, new IdPhotoKeyring(oldKey, [newKey]))).rejects.toThrow(/was retired/);
+  });
+
+  it("moves staff second factors to the new key, so retiring the old one locks nobody out", async () => {
+    const { db } = database();
+    const oldKey = generateIdPhotoKey();
+    const old = instance(oldKey);
+    await checkIdPhotoKeys(db, old);
+    const secret = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP";
+    const [user] = await db
+      .insert(adminUsers)
+      .values({
+        email: `rotation-${randomBytes(4).toString("hex")}@capitalgrown.test`,
+        passwordHash: "$argon2id$x",
+      })
+      .returning();
+    const userId = user?.id as string;
+    const sealed = sealTotpSecret(old, userId, secret);
+    await db
+      .update(adminUsers)
+      .set({ totpSecretSealed: sealed.bytes, totpKeyId: sealed.keyId })
+      .where(eq(adminUsers.id, userId));
+
+    const newKey = generateIdPhotoKey();
+    const rotation = await rotateIdPhotoKey(db, instance(newKey, oldKey));
+    expect(rotation).toMatchObject({ secondFactorsResealed: 1, secondFactorsLeftUnreadable: 0 });
+    const [row] = await db.select().from(adminUsers).where(eq(adminUsers.id, userId));
+    expect(row?.totpKeyId).toBe(newKey.id);
+    // An instance with only the new key opens it.
+    const stored = { keyId: row?.totpKeyId as string, bytes: row?.totpSecretSealed as Uint8Array };
+    expect(unsealTotpSecret(new IdPhotoKeyring(newKey), userId, stored)).toBe(secret);
   });
 
   it("will not rotate without the key the photos are encrypted with", async () => {

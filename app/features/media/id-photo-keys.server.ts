@@ -6,6 +6,7 @@
 import { asc, eq, inArray, isNull, or, sql } from "drizzle-orm";
 import type { Database, Executor, Transaction } from "#app/db/client.server.ts";
 import { encryptionKeys, idPhotos } from "#app/db/schema.ts";
+import { resealTotpSecrets } from "#app/features/staff/totp.server.ts";
 import {
   decryptIdPhotoBytes,
   encryptIdPhotoBytes,
@@ -185,7 +186,15 @@ export async function reencryptIdPhotos(
   return total;
 }
 
-export type Rotation = { from: string | null; to: string; reencrypted: number; leftUnreadable: number };
+export type Rotation = {
+  from: string | null;
+  to: string;
+  reencrypted: number;
+  leftUnreadable: number;
+  /** Staff second factors (sealed with the same key ring) moved to the new key, and those left. */
+  secondFactorsResealed: number;
+  secondFactorsLeftUnreadable: number;
+};
 
 /**
  * `npm run id-photos:rotate-key`: makes the keyring's current key the database's current key (the
@@ -216,9 +225,17 @@ export async function rotateIdPhotoKey(database: Database, keyring: IdPhotoKeyri
     return current?.keyId ?? null;
   });
   const reencrypted = await reencryptIdPhotos(database, keyring);
+  const secondFactors = await resealTotpSecrets(database, keyring);
   const [left] = await database
     .select({ photos: sql<number>`count(*)::int` })
     .from(idPhotos)
     .where(or(isNull(idPhotos.keyId), sql`${idPhotos.keyId} <> ${target.id}`));
-  return { from, to: target.id, reencrypted, leftUnreadable: left?.photos ?? 0 };
+  return {
+    from,
+    to: target.id,
+    reencrypted,
+    leftUnreadable: left?.photos ?? 0,
+    secondFactorsResealed: secondFactors.resealed,
+    secondFactorsLeftUnreadable: secondFactors.leftUnreadable,
+  };
 }

@@ -91,6 +91,39 @@ export function unsealTotpSecret(
   return Buffer.from(plain).toString("utf8");
 }
 
+/**
+ * Seals again under the key ring's current key every second factor sealed under an older key this
+ * instance holds, so that retiring the old key (a rotation, decision 014) locks nobody out. Returns
+ * how many were moved and how many are under keys this instance does not have.
+ */
+export async function resealTotpSecrets(
+  executor: Executor,
+  keyring: IdPhotoKeyring,
+): Promise<{ resealed: number; leftUnreadable: number }> {
+  const stale = await executor
+    .select({ id: adminUsers.id, sealed: adminUsers.totpSecretSealed, keyId: adminUsers.totpKeyId })
+    .from(adminUsers)
+    .where(sql`${adminUsers.totpKeyId} IS NOT NULL AND ${adminUsers.totpKeyId} <> ${keyring.current.id}`);
+  let resealed = 0;
+  let leftUnreadable = 0;
+  for (const user of stale) {
+    if (!user.sealed || !user.keyId || !keyring.find(user.keyId)) {
+      leftUnreadable++;
+      continue;
+    }
+    const secret = unsealTotpSecret(keyring, user.id, { keyId: user.keyId, bytes: user.sealed });
+    const sealed = sealTotpSecret(keyring, user.id, secret);
+    // Only if nobody enrolled again meanwhile (then the row holds another secret).
+    const moved = await executor
+      .update(adminUsers)
+      .set({ totpSecretSealed: sealed.bytes, totpKeyId: sealed.keyId })
+      .where(and(eq(adminUsers.id, user.id), eq(adminUsers.totpKeyId, user.keyId)))
+      .returning({ id: adminUsers.id });
+    resealed += moved.length;
+  }
+  return { resealed, leftUnreadable };
+}
+
 /** A pending (not yet confirmed) secret travels in the enrolment form sealed, never in plain text. */
 export function sealPendingSecret(keyring: IdPhotoKeyring, userId: string, secret: string) {
   const sealed = sealTotpSecret(keyring, `pending:${userId}`, secret);
