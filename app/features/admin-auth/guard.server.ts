@@ -28,7 +28,7 @@ import {
   permissionsFor,
 } from "#app/features/staff/admin-routes.ts";
 import { can, type Permission } from "#app/features/staff/permissions.ts";
-import { roleRequiresTwoFactor } from "#app/features/staff/two-factor.server.ts";
+import { mustEnrolFirst } from "#app/features/staff/two-factor.server.ts";
 import { config } from "#app/utils/env.server.ts";
 import { log } from "#app/utils/logger.server.ts";
 import { requestInfoContext } from "#app/utils/request-context.ts";
@@ -164,11 +164,7 @@ export const adminGuard: MiddlewareFunction<Response> = async ({ request, contex
   // Owners and managers (and drivers, when the owner requires it) open nothing but the enrolment
   // page until their second factor is set up (decision 27).
   const path = new URL(request.url).pathname.replace(/\.data$/, "");
-  if (
-    !session.twoFactor &&
-    !OPEN_BEFORE_ENROLMENT.has(path) &&
-    (await roleRequiresTwoFactor(database, session.role))
-  ) {
+  if (!OPEN_BEFORE_ENROLMENT.has(path) && (await mustEnrolFirst(database, session))) {
     if (wantsPage(request)) throw redirect(ENROLMENT_PATH, { headers: { "Cache-Control": NO_STORE } });
     return forbidden("Set up two-factor sign-in first");
   }

@@ -2,7 +2,7 @@ import { redirect } from "react-router";
 import type { Executor } from "#app/db/client.server.ts";
 import type { StaffRole } from "#app/db/schema.ts";
 import { homeOf } from "#app/features/staff/admin-routes.ts";
-import { roleRequiresTwoFactor } from "#app/features/staff/two-factor.server.ts";
+import { mustEnrolFirst } from "#app/features/staff/two-factor.server.ts";
 import { toastHeader } from "#app/utils/toast.server.ts";
 import { NO_STORE } from "./guard.server.ts";
 import { knownDeviceCookie } from "./known-device.server.ts";
@@ -30,8 +30,7 @@ export async function signedInResponse(
   headers.append("Set-Cookie", sessionCookie(input.token));
   headers.append("Set-Cookie", await knownDeviceCookie(executor, input.email));
   headers.append("Set-Cookie", clearedChallengeCookie());
-  const enrolsFirst = !input.hasSecondFactor && (await roleRequiresTwoFactor(executor, input.role));
-  if (!enrolsFirst) {
+  if (!(await mustEnrolFirst(executor, { twoFactor: input.hasSecondFactor, role: input.role }))) {
     headers.append(
       "Set-Cookie",
       await toastHeader({

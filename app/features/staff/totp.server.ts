@@ -6,7 +6,7 @@
  * both pass.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
+import { and, eq, isNull, lt, ne, or, sql } from "drizzle-orm";
 import * as OTPAuth from "otpauth";
 import QRCode from "qrcode";
 import type { Executor } from "#app/db/client.server.ts";
@@ -103,7 +103,7 @@ export async function resealTotpSecrets(
   const stale = await executor
     .select({ id: adminUsers.id, sealed: adminUsers.totpSecretSealed, keyId: adminUsers.totpKeyId })
     .from(adminUsers)
-    .where(sql`${adminUsers.totpKeyId} IS NOT NULL AND ${adminUsers.totpKeyId} <> ${keyring.current.id}`);
+    .where(ne(adminUsers.totpKeyId, keyring.current.id));
   let resealed = 0;
   let leftUnreadable = 0;
   for (const user of stale) {

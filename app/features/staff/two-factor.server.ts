@@ -52,6 +52,11 @@ export async function roleRequiresTwoFactor(executor: Executor, role: StaffRole)
   return driversRequireTwoFactor(executor);
 }
 
+/** Whether an account must set up its second factor before anything else opens (decision 27). */
+export async function mustEnrolFirst(executor: Executor, account: { twoFactor: boolean; role: StaffRole }) {
+  return !account.twoFactor && (await roleRequiresTwoFactor(executor, account.role));
+}
+
 export type EnrolResult = { ok: true; recoveryCodes: string[] } | { ok: false };
 
 /**
