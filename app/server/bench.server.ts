@@ -10,7 +10,7 @@
  */
 import type express from "express";
 import type { ServerBuild } from "react-router";
-import { rootLogger } from "../utils/logger.server.ts";
+import { flushLogs, rootLogger } from "../utils/logger.server.ts";
 
 /** The route id of the bare reference page, present only in a bench build. */
 export const BENCH_BARE_ROUTE_ID = "routes/resources/bench-bare";
@@ -21,9 +21,11 @@ export function isBenchBuild(build: ServerBuild) {
 
 export function registerBenchEndpoints(app: express.Express, pageCacheStats: () => unknown) {
   const blobs = new Map<number, Buffer>();
+  let served = 0;
   // As lean as serving bytes from memory gets in this stack (no router, no query parser), at the
   // same place in the middleware chain as the page cache: the ceiling a cache hit is compared with.
   app.use((req, res, next) => {
+    served++;
     if (!req.url.startsWith("/__bench/static?bytes=")) return next();
     const bytes = Math.min(Math.max(Number.parseInt(req.url.slice(22), 10) || 0, 0), 16 * 1024 * 1024);
     let body = blobs.get(bytes);
@@ -44,8 +46,12 @@ export function registerBenchEndpoints(app: express.Express, pageCacheStats: () 
       res.status(400).json({ error: "to=info or to=silent" });
       return;
     }
+    // What the level that ends here cost: its lines written first, then this process's CPU time
+    // and the requests it has seen so far (the bench subtracts one switch's figures from the next's).
+    flushLogs();
+    const { user, system } = process.cpuUsage();
     rootLogger().level = level;
-    res.json({ level });
+    res.json({ level, cpuMicroseconds: user + system, served });
   });
   app.get("/__bench/stats", (_req, res) => {
     res.json({ cpu: process.cpuUsage(), memory: process.memoryUsage(), pageCache: pageCacheStats() });
