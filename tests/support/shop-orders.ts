@@ -15,23 +15,38 @@ export type OrderableSize = { productId: string; sizeId: string; unitCents: numb
 /** The units of one size that reach the order minimum. */
 const unitsForMinimum = (unitCents: number) => Math.max(1, Math.ceil(MIN_ORDER_CENTS / unitCents));
 
+/** The smallest purchase limit of the states the shop delivers to, in flower-equivalent mg. */
+const SMALLER_STATE_LIMIT_MG = Math.min(...Object.values(DEFAULT_PURCHASE_LIMITS.stateLimitsMg));
+
+/**
+ * Whether an order of one size alone, just above the $80 minimum, stays within the smaller state's
+ * purchase limit (decision 28), at a price between $10 and the minimum: a cheap large size (say 14 g
+ * on sale, five of them) would be refused in any state.
+ */
+export function orderableAtMinimum(unitCents: number, flowerEquivalentMg: number | null) {
+  return (
+    unitCents >= 1000 &&
+    unitCents <= MIN_ORDER_CENTS &&
+    (flowerEquivalentMg ?? 0) * unitsForMinimum(unitCents) <= SMALLER_STATE_LIMIT_MG
+  );
+}
+
 /**
  * Sizes with stock to spare, each to be ordered above the $80 minimum and within the smaller state's
- * purchase limit (decision 28): which sizes come first depends on their random ids, and a cheap
- * large size (say 14 g on sale, five of them) would be refused in any state.
+ * purchase limit (`orderableAtMinimum`): which sizes come first depends on their random ids.
  */
 export async function orderableSizes(executor: Executor, limit = 10): Promise<OrderableSize[]> {
   await executor.execute(sql`UPDATE product_sizes SET inventory_count = 1000000`);
-  const limitMg = Math.min(...Object.values(DEFAULT_PURCHASE_LIMITS.stateLimitsMg));
   const result = await executor.execute(sql`
-    SELECT s.product_id AS "productId", s.id AS "sizeId",
-           coalesce(s.sale_price_cents, s.price_cents) AS "unitCents"
-    FROM product_sizes s JOIN products p ON p.id = s.product_id
-    WHERE coalesce(s.sale_price_cents, s.price_cents) BETWEEN 1000 AND ${MIN_ORDER_CENTS}
-      AND coalesce(s.flower_equivalent_mg, 0)
-          * ceil(${MIN_ORDER_CENTS}::numeric / coalesce(s.sale_price_cents, s.price_cents)) <= ${limitMg}
-    ORDER BY s.id LIMIT ${limit}`);
-  return (result as unknown as { rows: OrderableSize[] }).rows;
+    SELECT product_id AS "productId", id AS "sizeId",
+           coalesce(sale_price_cents, price_cents) AS "unitCents", flower_equivalent_mg AS "flowerEquivalentMg"
+    FROM product_sizes ORDER BY id`);
+  const sizes = (result as unknown as { rows: Array<OrderableSize & { flowerEquivalentMg: number | null }> })
+    .rows;
+  return sizes
+    .filter((size) => orderableAtMinimum(size.unitCents, size.flowerEquivalentMg))
+    .slice(0, limit)
+    .map(({ productId, sizeId, unitCents }) => ({ productId, sizeId, unitCents }));
 }
 
 export type PlacedOrder = { token: string } | { refused: number; body: string };

@@ -2,7 +2,7 @@
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { SignInCard } from "#app/components/admin/sign-in-card.tsx";
 import { Button } from "#app/components/ui/button.tsx";
-import { FieldError, Input, Label } from "#app/components/ui/input.tsx";
+import { Field, Input } from "#app/components/ui/input.tsx";
 import { db } from "#app/db/client.server.ts";
 import { isSameOrigin, NO_STORE } from "#app/features/admin-auth/guard.server.ts";
 import { codeSchema, signInNoticeUrl } from "#app/features/admin-auth/login.schema.ts";
@@ -96,8 +96,7 @@ export default function SignInCode({ actionData }: Route.ComponentProps) {
       subtitle="Enter the 6-digit code from your authenticator app, or one of your recovery codes."
     >
       <Form method="post" className="space-y-4">
-        <div className="space-y-1.5">
-          <Label htmlFor="code">Code</Label>
+        <Field id="code" label="Code" error={actionData?.error} errorId="code-error">
           <Input
             id="code"
             name="code"
@@ -111,8 +110,7 @@ export default function SignInCode({ actionData }: Route.ComponentProps) {
             aria-invalid={actionData?.error ? true : undefined}
             aria-describedby={actionData?.error ? "code-error" : undefined}
           />
-          <FieldError id="code-error">{actionData?.error}</FieldError>
-        </div>
+        </Field>
         <Button type="submit" className="w-full" size="lg" disabled={submitting}>
           {submitting ? "Checking..." : "Verify"}
         </Button>

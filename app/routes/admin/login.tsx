@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import { data, Form, redirect, useNavigation } from "react-router";
 import { SignInCard } from "#app/components/admin/sign-in-card.tsx";
 import { Button } from "#app/components/ui/button.tsx";
-import { FieldError, Input, Label } from "#app/components/ui/input.tsx";
+import { Field, Input } from "#app/components/ui/input.tsx";
 import { db } from "#app/db/client.server.ts";
 import { isSameOrigin, NO_STORE } from "#app/features/admin-auth/guard.server.ts";
 import { readKnownDeviceToken } from "#app/features/admin-auth/known-device.server.ts";
@@ -111,8 +111,7 @@ export default function AdminLogin({ loaderData, actionData }: Route.ComponentPr
     <SignInCard title="Admin Login" subtitle={`${loaderData.storeName} back office`}>
       <Form method="post" className="space-y-4" noValidate={false}>
         <input type="hidden" name="redirectTo" value={loaderData.redirectTo ?? ""} />
-        <div className="space-y-1.5">
-          <Label htmlFor="email">Email</Label>
+        <Field id="email" label="Email" error={fieldErrors.email} errorId="email-error">
           <Input
             id="email"
             name="email"
@@ -124,10 +123,8 @@ export default function AdminLogin({ loaderData, actionData }: Route.ComponentPr
             aria-invalid={fieldErrors.email ? true : undefined}
             aria-describedby={fieldErrors.email ? "email-error" : undefined}
           />
-          <FieldError id="email-error">{fieldErrors.email}</FieldError>
-        </div>
-        <div className="space-y-1.5">
-          <Label htmlFor="password">Password</Label>
+        </Field>
+        <Field id="password" label="Password" error={fieldErrors.password} errorId="password-error">
           <Input
             id="password"
             name="password"
@@ -139,8 +136,7 @@ export default function AdminLogin({ loaderData, actionData }: Route.ComponentPr
             aria-invalid={fieldErrors.password ? true : undefined}
             aria-describedby={fieldErrors.password ? "password-error" : undefined}
           />
-          <FieldError id="password-error">{fieldErrors.password}</FieldError>
-        </div>
+        </Field>
         {loaderData.notice && !actionData ? (
           <p role="status" className="rounded-md bg-secondary px-3 py-2 text-secondary-foreground text-sm">
             {loaderData.notice}

@@ -8,7 +8,7 @@ import { CsrfInput } from "#app/components/admin/csrf.tsx";
 import { AdminPageHeader } from "#app/components/admin/page-header.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
-import { FieldError, Input, Label } from "#app/components/ui/input.tsx";
+import { Field, Input } from "#app/components/ui/input.tsx";
 import { db } from "#app/db/client.server.ts";
 import { requirePermission } from "#app/features/admin-auth/guard.server.ts";
 import { idPhotoKeyring } from "#app/features/media/id-photo-crypto.server.ts";
@@ -132,8 +132,13 @@ export default function TwoFactorSetup({ loaderData, actionData }: Route.Compone
         <Form method="post" className="space-y-4">
           <CsrfInput />
           <input type="hidden" name="pending" value={setup.pending} />
-          <div className="max-w-xs space-y-1.5">
-            <Label htmlFor="code">Code from the app</Label>
+          <Field
+            id="code"
+            label="Code from the app"
+            error={actionData?.error}
+            errorId="code-error"
+            className="max-w-xs"
+          >
             <Input
               id="code"
               name="code"
@@ -145,8 +150,7 @@ export default function TwoFactorSetup({ loaderData, actionData }: Route.Compone
               aria-invalid={actionData?.error ? true : undefined}
               aria-describedby={actionData?.error ? "code-error" : undefined}
             />
-            <FieldError id="code-error">{actionData?.error}</FieldError>
-          </div>
+          </Field>
           <Button type="submit" size="lg" disabled={submitting}>
             {submitting ? "Checking..." : "Turn on two-factor sign-in"}
           </Button>
