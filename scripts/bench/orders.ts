@@ -18,6 +18,7 @@ import { sql } from "drizzle-orm";
 import pg from "pg";
 import sharp from "sharp";
 import { type DatabaseHandle, openDatabase } from "#app/db/client.server.ts";
+import { MIN_ORDER_CENTS } from "#app/features/cart/cart.ts";
 import { availableSlots, deliveryOptions } from "#app/features/checkout/delivery-slots.ts";
 import { orderFields } from "#tests/support/checkout-test-helpers.server.ts";
 import { orderableAtMinimum } from "#tests/support/shop-orders.ts";
@@ -256,7 +257,7 @@ export async function benchOrders(
       // fresh connection; a second failure is a real one.
       for (let attempt = 0; ; attempt++) {
         try {
-          const form = orderForm([lineFor(size, 8000)], photoToken);
+          const form = orderForm([lineFor(size, MIN_ORDER_CENTS)], photoToken);
           if (!(form instanceof URLSearchParams)) throw new Error("an order post names its photo sent ahead");
           const { status, text } = await poster.post("/checkout.data", form);
           const placed = status === 200 && !text.includes("fieldErrors") && text.includes("token");
@@ -338,7 +339,7 @@ export async function benchOrders(
         try {
           const response = await fetch(`${serverUrl}/checkout.data`, {
             method: "POST",
-            body: orderForm([scarceLine, lineFor(helper, 8000 - scarceUnit)]),
+            body: orderForm([scarceLine, lineFor(helper, MIN_ORDER_CENTS - scarceUnit)]),
           });
           const text = await response.text();
           if (response.status === 200 && !text.includes("fieldErrors") && text.includes("token")) scarceOk++;
