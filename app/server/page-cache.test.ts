@@ -154,6 +154,66 @@ describe("page cache rules", () => {
   });
 });
 
+describe("refined brotli bodies (decision 025)", () => {
+  it("compresses an entry again at the refined quality once it is served a second time, with the same content", async () => {
+    // Cards of a listing: repeated markup with varying text, where quality 11 finds far more than 5.
+    const names = ["Blue Dream", "Sour Diesel", "Northern Lights", "Mango Kush", "Midnight Berry Gummies"];
+    const cards = Array.from({ length: 36 }, (_, index) => {
+      const name = `${names[index % names.length]} ${index}`;
+      return `<li class="product-grid-cell"><article class="product-card group"><a href="/product/p-${index}"><img src="/media/${createHash("sha1").update(name).digest("hex").slice(0, 16)}-480.webp" alt="${name}" width="640" height="640"/></a><h3 class="product-card-title">${name}</h3><p class="text-sm text-muted-foreground">THC: ${(index * 7) % 30}%</p><span class="font-semibold">$${20 + index}.00</span></article></li>`;
+    });
+    const page = `<!DOCTYPE html><html><body><ul>${cards.join("")}</ul></body></html>`;
+    const cache = new PageCache({
+      isCataloguePage,
+      currentVersion: () => 1,
+      render: async () => new Response(page, { headers: { "Content-Type": "text/html; charset=utf-8" } }),
+    });
+    const server = await listen(cache);
+    const br = { "accept-encoding": "br" };
+    try {
+      const miss = await rawGet(server.url, "/shop", br);
+      expect(miss.headers["x-cache"]).toBe("MISS");
+      // Served once more, it is still the fast body: the refinement starts after this answer.
+      const hit = await rawGet(server.url, "/shop", br);
+      expect(hit.headers["x-cache"]).toBe("HIT");
+      expect(hit.body.equals(miss.body)).toBe(true);
+      await cache.refined();
+      const refined = await rawGet(server.url, "/shop", br);
+      expect(refined.body.length).toBeLessThan(miss.body.length * 0.95);
+      expect(brotliDecompressSync(refined.body).toString()).toBe(page);
+      expect(refined.headers["content-length"]).toBe(String(refined.body.length));
+      expect(refined.headers.etag).toBe(miss.headers.etag);
+      // A page asked for once (a one-off query string) is never compressed again.
+      const once = await rawGet(server.url, "/flower?utm=1", br);
+      await cache.refined();
+      expect((await rawGet(server.url, "/flower?utm=1", br)).body.equals(once.body)).toBe(true);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("keeps the fast body when refinement is off", async () => {
+    const page = `<ul>${Array.from({ length: 200 }, (_, index) => `<li>Product ${index * 37} $${index}.00</li>`).join("")}</ul>`;
+    const cache = new PageCache({
+      isCataloguePage,
+      currentVersion: () => 1,
+      refinedBrotliQuality: 0,
+      render: async () => new Response(page, { headers: { "Content-Type": "text/html; charset=utf-8" } }),
+    });
+    const server = await listen(cache);
+    try {
+      const first = await rawGet(server.url, "/shop", { "accept-encoding": "br" });
+      await rawGet(server.url, "/shop", { "accept-encoding": "br" });
+      await cache.refined();
+      expect((await rawGet(server.url, "/shop", { "accept-encoding": "br" })).body.equals(first.body)).toBe(
+        true,
+      );
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe("CSP of cached pages (decision 013)", () => {
   it("names the hashes of the stored page's inline scripts, the same bytes in every encoding and on a 304", async () => {
     let renders = 0;
