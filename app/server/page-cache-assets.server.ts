@@ -7,11 +7,7 @@
 import { readdir, readFile } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
-import { promisify } from "node:util";
-import { brotliCompress, constants as zlibConstants } from "node:zlib";
-import { preferredEncoding } from "./page-cache.server.ts";
-
-const brotliAsync = promisify(brotliCompress);
+import { brotliText, preferredEncoding } from "./page-cache.server.ts";
 
 const TYPES: Record<string, string> = {
   ".js": "text/javascript; charset=utf-8",
@@ -36,13 +32,7 @@ export function precompressedAssets(assetsDir: string) {
       if (!type) continue;
       const raw = await readFile(path.join(assetsDir, name));
       if (raw.length < 1024) continue;
-      const body = await brotliAsync(raw, {
-        params: {
-          [zlibConstants.BROTLI_PARAM_QUALITY]: 11,
-          [zlibConstants.BROTLI_PARAM_SIZE_HINT]: raw.length,
-          [zlibConstants.BROTLI_PARAM_MODE]: zlibConstants.BROTLI_MODE_TEXT,
-        },
-      });
+      const body = await brotliText(raw, 11);
       bodies.set(`/${name}`, { body, type });
     }
   }

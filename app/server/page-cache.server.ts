@@ -50,14 +50,15 @@ const MAX_ENTRY_BYTES = 4 * 1024 * 1024;
 /** Entries waiting for a refined brotli body at most; others are queued again when next served. */
 const REFINE_QUEUE = 64;
 
-function brotliParams(quality: number, sizeHint: number) {
-  return {
+/** A text body compressed with brotli at `quality`, on libuv's thread pool (also the build assets'). */
+export function brotliText(body: Buffer, quality: number): Promise<Buffer> {
+  return brotliAsync(body, {
     params: {
       [zlibConstants.BROTLI_PARAM_QUALITY]: quality,
-      [zlibConstants.BROTLI_PARAM_SIZE_HINT]: sizeHint,
+      [zlibConstants.BROTLI_PARAM_SIZE_HINT]: body.length,
       [zlibConstants.BROTLI_PARAM_MODE]: zlibConstants.BROTLI_MODE_TEXT,
     },
-  };
+  });
 }
 
 export type CachedPage = {
@@ -189,10 +190,7 @@ export async function toEntry(
   response.headers.forEach((value, name) => {
     if (!EXCHANGE_HEADERS.has(name)) headers.push([name, value]);
   });
-  const [gz, br] = await Promise.all([
-    gzipAsync(body, { level: 6 }),
-    brotliAsync(body, brotliParams(brotliQuality, body.length)),
-  ]);
+  const [gz, br] = await Promise.all([gzipAsync(body, { level: 6 }), brotliText(body, brotliQuality)]);
   const hash = createHash("sha256").update(body).digest("base64url").slice(0, 27);
   return {
     key,
@@ -377,7 +375,7 @@ export class PageCache {
       if (this.#entries.get(entry.key) !== entry) continue;
       const started = performance.now();
       // A body brotli fails to compress again keeps the one it has.
-      const br = await brotliAsync(entry.body, brotliParams(quality, entry.body.length)).catch(() => null);
+      const br = await brotliText(entry.body, quality).catch(() => null);
       const took = performance.now() - started;
       if (br && this.#entries.get(entry.key) === entry && br.length < entry.br.length) {
         this.#bytes += br.length - entry.br.length;
