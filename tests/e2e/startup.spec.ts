@@ -1,6 +1,10 @@
 import { spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
+import { SOURCE_HASH_FILE, sourceHash } from "../../scripts/source-hash.ts";
 import { freePort, startApp } from "../support/app-server.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -85,6 +89,67 @@ test.describe("starting the server", () => {
       expect((await fetch(`${second.url}/healthz`)).status).toBe(200);
     } finally {
       await second.stop();
+    }
+  });
+
+  test("SIGTERM to the pid of `npm start` (as a supervisor or a pidfile sends it) stops the server, exit 0", async () => {
+    const buildDir = process.env.E2E_BUILD_DIR as string;
+    // The build was made from these sources: `npm start` serves it without building again.
+    writeFileSync(path.join(buildDir, SOURCE_HASH_FILE), sourceHash());
+    const port = await freePort();
+    const dataDir = await mkdtemp(path.join(tmpdir(), "cg-npm-start-"));
+    const npm = spawn("npm", ["start", "--silent"], {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        BUILD_DIR: buildDir,
+        PORT: String(port),
+        HOST: "127.0.0.1",
+        DATA_DIR: dataDir,
+        DATABASE_URL: undefined,
+        SEED_DEMO: "false",
+        BACKUP_TIME: "off",
+        LOG_LEVEL: "warn",
+      } as NodeJS.ProcessEnv,
+      detached: true,
+      stdio: "ignore",
+    });
+    const group = npm.pid as number;
+    const exited = new Promise<number | null>((resolve) => npm.once("exit", (code) => resolve(code)));
+    try {
+      await expect
+        .poll(
+          () =>
+            fetch(`http://127.0.0.1:${port}/healthz`).then(
+              (r) => r.status,
+              () => 0,
+            ),
+          {
+            timeout: 60_000,
+          },
+        )
+        .toBe(200);
+      process.kill(group, "SIGTERM");
+      expect(await exited).toBe(0);
+      // Nothing of the group is left: no orphaned server holding the port or the data folder.
+      await expect
+        .poll(
+          () => {
+            try {
+              process.kill(-group, 0);
+              return "running";
+            } catch {
+              return "gone";
+            }
+          },
+          { timeout: 15_000 },
+        )
+        .toBe("gone");
+      await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow();
+    } finally {
+      try {
+        process.kill(-group, "SIGKILL");
+      } catch {}
     }
   });
 
