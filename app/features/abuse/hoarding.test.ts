@@ -133,6 +133,49 @@ describeEachDatabase("anti-hoarding", (database) => {
     expect(rows[0]?.points).toBe(5);
   });
 
+  it("counts an IPv6 client by its /64: of 8 orders from 8 addresses in one /64, the 6th is refused", async () => {
+    const { db } = database();
+    const product = await insertTestProduct(db, { priceCents: 9000 });
+    const items = oneOf(product);
+    const statuses: number[] = [];
+    for (let i = 1; i <= 8; i++) {
+      const result = await postCheckout(
+        items,
+        { idPhotoToken: await sendPhotoAhead() },
+        { file: null, clientAddress: `2001:db8:77:64:${i}::${i}` },
+      );
+      statuses.push(result.ok ? 200 : result.status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429, 429]);
+    expect(await stockOf(product.sizeId)).toBe(95);
+    // The next /64 has a budget of its own; an IPv4-mapped address is its IPv4 address.
+    const nextPrefix = await postCheckout(
+      items,
+      { idPhotoToken: await sendPhotoAhead() },
+      { file: null, clientAddress: "2001:db8:77:65::1" },
+    );
+    expect(nextPrefix.ok).toBe(true);
+    const rows = await db
+      .select()
+      .from(rateLimits)
+      .where(eq(rateLimits.key, "cg-checkout:2001:db8:77:64::/64"));
+    expect(rows[0]?.points).toBe(5);
+    for (let i = 0; i < 5; i++) {
+      const result = await postCheckout(
+        items,
+        { idPhotoToken: await sendPhotoAhead() },
+        { file: null, clientAddress: "198.51.100.66" },
+      );
+      expect(result.ok).toBe(true);
+    }
+    const mapped = await postCheckout(
+      items,
+      { idPhotoToken: await sendPhotoAhead() },
+      { file: null, clientAddress: "::ffff:198.51.100.66" },
+    );
+    expect(mapped).toMatchObject({ ok: false, status: 429 });
+  });
+
   it("places exactly 5 of 12 parallel orders from one address, and refused ones give their point back", async () => {
     const { db } = database();
     const product = await insertTestProduct(db, { priceCents: 9000 });

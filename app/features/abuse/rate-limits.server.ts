@@ -16,6 +16,7 @@ import {
 } from "rate-limiter-flexible";
 import { data } from "react-router";
 import { type DatabaseHandle, getDatabaseHandle } from "#app/db/client.server.ts";
+import { addressBudgetKey } from "#app/utils/client-address.server.ts";
 import { config } from "#app/utils/env.server.ts";
 
 const MINUTE = 60;
@@ -39,6 +40,18 @@ export type BudgetName =
   | "signInAccountGate";
 
 type BudgetSpec = { points: number; durationSeconds: number };
+
+/**
+ * Budgets counted per client address: their key is the address (`clientAddress`), counted as
+ * `addressBudgetKey` says (an IPv6 client by its /64). Keys that hold an address among other things
+ * (an account and an address) call `addressBudgetKey` themselves.
+ */
+const PER_ADDRESS: ReadonlySet<BudgetName> = new Set([
+  "idPhotoUpload",
+  "cartPrices",
+  "search",
+  "signInAddress",
+]);
 
 function budgetSpecs(): Record<BudgetName, BudgetSpec> {
   const settings = config();
@@ -94,9 +107,13 @@ async function limiterFor(name: BudgetName): Promise<RateLimiterAbstract> {
 
 /** Keys stay short and never store an e-mail address in clear (the store's key is 255 characters). */
 function storedKey(key: string) {
-  return key.length <= 64 && /^[\w.:-]+$/.test(key)
+  return key.length <= 64 && /^[\w.:/-]+$/.test(key)
     ? key
     : `h:${createHash("sha256").update(key).digest("base64url")}`;
+}
+
+function budgetKey(name: BudgetName, key: string) {
+  return storedKey(PER_ADDRESS.has(name) ? addressBudgetKey(key) : key);
 }
 
 /**
@@ -108,7 +125,7 @@ export type OrderBudget = { key: string; points: number; windowMs: number };
 
 export function orderBudgetOf(clientAddress: string): OrderBudget {
   return {
-    key: `cg-checkout:${storedKey(clientAddress)}`,
+    key: `cg-checkout:${storedKey(addressBudgetKey(clientAddress))}`,
     points: config().ORDERS_PER_HOUR,
     windowMs: HOUR * 1000,
   };
@@ -132,7 +149,7 @@ export async function consumeBudget(
   const limiter = await limiterFor(name);
   try {
     const res = await limiter.consume(
-      storedKey(key),
+      budgetKey(name, key),
       options.points ?? 1,
       options.durationSeconds === undefined ? {} : { customDuration: options.durationSeconds },
     );
@@ -145,18 +162,18 @@ export async function consumeBudget(
 
 /** Gives back what a request consumed when its work did not happen (an order not placed, …). */
 export async function refundBudget(name: BudgetName, key: string, points = 1) {
-  await (await limiterFor(name)).reward(storedKey(key), points);
+  await (await limiterFor(name)).reward(budgetKey(name, key), points);
 }
 
 /** Points used in the current window (0 when none). */
 export async function budgetUsed(name: BudgetName, key: string) {
-  const res = await (await limiterFor(name)).get(storedKey(key));
+  const res = await (await limiterFor(name)).get(budgetKey(name, key));
   return res?.consumedPoints ?? 0;
 }
 
 /** Forgets a key's count (a successful sign-in clears its account-and-address counter). */
 export async function resetBudget(name: BudgetName, key: string) {
-  await (await limiterFor(name)).delete(storedKey(key));
+  await (await limiterFor(name)).delete(budgetKey(name, key));
 }
 
 /** The response headers and words of a refusal: every block says when to come back. */

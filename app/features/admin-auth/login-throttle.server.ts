@@ -21,6 +21,7 @@ import {
   refundBudget,
   resetBudget,
 } from "#app/features/abuse/rate-limits.server.ts";
+import { addressBudgetKey } from "#app/utils/client-address.server.ts";
 import { normaliseEmail } from "./admin-users.server.ts";
 
 /** Failed sign-ins an account may have in an hour before attempts on it are spaced out. */
@@ -33,7 +34,8 @@ const DAY_MS = 24 * 60 * 60_000;
 
 export type ThrottleDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
-const pairKey = (email: string, ipAddress: string) => `${normaliseEmail(email)} ${ipAddress}`;
+const pairKey = (email: string, ipAddress: string) =>
+  `${normaliseEmail(email)} ${addressBudgetKey(ipAddress)}`;
 
 /** The wait imposed on an account after `failures` recent failed sign-ins. */
 export function delayAfterFailures(failures: number) {

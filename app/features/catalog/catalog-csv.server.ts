@@ -6,13 +6,13 @@
  * page cache right.
  */
 import { parse } from "csv-parse/sync";
-import { stringify } from "csv-stringify/sync";
 import { and, inArray, isNull, sql } from "drizzle-orm";
 import { db, type Executor } from "#app/db/client.server.ts";
 import { productSizes, products } from "#app/db/schema.ts";
 import { getPurchaseLimitSettings } from "#app/features/checkout/purchase-limits.server.ts";
 import { estimateFlowerEquivalentMg } from "#app/features/checkout/purchase-limits.ts";
 import { type AuditBy, recordAuditBy } from "#app/features/staff/audit.server.ts";
+import { type CsvCell, csvLines } from "#app/utils/csv.ts";
 import {
   CSV_COLUMNS,
   type CsvRow,
@@ -519,7 +519,7 @@ function productJson(row: CsvRow) {
 /** The whole catalogue (products not deleted), one row per size, in the import's format. */
 export async function exportCatalogCsv(): Promise<string> {
   const list = await listAdminProducts();
-  const records: string[][] = [[...CSV_COLUMNS]];
+  const records: CsvCell[][] = [[...CSV_COLUMNS]];
   for (const product of list) {
     for (const size of product.sizes) {
       records.push(
@@ -543,5 +543,5 @@ export async function exportCatalogCsv(): Promise<string> {
       );
     }
   }
-  return stringify(records);
+  return csvLines(records);
 }

@@ -4,6 +4,7 @@
  * the import reads, so export → import changes nothing.
  */
 import { gramsToMg } from "#app/features/checkout/purchase-limits.ts";
+import { type CsvCell, figure, restoreCsvText } from "#app/utils/csv.ts";
 import { CATEGORIES, canonicalCategory, STRAINS } from "./catalog.ts";
 
 export const CSV_COLUMNS = [
@@ -89,9 +90,12 @@ function thcOf(text: string, category: string): { percentage: number | null; mg:
   return { percentage, mg };
 }
 
-/** Reads one record (header names → text) into a checked row, or the first reason it is invalid. */
+/**
+ * Reads one record (header names → text) into a checked row, or the first reason it is invalid. A
+ * cell the export guarded against spreadsheet formulas (`'=…`) reads as the text it was written from.
+ */
 export function readCsvRow(record: Record<string, string | undefined>): CsvRowResult {
-  const text = (column: CsvColumn) => (record[column] ?? "").trim();
+  const text = (column: CsvColumn) => restoreCsvText((record[column] ?? "").trim()).trim();
   const sku = text("sku");
   if (sku === "") return { ok: false, reason: "SKU is required" };
   if (!SKU_PATTERN.test(sku))
@@ -156,15 +160,17 @@ export function readCsvRow(record: Record<string, string | undefined>): CsvRowRe
 }
 
 function dollars(value: number) {
-  return (value / 100).toFixed(2);
+  return figure(value / 100, 2);
 }
 
 function number(value: number) {
-  return String(Number(value.toFixed(3)));
+  return Number(value.toFixed(3));
 }
 
-/** One size as a CSV record, in CSV_COLUMNS order. */
-export function writeCsvRow(row: Omit<CsvRow, "flowerEquivalentMg"> & { flowerEquivalentMg: number | null }) {
+/** One size as a CSV record, in CSV_COLUMNS order (for `csvLines`, which guards its text cells). */
+export function writeCsvRow(
+  row: Omit<CsvRow, "flowerEquivalentMg"> & { flowerEquivalentMg: number | null },
+): CsvCell[] {
   const thc = [
     row.thcPercentage === null ? null : `${number(row.thcPercentage)}%`,
     row.thcMg === null ? null : `${number(row.thcMg)}mg`,
@@ -180,9 +186,9 @@ export function writeCsvRow(row: Omit<CsvRow, "flowerEquivalentMg"> & { flowerEq
     row.description,
     row.size,
     dollars(row.priceCents),
-    row.salePriceCents === null ? "" : dollars(row.salePriceCents),
-    String(row.stock),
-    row.flowerEquivalentMg === null ? "" : number(row.flowerEquivalentMg / 1000),
+    row.salePriceCents === null ? null : dollars(row.salePriceCents),
+    row.stock,
+    row.flowerEquivalentMg === null ? null : number(row.flowerEquivalentMg / 1000),
     row.isFeatured ? "yes" : "no",
     row.isDeal ? "yes" : "no",
     row.imageUrl,

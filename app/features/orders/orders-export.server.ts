@@ -1,12 +1,13 @@
 /**
  * 'Export CSV' of the admin order lists (issue 15 item 6): the orders the list's search and filters
  * select, one row per item (the order's columns repeated), newest first. Streamed: a batch of orders
- * is read (keyset on created_at, id, like the lists), turned into CSV with csv-stringify and handed to
- * the response only when the client asks for more, so memory holds one batch whatever the count.
+ * is read (keyset on created_at, id, like the lists), turned into CSV by the shop's one writer
+ * (`csvLines`, formulas neutralised) and handed to the response only when the client asks for more,
+ * so memory holds one batch whatever the count.
  */
 
-import { stringify } from "csv-stringify/sync";
 import { db, type Executor } from "#app/db/client.server.ts";
+import { type CsvCell, csvLines, figure } from "#app/utils/csv.ts";
 import { errorMessage, log } from "#app/utils/logger.server.ts";
 import { STORE_MINUTE_FIELDS } from "#app/utils/store-time.ts";
 import { itemsFor, type OrderScope, scopedOrders } from "./admin-orders.server.ts";
@@ -38,13 +39,7 @@ export const CSV_COLUMNS = [
 /** "2026-11-23 15:01", store time. */
 const placedAt = new Intl.DateTimeFormat("sv-SE", STORE_MINUTE_FIELDS);
 
-const dollars = (cents: number) => (cents / 100).toFixed(2);
-
-/** A cell a spreadsheet would run as a formula ('=HYPERLINK(…)' as a name) is kept as text. */
-function cell(value: string | null) {
-  const text = value ?? "";
-  return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
-}
+const dollars = (cents: number) => figure(cents / 100, 2);
 
 /** The CSV of every order `scope` and `filters` select, as a byte stream read one batch at a time. */
 export function ordersCsvStream(
@@ -62,7 +57,7 @@ export function ordersCsvStream(
       try {
         if (!started) {
           started = true;
-          controller.enqueue(encoder.encode(`\uFEFF${stringify([CSV_COLUMNS as unknown as string[]])}`));
+          controller.enqueue(encoder.encode(`\uFEFF${csvLines([CSV_COLUMNS])}`));
           return;
         }
         if (done) {
@@ -83,37 +78,37 @@ export function ordersCsvStream(
           database,
           rows.map((row) => row.id),
         );
-        const records: string[][] = [];
+        const records: CsvCell[][] = [];
         for (const order of rows) {
           const base = [
             order.id.slice(0, 8),
             order.id,
             placedAt.format(order.createdAt),
             order.status,
-            cell(order.cancelReason),
-            cell(order.customerName),
-            cell(order.userEmail),
-            cell(order.phone),
-            cell(order.deliveryAddress),
+            order.cancelReason,
+            order.customerName,
+            order.userEmail,
+            order.phone,
+            order.deliveryAddress,
             order.deliveryDate,
             order.deliveryTime,
             dollars(order.totalAmountCents),
           ];
           const lines = items.get(order.id) ?? [];
-          if (lines.length === 0) records.push([...base, "", "", "", "", "", cell(order.notes)]);
+          if (lines.length === 0) records.push([...base, "", "", "", "", "", order.notes]);
           for (const item of lines) {
             records.push([
               ...base,
-              cell(item.productName),
-              cell(item.sizeLabel),
-              String(item.quantity),
+              item.productName,
+              item.sizeLabel,
+              item.quantity,
               dollars(item.unitPriceCents),
               dollars(item.totalPriceCents),
-              cell(order.notes),
+              order.notes,
             ]);
           }
         }
-        controller.enqueue(encoder.encode(stringify(records)));
+        controller.enqueue(encoder.encode(csvLines(records)));
       } catch (error) {
         log.error("The order export failed", { error: errorMessage(error) });
         controller.error(error);

@@ -6,12 +6,12 @@
  * few index entries whatever the table's size. The CSV export streams the same query in batches.
  */
 
-import { stringify } from "csv-stringify/sync";
 import { and, asc, eq, type SQL, sql } from "drizzle-orm";
 import { db, type Executor } from "#app/db/client.server.ts";
 import { newestFirst } from "#app/db/keyset.ts";
 import { rowsOf } from "#app/db/rows.ts";
 import { adminUsers, auditEvents } from "#app/db/schema.ts";
+import { csvLines } from "#app/utils/csv.ts";
 import { nextDate, STORE_TIME_ZONE } from "#app/utils/store-time.ts";
 import { parseUrlFilters, urlFiltersQuery } from "#app/utils/url-filters.ts";
 import { z } from "#app/utils/zod.ts";
@@ -163,12 +163,6 @@ export const AUDIT_CSV_COLUMNS = [
   "request_id",
 ] as const;
 
-/** A spreadsheet must not run a cell as a formula. */
-function cell(value: string | null) {
-  const text = value ?? "";
-  return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
-}
-
 /** The CSV of every event the filters select, newest first, read one batch at a time. */
 export function auditCsvStream(
   filters: AuditFilters,
@@ -182,7 +176,7 @@ export function auditCsvStream(
     async pull(controller) {
       if (!started) {
         started = true;
-        controller.enqueue(encoder.encode(`\uFEFF${stringify([[...AUDIT_CSV_COLUMNS]])}`));
+        controller.enqueue(encoder.encode(`\uFEFF${csvLines([AUDIT_CSV_COLUMNS])}`));
         return;
       }
       try {
@@ -191,17 +185,17 @@ export function auditCsvStream(
         if (rows.length > 0) {
           controller.enqueue(
             encoder.encode(
-              stringify(
+              csvLines(
                 rows.map((row) => [
                   row.createdAt,
-                  cell(row.actorEmail),
-                  row.actorRole ?? "",
-                  cell(row.action),
-                  cell(row.targetType),
-                  cell(row.targetId),
-                  row.details === null ? "" : cell(JSON.stringify(row.details)),
-                  row.ipAddress ?? "",
-                  row.requestId ?? "",
+                  row.actorEmail,
+                  row.actorRole,
+                  row.action,
+                  row.targetType,
+                  row.targetId,
+                  row.details === null ? null : JSON.stringify(row.details),
+                  row.ipAddress,
+                  row.requestId,
                 ]),
               ),
             ),
