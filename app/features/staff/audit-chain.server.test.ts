@@ -32,9 +32,9 @@ async function record(count: number, label = "test.chain") {
 }
 
 async function ids(db: Database) {
-  return rowsOf<{ id: string }>(await db.execute(sql`SELECT id::text AS id FROM audit_events ORDER BY audit_events.id`)).map(
-    (row) => row.id,
-  );
+  return rowsOf<{ id: string }>(
+    await db.execute(sql`SELECT id::text AS id FROM audit_events ORDER BY audit_events.id`),
+  ).map((row) => row.id);
 }
 
 /** What a superuser can do: switch the append-only trigger off, change a row, switch it on. */
@@ -83,7 +83,12 @@ describeEachDatabase("the audit log's hash chain", (database) => {
       expect(auditEventHash(row.prevHash as string, row)).toBe(row.hash);
     }
     const result = await verifyAuditChain(db);
-    expect(result).toMatchObject({ ok: true, verifiedUpTo: rows[4]?.id, lastHash: rows[4]?.hash, checked: 5 });
+    expect(result).toMatchObject({
+      ok: true,
+      verifiedUpTo: rows[4]?.id,
+      lastHash: rows[4]?.hash,
+      checked: 5,
+    });
     expect(await auditChainHead(db)).toEqual({ id: rows[4]?.id, hash: rows[4]?.hash });
   });
 
@@ -92,7 +97,10 @@ describeEachDatabase("the audit log's hash chain", (database) => {
     await emptyLog(db);
     await record(6);
     const [, , third] = await ids(db);
-    await editAsSuperuser(db, sql`UPDATE audit_events SET actor_email = 'someone@else.example' WHERE id = ${third}::bigint`);
+    await editAsSuperuser(
+      db,
+      sql`UPDATE audit_events SET actor_email = 'someone@else.example' WHERE id = ${third}::bigint`,
+    );
     const result = await verifyAuditChain(db);
     expect(result).toMatchObject({ ok: false, brokenAt: third });
     expect(result.ok || result.reason).toMatch(new RegExp(`event ${third} was changed`));
@@ -131,10 +139,7 @@ describeEachDatabase("the audit log's hash chain", (database) => {
       await db.execute(sql`SELECT hash FROM audit_events WHERE id = ${lastOld}::bigint`),
     );
     expect(await purgeAuditEvents(30)).toBe(2);
-    const [anchor] = await db
-      .select()
-      .from(auditEvents)
-      .where(sql`${auditEvents.action} = 'audit.purged'`);
+    const [anchor] = await db.select().from(auditEvents).where(sql`${auditEvents.action} = 'audit.purged'`);
     expect(anchor?.details).toEqual({
       upToId: Number(lastOld),
       lastHash: oldHash?.hash,
@@ -177,7 +182,10 @@ describeEachDatabase("the audit log's hash chain", (database) => {
     const rest = await verifyAuditChainSinceCheckpoint();
     const latest = (await ids(db))[5];
     expect(rest).toMatchObject({ verifiedUpTo: latest, pending: false, broken: null });
-    await editAsSuperuser(db, sql`UPDATE audit_events SET action = 'test.hidden' WHERE id = ${latest}::bigint`);
+    await editAsSuperuser(
+      db,
+      sql`UPDATE audit_events SET action = 'test.hidden' WHERE id = ${latest}::bigint`,
+    );
     expect((await verifyAuditChainSinceCheckpoint()).broken?.at).toBe(latest);
   });
 });

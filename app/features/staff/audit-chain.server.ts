@@ -68,7 +68,9 @@ const chainColumns = sql`id::text AS id,
 async function rowsAfter(executor: Executor, afterId: string | null, limit: number) {
   const after = afterId === null ? sql`` : sql`WHERE id > ${afterId}::bigint`;
   return rowsOf<ChainRow>(
-    await executor.execute(sql`SELECT ${chainColumns} FROM audit_events ${after} ORDER BY audit_events.id LIMIT ${limit}`),
+    await executor.execute(
+      sql`SELECT ${chainColumns} FROM audit_events ${after} ORDER BY audit_events.id LIMIT ${limit}`,
+    ),
   );
 }
 
@@ -143,7 +145,10 @@ export async function verifyAuditChain(
         );
       }
       if (auditEventHash(row.prevHash, row) !== row.hash) {
-        return broken(row, `event ${row.id} was changed after it was recorded: its content no longer matches its hash`);
+        return broken(
+          row,
+          `event ${row.id} was changed after it was recorded: its content no longer matches its hash`,
+        );
       }
       previous = { id: row.id, hash: row.hash };
       checked += 1;
@@ -184,15 +189,22 @@ export type ChainStatus = {
  * Events before the checkpoint are checked again only by a whole walk (`verifyAuditChain`: the
  * daily digest and `npm run audit:verify`).
  */
-export async function verifyAuditChainSinceCheckpoint(options: { limit?: number } = {}): Promise<ChainStatus> {
+export async function verifyAuditChainSinceCheckpoint(
+  options: { limit?: number } = {},
+): Promise<ChainStatus> {
   const database = await db();
   const [checkpoint] = rowsOf<{ id: string | null; hash: string | null }>(
-    await database.execute(sql`SELECT verified_id::text AS id, verified_hash AS hash FROM audit_chain WHERE id = 1`),
+    await database.execute(
+      sql`SELECT verified_id::text AS id, verified_hash AS hash FROM audit_chain WHERE id = 1`,
+    ),
   );
   let start: ChainStart = null;
   if (checkpoint?.id && checkpoint.hash) {
     const row = await rowById(database, checkpoint.id);
-    if (row && (row.hash !== checkpoint.hash || !row.prevHash || auditEventHash(row.prevHash, row) !== row.hash)) {
+    if (
+      row &&
+      (row.hash !== checkpoint.hash || !row.prevHash || auditEventHash(row.prevHash, row) !== row.hash)
+    ) {
       return {
         verifiedUpTo: null,
         verifiedAt: null,

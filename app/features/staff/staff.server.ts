@@ -19,7 +19,11 @@ import {
 import { findAdminByEmail, normaliseEmail } from "#app/features/admin-auth/admin-users.server.ts";
 import { hashPassword } from "#app/features/admin-auth/passwords.server.ts";
 import { endSignInChallenges } from "#app/features/admin-auth/sign-in-challenge.server.ts";
-import { storeEmailSettings, wakeEmailWorker } from "#app/features/email/email-outbox.server.ts";
+import {
+  SECRET_PLACEHOLDER,
+  storeEmailSettings,
+  wakeEmailWorker,
+} from "#app/features/email/email-outbox.server.ts";
 import { staffInvitationEmail } from "#app/features/email/staff-invitation-email.server.tsx";
 import { type AuditActor, type AuditOrigin, recordAudit } from "./audit.server.ts";
 import { resetTwoFactor } from "./two-factor.server.ts";
@@ -91,7 +95,8 @@ async function queueInvitation(
     {
       firstName: invitation.firstName,
       role: invitation.role,
-      link: `${store.publicUrl}/admin/invitation/${token}`,
+      // The token never enters the stored bodies: the outbox puts it in as the mail is sent (record 036).
+      link: `${store.publicUrl}/admin/invitation/${SECRET_PLACEHOLDER}`,
       validHours: INVITATION_HOURS,
     },
     store,
@@ -102,6 +107,7 @@ async function queueInvitation(
     subject: mail.subject,
     textBody: mail.text,
     htmlBody: mail.html,
+    secret: token,
     createdAt: now,
     nextAttemptAt: now,
   });
