@@ -1,9 +1,12 @@
+import path from "node:path";
 import { sql } from "drizzle-orm";
 import { expect, it } from "vitest";
-import type { Database } from "#app/db/client.server.ts";
+import { backupDatabase, readBackupHeader, restoreDatabase } from "#app/db/backup.server.ts";
+import { type Database, openDatabase } from "#app/db/client.server.ts";
 import { rowsOf } from "#app/db/rows.ts";
 import { auditEvents } from "#app/db/schema.ts";
 import { describeEachDatabase } from "#tests/db.ts";
+import { tempFolders } from "#tests/support/temp-folders.ts";
 import { type AuditBy, recordAudit, recordAuditAlone } from "./audit.server.ts";
 import {
   auditChainHead,
@@ -14,6 +17,8 @@ import {
   verifyAuditChainSinceCheckpoint,
 } from "./audit-chain.server.ts";
 import { purgeAuditEvents } from "./audit-retention.server.ts";
+
+const newFolder = tempFolders("cg-audit-chain-");
 
 const OWNER: AuditBy = {
   actor: { userId: "6f1c1f8e-4a52-4c1e-9f55-0d3a7c9b2e11", email: "owner@shop.example", role: "owner" },
@@ -187,5 +192,36 @@ describeEachDatabase("the audit log's hash chain", (database) => {
       sql`UPDATE audit_events SET action = 'test.hidden' WHERE id = ${latest}::bigint`,
     );
     expect((await verifyAuditChainSinceCheckpoint()).broken?.at).toBe(latest);
+  });
+
+  it("keeps the chain verifiable through a backup and its restore, into a new database or over the shop", async () => {
+    const { db } = database();
+    await emptyLog(db);
+    await record(4);
+    const file = path.join(newFolder(), "backup.ndjson.gz");
+    await backupDatabase(db, file);
+    const head = await auditChainHead(db);
+    expect((await readBackupHeader(file)).auditChain).toEqual({ lastId: head.id, lastHash: head.hash });
+
+    const fresh = await openDatabase({ kind: "pglite" });
+    try {
+      await restoreDatabase(fresh.db, file, { availableKeys: [] });
+      expect(await verifyAuditChain(fresh.db)).toMatchObject({
+        ok: true,
+        verifiedUpTo: head.id,
+        lastHash: head.hash,
+      });
+      expect(await auditChainHead(fresh.db)).toEqual(head);
+      await recordAudit(fresh.db, OWNER.actor, OWNER.origin, { action: "test.after-restore" });
+      expect(await verifyAuditChain(fresh.db)).toMatchObject({ ok: true, checked: 5 });
+    } finally {
+      await fresh.close();
+    }
+
+    // Over the running shop: the events recorded since the backup stay, the chain goes on.
+    await record(2);
+    await restoreDatabase(db, file, { availableKeys: [] });
+    await record(1);
+    expect(await verifyAuditChain(db)).toMatchObject({ ok: true, checked: 7 });
   });
 });
