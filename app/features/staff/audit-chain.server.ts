@@ -173,6 +173,12 @@ export async function auditChainHead(executor?: Executor) {
   return head ?? { id: "0", hash: GENESIS_HASH };
 }
 
+/** The last event a verification reached, so the next one starts after it. */
+export async function recordVerifiedCheckpoint(executor: Executor, id: string, hash: string) {
+  await executor.execute(sql`UPDATE audit_chain SET verified_id = ${id}::bigint, verified_hash = ${hash},
+    verified_at = now() WHERE id = 1`);
+}
+
 export type ChainStatus = {
   verifiedUpTo: string | null;
   verifiedAt: Date | null;
@@ -217,8 +223,7 @@ export async function verifyAuditChainSinceCheckpoint(
   }
   const result = await verifyAuditChain(database, { start, limit: options.limit });
   if (result.verifiedUpTo !== null && result.lastHash !== null && result.verifiedUpTo !== checkpoint?.id) {
-    await database.execute(sql`UPDATE audit_chain SET verified_id = ${result.verifiedUpTo}::bigint,
-      verified_hash = ${result.lastHash}, verified_at = now() WHERE id = 1`);
+    await recordVerifiedCheckpoint(database, result.verifiedUpTo, result.lastHash);
   }
   return {
     verifiedUpTo: result.verifiedUpTo,
