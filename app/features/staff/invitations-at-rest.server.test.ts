@@ -65,13 +65,15 @@ describeEachDatabase("invitation links at rest", (database) => {
 
     // Without SMTP the folder's .eml is the stored copy: no link in it either.
     const byFolder = email();
-    await inviteStaff(db, {
+    const invited = await inviteStaff(db, {
       email: byFolder,
       firstName: "Flo",
       role: "manager",
       actor,
       origin: COMMAND_LINE_ORIGIN,
     });
+    // The owner learns the link cannot reach the invitee without SMTP_URL (unset in these tests).
+    expect(invited).toMatchObject({ ok: true, message: expect.stringContaining("no mail server is set up") });
     const folderToken = (await queuedToken(db, byFolder)) as string;
     expect(folderToken).toMatch(/^[\w-]{43}$/);
     const outbox = path.join(folder, "outbox");

@@ -25,6 +25,7 @@ import {
   wakeEmailWorker,
 } from "#app/features/email/email-outbox.server.ts";
 import { staffInvitationEmail } from "#app/features/email/staff-invitation-email.server.tsx";
+import { config } from "#app/utils/env.server.ts";
 import { type AuditActor, type AuditOrigin, recordAudit } from "./audit.server.ts";
 import { resetTwoFactor } from "./two-factor.server.ts";
 
@@ -113,6 +114,15 @@ async function queueInvitation(
   });
 }
 
+/**
+ * Without SMTP_URL the outbox writes mail to a folder, and an invitation's link is never written
+ * anywhere at rest (record 036): the owner is told it cannot reach the invitee.
+ */
+function noMailServer(email: string) {
+  if (config().SMTP_URL) return null;
+  return `The invitation for ${email} is saved, but no mail server is set up (SMTP_URL), so its link cannot be sent. Set SMTP_URL, then press Resend.`;
+}
+
 function newToken() {
   return randomBytes(32).toString("base64url");
 }
@@ -168,7 +178,7 @@ export async function inviteStaff(
     });
   });
   wakeEmailWorker();
-  return { ok: true, message: `Invitation sent to ${email}.` };
+  return { ok: true, message: noMailServer(email) ?? `Invitation sent to ${email}.` };
 }
 
 /** A new link for a pending invitation; the old link stops working. */
@@ -202,7 +212,7 @@ export async function resendInvitation(
   });
   if (!sent) return { ok: false, error: "This invitation was already accepted or withdrawn." };
   wakeEmailWorker();
-  return { ok: true, message: `A new invitation link was sent to ${sent}.` };
+  return { ok: true, message: noMailServer(sent) ?? `A new invitation link was sent to ${sent}.` };
 }
 
 /** Locks the active owners' rows until the transaction ends, and counts them. */
