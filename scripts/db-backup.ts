@@ -13,7 +13,12 @@ import { ConfigError, config } from "../app/utils/env.server.ts";
 import { rootCauseMessage } from "../app/utils/logger.server.ts";
 import { makeDataDirPrivate } from "../app/utils/private-data-dir.server.ts";
 
-type Written = { file: string; bytes: number; rows: number };
+type Written = {
+  file: string;
+  bytes: number;
+  rows: number;
+  auditChain?: { lastId: string; lastHash: string };
+};
 
 /** Asks the running server over its socket in DATA_DIR; null when no server answers there. */
 function askRunningServer(socketPath: string, file: string): Promise<Written | null> {
@@ -71,6 +76,10 @@ try {
     }
   }
   console.log(`Backed up ${written.rows} rows of ${where} to ${written.file} (${written.bytes} bytes)`);
+  if (written.auditChain) {
+    // Kept outside the database, it shows a later rewrite of the audit log (record 036).
+    console.log(`Audit chain: last event ${written.auditChain.lastId}, hash ${written.auditChain.lastHash}`);
+  }
 } catch (error) {
   console.error(error instanceof ConfigError ? error.message : `Backup failed: ${rootCauseMessage(error)}`);
   process.exit(1);

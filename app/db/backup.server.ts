@@ -41,8 +41,19 @@ export const BACKUP_TABLES = [
   "audit_events",
 ] as const;
 
-/** Rate-limit counters and half-finished sign-ins: they only matter for minutes. */
-export const NOT_BACKED_UP = ["rate_limits", "admin_sign_in_challenges"] as const;
+/**
+ * Rate-limit counters and half-finished sign-ins only matter for minutes; the audit chain's head
+ * is the last event's id and hash, which a restore sets again from the events it holds.
+ */
+export const NOT_BACKED_UP = ["rate_limits", "admin_sign_in_challenges", "audit_chain"] as const;
+
+/**
+ * Columns never written to a backup: an unsent invitation's token (the outbox's `secret`, record
+ * 036). Anyone holding a backup must not be able to accept a pending invitation.
+ */
+const OMITTED_COLUMNS: Partial<Record<(typeof BACKUP_TABLES)[number], string[]>> = {
+  email_outbox: ["secret"],
+};
 
 /**
  * Append-only (decision 27): a restore never empties it. It adds the backup's events the log lacks
@@ -74,6 +85,11 @@ type Header = {
   idPhotoKeys?: KeyFingerprint[];
   /** Photos stored before encryption that the server had not encrypted yet when the backup ran. */
   plaintextIdPhotos?: number;
+  /**
+   * The audit chain's last event in this backup, id and hash (record 036): kept with the backup,
+   * outside the database, so a later rewrite of the log shows (`npm run audit:verify --expect`).
+   */
+  auditChain?: { lastId: string; lastHash: string };
 };
 
 export async function backupDatabase(db: Database, file: string) {
@@ -85,6 +101,7 @@ export async function backupDatabase(db: Database, file: string) {
   };
   const counts: Record<string, number> = {};
   let plaintextIdPhotos = 0;
+  let auditChain: Header["auditChain"];
   await db.transaction(
     async (tx) => {
       for (const table of BACKUP_TABLES) {
@@ -102,6 +119,12 @@ export async function backupDatabase(db: Database, file: string) {
         rowsOf(await tx.execute(sql`SELECT count(*)::int AS n FROM id_photos WHERE key_id IS NULL`))[0]?.n ??
           0,
       );
+      const [chainHead] = rowsOf<{ lastId: string; lastHash: string }>(
+        await tx.execute(
+          sql`SELECT head_id::text AS "lastId", head_hash AS "lastHash" FROM audit_chain WHERE id = 1`,
+        ),
+      );
+      auditChain = chainHead;
       const header: Header = {
         format: BACKUP_FORMAT,
         version: 1,
@@ -109,13 +132,18 @@ export async function backupDatabase(db: Database, file: string) {
         tables: counts,
         idPhotoKeys,
         plaintextIdPhotos,
+        ...(chainHead ? { auditChain: chainHead } : {}),
       };
       await write(header);
       for (const table of BACKUP_TABLES) {
+        const omitted = OMITTED_COLUMNS[table];
+        const row = omitted
+          ? sql`row_to_json(t)::jsonb - ${`{${omitted.join(",")}}`}::text[]`
+          : sql`row_to_json(t)`;
         for (let offset = 0; offset < (counts[table] ?? 0); offset += CHUNK_ROWS) {
           const rows = rowsOf(
             await tx.execute(
-              sql`SELECT row_to_json(t) AS row FROM (SELECT * FROM ${sql.identifier(table)} ORDER BY 1 LIMIT ${CHUNK_ROWS} OFFSET ${offset}) t`,
+              sql`SELECT ${row} AS row FROM (SELECT * FROM ${sql.identifier(table)} ORDER BY 1 LIMIT ${CHUNK_ROWS} OFFSET ${offset}) t`,
             ),
           ).map((entry) => (typeof entry.row === "string" ? JSON.parse(entry.row) : entry.row));
           await write({ table, rows });
@@ -126,7 +154,7 @@ export async function backupDatabase(db: Database, file: string) {
   );
   out.end();
   await once(sink, "finish");
-  return { counts, plaintextIdPhotos };
+  return { counts, plaintextIdPhotos, auditChain };
 }
 
 export class BackupFormatError extends Error {}
@@ -200,6 +228,7 @@ export async function restoreDatabase(
         await tx.execute(
           sql.raw(`TRUNCATE ${replaced.map((table) => `"${table}"`).join(", ")} RESTART IDENTITY CASCADE`),
         );
+        await tx.execute(sql`SELECT set_config('capital_grown.audit_restore', 'on', true)`);
         continue;
       }
       const table = entry.table as string;
@@ -214,7 +243,11 @@ export async function restoreDatabase(
         columns.map((column) => sql.identifier(column)),
         sql`, `,
       );
-      const keepExisting = APPEND_ONLY_TABLES.has(table) ? sql` ON CONFLICT (id) DO NOTHING` : sql``;
+      // The audit log keeps its own events: only the backup's events it lacks are added, in id order,
+      // as stored (hashes included: the chain's trigger lets a restore's hashed rows through).
+      const keepExisting = APPEND_ONLY_TABLES.has(table)
+        ? sql` AS r WHERE NOT EXISTS (SELECT 1 FROM ${sql.identifier(table)} AS e WHERE e.id = r.id) ORDER BY r.id`
+        : sql``;
       await tx.execute(
         sql`INSERT INTO ${sql.identifier(table)} (${list}) SELECT ${list} FROM json_populate_recordset(NULL::${sql.identifier(table)}, ${JSON.stringify(entry.rows)}::json)${keepExisting}`,
       );
@@ -232,6 +265,21 @@ export async function restoreDatabase(
       FROM product_sizes AS s
       LEFT JOIN (SELECT size_id, sum(delta) AS total FROM stock_movements GROUP BY size_id) AS m ON m.size_id = s.id
       WHERE s.inventory_count <> coalesce(m.total, 0)`);
+    await tx.execute(sql`SELECT set_config('capital_grown.audit_restore', 'off', true)`);
+    // The chain's head is the last event restored or kept; the next verification walks it all again.
+    await tx.execute(sql`UPDATE audit_chain SET
+      head_id = coalesce((SELECT max(id) FROM audit_events), 0),
+      head_hash = coalesce((SELECT hash FROM audit_events ORDER BY id DESC LIMIT 1), repeat('0', 64)),
+      verified_id = NULL, verified_hash = NULL, verified_at = NULL
+      WHERE id = 1`);
+    // A pending invitation in a backup must not be accepted from it (record 036): every pending one
+    // is withdrawn, and its mail (which never holds the link at rest) is not sent again.
+    await tx.execute(
+      sql`UPDATE staff_invitations SET revoked_at = now() WHERE accepted_at IS NULL AND revoked_at IS NULL`,
+    );
+    await tx.execute(sql`UPDATE email_outbox SET status = 'failed', locked_until = NULL, secret = NULL,
+      last_error = 'Invitation withdrawn by a restore: invite again from Staff'
+      WHERE kind = 'staff-invitation' AND status IN ('queued', 'sending', 'held')`);
     // Mails pending at backup time mostly went out since: held for review in the admin outbox,
     // never sent blindly (decision 017).
     await tx.execute(

@@ -472,6 +472,12 @@ export const auditEvents = pgTable(
     details: jsonb("details").$type<Record<string, unknown>>(),
     ipAddress: text("ip_address"),
     requestId: text("request_id"),
+    /**
+     * The hash chain (record 036): `hash` is SHA-256 over `prev_hash` and this row's canonical
+     * content, both set by the `audit_events_chain` trigger under the `audit_chain` row's lock.
+     */
+    prevHash: text("prev_hash"),
+    hash: text("hash"),
   },
   (table) => [
     index("audit_events_created_idx").on(table.createdAt.desc(), table.id.desc()),
@@ -484,6 +490,23 @@ export const auditEvents = pgTable(
       table.id.desc(),
     ),
   ],
+);
+
+/**
+ * One row: the audit chain's head (the last event's id and hash), locked by every insert into
+ * `audit_events` until its transaction ends, and the last point a verification reached (record 036).
+ */
+export const auditChain = pgTable(
+  "audit_chain",
+  {
+    id: integer("id").primaryKey().default(1),
+    headId: bigint("head_id", { mode: "number" }).notNull().default(0),
+    headHash: text("head_hash").notNull(),
+    verifiedId: bigint("verified_id", { mode: "number" }),
+    verifiedHash: text("verified_hash"),
+    verifiedAt: timestamp("verified_at", { withTimezone: true }),
+  },
+  (table) => [check("audit_chain_one_row", sql`${table.id} = 1`)],
 );
 
 export const adminSessions = pgTable(
@@ -536,6 +559,11 @@ export const emailOutbox = pgTable(
     subject: text("subject").notNull(),
     textBody: text("text_body").notNull(),
     htmlBody: text("html_body").notNull(),
+    /**
+     * A secret the bodies stand in for (an invitation's token, record 036): put into the mail only
+     * as it is sent, cleared once it is sent or given up, never in a backup.
+     */
+    secret: text("secret"),
     status: text("status").$type<EmailStatus>().notNull().default("queued"),
     attempts: integer("attempts").notNull().default(0),
     nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }).notNull().defaultNow(),

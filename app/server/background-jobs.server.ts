@@ -9,6 +9,7 @@ import { startLowStockDigestJob } from "#app/features/catalog/low-stock.server.t
 import { startEmailWorker } from "#app/features/email/email-outbox.server.ts";
 import { startAutoCancelJob } from "#app/features/orders/auto-cancel.server.ts";
 import { startIdRetentionJob } from "#app/features/orders/id-retention.server.ts";
+import { startAuditDigestJob } from "#app/features/staff/audit-digest.server.ts";
 import { startAuditRetentionJob } from "#app/features/staff/audit-retention.server.ts";
 import { config } from "#app/utils/env.server.ts";
 import { catalogVersion } from "./page-cache-version.server.ts";
@@ -22,6 +23,7 @@ export async function startBackgroundJobs(): Promise<StopJob[]> {
   stops.push(startAuditRetentionJob());
   stops.push(startAutoCancelJob());
   stops.push(startLowStockDigestJob());
+  stops.push(startAuditDigestJob());
   stops.push(startDailyBackupJob(await getDatabaseHandle()));
   // The embedded database has one owner, this process: `npm run db:backup` asks it (decision 017).
   if (!config().DATABASE_URL) stops.push(await startBackupSocket(await getDatabaseHandle()));

@@ -157,6 +157,14 @@ const envSchema = z.object({
     .string()
     .regex(/^(([01]\d|2[0-3]):[0-5]\d|off|opening)$/, "must be opening, a time of day as HH:MM, or off")
     .default("opening"),
+  /**
+   * When the daily audit digest (the audit chain verified, its last hash) goes to the owners:
+   * `opening`, a time of day as HH:MM, or `off` (record 036).
+   */
+  AUDIT_DIGEST_TIME: z
+    .string()
+    .regex(/^(([01]\d|2[0-3]):[0-5]\d|off|opening)$/, "must be opening, a time of day as HH:MM, or off")
+    .default("opening"),
   ID_PHOTO_KEY: z.preprocess(emptyAsUndefined, base64Key.optional()),
   ID_PHOTO_PREVIOUS_KEYS: z.preprocess(emptyAsUndefined, base64KeyList.optional()),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),

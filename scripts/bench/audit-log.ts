@@ -9,6 +9,7 @@
  */
 import { sql } from "drizzle-orm";
 import { type DatabaseHandle, openDatabase, setDatabaseHandle } from "#app/db/client.server.ts";
+import { verifyAuditChain, verifyAuditChainSinceCheckpoint } from "#app/features/staff/audit-chain.server.ts";
 import { type AuditFilters, auditRowsQuery, listAuditEvents } from "#app/features/staff/audit-log.server.ts";
 import { openInThrowawaySchema } from "../../tests/support/throwaway-schema.ts";
 import { median, say } from "./lib.ts";
@@ -66,6 +67,28 @@ async function timeFilters(handle: DatabaseHandle) {
   return times;
 }
 
+/**
+ * The hash chain (record 036) at 1,000,000 events: the whole walk (`npm run audit:verify`, the daily
+ * digest) and the audit page's walk from its checkpoint over the last 1,000 events.
+ */
+async function timeChain(handle: DatabaseHandle, label: string) {
+  let started = performance.now();
+  const full = await verifyAuditChain(handle.db);
+  const fullMs = performance.now() - started;
+  if (!full.ok || full.checked !== 1_000_000)
+    throw new Error(`the chain did not verify: ${JSON.stringify(full)}`);
+  await handle.db.execute(sql`UPDATE audit_chain SET verified_id = ${Number(full.verifiedUpTo) - 1000},
+    verified_hash = (SELECT hash FROM audit_events WHERE id = ${Number(full.verifiedUpTo) - 1000})`);
+  started = performance.now();
+  const since = await verifyAuditChainSinceCheckpoint();
+  const sinceMs = performance.now() - started;
+  if (since.broken || since.verifiedUpTo !== full.verifiedUpTo) throw new Error("the checkpoint walk failed");
+  say(
+    `${label} chain: whole walk of 1,000,000 events ${(fullMs / 1000).toFixed(1)} s; the page's walk of the last 1,000 ${sinceMs.toFixed(0)} ms`,
+  );
+  return { fullWalkMs: Math.round(fullMs), lastThousandMs: Math.round(sinceMs) };
+}
+
 async function plan(handle: DatabaseHandle, filters: AuditFilters) {
   const result = await handle.db.execute(sql`EXPLAIN ${auditRowsQuery(handle.db, filters, null, 51)}`);
   return (result as unknown as { rows: { "QUERY PLAN": string }[] }).rows.map((row) => row["QUERY PLAN"]);
@@ -91,7 +114,8 @@ async function measure(label: string, open: () => Promise<DatabaseHandle>) {
       say(`  ${(await plan(handle, filters)).join("\n  ")}`);
     }
     const slowest = Object.entries(ratios).sort((a, b) => b[1] - a[1])[0] as [string, number];
-    return { small, large, ratios, slowest: { filter: slowest[0], ratio: slowest[1] } };
+    const chain = await timeChain(handle, label);
+    return { small, large, ratios, slowest: { filter: slowest[0], ratio: slowest[1] }, chain };
   } finally {
     await handle.close();
   }

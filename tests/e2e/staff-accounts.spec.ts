@@ -3,9 +3,13 @@
  * password, sets up two-factor sign-in (the test computes the codes from the secret the page
  * shows) and signs in again with password and code; five wrong codes end a sign-in attempt; a
  * recovery code works once; deactivating someone ends their open session at their next request.
+ *
+ * The invitation goes out over SMTP (its link is never stored, record 036): this story runs a
+ * server of its own that sends to a loopback SMTP server.
  */
-import { expect, type Page, test } from "@playwright/test";
-import { signIn } from "./admin-support.ts";
+import { type Browser, expect, type Page, test } from "@playwright/test";
+import { startApp } from "../support/app-server.ts";
+import { startLoopbackSmtp } from "../support/loopback-smtp.ts";
 import { enterSignInCode, knownTotpSecret, signInAs } from "./support/admin-sign-in.ts";
 import { invitationPath } from "./support/invitation-mail.ts";
 import { uniqueName } from "./support/storefront.ts";
@@ -23,17 +27,38 @@ async function passwordStep(page: Page, account: { email: string; password: stri
   await expect(page).toHaveURL(/\/admin\/login\/code$/);
 }
 
+const OWNER = { email: "accounts-owner@capitalgrown.test", password: "Accounts-Owner-Kettle-64" };
+
 test("an invited manager sets a password and two-factor sign-in; codes, recovery codes and deactivation", async ({
-  page,
   browser,
-  baseURL,
 }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(300_000);
+  const smtp = await startLoopbackSmtp();
+  const app = await startApp({
+    buildDir: process.env.E2E_BUILD_DIR as string,
+    env: {
+      SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
+      SEED_DEMO: "false",
+      ADMIN_EMAIL: OWNER.email,
+      ADMIN_PASSWORD: OWNER.password,
+    },
+  });
+  try {
+    await story(browser, app.url, smtp);
+  } finally {
+    await app.stop();
+    await smtp.close();
+  }
+});
+
+async function story(browser: Browser, baseURL: string, smtp: Awaited<ReturnType<typeof startLoopbackSmtp>>) {
   const slug = uniqueName("mgr").replace(/\W+/g, "-").toLowerCase();
   const manager = { email: `${slug}@capitalgrown.test`, password: "Window-Basil-Orbit-42" };
 
   // The owner invites a manager.
-  await signIn(page);
+  const ownerContext = await browser.newContext({ baseURL });
+  const page = await ownerContext.newPage();
+  await signInAs(page, OWNER);
   await page.getByRole("link", { name: "Staff", exact: true }).click();
   await expect(page.getByRole("heading", { name: "Staff", exact: true })).toBeVisible();
   await page.getByLabel("Email").fill(manager.email);
@@ -45,7 +70,7 @@ test("an invited manager sets a password and two-factor sign-in; codes, recovery
   // The form is empty again, ready for the next invitation.
   await expect(page.getByLabel("Email")).toHaveValue("");
   await expect(page.getByLabel("First name")).toHaveValue("");
-  const link = await invitationPath(manager.email);
+  const link = await invitationPath(manager.email, smtp);
 
   // The manager opens the link in a browser of their own and chooses a password.
   const managerContext = await browser.newContext({ baseURL });
@@ -121,7 +146,7 @@ test("an invited manager sets a password and two-factor sign-in; codes, recovery
   await mgr.getByLabel("Code").fill(recovery);
   await mgr.getByRole("button", { name: "Verify" }).click();
   await expect(mgr.getByText("That code is not right. 4 tries left.")).toBeVisible();
-  await enterSignInCode(mgr, knownTotpSecret(new URL(baseURL as string).origin, manager.email) as string);
+  await enterSignInCode(mgr, knownTotpSecret(new URL(baseURL).origin, manager.email) as string);
   await expect(mgr).toHaveURL(/\/admin\/dashboard$/);
 
   // The owner deactivates the manager: their open session ends at its next request.
@@ -138,4 +163,5 @@ test("an invited manager sets a password and two-factor sign-in; codes, recovery
   await mgr.goto("/admin/orders");
   await expect(mgr).toHaveURL(/\/admin\/login/);
   await managerContext.close();
-});
+  await ownerContext.close();
+}

@@ -18,6 +18,7 @@ import { type DatabaseHandle, openDatabase } from "#app/db/client.server.ts";
 import { productSizes } from "#app/db/schema.ts";
 import { storeDay } from "#app/utils/store-time.ts";
 import { LOAD_TEST_BUDGETS, type RunningApp, startApp } from "../support/app-server.ts";
+import { type LoopbackSmtp, startLoopbackSmtp } from "../support/loopback-smtp.ts";
 import { insertOrderRow } from "../support/order-rows.ts";
 import { createThrowawayDatabase } from "../support/throwaway-database.ts";
 import { pngBytes } from "./admin-support.ts";
@@ -62,9 +63,10 @@ async function screenshot(page: Page, name: string, width: number) {
 async function acceptInvitation(
   browser: Browser,
   app: RunningApp,
+  smtp: LoopbackSmtp,
   account: { email: string; password: string },
 ) {
-  const link = await invitationPath(account.email, app.dataDir);
+  const link = await invitationPath(account.email, smtp);
   const context = await browser.newContext({ baseURL: app.url });
   const page = await context.newPage();
   await page.goto(link);
@@ -86,11 +88,14 @@ test.describe("staff roles with invited accounts", () => {
     const database = await createThrowawayDatabase(TEST_DATABASE_URL as string, "cg_roles");
     let app: RunningApp | undefined;
     let helper: DatabaseHandle | undefined;
+    // Invitations go out over SMTP only: their link is never stored (record 036).
+    const smtp = await startLoopbackSmtp();
     try {
       app = await startApp({
         buildDir: process.env.E2E_BUILD_DIR as string,
         env: {
           DATABASE_URL: database.url,
+          SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
           SEED_DEMO_COUNT: "4",
           ADMIN_EMAIL: OWNER.email,
           ADMIN_PASSWORD: OWNER.password,
@@ -138,7 +143,7 @@ test.describe("staff roles with invited accounts", () => {
       await expect(owner.getByRole("list", { name: "Pending invitations" })).toContainText(MANAGER.email);
 
       // The driver accepts, signs in (no second factor needed by default) and lands on today's run.
-      const driver = await acceptInvitation(browser, app, DRIVER);
+      const driver = await acceptInvitation(browser, app, smtp, DRIVER);
       await driver.setViewportSize({ width: 390, height: 844 });
       const photoResponse = driver.waitForResponse((response) =>
         response.url().endsWith(`/admin/id-photos/${photoId}`),
@@ -171,7 +176,7 @@ test.describe("staff roles with invited accounts", () => {
       }
 
       // The manager accepts, sets up two-factor sign-in at the first sign-in and changes a price.
-      const manager = await acceptInvitation(browser, app, MANAGER);
+      const manager = await acceptInvitation(browser, app, smtp, MANAGER);
       await signInAs(manager, MANAGER);
       await expect(manager).toHaveURL(/\/admin\/dashboard$/);
       await manager.goto("/admin/products");
@@ -221,6 +226,7 @@ test.describe("staff roles with invited accounts", () => {
     } finally {
       await helper?.close().catch(() => {});
       await app?.stop();
+      await smtp.close();
       await database.drop();
     }
   });

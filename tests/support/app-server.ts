@@ -88,6 +88,8 @@ export async function startApp(options: {
     BACKUP_TIME: "off",
     // Nor a low-stock digest mail in the outbox of every test server at opening time (decision 028).
     LOW_STOCK_DIGEST_TIME: "off",
+    // Nor an audit digest to the owners (record 036).
+    AUDIT_DIGEST_TIME: "off",
     ...options.env,
   };
   let output = "";

@@ -8,6 +8,7 @@ import {
   auditActionLabel,
   auditSummary,
 } from "#app/features/staff/audit-actions.ts";
+import type { ChainStatus } from "#app/features/staff/audit-chain.server.ts";
 import { STORE_TIME_ZONE } from "#app/utils/store-time.ts";
 import { FilterActions } from "./filter-actions.tsx";
 
@@ -109,6 +110,39 @@ function Target({ event }: { event: AuditRow }) {
     </Link>
   ) : (
     <span>{text}</span>
+  );
+}
+
+/**
+ * How far the log's hash chain verified (record 036): each event's hash covers the one before it,
+ * so a deleted or changed event breaks the chain at that point.
+ */
+export function AuditChainStatus({ chain }: { chain: ChainStatus }) {
+  if (chain.broken) {
+    return (
+      <p role="alert" className="rounded-lg border border-destructive bg-destructive/10 px-4 py-3 text-sm">
+        <span className="font-semibold">Chain broken at event {chain.broken.at}</span>: {chain.broken.reason}.
+        {chain.verifiedUpTo ? ` Verified up to event ${chain.verifiedUpTo}.` : ""}
+      </p>
+    );
+  }
+  return (
+    <p className="text-muted-foreground text-sm" data-testid="audit-chain-status">
+      {chain.verifiedUpTo === null ? (
+        "Chain verified: nothing recorded yet."
+      ) : (
+        <>
+          Chain verified up to event {chain.verifiedUpTo}
+          {chain.lastHash ? (
+            <>
+              {" "}
+              (hash <code className="break-all">{chain.lastHash.slice(0, 16)}…</code>)
+            </>
+          ) : null}
+          {chain.pending ? "; newer events are checked within the hour." : "."}
+        </>
+      )}
+    </p>
   );
 }
 

@@ -36,7 +36,14 @@ export function backupSocketPath(dataDir = config().dataDir) {
   return path.join(dataDir, BACKUP_SOCKET_NAME);
 }
 
-export type BackupResult = { file: string; bytes: number; rows: number; counts: Record<string, number> };
+export type BackupResult = {
+  file: string;
+  bytes: number;
+  rows: number;
+  counts: Record<string, number>;
+  /** The audit chain's last event in the backup (also in its header, record 036). */
+  auditChain?: { lastId: string; lastHash: string };
+};
 
 /**
  * Writes a backup to `file`; on any failure the partial file, and a folder this call created, are
@@ -46,9 +53,9 @@ export async function writeBackup(db: Database, file: string): Promise<BackupRes
   const folder = path.dirname(file);
   const madeFolder = existsSync(folder) ? null : mkdirSync(folder, { recursive: true, mode: 0o700 });
   try {
-    const { counts } = await backupDatabase(db, file);
+    const { counts, auditChain } = await backupDatabase(db, file);
     const rows = Object.values(counts).reduce((sum, count) => sum + count, 0);
-    return { file, bytes: statSync(file).size, rows, counts };
+    return { file, bytes: statSync(file).size, rows, counts, ...(auditChain ? { auditChain } : {}) };
   } catch (error) {
     rmSync(file, { force: true });
     if (madeFolder) rmSync(madeFolder, { recursive: true, force: true });
@@ -82,6 +89,7 @@ export type BackupStatus = {
   rows: number;
   verified: boolean;
   error?: string;
+  auditChain?: { lastId: string; lastHash: string };
 };
 
 const statusSchema = z.object({
@@ -91,6 +99,7 @@ const statusSchema = z.object({
   rows: z.number(),
   verified: z.boolean(),
   error: z.string().optional(),
+  auditChain: z.object({ lastId: z.string(), lastHash: z.string() }).optional(),
 });
 
 /** The last backup's record (written next to the backups), or null when none was ever written. */
@@ -123,6 +132,7 @@ export async function runScheduledBackup(db: Database, folder = backupDir(), now
     rows: result.rows,
     verified: !error,
     ...(error ? { error } : {}),
+    ...(result.auditChain ? { auditChain: result.auditChain } : {}),
   });
   for (const name of backupsToDelete(readdirSync(folder), STORE_TIME_ZONE)) {
     rmSync(path.join(folder, name), { force: true });
@@ -160,7 +170,9 @@ export function startDailyBackupJob(handle: DatabaseHandle, options: { intervalM
         return;
       mkdirSync(folder, { recursive: true, mode: 0o700 });
       const result = await runScheduledBackup(handle.db, folder, now);
-      log.info(`Daily backup written: ${result.file} (${result.bytes} bytes, ${result.rows} rows)`);
+      log.info(`Daily backup written: ${result.file} (${result.bytes} bytes, ${result.rows} rows)`, {
+        auditChain: result.auditChain,
+      });
     },
     { intervalMs: options.intervalMs ?? 60_000, failure: "The daily backup failed" },
   );

@@ -94,7 +94,27 @@ export type OutgoingMail = {
   subject: string;
   text: string;
   html: string;
+  /** What `SECRET_PLACEHOLDER` in the bodies stands for; only a transport that delivers puts it in. */
+  secret?: string | null;
 };
+
+/**
+ * Stands in the stored bodies for a secret the mail carries (an invitation's token, record 036):
+ * the outbox row, the .eml copies and backups hold this, the secret itself lives in the row's
+ * `secret` column only until the mail is sent or given up.
+ */
+export const SECRET_PLACEHOLDER = "link-not-stored";
+
+/** The mail as it goes out: the secret in place of its placeholder. */
+function withSecret(mail: OutgoingMail): OutgoingMail {
+  if (!mail.secret) return mail;
+  const secret = mail.secret;
+  return {
+    ...mail,
+    text: mail.text.replaceAll(SECRET_PLACEHOLDER, secret),
+    html: mail.html.replaceAll(SECRET_PLACEHOLDER, secret),
+  };
+}
 
 /**
  * Where mail goes: an SMTP server, or a folder. `close` frees connections. `idempotent`: sending one
@@ -128,7 +148,7 @@ export function smtpTransport(url: string, options: { timeoutMs?: number } = {})
       // nodemailer speaks SMTP; the message itself is composed here (mime.server.ts).
       await transporter.sendMail({
         envelope: { from: mailboxAddress(mail.from), to: [mailboxAddress(mail.to)] },
-        raw: composeMime(mimeMail(mail)),
+        raw: composeMime(mimeMail(withSecret(mail))),
       });
     },
     close() {
@@ -142,7 +162,10 @@ function mimeMail({ id, from, to, subject, text, html }: OutgoingMail): MimeMail
   return { from, to, subject, text, html, messageId: messageId(id) };
 }
 
-/** Writes each mail as `<folder>/<id>.eml` (atomically; a resend overwrites, never duplicates). */
+/**
+ * Writes each mail as `<folder>/<id>.eml` (atomically; a resend overwrites, never duplicates). A
+ * file in DATA_DIR is a copy at rest, not a delivery: a secret (an invitation's link) is left out.
+ */
 export function folderTransport(folder: string): MailTransport {
   let folderReady: Promise<unknown> | undefined;
   return {
@@ -153,6 +176,12 @@ export function folderTransport(folder: string): MailTransport {
       await folderReady;
       // Asynchronous writes: the file system work runs beside the requests, not in their thread.
       const file = path.join(folder, `${mail.id}.eml`);
+      if (mail.secret) {
+        log.warn("An invitation was written to the outbox folder without its link: set SMTP_URL to send it", {
+          id: mail.id,
+          kind: mail.kind,
+        });
+      }
       const temporary = `${file}.tmp`;
       await writeFile(temporary, composeMime(mimeMail(mail), "\n"), { mode: 0o600 });
       await rename(temporary, file);
@@ -230,7 +259,7 @@ function sentMarker(database: Database) {
       try {
         await database
           .update(emailOutbox)
-          .set({ status: "sent", sentAt: new Date(), lockedUntil: null, lastError: null })
+          .set({ status: "sent", sentAt: new Date(), lockedUntil: null, lastError: null, secret: null })
           .where(and(inArray(emailOutbox.id, ids), ne(emailOutbox.status, "sent")));
       } catch (error) {
         // Sent, but not marked: after its lease the mail goes again, with the same Message-ID.
@@ -309,6 +338,7 @@ export async function processEmailBatch(options: {
         subject: row.subject,
         text: row.textBody,
         html: row.htmlBody,
+        secret: row.secret,
       });
       held.delete(row);
       if (options.transport.idempotent) sentLater.push(row.id);
@@ -324,6 +354,8 @@ export async function processEmailBatch(options: {
         .set({
           status: gaveUp ? "failed" : "queued",
           lockedUntil: null,
+          // Given up: the secret goes too (an invitation is then sent again from Staff).
+          ...(gaveUp ? { secret: null } : {}),
           lastError: message,
           nextAttemptAt: new Date(now.getTime() + backoffMs(row.attempts)),
         })

@@ -4,6 +4,7 @@
  * several lines. A new e-mail gets its entries in EMAIL_PREVIEWS.
  */
 
+import { auditDigestEmail } from "./audit-digest-email.server.tsx";
 import { type LowStockDigestData, lowStockDigestEmail } from "./low-stock-email.server.tsx";
 import {
   customerConfirmationEmail,
@@ -158,4 +159,20 @@ export const EMAIL_PREVIEWS: EmailPreview[] = [
         store,
       ),
   },
+  ...[null, { at: "1042", reason: "event 1042 was changed after it was recorded" }].map(
+    (broken): EmailPreview => ({
+      name: broken ? "audit-digest-broken" : "audit-digest",
+      render: (store: StoreEmailSettings) =>
+        auditDigestEmail(
+          {
+            day: "2026-11-24",
+            lastId: "1187",
+            lastHash: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+            checked: 1187,
+            broken,
+          },
+          store,
+        ),
+    }),
+  ),
 ];

@@ -22,6 +22,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   "settings.closure_removed": "Reopened for deliveries",
   "settings.limits_changed": "Changed purchase limits",
   "audit.exported": "Exported the audit log (CSV)",
+  "audit.purged": "Deleted events past their retention",
   "sign_in.succeeded": "Signed in",
   "sign_in.failed": "Failed to sign in",
   "session.revoked": "Signed out another session",

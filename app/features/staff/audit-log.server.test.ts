@@ -49,14 +49,23 @@ describeEachDatabase("the audit log", (database) => {
 
   it("purges only the events older than the retention, and never below 30 days", async () => {
     const { db } = database();
+    // The purge deletes a prefix of the hash chain (record 036): an empty log to start from.
+    await db.transaction(async (tx) => {
+      await tx.execute(sql`SELECT set_config('capital_grown.audit_purge', 'on', true)`);
+      await tx.execute(sql`DELETE FROM audit_events`);
+    });
     await db.execute(sql`
       INSERT INTO audit_events (action, created_at) VALUES
         ('test.old', now() - interval '401 days'),
-        ('test.young', now() - interval '399 days')`);
+        ('test.young', now() - interval '399 days'),
+        ('test.old-after-young', now() - interval '402 days')`);
     expect(await purgeAuditEvents(400)).toBe(1);
     const left = await db.select({ action: auditEvents.action }).from(auditEvents);
     expect(left.map((row) => row.action)).toContain("test.young");
     expect(left.map((row) => row.action)).not.toContain("test.old");
+    // Recorded after a younger event: it goes with the first purge after that one's time.
+    expect(left.map((row) => row.action)).toContain("test.old-after-young");
+    expect(left.map((row) => row.action)).toContain("audit.purged");
     expect(await refusal(purgeAuditEvents(29))).toMatch(/at least 30 days/);
   });
 

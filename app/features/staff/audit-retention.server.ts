@@ -8,7 +8,9 @@ import { sql } from "drizzle-orm";
 import { db } from "#app/db/client.server.ts";
 import { rowsOf } from "#app/db/rows.ts";
 import { config } from "#app/utils/env.server.ts";
+import { log } from "#app/utils/logger.server.ts";
 import { startRetentionJob } from "#app/utils/periodic-job.server.ts";
+import { verifyAuditChainSinceCheckpoint } from "./audit-chain.server.ts";
 
 /** Deletes the events past their retention; returns how many went. */
 export async function purgeAuditEvents(retentionDays: number = config().AUDIT_RETENTION_DAYS) {
@@ -18,10 +20,23 @@ export async function purgeAuditEvents(retentionDays: number = config().AUDIT_RE
   return Number(row?.removed ?? 0);
 }
 
+/**
+ * Hourly: the purge, then the hash chain's events recorded since the last verification (record
+ * 036), so the audit page's 'Chain verified up to …' has little left to walk.
+ */
 export function startAuditRetentionJob(options: { intervalMs?: number } = {}) {
-  return startRetentionJob(() => purgeAuditEvents(), {
-    ...options,
-    what: "audit event(s)",
-    failure: "The audit retention job failed",
-  });
+  return startRetentionJob(
+    async () => {
+      const removed = await purgeAuditEvents();
+      const chain = await verifyAuditChainSinceCheckpoint();
+      if (chain.broken) {
+        log.error("The audit log's hash chain is broken", {
+          at: chain.broken.at,
+          reason: chain.broken.reason,
+        });
+      }
+      return removed;
+    },
+    { ...options, what: "audit event(s)", failure: "The audit retention job failed" },
+  );
 }

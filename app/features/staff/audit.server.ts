@@ -3,6 +3,8 @@
  * so the event and the change commit or roll back together. `details` is a small JSON of what
  * changed (old and new price, old and new status); it must never carry an ID photo, a password, a
  * TOTP secret, a session token or a customer's address (the order id stands for the customer).
+ * The insert takes the hash chain's lock until the transaction ends (record 036): record the event
+ * after the change's other writes, so no other lock is taken while it is held.
  */
 import type { RouterContextProvider } from "react-router";
 import { db, type Executor } from "#app/db/client.server.ts";

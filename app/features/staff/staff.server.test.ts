@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import * as OTPAuth from "otpauth";
 import { expect, it } from "vitest";
-import { adminUsers, auditEvents, emailOutbox, staffInvitations } from "#app/db/schema.ts";
+import { adminUsers, auditEvents, staffInvitations } from "#app/db/schema.ts";
 import { upsertAdminUser } from "#app/features/admin-auth/admin-users.server.ts";
 import { signIn } from "#app/features/admin-auth/login.server.ts";
 import { createSession, findSession } from "#app/features/admin-auth/sessions.server.ts";
@@ -11,6 +11,7 @@ import {
 } from "#app/features/admin-auth/sign-in-challenge.server.ts";
 import { idPhotoKeyring } from "#app/features/media/id-photo-crypto.server.ts";
 import { describeEachDatabase } from "#tests/db.ts";
+import { invitationTokens, sendQueuedMail } from "#tests/support/invitation-links.ts";
 import { COMMAND_LINE_ORIGIN } from "./audit.server.ts";
 import { isCommonPassword, newPasswordSchema } from "./password-policy.server.ts";
 import {
@@ -243,8 +244,7 @@ describeEachDatabase("staff accounts", (database) => {
         })
       ).ok,
     ).toBe(true);
-    const [mail] = await db.select().from(emailOutbox).where(eq(emailOutbox.toAddress, address));
-    const token = /\/admin\/invitation\/([\w-]{43})/.exec(mail?.textBody ?? "")?.[1] as string;
+    const [token] = invitationTokens(await sendQueuedMail(), address) as [string];
     expect(token).toBeDefined();
     const [stored] = await db.select().from(staffInvitations).where(eq(staffInvitations.email, address));
     expect(stored?.tokenHash).not.toContain(token);
@@ -267,16 +267,13 @@ describeEachDatabase("staff accounts", (database) => {
     const address = email();
     const actor = { userId: null, email: "cli", role: null };
     await inviteStaff(db, { email: address, firstName: "Dee", role: "driver", actor, origin: ORIGIN });
-    const links = async () =>
-      (await db.select().from(emailOutbox).where(eq(emailOutbox.toAddress, address))).map(
-        (mail) => /\/admin\/invitation\/([\w-]{43})/.exec(mail.textBody)?.[1] as string,
-      );
-    const [first] = await links();
+    const [first] = invitationTokens(await sendQueuedMail(), address);
     const [invitation] = await db.select().from(staffInvitations).where(eq(staffInvitations.email, address));
     expect(
       (await resendInvitation(db, { invitationId: invitation?.id as string, actor, origin: ORIGIN })).ok,
     ).toBe(true);
-    const second = (await links()).find((link) => link !== first) as string;
+    const [second] = invitationTokens(await sendQueuedMail(), address) as [string];
+    expect(second).not.toBe(first);
     expect(second).toBeDefined();
     expect((await findOpenInvitation(db, first as string)).status).toBe("unknown");
     expect((await findOpenInvitation(db, second)).status).toBe("open");

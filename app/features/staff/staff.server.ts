@@ -19,8 +19,13 @@ import {
 import { findAdminByEmail, normaliseEmail } from "#app/features/admin-auth/admin-users.server.ts";
 import { hashPassword } from "#app/features/admin-auth/passwords.server.ts";
 import { endSignInChallenges } from "#app/features/admin-auth/sign-in-challenge.server.ts";
-import { storeEmailSettings, wakeEmailWorker } from "#app/features/email/email-outbox.server.ts";
+import {
+  SECRET_PLACEHOLDER,
+  storeEmailSettings,
+  wakeEmailWorker,
+} from "#app/features/email/email-outbox.server.ts";
 import { staffInvitationEmail } from "#app/features/email/staff-invitation-email.server.tsx";
+import { config } from "#app/utils/env.server.ts";
 import { type AuditActor, type AuditOrigin, recordAudit } from "./audit.server.ts";
 import { resetTwoFactor } from "./two-factor.server.ts";
 
@@ -91,7 +96,8 @@ async function queueInvitation(
     {
       firstName: invitation.firstName,
       role: invitation.role,
-      link: `${store.publicUrl}/admin/invitation/${token}`,
+      // The token never enters the stored bodies: the outbox puts it in as the mail is sent (record 036).
+      link: `${store.publicUrl}/admin/invitation/${SECRET_PLACEHOLDER}`,
       validHours: INVITATION_HOURS,
     },
     store,
@@ -102,9 +108,19 @@ async function queueInvitation(
     subject: mail.subject,
     textBody: mail.text,
     htmlBody: mail.html,
+    secret: token,
     createdAt: now,
     nextAttemptAt: now,
   });
+}
+
+/**
+ * Without SMTP_URL the outbox writes mail to a folder, and an invitation's link is never written
+ * anywhere at rest (record 036): the owner is told it cannot reach the invitee.
+ */
+function noMailServer(email: string) {
+  if (config().SMTP_URL) return null;
+  return `The invitation for ${email} is saved, but no mail server is set up (SMTP_URL), so its link cannot be sent. Set SMTP_URL, then press Resend.`;
 }
 
 function newToken() {
@@ -162,7 +178,7 @@ export async function inviteStaff(
     });
   });
   wakeEmailWorker();
-  return { ok: true, message: `Invitation sent to ${email}.` };
+  return { ok: true, message: noMailServer(email) ?? `Invitation sent to ${email}.` };
 }
 
 /** A new link for a pending invitation; the old link stops working. */
@@ -196,7 +212,7 @@ export async function resendInvitation(
   });
   if (!sent) return { ok: false, error: "This invitation was already accepted or withdrawn." };
   wakeEmailWorker();
-  return { ok: true, message: `A new invitation link was sent to ${sent}.` };
+  return { ok: true, message: noMailServer(sent) ?? `A new invitation link was sent to ${sent}.` };
 }
 
 /** Locks the active owners' rows until the transaction ends, and counts them. */

@@ -1,29 +1,16 @@
-import { readdirSync, readFileSync } from "node:fs";
-import path from "node:path";
 import { expect } from "@playwright/test";
+import { invitationTokens } from "../../support/invitation-links.ts";
+import type { LoopbackSmtp } from "../../support/loopback-smtp.ts";
 
 /**
- * The invitation link of the newest mail to `to` the outbox worker wrote into `dataDir`'s outbox
- * folder (no SMTP configured: DATA_DIR/outbox); the shared e2e server's by default.
+ * The invitation link of the newest mail to `to` that a server sent to `smtp` (its SMTP_URL): an
+ * invitation's link is never stored, so only a mail that went out over SMTP holds it (record 036).
  */
-export async function invitationPath(to: string, dataDir = process.env.E2E_DATA_DIR as string) {
-  const folder = path.join(dataDir, "outbox");
+export async function invitationPath(to: string, smtp: LoopbackSmtp) {
   let found: string | undefined;
   await expect(async () => {
-    const mails = readdirSync(folder)
-      .filter((name) => name.endsWith(".eml"))
-      .map((name) => readFileSync(path.join(folder, name), "utf8"))
-      .filter((mail) => mail.includes(to))
-      // Each part is UTF-8 in base64 (app/features/email/mime.server.ts).
-      .map((mail) =>
-        [...mail.matchAll(/Content-Transfer-Encoding: base64\r?\n\r?\n([A-Za-z0-9+/=\r\n]+)/g)]
-          .map((part) => Buffer.from((part[1] as string).replace(/\s/g, ""), "base64").toString("utf8"))
-          .join("\n"),
-      );
-    found = mails
-      .map((mail) => /\/admin\/invitation\/([\w-]{43})/.exec(mail)?.[0])
-      .find((link): link is string => Boolean(link));
+    found = invitationTokens(smtp.received, to).at(-1);
     expect(found).toBeTruthy();
   }).toPass({ timeout: 20_000 });
-  return found as string;
+  return `/admin/invitation/${found}`;
 }
