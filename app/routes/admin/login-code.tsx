@@ -5,6 +5,7 @@ import { Button } from "#app/components/ui/button.tsx";
 import { Field, Input } from "#app/components/ui/input.tsx";
 import { db } from "#app/db/client.server.ts";
 import { isSameOrigin, NO_STORE } from "#app/features/admin-auth/guard.server.ts";
+import { isKnownDevice, readKnownDeviceToken } from "#app/features/admin-auth/known-device.server.ts";
 import { codeSchema, signInNoticeUrl } from "#app/features/admin-auth/login.schema.ts";
 import { completeSignIn } from "#app/features/admin-auth/login.server.ts";
 import { readSessionToken } from "#app/features/admin-auth/sessions.server.ts";
@@ -76,6 +77,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     previousToken: readSessionToken(request),
     origin,
     method: result.method,
+    knownDevice: await isKnownDevice(database, readKnownDeviceToken(request), result.user.email),
     now: new Date(),
   });
   return signedInResponse(database, {
