@@ -12,7 +12,7 @@ import { Button } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
 import { FieldError } from "#app/components/ui/input.tsx";
 import { db } from "#app/db/client.server.ts";
-import { requirePermission } from "#app/features/admin-auth/guard.server.ts";
+import { adminForm, requirePermission } from "#app/features/admin-auth/guard.server.ts";
 import {
   changeOwnPassword,
   listOwnSessions,
@@ -24,7 +24,6 @@ import { ROLE_LABELS } from "#app/features/staff/permissions.ts";
 import { accountActionSchema, fieldErrors } from "#app/features/staff/staff-forms.server.ts";
 import { unusedRecoveryCodes } from "#app/features/staff/totp.server.ts";
 import { regenerateRecoveryCodes } from "#app/features/staff/two-factor.server.ts";
-import { readFormData } from "#app/utils/form-data.server.ts";
 import type { Route } from "./+types/account";
 
 export function meta() {
@@ -53,9 +52,9 @@ type ActionData =
   | { intent: "recovery-codes"; recoveryCodes: string[] }
   | { intent: "change-password"; message?: string; errors?: Record<string, string> };
 
-export async function action({ request, context }: Route.ActionArgs) {
+export async function action({ context }: Route.ActionArgs) {
   const session = requirePermission(context, "account");
-  const parsed = accountActionSchema.safeParse(Object.fromEntries(await readFormData(request)));
+  const parsed = accountActionSchema.safeParse(Object.fromEntries(adminForm(context)));
   if (!parsed.success) {
     return data<ActionData>(
       { intent: "change-password", errors: fieldErrors(parsed.error) },

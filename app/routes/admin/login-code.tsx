@@ -18,7 +18,7 @@ import {
 import { signedInResponse } from "#app/features/admin-auth/signed-in.server.ts";
 import { idPhotoKeyring } from "#app/features/media/id-photo-crypto.server.ts";
 import { originOf } from "#app/features/staff/audit.server.ts";
-import { readFormData } from "#app/utils/form-data.server.ts";
+import { readSingleValueForm } from "#app/utils/form-data.server.ts";
 import { requestInfoContext } from "#app/utils/request-context.ts";
 import type { Route } from "./+types/login-code";
 
@@ -47,7 +47,7 @@ type ActionData = { error: string };
 export async function action({ request, context }: Route.ActionArgs) {
   if (!isSameOrigin(request))
     return data<ActionData>({ error: "Cross-site request refused" }, { status: 403 });
-  const parsed = codeSchema.safeParse(Object.fromEntries(await readFormData(request)));
+  const parsed = codeSchema.safeParse(Object.fromEntries(await readSingleValueForm(request)));
   if (!parsed.success) {
     return data<ActionData>({ error: parsed.error.issues[0]?.message ?? "Enter the code" }, { status: 400 });
   }

@@ -10,7 +10,7 @@ import { Button } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
 import { Field, Input } from "#app/components/ui/input.tsx";
 import { db } from "#app/db/client.server.ts";
-import { requirePermission } from "#app/features/admin-auth/guard.server.ts";
+import { adminForm, requirePermission } from "#app/features/admin-auth/guard.server.ts";
 import { idPhotoKeyring } from "#app/features/media/id-photo-crypto.server.ts";
 import { actorOf, originOf } from "#app/features/staff/audit.server.ts";
 import { enrolmentSchema } from "#app/features/staff/staff-forms.server.ts";
@@ -24,7 +24,6 @@ import {
 } from "#app/features/staff/totp.server.ts";
 import { confirmEnrolment, roleRequiresTwoFactor } from "#app/features/staff/two-factor.server.ts";
 import { config } from "#app/utils/env.server.ts";
-import { readFormData } from "#app/utils/form-data.server.ts";
 import type { Route } from "./+types/two-factor";
 
 export function meta() {
@@ -54,9 +53,9 @@ type ActionData =
   | { error: string; setup?: Setup; recoveryCodes?: undefined }
   | { recoveryCodes: string[]; error?: undefined; setup?: undefined };
 
-export async function action({ request, context }: Route.ActionArgs) {
+export async function action({ context }: Route.ActionArgs) {
   const session = requirePermission(context, "account");
-  const parsed = enrolmentSchema.safeParse(Object.fromEntries(await readFormData(request)));
+  const parsed = enrolmentSchema.safeParse(Object.fromEntries(adminForm(context)));
   if (!parsed.success) {
     return data<ActionData>({ error: parsed.error.issues[0]?.message ?? "Enter the code" }, { status: 400 });
   }
