@@ -101,7 +101,14 @@ const DECISION_26: Record<string, { read: Role[]; actions?: Record<string, Role[
   },
   "/admin/account": {
     read: [O, M, D],
-    actions: { "sign-out-others": [O, M, D], "recovery-codes": [O, M, D], "change-password": [O, M, D] },
+    actions: {
+      "sign-out-others": [O, M, D],
+      "end-session": [O, M, D],
+      "confirm-access": [O, M, D],
+      "recovery-codes": [O, M, D],
+      "turn-off-two-factor": [O, M, D],
+      "change-password": [O, M, D],
+    },
   },
   "/admin/account/two-factor": { read: [O, M, D], actions: { "*": [O, M, D] } },
 };

@@ -37,7 +37,8 @@ export type BudgetName =
   | "signInAccountAndAddress"
   | "signInAccountFailures"
   | "signInAccountGate"
-  | "signInKnownDevice";
+  | "signInKnownDevice"
+  | "reauthentication";
 
 type BudgetSpec = { points: number; durationSeconds: number };
 
@@ -58,6 +59,11 @@ function budgetSpecs(): Record<BudgetName, BudgetSpec> {
     signInAccountGate: { points: 1, durationSeconds: MINUTE },
     // A known device's attempts on its own account, wherever it is (instead of the address's).
     signInKnownDevice: {
+      points: SIGN_IN_ATTEMPTS_PER_ACCOUNT_AND_ADDRESS,
+      durationSeconds: SIGN_IN_WINDOW_SECONDS,
+    },
+    // A signed-in account's re-checks of its password and code (record 037), whatever the session.
+    reauthentication: {
       points: SIGN_IN_ATTEMPTS_PER_ACCOUNT_AND_ADDRESS,
       durationSeconds: SIGN_IN_WINDOW_SECONDS,
     },

@@ -103,7 +103,14 @@ export const ADMIN_ROUTES = {
   },
   "/admin/account": {
     read: "account",
-    actions: { "sign-out-others": "account", "recovery-codes": "account", "change-password": "account" },
+    actions: {
+      "sign-out-others": "account",
+      "end-session": "account",
+      "confirm-access": "account",
+      "recovery-codes": "account",
+      "turn-off-two-factor": "account",
+      "change-password": "account",
+    },
   },
   "/admin/account/two-factor": { read: "account", actions: { "*": "account" } },
 } as const satisfies Record<string, AdminRouteRule>;
