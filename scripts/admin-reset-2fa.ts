@@ -1,7 +1,7 @@
 /**
  * `npm run admin:reset-2fa -- --email owner@example.com`: clears a staff member's second factor and
- * recovery codes, and ends their open sign-in attempts — the way back in when the only owner lost
- * their phone. They set up two-factor sign-in again at their next sign-in. Audited.
+ * recovery codes, and ends their sessions and open sign-in attempts — the way back in when the
+ * only owner lost their phone. They set up two-factor sign-in again at their next sign-in. Audited.
  */
 import { parseArgs } from "node:util";
 import { z } from "zod";

@@ -524,6 +524,11 @@ export const adminSessions = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     lastSeenAt: timestamp("last_seen_at", { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    /**
+     * When this session last proved its password and second factor (the sign-in, or a re-check):
+     * sensitive changes of one's own account need it within the last 10 minutes (record 037).
+     */
+    reauthenticatedAt: timestamp("reauthenticated_at", { withTimezone: true }),
   },
   (table) => [
     index("admin_sessions_user_id_idx").on(table.userId),

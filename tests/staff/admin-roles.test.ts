@@ -101,7 +101,14 @@ const DECISION_26: Record<string, { read: Role[]; actions?: Record<string, Role[
   },
   "/admin/account": {
     read: [O, M, D],
-    actions: { "sign-out-others": [O, M, D], "recovery-codes": [O, M, D], "change-password": [O, M, D] },
+    actions: {
+      "sign-out-others": [O, M, D],
+      "end-session": [O, M, D],
+      "confirm-access": [O, M, D],
+      "recovery-codes": [O, M, D],
+      "turn-off-two-factor": [O, M, D],
+      "change-password": [O, M, D],
+    },
   },
   "/admin/account/two-factor": { read: [O, M, D], actions: { "*": [O, M, D] } },
 };
@@ -231,7 +238,10 @@ describeEachDatabase("decision 26 for every admin route and intent", (database) 
           intent === "*" ? {} : { intent, orderId: UUID_PARAM, id: UUID_PARAM };
         for (const role of [O, M, D]) {
           const session = await signedIn(db, staff[role]);
-          const response = await app(postRequest(concrete(pattern), session, fields));
+          const request = postRequest(concrete(pattern), session, fields);
+          // An upload's body is its action's alone: its CSRF token comes in the header.
+          if (adminRouteRule(pattern)?.streamedBody) request.headers.set("X-CSRF-Token", session.csrfToken);
+          const response = await app(request);
           const label = `${role} POST ${pattern} ${intent}`;
           if (roles.includes(role)) {
             const body = await response.text();

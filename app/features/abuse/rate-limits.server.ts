@@ -37,7 +37,9 @@ export type BudgetName =
   | "signInAddress"
   | "signInAccountAndAddress"
   | "signInAccountFailures"
-  | "signInAccountGate";
+  | "signInAccountGate"
+  | "signInKnownDevice"
+  | "reauthentication";
 
 type BudgetSpec = { points: number; durationSeconds: number };
 
@@ -68,6 +70,16 @@ function budgetSpecs(): Record<BudgetName, BudgetSpec> {
     signInAccountFailures: { points: 1_000_000_000, durationSeconds: SIGN_IN_FAILURE_MEMORY_SECONDS },
     // One attempt per delay for an account under attack; each consume sets its own delay.
     signInAccountGate: { points: 1, durationSeconds: MINUTE },
+    // A known device's attempts on its own account, wherever it is (instead of the address's).
+    signInKnownDevice: {
+      points: SIGN_IN_ATTEMPTS_PER_ACCOUNT_AND_ADDRESS,
+      durationSeconds: SIGN_IN_WINDOW_SECONDS,
+    },
+    // A signed-in account's re-checks of its password and code (record 037), whatever the session.
+    reauthentication: {
+      points: SIGN_IN_ATTEMPTS_PER_ACCOUNT_AND_ADDRESS,
+      durationSeconds: SIGN_IN_WINDOW_SECONDS,
+    },
   };
 }
 

@@ -3,6 +3,7 @@ import { count, eq, sql } from "drizzle-orm";
 import type { Executor } from "#app/db/client.server.ts";
 import { adminUsers } from "#app/db/schema.ts";
 import { hashPassword } from "./passwords.server.ts";
+import { endSessionsOf } from "./sessions.server.ts";
 
 export function normaliseEmail(email: string) {
   return email.trim().toLowerCase();
@@ -22,10 +23,14 @@ export async function upsertAdminUser(executor: Executor, email: string, passwor
   const passwordHash = await hashPassword(password);
   const existing = await findAdminByEmail(executor, email);
   if (existing) {
-    await executor
-      .update(adminUsers)
-      .set({ passwordHash, updatedAt: new Date() })
-      .where(eq(adminUsers.id, existing.id));
+    // A password reset from the command line: whoever holds a session of the account is out.
+    await executor.transaction(async (tx) => {
+      await tx
+        .update(adminUsers)
+        .set({ passwordHash, updatedAt: new Date() })
+        .where(eq(adminUsers.id, existing.id));
+      await endSessionsOf(tx, existing.id);
+    });
     return { id: existing.id, created: false };
   }
   const [created] = await executor

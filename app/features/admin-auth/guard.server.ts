@@ -5,6 +5,8 @@
  * layout cannot forget it. It:
  *   - signs the request in from the session cookie, or answers signed-out visitors with a redirect
  *     to /admin/login (documents and data requests) or 401 (files and other resources);
+ *   - reads a post's form once, refusing with 400 a form that names a field twice, and hands that
+ *     same form to the action (`adminForm(context)`): the intent it checks is the intent done;
  *   - refuses every mutation (non-GET) that comes from another site or lacks the session's CSRF
  *     token (hidden form field `csrf` or header `X-CSRF-Token`) with 403;
  *   - refuses with 403 every request the signed-in role may not make: the permission of the matched
@@ -21,15 +23,11 @@ import {
   redirect,
 } from "react-router";
 import { db } from "#app/db/client.server.ts";
-import {
-  adminRouteRule,
-  navigationFor,
-  needsIntent,
-  permissionsFor,
-} from "#app/features/staff/admin-routes.ts";
+import { adminRouteRule, navigationFor, permissionsFor } from "#app/features/staff/admin-routes.ts";
 import { can, type Permission } from "#app/features/staff/permissions.ts";
 import { mustEnrolFirst } from "#app/features/staff/two-factor.server.ts";
 import { config } from "#app/utils/env.server.ts";
+import { FORM_UNREADABLE, repeatedField, repeatedFieldMessage } from "#app/utils/form-data.server.ts";
 import { log } from "#app/utils/logger.server.ts";
 import { requestInfoContext } from "#app/utils/request-context.ts";
 import { isSameOrigin } from "#app/utils/same-origin.server.ts";
@@ -43,6 +41,19 @@ export const NO_STORE = "private, no-store";
 export { isSameOrigin };
 
 export const adminSessionContext = createContext<AdminSession | null>(null);
+
+/** The post's form as the guard read it (null: a GET, or a body the guard does not read). */
+const adminFormContext = createContext<FormData | null>(null);
+
+/**
+ * The form posted to an admin action: the one the guard read and checked (each field once, the
+ * intent allowed for the role). The request's body has been read; actions never read it again.
+ */
+export function adminForm(context: Readonly<RouterContextProvider>): FormData {
+  const form = context.get(adminFormContext);
+  if (!form) throw data(FORM_UNREADABLE, { status: 400, headers: { "Cache-Control": NO_STORE } });
+  return form;
+}
 
 /** The signed-in admin; only callable below the guarded layout (throws if the guard did not run). */
 export function requireAdmin(context: Readonly<RouterContextProvider>): AdminSession {
@@ -82,21 +93,26 @@ function wantsPage(request: Request) {
   return (request.headers.get("Accept") ?? "").includes("text/html");
 }
 
-/** A field of the submitted form, read from a clone (the action reads the body again). */
-async function submittedField(request: Request, name: string) {
+type PostedForm = { ok: true; form: FormData | null } | { ok: false; message: string };
+
+/** The post's form, read once (null for a body that is not a form). */
+async function readPostedForm(request: Request): Promise<PostedForm> {
   const type = request.headers.get("Content-Type") ?? "";
   if (!type.includes("application/x-www-form-urlencoded") && !type.includes("multipart/form-data"))
-    return null;
+    return { ok: true, form: null };
+  let form: FormData;
   try {
-    const value = (await request.clone().formData()).get(name);
-    return typeof value === "string" ? value : null;
+    form = await request.formData();
   } catch {
-    return null;
+    return { ok: false, message: FORM_UNREADABLE };
   }
+  const repeated = repeatedField(form);
+  return repeated === null ? { ok: true, form } : { ok: false, message: repeatedFieldMessage(repeated) };
 }
 
-async function submittedCsrfToken(request: Request) {
-  return request.headers.get(CSRF_HEADER) ?? (await submittedField(request, CSRF_FIELD));
+function textField(form: FormData | null, name: string) {
+  const value = form?.get(name);
+  return typeof value === "string" ? value : null;
 }
 
 export const NO_ACCESS = "You don't have access to this page";
@@ -135,11 +151,15 @@ function timingSafeEqualText(a: string, b: string) {
   return diff === 0;
 }
 
-function forbidden(message: string) {
+function plainText(status: 400 | 403, message: string) {
   return new Response(message, {
-    status: 403,
+    status,
     headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": NO_STORE },
   });
+}
+
+function forbidden(message: string) {
+  return plainText(403, message);
 }
 
 export const adminGuard: MiddlewareFunction<Response> = async ({ request, context, pattern }, next) => {
@@ -169,6 +189,8 @@ export const adminGuard: MiddlewareFunction<Response> = async ({ request, contex
     return forbidden("Set up two-factor sign-in first");
   }
 
+  const rule = adminRouteRule(pattern);
+  let form: FormData | null = null;
   if (!SAFE_METHODS.has(request.method)) {
     const { requestId } = context.get(requestInfoContext);
     if (!isSameOrigin(request)) {
@@ -178,22 +200,25 @@ export const adminGuard: MiddlewareFunction<Response> = async ({ request, contex
       });
       return forbidden("Cross-site request refused");
     }
-    const submitted = await submittedCsrfToken(request);
+    if (!rule?.streamedBody) {
+      const posted = await readPostedForm(request);
+      if (!posted.ok) return plainText(400, posted.message);
+      form = posted.form;
+    }
+    const submitted = request.headers.get(CSRF_HEADER) ?? textField(form, CSRF_FIELD);
     if (!submitted || !timingSafeEqualText(submitted, session.csrfToken)) {
       log.warn("Refused an admin request without a valid CSRF token", { requestId });
       return forbidden("Your session has changed. Please reload the page and try again.");
     }
   }
 
-  const rule = adminRouteRule(pattern);
-  const intent =
-    !SAFE_METHODS.has(request.method) && needsIntent(rule) ? await submittedField(request, "intent") : null;
-  const needed = permissionsFor(rule, request.method, intent);
+  const needed = permissionsFor(rule, request.method, textField(form, "intent"));
   if (!needed?.every((permission) => can(session.role, permission))) {
     noAccess(request, session, Boolean(rule?.resource));
   }
 
   context.set(adminSessionContext, session);
+  context.set(adminFormContext, form);
   const response = await next();
   try {
     response.headers.set("Cache-Control", NO_STORE);

@@ -10,7 +10,10 @@
  *    addresses: one attempt per delay that doubles with every further failure (1 s up to
  *    MAX_DELAY_SECONDS). A known device (a cookie from an earlier sign-in) or an address this
  *    account signed in from before skips this step, so the owner still gets in.
- * A success clears its account-and-address counter and gives the address its point back.
+ * A known device of the account (its signed cookie) spends neither 1 nor 2 but its own account's
+ * known-device budget (SIGN_IN_ATTEMPTS_PER_ACCOUNT_AND_ADDRESS per 15 minutes, whatever the
+ * address): someone sharing the owner's address cannot spend the owner's way in.
+ * A success clears its account's counters and gives the address the point it spent back.
  */
 import { and, eq, gt, lt, or } from "drizzle-orm";
 import type { Executor } from "#app/db/client.server.ts";
@@ -52,8 +55,15 @@ export async function admitSignInAttempt(attempt: {
    * elsewhere); asked only when the account is being slowed down.
    */
   isTrusted: () => Promise<boolean>;
+  /** Whether the browser holds a valid known-device cookie of this account. */
+  knownDevice?: boolean;
 }): Promise<ThrottleDecision> {
   const account = normaliseEmail(attempt.email);
+  if (attempt.knownDevice) {
+    const byDevice = await consumeBudget("signInKnownDevice", account);
+    if (!byDevice.ok) return { allowed: false, retryAfterSeconds: byDevice.retryAfterSeconds };
+    return { allowed: true };
+  }
   const byAddress = await consumeBudget("signInAddress", attempt.ipAddress);
   if (!byAddress.ok) return { allowed: false, retryAfterSeconds: byAddress.retryAfterSeconds };
   const byPair = await consumeBudget("signInAccountAndAddress", pairKey(account, attempt.ipAddress));
@@ -66,10 +76,20 @@ export async function admitSignInAttempt(attempt: {
 }
 
 /** After the password check: failures slow the account down; a success clears its address's count. */
-export async function settleSignInAttempt(attempt: { email: string; ipAddress: string; succeeded: boolean }) {
+export async function settleSignInAttempt(attempt: {
+  email: string;
+  ipAddress: string;
+  succeeded: boolean;
+  /** Admitted as a known device: the address's budgets were not spent. */
+  knownDevice?: boolean;
+}) {
   const account = normaliseEmail(attempt.email);
   if (!attempt.succeeded) {
     await consumeBudget("signInAccountFailures", account);
+    return;
+  }
+  if (attempt.knownDevice) {
+    await resetBudget("signInKnownDevice", account);
     return;
   }
   await resetBudget("signInAccountAndAddress", pairKey(account, attempt.ipAddress));

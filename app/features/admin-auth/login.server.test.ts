@@ -201,6 +201,46 @@ describeEachDatabase("admin sign-in", (database) => {
     const elsewhere = await signIn(db, { email: "victim@shop.test", password, ipAddress: "198.51.100.1" });
     expect(elsewhere.ok).toBe(true);
   });
+
+  it("lets the owner's known device in from an address an attacker spent, counting it on the account only", async () => {
+    const { db } = database();
+    const email = "shared-wifi@shop.test";
+    await upsertAdminUser(db, email, password);
+    const shared = "203.0.113.77";
+    expect((await signIn(db, { email, password, ipAddress: "192.0.2.77" })).ok).toBe(true);
+    const cookie = await knownDeviceCookie(db, email);
+    const knownDeviceToken = readKnownDeviceToken(
+      new Request("http://localhost/admin/login", { headers: { Cookie: cookie.split(";")[0] as string } }),
+    );
+    // Someone on the owner's network spends the address's whole budget, on the owner's account too.
+    for (let i = 0; i < SIGN_IN_ATTEMPTS_PER_ADDRESS; i++) {
+      await signIn(db, {
+        email: i % 2 ? email : `someone${i}@shop.test`,
+        password: "spent-guess",
+        ipAddress: shared,
+      });
+    }
+    const stranger = await signIn(db, { email, password, ipAddress: shared });
+    expect(stranger).toMatchObject({ ok: false, reason: "throttled" });
+    // The owner's browser still gets in from that address, and spent nothing of it.
+    const owner = await signIn(db, { email, password, ipAddress: shared, knownDeviceToken });
+    expect(owner.ok).toBe(true);
+    expect(await signIn(db, { email: "other@shop.test", password, ipAddress: shared })).toMatchObject({
+      reason: "throttled",
+    });
+    // Its own attempts are counted against its account: 5 in 15 minutes, wherever they come from.
+    for (let i = 0; i < SIGN_IN_ATTEMPTS_PER_ACCOUNT_AND_ADDRESS; i++) {
+      const wrong = await signIn(db, {
+        email,
+        password: "owner-typo",
+        ipAddress: `198.51.100.${10 + i}`,
+        knownDeviceToken,
+      });
+      expect(wrong).toEqual({ ok: false, reason: "invalid" });
+    }
+    const sixth = await signIn(db, { email, password, ipAddress: "198.51.100.20", knownDeviceToken });
+    expect(sixth).toMatchObject({ ok: false, reason: "throttled" });
+  });
 });
 
 describeEachDatabase("admin sessions", (database) => {

@@ -51,12 +51,12 @@ export async function signIn(
   dependencies: SignInDependencies = {},
 ): Promise<SignInResult> {
   const now = input.now ?? new Date();
+  const knownDevice = await isKnownDevice(executor, input.knownDeviceToken, input.email, now);
   const admitted = await admitSignInAttempt({
     email: input.email,
     ipAddress: input.ipAddress,
-    isTrusted: async () =>
-      (await isKnownDevice(executor, input.knownDeviceToken, input.email, now)) ||
-      (await isKnownAddress(executor, input.email, input.ipAddress, now)),
+    knownDevice,
+    isTrusted: async () => knownDevice || (await isKnownAddress(executor, input.email, input.ipAddress, now)),
   });
   if (!admitted.allowed)
     return { ok: false, reason: "throttled", retryAfterSeconds: admitted.retryAfterSeconds };
@@ -94,6 +94,7 @@ export async function signIn(
     previousToken: input.previousToken,
     origin,
     method: "password",
+    knownDevice,
     now,
   });
   return { ok: true, token, userId: user.id, role: user.role };
@@ -112,11 +113,18 @@ export async function completeSignIn(
     previousToken?: string;
     origin: AuditOrigin;
     method: "password" | "totp" | "recovery";
+    /** Admitted as a known device of the account (decision 30): its address spent nothing. */
+    knownDevice?: boolean;
     now: Date;
   },
 ) {
   const { user, now } = input;
-  await settleSignInAttempt({ email: user.email, ipAddress: input.ipAddress, succeeded: true });
+  await settleSignInAttempt({
+    email: user.email,
+    ipAddress: input.ipAddress,
+    succeeded: true,
+    knownDevice: input.knownDevice,
+  });
   const token = await executor.transaction(async (tx) => {
     await recordLoginAttempt(tx, { email: user.email, ipAddress: input.ipAddress, succeeded: true, now });
     const session = await createSession(tx, user.id, {

@@ -3,7 +3,7 @@
  * database keeps only its SHA-256, with a CSRF token, an idle and an absolute time-out.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { and, eq, lt, or } from "drizzle-orm";
+import { and, eq, lt, ne, or } from "drizzle-orm";
 import type { Executor } from "#app/db/client.server.ts";
 import { adminSessions, adminUsers, type StaffRole } from "#app/db/schema.ts";
 import { config } from "#app/utils/env.server.ts";
@@ -24,6 +24,8 @@ export type AdminSession = {
   tokenHash: string;
   /** Whether the account has a confirmed second factor (decision 27). */
   twoFactor: boolean;
+  /** When this session last proved its password and code: the sign-in or a re-check (record 037). */
+  reauthenticatedAt: Date | null;
 };
 
 export function hashToken(token: string) {
@@ -57,7 +59,10 @@ export function clearedSessionCookie() {
   return `${SESSION_COOKIE}=; ${cookieAttributes(0)}`;
 }
 
-/** Starts a new session (a fresh token every sign-in) and ends the one the browser had, if any. */
+/**
+ * Starts a new session (a fresh token every sign-in) and ends the one the browser had, if any. The
+ * sign-in has just checked the password (and the code, when set up): it counts as a re-check.
+ */
 export async function createSession(
   executor: Executor,
   userId: string,
@@ -90,6 +95,7 @@ export async function createSession(
     createdAt: now,
     lastSeenAt: now,
     expiresAt: new Date(now.getTime() + SESSION_ABSOLUTE_MS),
+    reauthenticatedAt: now,
   });
   return { token, csrfToken };
 }
@@ -112,6 +118,7 @@ export async function findSession(
       role: adminUsers.role,
       deactivatedAt: adminUsers.deactivatedAt,
       totpEnabledAt: adminUsers.totpEnabledAt,
+      reauthenticatedAt: adminSessions.reauthenticatedAt,
     })
     .from(adminSessions)
     .innerJoin(adminUsers, eq(adminUsers.id, adminSessions.userId))
@@ -136,10 +143,28 @@ export async function findSession(
     csrfToken: row.csrfToken,
     tokenHash,
     twoFactor: row.totpEnabledAt !== null,
+    reauthenticatedAt: row.reauthenticatedAt,
   };
 }
 
 export async function deleteSession(executor: Executor, token: string | undefined) {
   if (!token) return;
   await executor.delete(adminSessions).where(eq(adminSessions.tokenHash, hashToken(token)));
+}
+
+/**
+ * Ends every session of a staff member at once (an owner changed their role, second factor or
+ * password, or deactivated them; or they turned their own second factor off), except `keep`'s.
+ * Returns how many ended.
+ */
+export async function endSessionsOf(executor: Executor, userId: string, keep?: { tokenHash: string }) {
+  const ended = await executor
+    .delete(adminSessions)
+    .where(
+      keep
+        ? and(eq(adminSessions.userId, userId), ne(adminSessions.tokenHash, keep.tokenHash))
+        : eq(adminSessions.userId, userId),
+    )
+    .returning({ tokenHash: adminSessions.tokenHash });
+  return ended.length;
 }

@@ -9,7 +9,6 @@ import { db, type Executor } from "#app/db/client.server.ts";
 import { orderItems, productSizes, products } from "#app/db/schema.ts";
 import { formatGrams } from "#app/features/checkout/purchase-limits.ts";
 import { type AuditBy, recordAuditBy } from "#app/features/staff/audit.server.ts";
-import { readFormData } from "#app/utils/form-data.server.ts";
 import { errorMessage, log } from "#app/utils/logger.server.ts";
 import { redirectWithToast } from "#app/utils/toast.server.ts";
 import { attachSizes, NEWEST_FIRST } from "./catalog.server.ts";
@@ -451,8 +450,7 @@ export type ParsedProductForm =
  * when JavaScript is off) and checks it with the shared schema. `values` is what was typed, for
  * showing the form again after a refusal or a failed save.
  */
-export async function parseProductForm(request: Request): Promise<ParsedProductForm> {
-  const form = await readFormData(request);
+export function parseProductForm(form: FormData): ParsedProductForm {
   const payload = form.get("payload");
   let raw: unknown;
   if (payload === null) {

@@ -4,9 +4,8 @@
  * and completed routes both answer with it (the completed list reopens orders).
  */
 import { data, type RouterContextProvider } from "react-router";
-import { requireAdmin } from "#app/features/admin-auth/guard.server.ts";
+import { adminForm, requireAdmin } from "#app/features/admin-auth/guard.server.ts";
 import { type AuditBy, auditBy } from "#app/features/staff/audit.server.ts";
-import { readFormData } from "#app/utils/form-data.server.ts";
 import { errorMessage, log } from "#app/utils/logger.server.ts";
 import { applyOrderAction } from "./admin-orders.server.ts";
 import { assignDriver, assignmentSchema } from "./driver-assignment.server.ts";
@@ -64,15 +63,15 @@ export async function handleOrderAction(form: FormData, by: AuditBy, scope: Staf
 }
 
 /** The signed-in admin's order action: within their scope, recorded as theirs. */
-export async function staffOrderAction(request: Request, context: Readonly<RouterContextProvider>) {
+export async function staffOrderAction(context: Readonly<RouterContextProvider>) {
   const admin = requireAdmin(context);
-  return handleOrderAction(await readFormData(request), auditBy(admin, context), staffScopeOf(admin));
+  return handleOrderAction(adminForm(context), auditBy(admin, context), staffScopeOf(admin));
 }
 
 /** The today board's posts: a driver assignment (owners and managers), or a status move. */
-export async function todayBoardAction(request: Request, context: Readonly<RouterContextProvider>) {
+export async function todayBoardAction(context: Readonly<RouterContextProvider>) {
   const admin = requireAdmin(context);
-  const form = await readFormData(request);
+  const form = adminForm(context);
   const by = auditBy(admin, context);
   const intent = form.get("intent");
   if (intent !== "assign" && intent !== "assign-slot")

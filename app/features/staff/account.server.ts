@@ -1,17 +1,19 @@
 /**
  * One's own account at /admin/account (issue 16 item 2): the active sessions with their device and
- * last request, signing out the others, and changing the password (the current one required; every
- * other session ends).
+ * last request, signing out any one of them or all the others, and changing the password (the
+ * current one required; every other session ends).
  */
-import { and, desc, eq, gt, ne } from "drizzle-orm";
+import { and, desc, eq, gt } from "drizzle-orm";
 import type { Executor } from "#app/db/client.server.ts";
 import { adminSessions, adminUsers } from "#app/db/schema.ts";
 import { hashPassword, verifyPassword } from "#app/features/admin-auth/passwords.server.ts";
-import { SESSION_IDLE_MS } from "#app/features/admin-auth/sessions.server.ts";
+import { endSessionsOf, SESSION_IDLE_MS } from "#app/features/admin-auth/sessions.server.ts";
 import { type AuditActor, type AuditOrigin, recordAudit } from "./audit.server.ts";
 import { deviceName } from "./format.ts";
 
 export type AccountSession = {
+  /** Names the session in a form ('Sign out' on its row): the start of its token's hash, no secret. */
+  handle: string;
   device: string;
   ipAddress: string;
   createdAt: Date;
@@ -43,6 +45,7 @@ export async function listOwnSessions(
     .orderBy(desc(adminSessions.lastSeenAt));
   return rows
     .map((row) => ({
+      handle: sessionHandle(row.tokenHash),
       device: deviceName(row.userAgent),
       ipAddress: row.ipAddress,
       createdAt: row.createdAt,
@@ -52,12 +55,43 @@ export async function listOwnSessions(
     .sort((a, b) => Number(b.current) - Number(a.current));
 }
 
-async function endOtherSessions(executor: Executor, session: { userId: string; tokenHash: string }) {
-  const ended = await executor
-    .delete(adminSessions)
-    .where(and(eq(adminSessions.userId, session.userId), ne(adminSessions.tokenHash, session.tokenHash)))
-    .returning({ userId: adminSessions.userId });
-  return ended.length;
+function sessionHandle(tokenHash: string) {
+  return tokenHash.slice(0, 16);
+}
+
+function endOtherSessions(executor: Executor, session: { userId: string; tokenHash: string }) {
+  return endSessionsOf(executor, session.userId, session);
+}
+
+/**
+ * Ends one of the signed-in member's own sessions, named by its handle; never someone else's.
+ * Ending the current one is signing out (/admin/logout). Returns whether one ended.
+ */
+export async function endOwnSession(
+  executor: Executor,
+  session: { userId: string; tokenHash: string },
+  handle: string,
+  actor: AuditActor,
+  origin: AuditOrigin,
+) {
+  return executor.transaction(async (tx) => {
+    const rows = await tx
+      .select({ tokenHash: adminSessions.tokenHash })
+      .from(adminSessions)
+      .where(eq(adminSessions.userId, session.userId));
+    const target = rows.find(
+      (row) => sessionHandle(row.tokenHash) === handle && row.tokenHash !== session.tokenHash,
+    );
+    if (!target) return false;
+    await tx.delete(adminSessions).where(eq(adminSessions.tokenHash, target.tokenHash));
+    await recordAudit(tx, actor, origin, {
+      action: "session.revoked",
+      targetType: "staff",
+      targetId: session.userId,
+      details: { sessions: 1 },
+    });
+    return true;
+  });
 }
 
 export async function signOutOtherSessions(

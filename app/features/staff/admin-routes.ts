@@ -7,7 +7,8 @@
  *     app/routes/admin that has no entry;
  *   - a post names its intent (form field `intent`); an intent missing from its route's `actions`
  *     is refused the same way. `"*"` stands for every post of a route whose posts all need the same
- *     permission (so the guard need not read a large upload's body).
+ *     permission. The guard reads the post's form once and hands that same form to the action
+ *     (`adminForm`), so the intent it checked is the one the action carries out.
  * Finer scope (a driver sees only today's orders assigned to them or unassigned) is the feature
  * code's: `app/features/orders/driver-scope.server.ts`.
  * Plain data: the admin header builds its navigation from it too.
@@ -23,6 +24,11 @@ export type AdminRouteRule = {
   resource?: true;
   /** Needed by each post, by its intent. */
   actions?: Readonly<Record<string, Permission>>;
+  /**
+   * Its posts are an upload its action reads as a stream, within its own size limits: the guard
+   * reads nothing of the body (the CSRF token must come in the `X-CSRF-Token` header).
+   */
+  streamedBody?: true;
 };
 
 /** The order lists' status moves: all of them need the orders permission. */
@@ -58,7 +64,12 @@ export const ADMIN_ROUTES = {
   "/admin/products/import": { read: "products", actions: { preview: "products", import: "products" } },
   "/admin/products/export": { read: "products", resource: true },
   "/admin/products/edit/:id": { read: "products", actions: { "*": "products" } },
-  "/admin/products/upload-image": { read: "products", resource: true, actions: { "*": "products" } },
+  "/admin/products/upload-image": {
+    read: "products",
+    resource: true,
+    streamedBody: true,
+    actions: { "*": "products" },
+  },
   "/admin/orders": { read: "orders", actions: ORDER_LIST_INTENTS },
   "/admin/orders/export": { read: "orders.export", resource: true },
   "/admin/completed-orders": { read: "orders", actions: ORDER_LIST_INTENTS },
@@ -92,7 +103,14 @@ export const ADMIN_ROUTES = {
   },
   "/admin/account": {
     read: "account",
-    actions: { "sign-out-others": "account", "recovery-codes": "account", "change-password": "account" },
+    actions: {
+      "sign-out-others": "account",
+      "end-session": "account",
+      "confirm-access": "account",
+      "recovery-codes": "account",
+      "turn-off-two-factor": "account",
+      "change-password": "account",
+    },
   },
   "/admin/account/two-factor": { read: "account", actions: { "*": "account" } },
 } as const satisfies Record<string, AdminRouteRule>;
@@ -117,11 +135,6 @@ export function permissionsFor(
   if (method === "GET" || method === "HEAD") return [rule.read];
   const action = rule.actions?.[intent ?? ""] ?? rule.actions?.["*"];
   return action ? [rule.read, action] : null;
-}
-
-/** Whether a post to this route must have its intent read (some action names one). */
-export function needsIntent(rule: AdminRouteRule | undefined) {
-  return Boolean(rule?.actions && !("*" in rule.actions));
 }
 
 /** Whether `role` may open `pattern` (the navigation shows only these). */

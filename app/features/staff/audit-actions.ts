@@ -26,6 +26,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   "sign_in.succeeded": "Signed in",
   "sign_in.failed": "Failed to sign in",
   "session.revoked": "Signed out another session",
+  "session.reauthenticated": "Confirmed it was them (password and code)",
   "two_factor.enrolled": "Turned on two-factor sign-in",
   "two_factor.reset": "Reset two-factor sign-in",
   "two_factor.recovery_code_used": "Signed in with a recovery code",

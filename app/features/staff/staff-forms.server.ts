@@ -37,9 +37,22 @@ const confirmed = { message: "The two passwords are not the same", path: ["confi
 
 export const acceptInvitationSchema = z.object(newPasswordFields).refine(passwordsMatch, confirmed);
 
+/** The re-check before a sensitive change (record 037): the password, and a code when set up. */
+export const confirmAccessSchema = z.object({
+  intent: z.literal("confirm-access"),
+  password: z.string().min(1, "Enter your password").max(MAX_PASSWORD_LENGTH),
+  code: z.string().trim().max(20, "Enter the 6-digit code or a recovery code").default(""),
+});
+
 export const accountActionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("sign-out-others") }),
+  z.object({
+    intent: z.literal("end-session"),
+    session: z.string().regex(/^[0-9a-f]{16}$/, "Unknown session"),
+  }),
+  confirmAccessSchema,
   z.object({ intent: z.literal("recovery-codes") }),
+  z.object({ intent: z.literal("turn-off-two-factor") }),
   z
     .object({
       intent: z.literal("change-password"),

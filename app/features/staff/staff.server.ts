@@ -10,7 +10,6 @@ import { and, asc, desc, eq, gt, isNull, ne, sql } from "drizzle-orm";
 import type { Executor, Transaction } from "#app/db/client.server.ts";
 import {
   adminRecoveryCodes,
-  adminSessions,
   adminUsers,
   emailOutbox,
   type StaffRole,
@@ -18,6 +17,7 @@ import {
 } from "#app/db/schema.ts";
 import { findAdminByEmail, normaliseEmail } from "#app/features/admin-auth/admin-users.server.ts";
 import { hashPassword } from "#app/features/admin-auth/passwords.server.ts";
+import { endSessionsOf } from "#app/features/admin-auth/sessions.server.ts";
 import { endSignInChallenges } from "#app/features/admin-auth/sign-in-challenge.server.ts";
 import {
   SECRET_PLACEHOLDER,
@@ -241,13 +241,16 @@ export async function changeRole(
       .update(adminUsers)
       .set({ role: input.role, updatedAt: new Date() })
       .where(eq(adminUsers.id, member.id));
+    // Their sessions were opened under the old role: they sign in again under the new one.
+    const sessionsEnded = await endSessionsOf(tx, member.id);
+    await endSignInChallenges(tx, member.id);
     await recordAudit(tx, input.actor, input.origin, {
       action: "staff.role_changed",
       targetType: "staff",
       targetId: member.id,
-      details: { email: member.email, old: member.role, new: input.role },
+      details: { email: member.email, old: member.role, new: input.role, sessionsEnded },
     });
-    return { ok: true, message: `${member.email} is now ${input.role}.` };
+    return { ok: true, message: `${member.email} is now ${input.role} and was signed out everywhere.` };
   });
 }
 
@@ -267,16 +270,13 @@ export async function deactivateStaff(
       .update(adminUsers)
       .set({ deactivatedAt: now, updatedAt: now })
       .where(eq(adminUsers.id, member.id));
-    const ended = await tx
-      .delete(adminSessions)
-      .where(eq(adminSessions.userId, member.id))
-      .returning({ id: adminSessions.tokenHash });
+    const sessionsEnded = await endSessionsOf(tx, member.id);
     await endSignInChallenges(tx, member.id);
     await recordAudit(tx, input.actor, input.origin, {
       action: "staff.deactivated",
       targetType: "staff",
       targetId: member.id,
-      details: { email: member.email, role: member.role, sessionsEnded: ended.length },
+      details: { email: member.email, role: member.role, sessionsEnded },
     });
     return { ok: true, message: `${member.email} was deactivated and signed out everywhere.` };
   });
@@ -296,7 +296,11 @@ export async function resetMemberTwoFactor(
     return reset;
   });
   return done
-    ? { ok: true, message: "Two-factor sign-in was reset: they set it up again at their next sign-in." }
+    ? {
+        ok: true,
+        message:
+          "Two-factor sign-in was reset and they were signed out: they set it up again at their next sign-in.",
+      }
     : { ok: false, error: "No such staff member." };
 }
 

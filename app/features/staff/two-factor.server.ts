@@ -5,6 +5,7 @@
 import { eq, sql } from "drizzle-orm";
 import type { Executor } from "#app/db/client.server.ts";
 import { adminRecoveryCodes, adminUsers, type StaffRole, storeSettings } from "#app/db/schema.ts";
+import { endSessionsOf } from "#app/features/admin-auth/sessions.server.ts";
 import type { IdPhotoKeyring } from "#app/features/media/id-photo-crypto.server.ts";
 import { type AuditActor, type AuditOrigin, recordAudit } from "./audit.server.ts";
 import { matchingStep, replaceRecoveryCodes, sealTotpSecret } from "./totp.server.ts";
@@ -113,12 +114,13 @@ export async function regenerateRecoveryCodes(
 }
 
 /**
- * Clears a member's second factor and recovery codes (they enrol again at their next sign-in).
+ * Clears a member's second factor and recovery codes (they enrol again at their next sign-in) and
+ * ends every session of theirs but `keepSession` (their own, when they turn it off themselves).
  * Runs inside the caller's transaction when given one.
  */
 export async function resetTwoFactor(
   executor: Executor,
-  input: { userId: string; actor: AuditActor; origin: AuditOrigin },
+  input: { userId: string; actor: AuditActor; origin: AuditOrigin; keepSession?: { tokenHash: string } },
 ) {
   return executor.transaction(async (tx) => {
     const [user] = await tx
@@ -134,11 +136,12 @@ export async function resetTwoFactor(
       .returning({ id: adminUsers.id, email: adminUsers.email });
     if (!user) return false;
     await tx.delete(adminRecoveryCodes).where(eq(adminRecoveryCodes.userId, input.userId));
+    const sessionsEnded = await endSessionsOf(tx, input.userId, input.keepSession);
     await recordAudit(tx, input.actor, input.origin, {
       action: "two_factor.reset",
       targetType: "staff",
       targetId: input.userId,
-      details: { email: user.email },
+      details: { email: user.email, sessionsEnded },
     });
     return true;
   });

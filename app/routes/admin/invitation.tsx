@@ -16,7 +16,7 @@ import { ROLE_LABELS } from "#app/features/staff/permissions.ts";
 import { acceptInvitation, findOpenInvitation } from "#app/features/staff/staff.server.ts";
 import { acceptInvitationSchema, fieldErrors } from "#app/features/staff/staff-forms.server.ts";
 import { config } from "#app/utils/env.server.ts";
-import { readFormData } from "#app/utils/form-data.server.ts";
+import { readSingleValueForm } from "#app/utils/form-data.server.ts";
 import type { Route } from "./+types/invitation";
 
 export function meta() {
@@ -54,7 +54,7 @@ type ActionData = { errors: Record<string, string> };
 export async function action({ request, params, context }: Route.ActionArgs) {
   if (!isSameOrigin(request))
     return data<ActionData>({ errors: { form: "Cross-site request refused" } }, { status: 403 });
-  const parsed = acceptInvitationSchema.safeParse(Object.fromEntries(await readFormData(request)));
+  const parsed = acceptInvitationSchema.safeParse(Object.fromEntries(await readSingleValueForm(request)));
   if (!parsed.success) return data<ActionData>({ errors: fieldErrors(parsed.error) }, { status: 400 });
   const result = await acceptInvitation(await db(), {
     token: params.token,

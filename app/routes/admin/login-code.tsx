@@ -5,6 +5,7 @@ import { Button } from "#app/components/ui/button.tsx";
 import { Field, Input } from "#app/components/ui/input.tsx";
 import { db } from "#app/db/client.server.ts";
 import { isSameOrigin, NO_STORE } from "#app/features/admin-auth/guard.server.ts";
+import { isKnownDevice, readKnownDeviceToken } from "#app/features/admin-auth/known-device.server.ts";
 import { codeSchema, signInNoticeUrl } from "#app/features/admin-auth/login.schema.ts";
 import { completeSignIn } from "#app/features/admin-auth/login.server.ts";
 import { readSessionToken } from "#app/features/admin-auth/sessions.server.ts";
@@ -17,7 +18,7 @@ import {
 import { signedInResponse } from "#app/features/admin-auth/signed-in.server.ts";
 import { idPhotoKeyring } from "#app/features/media/id-photo-crypto.server.ts";
 import { originOf } from "#app/features/staff/audit.server.ts";
-import { readFormData } from "#app/utils/form-data.server.ts";
+import { readSingleValueForm } from "#app/utils/form-data.server.ts";
 import { requestInfoContext } from "#app/utils/request-context.ts";
 import type { Route } from "./+types/login-code";
 
@@ -46,7 +47,7 @@ type ActionData = { error: string };
 export async function action({ request, context }: Route.ActionArgs) {
   if (!isSameOrigin(request))
     return data<ActionData>({ error: "Cross-site request refused" }, { status: 403 });
-  const parsed = codeSchema.safeParse(Object.fromEntries(await readFormData(request)));
+  const parsed = codeSchema.safeParse(Object.fromEntries(await readSingleValueForm(request)));
   if (!parsed.success) {
     return data<ActionData>({ error: parsed.error.issues[0]?.message ?? "Enter the code" }, { status: 400 });
   }
@@ -76,6 +77,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     previousToken: readSessionToken(request),
     origin,
     method: result.method,
+    knownDevice: await isKnownDevice(database, readKnownDeviceToken(request), result.user.email),
     now: new Date(),
   });
   return signedInResponse(database, {

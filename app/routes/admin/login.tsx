@@ -13,7 +13,7 @@ import { challengeCookie } from "#app/features/admin-auth/sign-in-challenge.serv
 import { signedInResponse } from "#app/features/admin-auth/signed-in.server.ts";
 import { homeOf } from "#app/features/staff/admin-routes.ts";
 import { config } from "#app/utils/env.server.ts";
-import { readFormData } from "#app/utils/form-data.server.ts";
+import { readSingleValueForm } from "#app/utils/form-data.server.ts";
 import { requestInfoContext } from "#app/utils/request-context.ts";
 import { keepRetryAfter } from "#app/utils/retry-after.ts";
 import { toast } from "#app/utils/toast-client.ts";
@@ -49,7 +49,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       { status: 403 },
     );
   }
-  const parsed = loginSchema.safeParse(Object.fromEntries(await readFormData(request)));
+  const parsed = loginSchema.safeParse(Object.fromEntries(await readSingleValueForm(request)));
   if (!parsed.success) {
     const fieldErrors: Record<string, string> = {};
     for (const issue of parsed.error.issues) fieldErrors[String(issue.path[0])] ??= issue.message;

@@ -8,7 +8,7 @@ import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
 import { db } from "#app/db/client.server.ts";
-import { requireAdmin } from "#app/features/admin-auth/guard.server.ts";
+import { adminForm, requireAdmin } from "#app/features/admin-auth/guard.server.ts";
 import { discardHeldEmails, releaseHeldEmails } from "#app/features/backups/held-emails.server.ts";
 import { listOutboxEmails } from "#app/features/email/outbox-list.server.ts";
 import { cn } from "#app/utils/cn.ts";
@@ -33,9 +33,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 /** 'Send them' / 'Discard them' for the mails a restore held (decision 017). */
-export async function action({ request, context }: Route.ActionArgs) {
+export async function action({ context }: Route.ActionArgs) {
   requireAdmin(context);
-  const intent = (await request.formData()).get("intent");
+  const intent = adminForm(context).get("intent");
   if (intent === "send-held") await releaseHeldEmails(await db());
   else if (intent === "discard-held") await discardHeldEmails(await db());
   return redirect("/admin/outbox");

@@ -14,7 +14,7 @@ import { Card } from "#app/components/ui/card.tsx";
 import { FieldError, Input, Label, NativeSelect } from "#app/components/ui/input.tsx";
 import { db } from "#app/db/client.server.ts";
 import { STAFF_ROLES, type StaffRole } from "#app/db/schema.ts";
-import { requirePermission } from "#app/features/admin-auth/guard.server.ts";
+import { adminForm, requirePermission } from "#app/features/admin-auth/guard.server.ts";
 import { actorOf, originOf } from "#app/features/staff/audit.server.ts";
 import { formatWhen } from "#app/features/staff/format.ts";
 import { ROLE_LABELS } from "#app/features/staff/permissions.ts";
@@ -32,7 +32,6 @@ import {
   driversRequireTwoFactor,
   setDriversRequireTwoFactor,
 } from "#app/features/staff/two-factor.server.ts";
-import { readFormData } from "#app/utils/form-data.server.ts";
 import type { Route } from "./+types/staff";
 
 export function meta() {
@@ -59,9 +58,9 @@ export async function loader({ context }: Route.LoaderArgs) {
 
 type ActionData = { result: StaffChange; intent?: string; errors?: Record<string, string> };
 
-export async function action({ request, context }: Route.ActionArgs) {
+export async function action({ context }: Route.ActionArgs) {
   const session = requirePermission(context, "staff");
-  const parsed = staffActionSchema.safeParse(Object.fromEntries(await readFormData(request)));
+  const parsed = staffActionSchema.safeParse(Object.fromEntries(adminForm(context)));
   if (!parsed.success) {
     return data<ActionData>(
       { result: { ok: false, error: "Please check the form." }, errors: fieldErrors(parsed.error) },

@@ -2,18 +2,22 @@
  * Setting up two-factor sign-in (decision 27): a QR code drawn on the server (inline SVG) and the
  * secret as text; it takes effect once one code is confirmed, then 10 recovery codes are shown
  * once. Owners and managers (and drivers when the owner requires it) open nothing else until done.
+ * A session that did not prove its password (and code) in the last 10 minutes is asked to first
+ * (record 037): a stolen session cannot put its own authenticator on the account.
  */
-import { data, Form, Link, useNavigation } from "react-router";
+import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { ConfirmAccess } from "#app/components/admin/confirm-access.tsx";
 import { CsrfInput } from "#app/components/admin/csrf.tsx";
 import { AdminPageHeader } from "#app/components/admin/page-header.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
 import { Field, Input } from "#app/components/ui/input.tsx";
 import { db } from "#app/db/client.server.ts";
-import { requirePermission } from "#app/features/admin-auth/guard.server.ts";
+import { adminForm, requirePermission } from "#app/features/admin-auth/guard.server.ts";
 import { idPhotoKeyring } from "#app/features/media/id-photo-crypto.server.ts";
 import { actorOf, originOf } from "#app/features/staff/audit.server.ts";
-import { enrolmentSchema } from "#app/features/staff/staff-forms.server.ts";
+import { confirmAccessSchema, enrolmentSchema, fieldErrors } from "#app/features/staff/staff-forms.server.ts";
+import { CONFIRM_FIRST, confirmAccess, inSudoMode } from "#app/features/staff/sudo.server.ts";
 import {
   groupedSecret,
   newTotpSecret,
@@ -24,7 +28,6 @@ import {
 } from "#app/features/staff/totp.server.ts";
 import { confirmEnrolment, roleRequiresTwoFactor } from "#app/features/staff/two-factor.server.ts";
 import { config } from "#app/utils/env.server.ts";
-import { readFormData } from "#app/utils/form-data.server.ts";
 import type { Route } from "./+types/two-factor";
 
 export function meta() {
@@ -42,21 +45,42 @@ async function setupFor(session: { userId: string; email: string }, secret: stri
 
 export async function loader({ context }: Route.LoaderArgs) {
   const session = requirePermission(context, "account");
+  const confirmed = inSudoMode(session);
   return {
     enrolled: session.twoFactor,
     required: await roleRequiresTwoFactor(await db(), session.role),
-    setup: await setupFor(session, newTotpSecret()),
+    // No secret is shown before the re-check: there is nothing to scan until then.
+    setup: confirmed ? await setupFor(session, newTotpSecret()) : null,
   };
 }
 
 type Setup = Awaited<ReturnType<typeof setupFor>>;
 type ActionData =
-  | { error: string; setup?: Setup; recoveryCodes?: undefined }
-  | { recoveryCodes: string[]; error?: undefined; setup?: undefined };
+  | { error: string; setup?: Setup; recoveryCodes?: undefined; confirmErrors?: undefined }
+  | { confirmErrors: Record<string, string>; error?: undefined; setup?: undefined; recoveryCodes?: undefined }
+  | { recoveryCodes: string[]; error?: undefined; setup?: undefined; confirmErrors?: undefined };
 
-export async function action({ request, context }: Route.ActionArgs) {
+export async function action({ context }: Route.ActionArgs) {
   const session = requirePermission(context, "account");
-  const parsed = enrolmentSchema.safeParse(Object.fromEntries(await readFormData(request)));
+  const form = adminForm(context);
+  if (form.get("intent") === "confirm-access") {
+    const confirm = confirmAccessSchema.safeParse(Object.fromEntries(form));
+    if (!confirm.success) {
+      return data<ActionData>({ confirmErrors: fieldErrors(confirm.error) }, { status: 400 });
+    }
+    const result = await confirmAccess(await db(), idPhotoKeyring(), {
+      session,
+      password: confirm.data.password,
+      code: confirm.data.code,
+      origin: originOf(context),
+    });
+    if (!result.ok)
+      return data<ActionData>({ confirmErrors: { form: result.error } }, { status: result.status });
+    return redirect("/admin/account/two-factor");
+  }
+  if (!inSudoMode(session))
+    return data<ActionData>({ confirmErrors: { form: CONFIRM_FIRST } }, { status: 403 });
+  const parsed = enrolmentSchema.safeParse(Object.fromEntries(form));
   if (!parsed.success) {
     return data<ActionData>({ error: parsed.error.issues[0]?.message ?? "Enter the code" }, { status: 400 });
   }
@@ -92,18 +116,33 @@ export default function TwoFactorSetup({ loaderData, actionData }: Route.Compone
   const submitting = navigation.state !== "idle" && navigation.formMethod === "POST";
   if (actionData?.recoveryCodes) return <RecoveryCodes codes={actionData.recoveryCodes} />;
   const setup = actionData?.setup ?? loaderData.setup;
+  const header = (
+    <AdminPageHeader
+      title="Two-factor sign-in"
+      description={
+        loaderData.enrolled
+          ? "Two-factor sign-in is on. Set it up again here if you use a new phone: the old codes stop working once you confirm."
+          : loaderData.required
+            ? "Your role needs two-factor sign-in. Set it up to continue."
+            : "Add a second step to your sign-in with an authenticator app."
+      }
+    />
+  );
+  if (!setup) {
+    return (
+      <div className="mx-auto max-w-2xl">
+        {header}
+        <ConfirmAccess
+          twoFactor={loaderData.enrolled}
+          what="Setting up two-factor sign-in asks for your password and a code again."
+          errors={actionData?.confirmErrors}
+        />
+      </div>
+    );
+  }
   return (
     <div className="mx-auto max-w-2xl">
-      <AdminPageHeader
-        title="Two-factor sign-in"
-        description={
-          loaderData.enrolled
-            ? "Two-factor sign-in is on. Set it up again here if you use a new phone: the old codes stop working once you confirm."
-            : loaderData.required
-              ? "Your role needs two-factor sign-in. Set it up to continue."
-              : "Add a second step to your sign-in with an authenticator app."
-        }
-      />
+      {header}
       <Card className="space-y-6 p-4 sm:p-6">
         <ol className="list-decimal space-y-2 pl-5 text-sm">
           <li>

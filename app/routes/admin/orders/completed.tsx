@@ -16,8 +16,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 /** Reopening a delivered or cancelled order (decision 23). */
-export function action({ request, context }: Route.ActionArgs) {
-  return staffOrderAction(request, context);
+export function action({ context }: Route.ActionArgs) {
+  return staffOrderAction(context);
 }
 
 export default function CompletedOrders({ loaderData }: Route.ComponentProps) {

@@ -16,8 +16,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return loadOrdersScreen(request, "incoming", requireAdmin(context));
 }
 
-export function action({ request, context }: Route.ActionArgs) {
-  return staffOrderAction(request, context);
+export function action({ context }: Route.ActionArgs) {
+  return staffOrderAction(context);
 }
 
 export default function IncomingOrders({ loaderData }: Route.ComponentProps) {

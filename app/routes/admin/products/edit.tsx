@@ -4,7 +4,7 @@ import { ProductForm } from "#app/components/admin/product-form.tsx";
 import { StockHistory } from "#app/components/admin/stock-history.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
-import { requireAdmin } from "#app/features/admin-auth/guard.server.ts";
+import { adminForm, requireAdmin } from "#app/features/admin-auth/guard.server.ts";
 import { PRODUCT_CHANGED_MESSAGE, SAVE_FAILED } from "#app/features/catalog/product.schema.ts";
 import {
   getAdminProduct,
@@ -50,9 +50,9 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   }
 }
 
-export async function action({ request, params, context }: Route.ActionArgs) {
+export async function action({ params, context }: Route.ActionArgs) {
   const admin = requireAdmin(context);
-  const parsed = await parseProductForm(request);
+  const parsed = parseProductForm(adminForm(context));
   // Refused or failed: the same page again with everything typed (no redirect that loses the form).
   if (!parsed.ok) return data({ fieldErrors: parsed.fieldErrors, values: parsed.values }, { status: 400 });
   try {

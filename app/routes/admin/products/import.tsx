@@ -6,11 +6,10 @@ import { Button, buttonVariants } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
 import { Field, FieldError } from "#app/components/ui/input.tsx";
-import { requireAdmin } from "#app/features/admin-auth/guard.server.ts";
+import { adminForm, requireAdmin } from "#app/features/admin-auth/guard.server.ts";
 import { applyImport, type ImportPlan, previewImport } from "#app/features/catalog/catalog-csv.server.ts";
 import { CSV_COLUMNS, MAX_CSV_BYTES } from "#app/features/catalog/catalog-csv.ts";
 import { auditBy } from "#app/features/staff/audit.server.ts";
-import { readFormData } from "#app/utils/form-data.server.ts";
 import { errorMessage, log } from "#app/utils/logger.server.ts";
 import { redirectWithToast } from "#app/utils/toast.server.ts";
 import type { Route } from "./+types/import";
@@ -29,9 +28,9 @@ export function loader({ context }: Route.LoaderArgs) {
 
 type ActionData = { error: string; plan: null; csv: null } | { error: null; plan: ImportPlan; csv: string };
 
-export async function action({ request, context }: Route.ActionArgs) {
+export async function action({ context }: Route.ActionArgs) {
   const admin = requireAdmin(context);
-  const form = await readFormData(request);
+  const form = adminForm(context);
   const intent = form.get("intent");
   let csv: string;
   if (intent === "import") {

@@ -8,7 +8,7 @@ import { Button, buttonVariants } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
 import { Input, Label, NativeSelect, SelectOptions } from "#app/components/ui/input.tsx";
-import { requireAdmin } from "#app/features/admin-auth/guard.server.ts";
+import { adminForm, requireAdmin } from "#app/features/admin-auth/guard.server.ts";
 import {
   CATEGORIES,
   canonicalCategory,
@@ -27,7 +27,6 @@ import { productListIntentSchema } from "#app/features/catalog/product-list.sche
 import { categoryCounts, filterAdminProducts } from "#app/features/catalog/product-list.ts";
 import { auditBy } from "#app/features/staff/audit.server.ts";
 import { cn } from "#app/utils/cn.ts";
-import { readFormData } from "#app/utils/form-data.server.ts";
 import { errorMessage, log } from "#app/utils/logger.server.ts";
 import { formatCents } from "#app/utils/money.ts";
 import { toast } from "#app/utils/toast-client.ts";
@@ -53,9 +52,9 @@ export async function loader({ context }: Route.LoaderArgs) {
 
 type ActionResult = { ok: boolean; title: string; description: string };
 
-export async function action({ request, context }: Route.ActionArgs) {
+export async function action({ context }: Route.ActionArgs) {
   const admin = requireAdmin(context);
-  const parsed = productListIntentSchema.safeParse(Object.fromEntries(await readFormData(request)));
+  const parsed = productListIntentSchema.safeParse(Object.fromEntries(adminForm(context)));
   if (!parsed.success) {
     return data<ActionResult>({ ok: false, title: "Error", description: "Unknown action" }, { status: 400 });
   }

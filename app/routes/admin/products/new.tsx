@@ -3,7 +3,7 @@ import { AdminPageHeader } from "#app/components/admin/page-header.tsx";
 import { ProductForm } from "#app/components/admin/product-form.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
-import { requireAdmin } from "#app/features/admin-auth/guard.server.ts";
+import { adminForm, requireAdmin } from "#app/features/admin-auth/guard.server.ts";
 import { emptyProductForm } from "#app/features/catalog/product.schema.ts";
 import {
   createProduct,
@@ -23,9 +23,9 @@ export function loader({ context }: Route.LoaderArgs) {
   return null;
 }
 
-export async function action({ request, context }: Route.ActionArgs) {
+export async function action({ context }: Route.ActionArgs) {
   const admin = requireAdmin(context);
-  const parsed = await parseProductForm(request);
+  const parsed = parseProductForm(adminForm(context));
   // Refused or failed: the same page again with everything typed (no redirect that loses the form).
   if (!parsed.ok) return data({ fieldErrors: parsed.fieldErrors, values: parsed.values }, { status: 400 });
   try {

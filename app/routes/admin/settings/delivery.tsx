@@ -1,7 +1,7 @@
 import { data } from "react-router";
 import { DeliverySettingsScreen } from "#app/components/admin/delivery-settings.tsx";
 import { AdminPageHeader } from "#app/components/admin/page-header.tsx";
-import { requireAdmin } from "#app/features/admin-auth/guard.server.ts";
+import { adminForm, requireAdmin } from "#app/features/admin-auth/guard.server.ts";
 import { deliverySettingsScreen, handleDeliveryPost } from "#app/features/delivery/delivery-admin.server.ts";
 import { auditBy } from "#app/features/staff/audit.server.ts";
 import { redirectWithToast } from "#app/utils/toast.server.ts";
@@ -16,9 +16,9 @@ export async function loader({ context }: Route.LoaderArgs) {
   return deliverySettingsScreen();
 }
 
-export async function action({ request, context }: Route.ActionArgs) {
+export async function action({ context }: Route.ActionArgs) {
   const admin = requireAdmin(context);
-  const result = await handleDeliveryPost(await request.formData(), new Date(), auditBy(admin, context));
+  const result = await handleDeliveryPost(adminForm(context), new Date(), auditBy(admin, context));
   if (!result.ok) return data({ form: result.form, fieldErrors: result.fieldErrors }, { status: 400 });
   return redirectWithToast("/admin/settings/delivery", {
     type: "success",

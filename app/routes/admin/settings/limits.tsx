@@ -5,7 +5,7 @@ import { AdminPageHeader } from "#app/components/admin/page-header.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
 import { Field, FieldError, Input, Label } from "#app/components/ui/input.tsx";
-import { requireAdmin } from "#app/features/admin-auth/guard.server.ts";
+import { adminForm, requireAdmin } from "#app/features/admin-auth/guard.server.ts";
 import {
   formValuesOf,
   type LimitsFormValues,
@@ -32,9 +32,9 @@ export async function loader({ context }: Route.LoaderArgs) {
 
 const FIELDS = Object.keys(limitsFormSchema.shape) as (keyof LimitsFormValues)[];
 
-export async function action({ request, context }: Route.ActionArgs) {
+export async function action({ context }: Route.ActionArgs) {
   const admin = requireAdmin(context);
-  const form = await request.formData();
+  const form = adminForm(context);
   const raw = Object.fromEntries(FIELDS.map((field) => [field, form.get(field) ?? undefined]));
   const parsed = limitsFormSchema.safeParse(raw);
   if (!parsed.success) return data({ fieldErrors: limitsFieldErrors(parsed.error) }, { status: 400 });

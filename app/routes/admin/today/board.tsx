@@ -72,8 +72,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 /** Status buttons (one home for status changes, within the admin's scope) and driver assignment. */
-export function action({ request, context }: Route.ActionArgs) {
-  return todayBoardAction(request, context);
+export function action({ context }: Route.ActionArgs) {
+  return todayBoardAction(context);
 }
 
 export default function TodayBoard({ loaderData }: Route.ComponentProps) {

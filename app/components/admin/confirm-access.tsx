@@ -1,0 +1,68 @@
+import { Form, useNavigation } from "react-router";
+import { CsrfInput } from "#app/components/admin/csrf.tsx";
+import { PasswordField } from "#app/components/admin/password-field.tsx";
+import { Button } from "#app/components/ui/button.tsx";
+import { Card } from "#app/components/ui/card.tsx";
+import { Field, FieldError, Input } from "#app/components/ui/input.tsx";
+
+/**
+ * 'Confirm it's you' (record 037): the password and, with two-factor sign-in on, a code from the
+ * app or a recovery code, before the second factor or the password can be changed. Posts the
+ * `confirm-access` intent to the page it is on.
+ */
+export function ConfirmAccess(props: {
+  twoFactor: boolean;
+  what: string;
+  errors?: { password?: string; code?: string; form?: string };
+}) {
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === "confirm-access";
+  const errors = props.errors ?? {};
+  return (
+    <Card className="space-y-4 p-4 sm:p-6" aria-labelledby="confirm-access-title">
+      <div className="space-y-1">
+        <h2 id="confirm-access-title" className="font-display text-primary text-xl">
+          Confirm it's you
+        </h2>
+        <p className="text-muted-foreground text-sm">
+          {props.what} You will not be asked again for 10 minutes.
+        </p>
+      </div>
+      <Form method="post" className="max-w-sm space-y-4">
+        <CsrfInput />
+        <input type="hidden" name="intent" value="confirm-access" />
+        <PasswordField
+          name="password"
+          label="Your password"
+          autoComplete="current-password"
+          error={errors.password}
+        />
+        {props.twoFactor ? (
+          <Field
+            id="confirm-code"
+            label="Code from your app, or a recovery code"
+            error={errors.code}
+            errorId="confirm-code-error"
+          >
+            <Input
+              id="confirm-code"
+              name="code"
+              inputMode="text"
+              autoComplete="one-time-code"
+              autoCapitalize="off"
+              spellCheck={false}
+              required
+              maxLength={20}
+              aria-invalid={errors.code ? true : undefined}
+              aria-describedby={errors.code ? "confirm-code-error" : undefined}
+            />
+          </Field>
+        ) : null}
+        <FieldError id="confirm-access-error">{errors.form}</FieldError>
+        <Button type="submit" disabled={busy}>
+          {busy ? "Checking..." : "Confirm"}
+        </Button>
+      </Form>
+    </Card>
+  );
+}
