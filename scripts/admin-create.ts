@@ -8,18 +8,24 @@ import { openConfiguredDatabase } from "../app/db/client.server.ts";
 import { upsertAdminUser } from "../app/features/admin-auth/admin-users.server.ts";
 import { ConfigError, config } from "../app/utils/env.server.ts";
 import { rootCauseMessage } from "../app/utils/logger.server.ts";
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "../app/utils/password-length.ts";
 import { makeDataDirPrivate } from "../app/utils/private-data-dir.server.ts";
 
 const argsSchema = z.object({
   email: z.email("--email must be an e-mail address"),
-  password: z.string().min(12, "--password must be at least 12 characters"),
+  password: z
+    .string()
+    .min(MIN_PASSWORD_LENGTH, `--password must be at least ${MIN_PASSWORD_LENGTH} characters`)
+    .max(MAX_PASSWORD_LENGTH, `--password must be at most ${MAX_PASSWORD_LENGTH} characters`),
 });
 
 const { values } = parseArgs({ options: { email: { type: "string" }, password: { type: "string" } } });
 const parsed = argsSchema.safeParse(values);
 if (!parsed.success) {
   console.error(`${parsed.error.issues.map((issue) => issue.message).join("; ")}`);
-  console.error("Usage: npm run admin:create -- --email you@example.com --password 'at least 12 characters'");
+  console.error(
+    `Usage: npm run admin:create -- --email you@example.com --password 'at least ${MIN_PASSWORD_LENGTH} characters'`,
+  );
   process.exit(1);
 }
 try {

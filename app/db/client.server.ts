@@ -39,6 +39,11 @@ export type DatabaseHandle = {
   ): Promise<() => Promise<void>>;
   /** False while the listening connection is lost (always true on the embedded database). */
   listening(): boolean;
+  /**
+   * Runs `run` while no other instance on this database runs one of the same `name` (on PostgreSQL
+   * a session advisory lock on a connection of its own; the embedded database has one process).
+   */
+  exclusively<T>(name: string, run: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 };
 
@@ -131,25 +136,31 @@ async function openPostgres(options: Extract<OpenOptions, { kind: "postgres" }>)
       client.release(failure);
     }
   };
-  try {
-    // Instances starting together on one database take turns: drizzle's migrator takes no lock, and
-    // two first starts would both create the same tables. A session lock on a connection of its
-    // own (outside the pool, which may hold one), held while the migrator runs on the pool.
+  // A session lock on a connection of its own (outside the pool, which may hold one): the work
+  // runs on the pool meanwhile. Ended with that connection if the process dies.
+  const exclusively = async <T>(name: string, run: () => Promise<T>) => {
     const lockClient = new pg.Client(connection);
-    lockClient.on("error", (error) => log.warn(`Database connection lost (migrations): ${error.message}`));
+    lockClient.on("error", (error) => log.warn(`Database connection lost (${name}): ${error.message}`));
     await lockClient.connect();
-    const lockKey = `capital-grown:migrations:${options.schema ?? "public"}`;
+    const lockKey = `capital-grown:${name}:${options.schema ?? "public"}`;
     try {
       await lockClient.query("SELECT pg_advisory_lock(hashtextextended($1, 0))", [lockKey]);
+      return await run();
+    } finally {
+      await lockClient.query("SELECT pg_advisory_unlock(hashtextextended($1, 0))", [lockKey]).catch(() => {});
+      await lockClient.end().catch(() => {});
+    }
+  };
+  try {
+    // Instances starting together on one database take turns: drizzle's migrator takes no lock, and
+    // two first starts would both create the same tables.
+    await exclusively("migrations", async () => {
       if (options.schema) await pool.query(`CREATE SCHEMA IF NOT EXISTS "${options.schema}"`);
       await migratePg(drizzlePg(pool), {
         migrationsFolder: migrationsFolder(),
         migrationsSchema: options.schema ?? "drizzle",
       });
-    } finally {
-      await lockClient.query("SELECT pg_advisory_unlock(hashtextextended($1, 0))", [lockKey]).catch(() => {});
-      await lockClient.end().catch(() => {});
-    }
+    });
   } catch (error) {
     await pool.end().catch(() => {});
     throw error;
@@ -161,6 +172,7 @@ async function openPostgres(options: Extract<OpenOptions, { kind: "postgres" }>)
     pgPool: pool,
     description: `PostgreSQL ${redact(options.url)}${options.schema ? ` (schema ${options.schema})` : ""}`,
     ping: () => answers(() => pool.query("SELECT 1")),
+    exclusively,
     listening() {
       return [...listeners].every((listener) => listener.connected);
     },
@@ -266,6 +278,7 @@ async function openPglite(options: Extract<OpenOptions, { kind: "pglite" }>) {
     listening() {
       return !client.closed;
     },
+    exclusively: (_name, run) => run(),
     async close() {
       try {
         if (!client.closed) await client.close();

@@ -33,13 +33,17 @@ export async function boot() {
   const keyring = loadKeyring(dataDir);
   await checkKeys(handle.db, keyring);
   cookieSecret(); // made on first start, so a bad keys folder stops the start, not a later request
-  if (SEED_DEMO) {
-    const { seeded, ms } = await seedDemoCatalogue(handle.db, { count: SEED_DEMO_COUNT });
-    if (seeded > 0) log.info(`Seeded the demo catalogue: ${seeded} products`, { ms: Math.round(ms) });
-  }
-  const weighed = await fillMissingFlowerEquivalents(handle.db);
-  if (weighed > 0) log.info(`Gave ${weighed} product sizes their flower-equivalent weight`);
-  const admin = await ensureAdminAccount(handle.db, { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
+  // Instances starting together on one empty database take turns: the first seeds and creates the
+  // owner, the others find both done (and render no demo images for nothing).
+  const admin = await handle.exclusively("first-start", async () => {
+    if (SEED_DEMO) {
+      const { seeded, ms } = await seedDemoCatalogue(handle.db, { count: SEED_DEMO_COUNT });
+      if (seeded > 0) log.info(`Seeded the demo catalogue: ${seeded} products`, { ms: Math.round(ms) });
+    }
+    const weighed = await fillMissingFlowerEquivalents(handle.db);
+    if (weighed > 0) log.info(`Gave ${weighed} product sizes their flower-equivalent weight`);
+    return ensureAdminAccount(handle.db, { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
+  });
   if (admin.status === "created") {
     if (admin.generatedPassword) {
       log.warn(

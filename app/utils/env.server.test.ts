@@ -54,8 +54,19 @@ describe("configuration", () => {
 
   it("never echoes a password or a database URL back", () => {
     expect(() => parseConfig({ ADMIN_PASSWORD: "short" })).toThrow(
-      /^Invalid configuration: ADMIN_PASSWORD must be at least 10 characters$/,
+      /^Invalid configuration: ADMIN_PASSWORD must be at least 12 characters$/,
     );
+  });
+
+  it("asks of ADMIN_PASSWORD what npm run admin:create and an invitation ask: 12 to 128 characters", () => {
+    expect(() => parseConfig({ ADMIN_PASSWORD: "ten-chars!" })).toThrow(
+      /^Invalid configuration: ADMIN_PASSWORD must be at least 12 characters$/,
+    );
+    expect(() => parseConfig({ ADMIN_PASSWORD: "x".repeat(129) })).toThrow(
+      /^Invalid configuration: ADMIN_PASSWORD must be at most 128 characters$/,
+    );
+    expect(parseConfig({ ADMIN_PASSWORD: "twelve-chars" }).ADMIN_PASSWORD).toBe("twelve-chars");
+    expect(parseConfig({ ADMIN_PASSWORD: "x".repeat(128) }).ADMIN_PASSWORD).toHaveLength(128);
   });
 
   it("uses secure cookies when the public URL is https", () => {

@@ -1,5 +1,6 @@
 import { isIP } from "node:net";
 import path from "node:path";
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "#app/utils/password-length.ts";
 import { z } from "#app/utils/zod.ts";
 
 const booleanFromString = z
@@ -122,7 +123,11 @@ const envSchema = z.object({
   ADMIN_EMAIL: z.preprocess(emptyAsUndefined, z.email("must be an e-mail address").optional()),
   ADMIN_PASSWORD: z.preprocess(
     emptyAsUndefined,
-    z.string().min(10, "must be at least 10 characters").optional(),
+    z
+      .string()
+      .min(MIN_PASSWORD_LENGTH, `must be at least ${MIN_PASSWORD_LENGTH} characters`)
+      .max(MAX_PASSWORD_LENGTH, `must be at most ${MAX_PASSWORD_LENGTH} characters`)
+      .optional(),
   ),
   SMTP_URL: z.preprocess(
     emptyAsUndefined,

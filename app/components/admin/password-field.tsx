@@ -1,4 +1,5 @@
 import { FieldError, Input, Label } from "#app/components/ui/input.tsx";
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "#app/utils/password-length.ts";
 
 /** A password input with its label, hint and error (account and invitation pages). */
 export function PasswordField(props: {
@@ -20,7 +21,7 @@ export function PasswordField(props: {
         type="password"
         autoComplete={props.autoComplete}
         required
-        maxLength={128}
+        maxLength={MAX_PASSWORD_LENGTH}
         aria-invalid={props.error ? true : undefined}
         aria-describedby={describedBy || undefined}
       />
@@ -49,7 +50,7 @@ export function NewPasswordFields(props: {
         label={props.label}
         autoComplete="new-password"
         error={props.errors.password}
-        hint="At least 12 characters, not a common password."
+        hint={`At least ${MIN_PASSWORD_LENGTH} characters, not a common password.`}
       />
       <PasswordField
         name="confirmPassword"

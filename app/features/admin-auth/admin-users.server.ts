@@ -52,10 +52,25 @@ export async function ensureAdminAccount(
   executor: Executor,
   credentials: { email?: string; password?: string },
 ): Promise<AdminBootstrap> {
-  const [row] = await executor.select({ total: count() }).from(adminUsers);
-  if ((row?.total ?? 0) > 0) return { status: "exists" };
-  const email = credentials.email ?? "admin@localhost";
+  const anyAdmin = async (reader: Executor) => {
+    const [row] = await reader.select({ total: count() }).from(adminUsers);
+    return (row?.total ?? 0) > 0;
+  };
+  if (await anyAdmin(executor)) return { status: "exists" };
+  const email = normaliseEmail(credentials.email ?? "admin@localhost");
   const generatedPassword = credentials.password ? undefined : randomBytes(12).toString("base64url");
-  await upsertAdminUser(executor, email, credentials.password ?? (generatedPassword as string));
-  return { status: "created", email: normaliseEmail(email), generatedPassword };
+  const passwordHash = await hashPassword(credentials.password ?? (generatedPassword as string));
+  // Instances starting together on one database: one creates the owner, the others find it.
+  const created = await executor.transaction(async (tx) => {
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended('capital-grown:first-admin', 0))`);
+    if (await anyAdmin(tx)) return false;
+    const rows = await tx
+      .insert(adminUsers)
+      .values({ email, passwordHash })
+      .onConflictDoNothing()
+      .returning({ id: adminUsers.id });
+    return rows.length > 0;
+  });
+  if (!created) return { status: "exists" };
+  return { status: "created", email, generatedPassword };
 }

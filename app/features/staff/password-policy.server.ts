@@ -4,11 +4,11 @@
  * lower-cased).
  */
 
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "#app/utils/password-length.ts";
 import { z } from "#app/utils/zod.ts";
 import commonPasswordsText from "./password-list/common-passwords.txt?raw";
 
-export const MIN_PASSWORD_LENGTH = 12;
-export const MAX_PASSWORD_LENGTH = 128;
+export { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH };
 
 let common: Set<string> | undefined;
 
