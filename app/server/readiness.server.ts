@@ -82,14 +82,24 @@ async function takesWrites(handle: DatabaseHandle) {
   return true;
 }
 
-let writeCheck: { at: number; result: Promise<boolean> } | undefined;
+let writeCheck: { at: number; result: Promise<boolean>; running: boolean } | undefined;
 
+/**
+ * The last check's answer while it is fresh. A check still waiting for a connection after its
+ * timeout (a database that does not answer) is not joined by another one: it says not writable.
+ */
 function writable(handle: DatabaseHandle) {
   const now = Date.now();
-  if (!writeCheck || now - writeCheck.at >= WRITE_CHECK_FOR_MS) {
-    writeCheck = { at: now, result: withTimeout(takesWrites(handle), PING_TIMEOUT_MS) };
+  if (writeCheck && (now - writeCheck.at < WRITE_CHECK_FOR_MS || writeCheck.running)) {
+    return writeCheck.result;
   }
-  return writeCheck.result;
+  const check = { at: now, result: Promise.resolve(false), running: true };
+  const attempt = takesWrites(handle).finally(() => {
+    check.running = false;
+  });
+  check.result = withTimeout(attempt, PING_TIMEOUT_MS);
+  writeCheck = check;
+  return check.result;
 }
 
 /** Megabytes free for the shop (not root's reserve) on DATA_DIR's file system; null: unknown. */
