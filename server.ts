@@ -33,7 +33,15 @@ import { PRIVATE_UMASK } from "./app/utils/private-data-dir.server.ts";
 type AppEntry = {
   boot(): Promise<{ database: string }>;
   shutdown(): Promise<void>;
-  readiness(): Promise<{ ready: boolean; database: boolean; listen: boolean; migrations: boolean }>;
+  readiness(): Promise<{
+    ready: boolean;
+    database: boolean;
+    listen: boolean;
+    migrations: boolean;
+    writes: boolean;
+    disk: boolean;
+    diskFreeMb: number | null;
+  }>;
   requestInfoContext: Parameters<RouterContextProvider["set"]>[0];
   catalogVersion: {
     current(): number | undefined;
@@ -103,7 +111,9 @@ function routeOfRequest(req: LoggedRequest) {
 }
 
 function levelOf(route: string, status: number) {
-  if (status >= 500) return "error";
+  // 503 is a refusal the shop chose (not ready, stopping, the database away: that outage has its
+  // own warn line with a count), not an error of this request.
+  if (status >= 500 && status !== 503) return "error";
   return OPS_PATHS.has(route) ? "debug" : "info";
 }
 
@@ -145,10 +155,21 @@ app.get("/healthz", (_req, res) => {
   res.setHeader("Cache-Control", "no-store");
   res.json({ status: "ok" });
 });
-/** Readiness: 200 only when this instance can serve (database, migrations, LISTEN) and is not stopping. */
+/**
+ * Readiness: 200 only when this instance can take orders (the database answers and takes writes,
+ * DATA_DIR has room, migrations, LISTEN) and is not stopping.
+ */
 app.get("/readyz", async (_req, res) => {
   const state = stopping
-    ? { ready: false, database: false, listen: false, migrations: true }
+    ? {
+        ready: false,
+        database: false,
+        listen: false,
+        migrations: true,
+        writes: false,
+        disk: true,
+        diskFreeMb: null,
+      }
     : await entry.readiness();
   res.setHeader("Cache-Control", "no-store");
   if (!state.ready) res.setHeader("Retry-After", "5");
@@ -157,6 +178,9 @@ app.get("/readyz", async (_req, res) => {
     database: state.database ? "reachable" : "unreachable",
     listen: state.listen ? "connected" : "disconnected",
     migrations: state.migrations ? "applied" : "unknown",
+    writes: state.writes ? "ok" : "failing",
+    disk: state.disk ? "ok" : "low",
+    diskFreeMb: state.diskFreeMb,
   });
 });
 /** Prometheus metrics: loopback peers (not forwarded), or `Authorization: Bearer $METRICS_TOKEN`. */

@@ -6,11 +6,11 @@ import { renderToPipeableStream } from "react-dom/server";
 import type { EntryContext, HandleErrorFunction, RouterContextProvider } from "react-router";
 import { isRouteErrorResponse, ServerRouter } from "react-router";
 import {
-  databaseUnavailablePage,
+  databaseUnavailableResponse,
   isDatabaseUnavailable,
-  RETRY_AFTER_SECONDS,
+  markDatabaseUnavailable,
+  metDatabaseUnavailable,
 } from "#app/db/database-unavailable.server.ts";
-import { config } from "#app/utils/env.server.ts";
 import { errorMessage, log } from "#app/utils/logger.server.ts";
 import { NonceContext, RequestIdContext } from "#app/utils/render-context.ts";
 import { requestInfoContext } from "#app/utils/request-context.ts";
@@ -58,12 +58,6 @@ class CoalescingStream extends Transform {
   }
 }
 
-/**
- * Requests whose loaders or actions failed because the database is unreachable (marked by
- * `handleError`, which the router calls before it renders): they get a plain 503 page.
- */
-const databaseUnavailableRequests = new WeakSet<object>();
-
 export const handleError: HandleErrorFunction = (error, { request, context }) => {
   if (request.signal.aborted) return;
   // A client's mistake the router answered itself (a GET to an action-only route, say): the request
@@ -72,13 +66,10 @@ export const handleError: HandleErrorFunction = (error, { request, context }) =>
   // A body cut off at its limit (app/server/request-bounds.server.ts): the client already has its 413.
   if (error instanceof Error && error.name === "BodyTooLargeError") return;
   const { requestId } = context.get(requestInfoContext);
+  // Marked before the router renders: a plain 503 page, or the root middleware's 503 (logged once
+  // per outage, app/db/database-unavailable.server.ts).
   if (isDatabaseUnavailable(error)) {
-    databaseUnavailableRequests.add(context);
-    log.warn("Database unavailable while serving a request: answered 503", {
-      requestId,
-      url: new URL(request.url).pathname,
-      error: errorMessage(error),
-    });
+    markDatabaseUnavailable(context, error);
     return;
   }
   log.error("Unhandled error while serving a request", {
@@ -95,19 +86,8 @@ export default function handleRequest(
   routerContext: EntryContext,
   loadContext: RouterContextProvider,
 ) {
-  if (databaseUnavailableRequests.has(loadContext)) {
-    responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-    responseHeaders.set("Retry-After", String(RETRY_AFTER_SECONDS));
-    responseHeaders.set("Cache-Control", "no-store");
-    return new Response(
-      request.method.toUpperCase() === "HEAD"
-        ? null
-        : databaseUnavailablePage(config().STORE_NAME, loadContext.get(requestInfoContext).requestId),
-      {
-        status: 503,
-        headers: responseHeaders,
-      },
-    );
+  if (metDatabaseUnavailable(loadContext)) {
+    return databaseUnavailableResponse(request, loadContext, responseHeaders);
   }
   if (request.method.toUpperCase() === "HEAD") {
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });

@@ -2,6 +2,7 @@ import { lazy, Suspense, useEffect } from "react";
 import { data, isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration } from "react-router";
 import { chromeOfError } from "#app/components/admin/admin-chrome-data.ts";
 import { Toaster } from "#app/components/toast/toaster.tsx";
+import { databaseOutageMiddleware } from "#app/db/database-unavailable.server.ts";
 import { markDocumentHydrated } from "#app/utils/first-hydration.ts";
 import { useNonce, useServerRequestId } from "#app/utils/render-context.ts";
 import { readToast } from "#app/utils/toast.server.ts";
@@ -14,6 +15,9 @@ const NoAccess = lazy(() =>
 );
 
 export { skipAfterPlacedOrder as shouldRevalidate } from "#app/features/checkout/after-placed-order.ts";
+
+/** Every route, resource routes too, answers 503 with Retry-After while the database is away. */
+export const middleware: Route.MiddlewareFunction[] = [databaseOutageMiddleware];
 
 export async function loader({ request }: Route.LoaderArgs) {
   const { toast, headers } = await readToast(request);

@@ -118,6 +118,21 @@ describe("telling an unreachable database from other errors", () => {
         new Error("Failed query", { cause: new Error("Connection terminated unexpectedly") }),
       ),
     ).toBe(true);
+    const notAccepting = 'database "shop" is not currently accepting connections';
+    expect(isDatabaseUnavailable(Object.assign(new Error(notAccepting), { code: "55000" }))).toBe(true);
+    // 55000 for anything else is a plain error.
+    expect(
+      isDatabaseUnavailable(Object.assign(new Error("cannot drop the current database"), { code: "55000" })),
+    ).toBe(false);
+    expect(isDatabaseUnavailable(Object.assign(new Error("too many clients"), { code: "53300" }))).toBe(true);
+    expect(isDatabaseUnavailable(Object.assign(new Error("could not extend file"), { code: "53100" }))).toBe(
+      true,
+    );
+    expect(isDatabaseUnavailable(Object.assign(new Error("read-only transaction"), { code: "25006" }))).toBe(
+      true,
+    );
+    expect(isDatabaseUnavailable(new Error("timeout exceeded when trying to connect"))).toBe(true);
+    expect(isDatabaseUnavailable(new Error("PGlite is closed"))).toBe(true);
     expect(isDatabaseUnavailable(Object.assign(new Error("duplicate key"), { code: "23505" }))).toBe(false);
     expect(isDatabaseUnavailable(new Error("relation does not exist"))).toBe(false);
     expect(isDatabaseUnavailable(undefined)).toBe(false);

@@ -191,6 +191,7 @@ const envSchema = z.object({
   SEARCHES_PER_MINUTE: wholeNumber("searches", 1, 60),
   OUTBOX_LEASE_SECONDS: wholeNumber("seconds", 1, 60),
   OUTBOX_CONCURRENCY: wholeNumberFrom(1, 20, 1),
+  READY_MIN_FREE_MB: wholeNumberFrom(0, 1_000_000, 100),
   COOKIE_SECRET: z.preprocess(
     emptyAsUndefined,
     z.string().min(32, "must be at least 32 characters (e.g. openssl rand -base64 32)").optional(),

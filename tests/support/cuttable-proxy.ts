@@ -2,15 +2,24 @@ import { createConnection, createServer, type Server, type Socket } from "node:n
 
 /**
  * A TCP proxy on loopback in front of a database server, which a test can cut (every connection
- * dropped, new ones refused: the database is unreachable) and restore on the same port.
+ * dropped, new ones refused: the database is unreachable), stall (every connection dropped, new
+ * ones accepted and never answered: a server that hangs) and restore on the same port.
  */
 export async function cuttableProxy(target: { host: string; port: number }) {
   const sockets = new Set<Socket>();
   let server: Server | undefined;
   let port = 0;
+  let stalled = false;
   const open = () =>
     new Promise<void>((resolve) => {
+      stalled = false;
       server = createServer((client) => {
+        if (stalled) {
+          sockets.add(client);
+          client.on("close", () => sockets.delete(client));
+          client.on("error", () => client.destroy());
+          return;
+        }
         const upstream = createConnection(target);
         for (const socket of [client, upstream]) {
           sockets.add(socket);
@@ -37,6 +46,15 @@ export async function cuttableProxy(target: { host: string; port: number }) {
       const closing = new Promise<void>((resolve) => server?.close(() => resolve()));
       for (const socket of sockets) socket.destroy();
       await closing;
+    },
+    /** Connections are accepted and never answered; `unstall` forwards new ones again. */
+    stall() {
+      stalled = true;
+      for (const socket of sockets) socket.destroy();
+    },
+    unstall() {
+      stalled = false;
+      for (const socket of sockets) socket.destroy();
     },
     restore: open,
   };

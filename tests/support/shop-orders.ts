@@ -49,14 +49,19 @@ export async function orderableSizes(executor: Executor, limit = 10): Promise<Or
     .map(({ productId, sizeId, unitCents }) => ({ productId, sizeId, unitCents }));
 }
 
-export type PlacedOrder = { token: string } | { refused: number; body: string };
+export type PlacedOrder = { token: string } | { refused: number; body: string; retryAfter?: string | null };
 
 /**
  * Posts one order. Each order gets its own e-mail and phone so the open-orders limit never refuses
  * it. Resolves with the order's public token when the shop acknowledged it (a redirect to
  * /thank-you?order=…), otherwise with the status and body it answered.
  */
-export async function postOrder(baseUrl: string, size: OrderableSize, shopper: number): Promise<PlacedOrder> {
+export async function postOrder(
+  baseUrl: string,
+  size: OrderableSize,
+  shopper: number,
+  options: { javascript?: boolean } = {},
+): Promise<PlacedOrder> {
   const quantity = unitsForMinimum(size.unitCents);
   const now = new Date();
   const { defaultDate } = deliveryOptions(now);
@@ -70,16 +75,22 @@ export async function postOrder(baseUrl: string, size: OrderableSize, shopper: n
     },
     now,
   );
-  const form = formDataOf(fields);
+  const form = formDataOf(options.javascript ? { ...fields, _client: "js" } : fields);
   form.append("idFront", new File([new Uint8Array(await testPng())], "id.png", { type: "image/png" }));
-  const response = await fetch(`${baseUrl}/checkout`, { method: "POST", body: form, redirect: "manual" });
+  // With JavaScript the page posts to the route's data URL (React Router's single fetch).
+  const path = options.javascript ? "/checkout.data" : "/checkout";
+  const response = await fetch(`${baseUrl}${path}`, { method: "POST", body: form, redirect: "manual" });
   const location = response.headers.get("location") ?? "";
   const match = /\/thank-you\?order=([\w-]+)/.exec(location);
   if (response.status >= 300 && response.status < 400 && match?.[1]) {
     await response.body?.cancel();
     return { token: match[1] };
   }
-  return { refused: response.status, body: await response.text() };
+  return {
+    refused: response.status,
+    body: await response.text(),
+    retryAfter: response.headers.get("retry-after"),
+  };
 }
 
 /** A response body that shows a stack trace (a line like "    at fn (file.js:1:2)"). */

@@ -4,7 +4,11 @@
  * here the same way, whether it came from the page, a plain HTML form or a crafted request.
  */
 
-import { isDatabaseUnavailable } from "#app/db/database-unavailable.server.ts";
+import {
+  isDatabaseUnavailable,
+  noteDatabaseUnavailable,
+  RETRY_AFTER_SECONDS,
+} from "#app/db/database-unavailable.server.ts";
 import { orderBudgetOf, waitPhrase } from "#app/features/abuse/rate-limits.server.ts";
 import {
   deleteIdPhotos,
@@ -135,10 +139,18 @@ function tooManyOrders(client: CheckoutClient, retryAfterSeconds: number): Check
 
 /** An order that could not be placed for a reason of ours: the shopper's form stays as it is. */
 function orderFailed(client: CheckoutClient, error: unknown): CheckoutFailure {
+  if (isDatabaseUnavailable(error)) return orderUnavailable(client, error);
   log.error("Could not place an order", { error: rootCauseMessage(error) });
-  return isDatabaseUnavailable(error)
-    ? failure(client, 503, {}, CHECKOUT_TOASTS.orderUnavailable, "db-unavailable")
-    : failure(client, 500, {}, CHECKOUT_TOASTS.orderError, "error");
+  return failure(client, 500, {}, CHECKOUT_TOASTS.orderError, "error");
+}
+
+/** The database is away: 503 with Retry-After, counted in the outage's log line, not one per post. */
+function orderUnavailable(client: CheckoutClient, error: unknown): CheckoutFailure {
+  noteDatabaseUnavailable(error);
+  return {
+    ...failure(client, 503, {}, CHECKOUT_TOASTS.orderUnavailable, "db-unavailable"),
+    retryAfterSeconds: RETRY_AFTER_SECONDS,
+  };
 }
 
 /** The photo was refused (size, type, unreadable), or could not be checked now (503). */
@@ -292,8 +304,12 @@ async function checkout(request: Request, dependencies: CheckoutDependencies): P
       idPhotoId = await (dependencies.storePhoto ?? ((value) => storeIdPhoto(value)))(photo);
       storedHere = true;
     } catch (error) {
+      if (isDatabaseUnavailable(error)) return orderUnavailable(client, error);
       log.error("Could not store an ID photo; the order was not placed", { error: rootCauseMessage(error) });
-      return failure(client, 503, {}, CHECKOUT_TOASTS.orderUnavailable, "db-unavailable");
+      return {
+        ...failure(client, 503, {}, CHECKOUT_TOASTS.orderUnavailable, "db-unavailable"),
+        retryAfterSeconds: RETRY_AFTER_SECONDS,
+      };
     }
   } else {
     if (!prepared.ok) return refusalToFailure(client, prepared);
