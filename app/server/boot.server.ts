@@ -17,6 +17,7 @@ import { log, rootCauseMessage } from "#app/utils/logger.server.ts";
 import { makeDataDirPrivate } from "#app/utils/private-data-dir.server.ts";
 import { type StopJob, startBackgroundJobs } from "./background-jobs.server.ts";
 import { registerDatabase } from "./readiness.server.ts";
+import { watchSchemaVersion } from "./schema-gate.server.ts";
 
 let stops: StopJob[] = [];
 
@@ -49,7 +50,14 @@ export async function boot() {
       log.info(`Created the admin account ${admin.email}`);
     }
   }
-  stops = [reencryptInBackground(handle.db, keyring), ...(await startBackgroundJobs())];
+  const jobs = [reencryptInBackground(handle.db, keyring), ...(await startBackgroundJobs())];
+  let stoppingJobs: Promise<unknown> | undefined;
+  const stopJobs = () => {
+    stoppingJobs ??= Promise.allSettled(jobs.map((stop) => stop()));
+    return stoppingJobs.then(() => {});
+  };
+  // Once a newer version has migrated the database, this instance's jobs write no more either.
+  stops = [watchSchemaVersion(handle, () => void stopJobs()), stopJobs];
   registerDatabase(handle);
   return { database: handle.description };
 }

@@ -9,6 +9,7 @@ import { inArray, sql } from "drizzle-orm";
 import type { DatabaseHandle } from "#app/db/client.server.ts";
 import { emailOutbox } from "#app/db/schema.ts";
 import { metrics } from "#app/utils/metrics.server.ts";
+import { checkSchemaVersion, writesRefused } from "./schema-gate.server.ts";
 
 const PING_TIMEOUT_MS = 1_000;
 
@@ -52,12 +53,29 @@ function withTimeout(promise: Promise<boolean>, ms: number) {
   ]).finally(() => clearTimeout(timer));
 }
 
-export type Readiness = { ready: boolean; database: boolean; listen: boolean; migrations: boolean };
+export type Readiness = {
+  ready: boolean;
+  database: boolean;
+  listen: boolean;
+  migrations: boolean;
+  /** Set when a newer version migrated the database: why this instance takes no writes. */
+  schemaNewer?: string;
+};
 
 export async function readiness(): Promise<Readiness> {
   const handle = database;
   if (!handle) return { ready: false, database: false, listen: false, migrations: false };
   const answers = await withTimeout(handle.ping(), PING_TIMEOUT_MS);
   const listen = handle.kind === "pglite" || handle.listening();
-  return { ready: answers && listen, database: answers, listen, migrations: true };
+  // A failed read leaves the last answer: the ping already says when the database is away.
+  const schemaCurrent = answers
+    ? await checkSchemaVersion().catch(() => writesRefused() === undefined)
+    : true;
+  return {
+    ready: answers && listen && schemaCurrent,
+    database: answers,
+    listen,
+    migrations: true,
+    schemaNewer: writesRefused(),
+  };
 }
