@@ -14,6 +14,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   "product.price_changed": "Changed prices",
   "product.deleted": "Deleted a product",
   "stock.changed": "Changed stock",
+  "stock.adopted": "Recorded stock set outside the ledger",
   "catalogue.imported": "Imported the catalogue (CSV)",
   "catalogue.exported": "Exported the catalogue (CSV)",
   "settings.delivery_changed": "Changed delivery times",
