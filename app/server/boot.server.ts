@@ -10,6 +10,7 @@ import {
   loadIdPhotoKeyring,
   setIdPhotoKeyring,
 } from "#app/features/media/id-photo-crypto.server.ts";
+import { keyBackupReminder, keyBackupWarning } from "#app/features/media/id-photo-key-backup.server.ts";
 import { checkIdPhotoKeys, reencryptIdPhotos } from "#app/features/media/id-photo-keys.server.ts";
 import { cookieSecret } from "#app/utils/cookie-secret.server.ts";
 import { config } from "#app/utils/env.server.ts";
@@ -33,6 +34,9 @@ export async function boot() {
   // After the database answers: a server that cannot start leaves no new key behind.
   const keyring = loadKeyring(dataDir);
   await checkKeys(handle.db, keyring);
+  // At every start until an owner confirms it on the dashboard: a generated key lost is every photo lost.
+  const reminder = await keyBackupReminder(keyring, dataDir, handle.db);
+  if (reminder) log.warn(keyBackupWarning(reminder));
   cookieSecret(); // made on first start, so a bad keys folder stops the start, not a later request
   if (SEED_DEMO) {
     const { seeded, ms } = await seedDemoCatalogue(handle.db, { count: SEED_DEMO_COUNT });
