@@ -14,7 +14,7 @@ export function KeyBackupBanner({ reminder, error }: { reminder: KeyBackupBanner
   const busy = useNavigation().formData?.get("intent") === "confirm-key-backup";
   return (
     <Card
-      className="mb-6 border-l-4 border-l-destructive p-5 ring-2 ring-destructive"
+      className="mb-6 p-5 ring-2 ring-destructive"
       role="region"
       aria-labelledby="key-backup-heading"
       data-testid="key-backup-banner"
