@@ -123,7 +123,8 @@ test("a generated ID photo key: warned at every start and shown to the owner unt
     await expect(banner).toContainText(path.join(dataDir, "keys", "id-photo.key"));
     await page.screenshot({ path: testInfo.outputPath("key-backup-banner-1280.png") });
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.screenshot({ path: testInfo.outputPath("key-backup-banner-390.png"), fullPage: true });
+    await page.screenshot({ path: testInfo.outputPath("key-backup-banner-390.png") });
+    await banner.screenshot({ path: testInfo.outputPath("key-backup-banner-390-banner.png") });
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
 

@@ -19,8 +19,8 @@ export function KeyBackupBanner({ reminder, error }: { reminder: KeyBackupBanner
       aria-labelledby="key-backup-heading"
       data-testid="key-backup-banner"
     >
-      <div className="flex flex-wrap items-start gap-4 sm:flex-nowrap">
-        <span className="flex size-11 shrink-0 items-center justify-center rounded-full bg-secondary text-destructive [&_svg]:size-5">
+      <div className="flex items-start gap-4">
+        <span className="hidden size-11 shrink-0 items-center justify-center rounded-full bg-secondary text-destructive sm:flex [&_svg]:size-5">
           <Icon name="lock-keyhole" />
         </span>
         <div className="min-w-0 flex-1 space-y-2">
