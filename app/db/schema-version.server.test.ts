@@ -2,6 +2,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { drizzle } from "drizzle-orm/node-postgres";
+import { migrate } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { describeEachDatabase } from "#tests/db.ts";
@@ -138,6 +139,66 @@ describe.skipIf(!TEST_DATABASE_URL)("a migration that changes a write path [post
       ).toEqual({ forced: [] });
     } finally {
       await Promise.allSettled(clients.map((client) => client.end()));
+      rmSync(folder, { recursive: true, force: true });
+      await database.drop();
+    }
+  });
+});
+
+describe.skipIf(!TEST_DATABASE_URL)("an upgrade from before the stock ledger [postgres]", () => {
+  it("does not start while an instance of the old version is connected, and upgrades once it is gone", async () => {
+    const database = await createThrowawayDatabase(TEST_DATABASE_URL as string, "cg_upgrade");
+    const folder = mkdtempSync(path.join(tmpdir(), "cg-migrations-"));
+    let old: pg.Client | undefined;
+    try {
+      // The database as a release before the ledger left it: migrations up to 0006.
+      cpSync(migrationsFolder(), folder, { recursive: true });
+      const journalFile = path.join(folder, "meta/_journal.json");
+      const journal = JSON.parse(readFileSync(journalFile, "utf8")) as { entries: { tag: string }[] };
+      journal.entries = journal.entries.slice(
+        0,
+        journal.entries.findIndex((entry) => entry.tag === "0007_stock_ledger"),
+      );
+      writeFileSync(journalFile, JSON.stringify(journal));
+      const setup = new pg.Client({ connectionString: database.url, application_name: "cg-test-setup" });
+      await setup.connect();
+      await migrate(drizzle(setup), { migrationsFolder: folder, migrationsSchema: "drizzle" });
+      await setup.end();
+      // That release's instance, still running: it connects as plain capital-grown.
+      old = new pg.Client({ connectionString: database.url, application_name: "capital-grown" });
+      await old.connect();
+
+      const refusal = await openDatabase({ kind: "postgres", url: database.url }).catch(
+        (error: unknown) => error,
+      );
+      expect(refusal).toBeInstanceOf(OlderInstancesConnected);
+      expect((refusal as OlderInstancesConnected).refusesStart).toBe(true);
+      expect((refusal as Error).message).toMatch(
+        /^migration 0007_stock_ledger changes how the shop writes \(every stock change is written to the stock ledger\), and instances of an older version are still connected \(1 from capital-grown at [^)]+\)\. Stop them first/,
+      );
+
+      await old.end();
+      old = undefined;
+      let upgraded: Awaited<ReturnType<typeof openDatabase>> | undefined;
+      for (let attempt = 0; !upgraded && attempt < 50; attempt++) {
+        upgraded = await openDatabase({ kind: "postgres", url: database.url }).catch(
+          async (error: unknown) => {
+            if (!(error instanceof OlderInstancesConnected)) throw error;
+            await new Promise((resolve) => setTimeout(resolve, 100));
+            return undefined;
+          },
+        );
+      }
+      if (!upgraded) throw new Error("still refused after the old instance left");
+      try {
+        expect(await databaseSchemaVersion(upgraded.db, "drizzle")).toBe(
+          buildSchemaVersion(migrationsFolder()).when,
+        );
+      } finally {
+        await upgraded.close();
+      }
+    } finally {
+      await old?.end().catch(() => {});
       rmSync(folder, { recursive: true, force: true });
       await database.drop();
     }
