@@ -16,6 +16,7 @@ import {
   RouterContextProvider,
   type ServerBuild,
 } from "react-router";
+import { databaseUnavailablePage, RETRY_AFTER_SECONDS } from "./app/db/database-unavailable.server.ts";
 import { isBenchBuild, registerBenchEndpoints } from "./app/server/bench.server.ts";
 import { createNonce, hashPolicy, noncePolicy } from "./app/server/content-security-policy.server.ts";
 import { crossSiteGuard, finalErrorHandler, methodGuard } from "./app/server/http-guards.server.ts";
@@ -41,7 +42,10 @@ type AppEntry = {
     writes: boolean;
     disk: boolean;
     diskFreeMb: number | null;
+    schemaNewer?: string;
   }>;
+  /** Why this instance takes no writes (a newer version migrated the database), or undefined. */
+  writesRefused(): string | undefined;
   requestInfoContext: Parameters<RouterContextProvider["set"]>[0];
   catalogVersion: {
     current(): number | undefined;
@@ -181,6 +185,10 @@ app.get("/readyz", async (_req, res) => {
     writes: state.writes ? "ok" : "failing",
     disk: state.disk ? "ok" : "low",
     diskFreeMb: state.diskFreeMb,
+    // docs/decisions/038-rolling-upgrades.md: what the operator is to do is in the message.
+    ...(state.schemaNewer
+      ? { schema: "newer than this build: stop this instance", message: state.schemaNewer }
+      : {}),
   });
 });
 /** Prometheus metrics: loopback peers (not forwarded), or `Authorization: Bearer $METRICS_TOKEN`. */
@@ -239,6 +247,19 @@ function loadContext(req: express.Request, res: express.Response, nonce = res.lo
   });
   return context;
 }
+
+// Once a newer version has migrated the database, this instance takes no writes (record 038).
+const READ_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+app.use((req, res, next) => {
+  const refused = READ_METHODS.has(req.method) ? undefined : entry.writesRefused();
+  if (!refused) return next();
+  res.setHeader("Retry-After", String(RETRY_AFTER_SECONDS));
+  res.setHeader("Cache-Control", "no-store");
+  res
+    .status(503)
+    .type("html")
+    .send(databaseUnavailablePage(settings.STORE_NAME, res.locals.requestId as string));
+});
 
 // Reference endpoints for `npm run bench`: only in a bench build (app/server/bench.server.ts).
 if (isBenchBuild(build) && process.env.BENCH_REFERENCE === "1") {

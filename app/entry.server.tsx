@@ -21,6 +21,7 @@ import "#app/components/card-markup.server.tsx";
 export { boot, shutdown } from "#app/server/boot.server.ts";
 export { catalogVersion } from "#app/server/page-cache-version.server.ts";
 export { readiness } from "#app/server/readiness.server.ts";
+export { writesRefused } from "#app/server/schema-gate.server.ts";
 export { requestInfoContext };
 
 export const streamTimeout = 5_000;

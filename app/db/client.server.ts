@@ -13,6 +13,7 @@ import { errorMessage, log } from "../utils/logger.server.ts";
 import { makeDataDirPrivate } from "../utils/private-data-dir.server.ts";
 import { acquireDataDirLock } from "./data-dir-lock.server.ts";
 import * as schema from "./schema.ts";
+import { applicationNameFor, buildSchemaVersion, guardWritePathMigrations } from "./schema-version.server.ts";
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 export type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
@@ -26,6 +27,8 @@ export type DatabaseHandle = {
   pgPool?: pg.Pool;
   /** For logs: never contains a password. */
   description: string;
+  /** Where Drizzle records the applied migrations: the database's schema version (record 038). */
+  migrationsSchema: string;
   ping(): Promise<boolean>;
   /**
    * Calls `onNotify` for each NOTIFY on `channel`; resolves to a function that stops listening. On
@@ -53,8 +56,14 @@ export type OpenOptions =
       url: string;
       schema?: string;
       poolSize?: number;
-      /** Shown in pg_stat_activity: operators (and the outage test) find the app's connections. */
+      /**
+       * Shown in pg_stat_activity: operators (and the outage test) find the app's connections. By
+       * default `capital-grown/<schema version>/<newest migration>`, which the migrator reads to
+       * find instances of older builds (docs/decisions/038-rolling-upgrades.md).
+       */
       applicationName?: string;
+      /** Run a migration that changes a write path even while older builds are connected. */
+      migrateWithOlderInstances?: boolean;
     }
   | {
       kind: "pglite";
@@ -99,13 +108,14 @@ async function openPostgres(options: Extract<OpenOptions, { kind: "postgres" }>)
   const connection = {
     connectionString: options.url,
     options: options.schema ? `-c search_path=${options.schema}` : undefined,
-    application_name: options.applicationName ?? "capital-grown",
+    application_name: options.applicationName ?? applicationNameFor(buildSchemaVersion(migrationsFolder())),
     // A server that vanished without closing the socket (a failover, a cut network) is noticed.
     keepAlive: true,
     // Connecting to a server that does not answer fails (and the page says 503) instead of hanging.
     connectionTimeoutMillis: 10_000,
   };
   const pool = new pg.Pool({ ...connection, max: options.poolSize ?? 10 });
+  const migrationsSchema = options.schema ?? "drizzle";
   // A connection the server drops (a restart, a failover, pg_terminate_backend) emits 'error' on
   // its client. pg-pool listens only while a client is idle: a checked-out client without a listener
   // would crash the process. The query it was running fails on its own; the pool then drops it.
@@ -156,10 +166,17 @@ async function openPostgres(options: Extract<OpenOptions, { kind: "postgres" }>)
     // two first starts would both create the same tables.
     await exclusively("migrations", async () => {
       if (options.schema) await pool.query(`CREATE SCHEMA IF NOT EXISTS "${options.schema}"`);
-      await migratePg(drizzlePg(pool), {
+      const { forced } = await guardWritePathMigrations(drizzlePg(pool) as unknown as Database, {
         migrationsFolder: migrationsFolder(),
-        migrationsSchema: options.schema ?? "drizzle",
+        migrationsSchema,
+        force: options.migrateWithOlderInstances ?? false,
       });
+      for (const older of forced) {
+        log.warn(
+          `Migrating while ${older.connections} connection(s) of an older build are open (${older.applicationName}): MIGRATE_WITH_OLDER_INSTANCES is set`,
+        );
+      }
+      await migratePg(drizzlePg(pool), { migrationsFolder: migrationsFolder(), migrationsSchema });
     });
   } catch (error) {
     await pool.end().catch(() => {});
@@ -171,6 +188,7 @@ async function openPostgres(options: Extract<OpenOptions, { kind: "postgres" }>)
     kind: "postgres",
     pgPool: pool,
     description: `PostgreSQL ${redact(options.url)}${options.schema ? ` (schema ${options.schema})` : ""}`,
+    migrationsSchema,
     ping: () => answers(() => pool.query("SELECT 1")),
     exclusively,
     listening() {
@@ -270,6 +288,7 @@ async function openPglite(options: Extract<OpenOptions, { kind: "pglite" }>) {
     db,
     kind: "pglite",
     description: dataDir ? `embedded PostgreSQL (PGlite) in ${dataDir}` : "embedded PostgreSQL (in memory)",
+    migrationsSchema: "drizzle",
     ping: () => answers(() => client.query("SELECT 1")),
     async listen(channel, onNotify) {
       const unlisten = await client.listen(channel, onNotify);
@@ -291,9 +310,13 @@ async function openPglite(options: Extract<OpenOptions, { kind: "pglite" }>) {
 
 /** Opens the database named by the configuration (DATABASE_URL, or PGlite in DATA_DIR). */
 export function openConfiguredDatabase(lockOwner: string) {
-  const { DATABASE_URL, dataDir } = config();
+  const { DATABASE_URL, dataDir, MIGRATE_WITH_OLDER_INSTANCES } = config();
   return DATABASE_URL
-    ? openDatabase({ kind: "postgres", url: DATABASE_URL })
+    ? openDatabase({
+        kind: "postgres",
+        url: DATABASE_URL,
+        migrateWithOlderInstances: MIGRATE_WITH_OLDER_INSTANCES,
+      })
     : openDatabase({ kind: "pglite", dataDir, lockOwner });
 }
 

@@ -10,6 +10,7 @@ import {
   loadIdPhotoKeyring,
   setIdPhotoKeyring,
 } from "#app/features/media/id-photo-crypto.server.ts";
+import { keyBackupReminder, keyBackupWarning } from "#app/features/media/id-photo-key-backup.server.ts";
 import { checkIdPhotoKeys, reencryptIdPhotos } from "#app/features/media/id-photo-keys.server.ts";
 import { cookieSecret } from "#app/utils/cookie-secret.server.ts";
 import { config } from "#app/utils/env.server.ts";
@@ -17,6 +18,7 @@ import { log, rootCauseMessage } from "#app/utils/logger.server.ts";
 import { makeDataDirPrivate } from "#app/utils/private-data-dir.server.ts";
 import { type StopJob, startBackgroundJobs } from "./background-jobs.server.ts";
 import { registerDatabase } from "./readiness.server.ts";
+import { watchSchemaVersion } from "./schema-gate.server.ts";
 
 let stops: StopJob[] = [];
 
@@ -32,6 +34,9 @@ export async function boot() {
   // After the database answers: a server that cannot start leaves no new key behind.
   const keyring = loadKeyring(dataDir);
   await checkKeys(handle.db, keyring);
+  // At every start until an owner confirms it on the dashboard: a generated key lost is every photo lost.
+  const reminder = await keyBackupReminder(keyring, dataDir, handle.db);
+  if (reminder) log.warn(keyBackupWarning(reminder));
   cookieSecret(); // made on first start, so a bad keys folder stops the start, not a later request
   // Instances starting together on one empty database take turns: the first seeds and creates the
   // owner, the others find both done (and render no demo images for nothing).
@@ -53,7 +58,14 @@ export async function boot() {
       log.info(`Created the admin account ${admin.email}`);
     }
   }
-  stops = [reencryptInBackground(handle.db, keyring), ...(await startBackgroundJobs())];
+  const jobs = [reencryptInBackground(handle.db, keyring), ...(await startBackgroundJobs())];
+  let stoppingJobs: Promise<unknown> | undefined;
+  const stopJobs = () => {
+    stoppingJobs ??= Promise.allSettled(jobs.map((stop) => stop()));
+    return stoppingJobs.then(() => {});
+  };
+  // Once a newer version has migrated the database, this instance's jobs write no more either.
+  stops = [watchSchemaVersion(handle, () => void stopJobs()), stopJobs];
   registerDatabase(handle);
   return { database: handle.description };
 }

@@ -15,6 +15,7 @@ import type { DatabaseHandle } from "#app/db/client.server.ts";
 import { emailOutbox, storeSettings } from "#app/db/schema.ts";
 import { config } from "#app/utils/env.server.ts";
 import { metrics } from "#app/utils/metrics.server.ts";
+import { checkSchemaVersion, writesRefused } from "./schema-gate.server.ts";
 
 const PING_TIMEOUT_MS = 1_000;
 /** A load balancer may poll every second from several places: one write check serves them all. */
@@ -120,6 +121,8 @@ export type Readiness = {
   writes: boolean;
   disk: boolean;
   diskFreeMb: number | null;
+  /** Set when a newer version migrated the database: why this instance takes no writes. */
+  schemaNewer?: string;
 };
 
 export async function readiness(): Promise<Readiness> {
@@ -143,13 +146,18 @@ export async function readiness(): Promise<Readiness> {
     writable(handle),
   ]);
   const listen = handle.kind === "pglite" || handle.listening();
+  // A failed read leaves the last answer: the ping already says when the database is away.
+  const schemaCurrent = answers
+    ? await checkSchemaVersion().catch(() => writesRefused() === undefined)
+    : true;
   return {
-    ready: answers && writes && disk && listen,
+    ready: answers && writes && disk && listen && schemaCurrent,
     database: answers,
     listen,
     migrations: true,
     writes,
     disk,
     diskFreeMb,
+    schemaNewer: writesRefused(),
   };
 }

@@ -180,6 +180,8 @@ const envSchema = z.object({
     z.string().min(16, "must be at least 16 characters (e.g. openssl rand -hex 24)").optional(),
   ),
   PAGE_CACHE: booleanFromString.default(true),
+  /** Run a migration that changes a write path while older instances are connected (record 038). */
+  MIGRATE_WITH_OLDER_INSTANCES: booleanFromString.default(false),
   // Abuse limits (decisions 29 and 30).
   TRUST_PROXY: trustProxy,
   MAX_OPEN_ORDERS: wholeNumber("orders", 1, 2),

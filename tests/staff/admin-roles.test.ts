@@ -41,7 +41,7 @@ const D: Role = "driver";
  */
 const DECISION_26: Record<string, { read: Role[]; actions?: Record<string, Role[]> }> = {
   "/admin": { read: [O, M, D] },
-  "/admin/dashboard": { read: [O, M] },
+  "/admin/dashboard": { read: [O, M], actions: { "confirm-key-backup": [O] } },
   "/admin/today": {
     read: [O, M, D],
     actions: {

@@ -1,12 +1,20 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { expect, it } from "vitest";
-import { adminUsers, productSizes, stockMovements } from "#app/db/schema.ts";
+import { adminUsers, auditEvents, productSizes, stockMovements } from "#app/db/schema.ts";
 import { setOrderStatus } from "#app/features/orders/admin-orders.server.ts";
+import { COMMAND_LINE_ORIGIN } from "#app/features/staff/audit.server.ts";
 import { describeEachDatabase } from "#tests/db.ts";
 import { createFormProduct, placeTestOrder } from "#tests/support/admin-fixtures.server.ts";
 import { type ProductFormValues, productFormSchema } from "./product.schema.ts";
 import { getAdminProduct, toFormValues, updateProduct } from "./product-admin.server.ts";
-import { moveStock, recentMovements, StockBelowZero, stockMismatches } from "./stock.server.ts";
+import {
+  adoptStockMismatches,
+  explainStockMismatch,
+  moveStock,
+  recentMovements,
+  StockBelowZero,
+  stockMismatches,
+} from "./stock.server.ts";
 
 // A Monday morning in New York: today's slots from noon on are open.
 const NOW = new Date("2026-11-23T15:00:00Z");
@@ -200,4 +208,67 @@ describeEachDatabase("stock ledger", (database) => {
     await db.update(productSizes).set({ inventoryCount: 99 }).where(eq(productSizes.id, b1.id));
     expect(await stockMismatches(db)).toMatchObject([{ sizeId: b1.id, onHand: 99, label: "Ledger B (1g)" }]);
   });
+
+  it("explains each gap (never recorded, added or taken outside the ledger) and adopts it as an audited correction", async () => {
+    const { db } = database();
+    await adoptStockMismatches(CLI, { executor: db }); // earlier tests' gaps
+    const created = await product("Adopt Kush", [10, 10]);
+    const [kept, taken] = created.sizes;
+    if (!kept || !taken) throw new Error("sizes");
+    // What an instance of an older version does: a size with stock and no movement, and changes
+    // of stock that write no movement.
+    const [unrecorded] = await db
+      .insert(productSizes)
+      .values({ productId: created.id, size: "28g", priceCents: 9_000, inventoryCount: 30, position: 5 })
+      .returning();
+    await db.update(productSizes).set({ inventoryCount: 14 }).where(eq(productSizes.id, kept.id));
+    await db.update(productSizes).set({ inventoryCount: 7 }).where(eq(productSizes.id, taken.id));
+    const found = await stockMismatches(db);
+    expect(found.map((row) => [row.sizeId, row.kind, explainStockMismatch(row)])).toEqual([
+      [
+        kept.id,
+        "added",
+        "14 on hand, 10 in the ledger: 4 added outside the stock ledger (by an older instance or by hand)",
+      ],
+      [
+        taken.id,
+        "taken",
+        "7 on hand, 10 in the ledger: 3 taken outside the stock ledger (an order or change made by an older instance or by hand), or movements were deleted",
+      ],
+      [
+        unrecorded?.id,
+        "unrecorded",
+        "30 on hand, 0 in the ledger: stock set outside the stock ledger (by an older instance or by hand), never recorded as a movement",
+      ],
+    ]);
+
+    const adopted = await adoptStockMismatches(CLI, { executor: db });
+    expect(adopted.map((row) => row.onHand - row.ledger)).toEqual([4, -3, 30]);
+    expect(await stockMismatches(db)).toEqual([]);
+    // Stock on hand stays what it was; the ledger now adds up to it.
+    const stocks = await db
+      .select({ id: productSizes.id, stock: productSizes.inventoryCount })
+      .from(productSizes)
+      .where(eq(productSizes.productId, created.id));
+    expect(new Map(stocks.map((row) => [row.id, row.stock]))).toEqual(
+      new Map([
+        [kept.id, 14],
+        [taken.id, 7],
+        [unrecorded?.id, 30],
+      ]),
+    );
+    const corrections = await db
+      .select()
+      .from(stockMovements)
+      .where(and(eq(stockMovements.sizeId, taken.id), eq(stockMovements.reason, "correction")));
+    expect(corrections).toMatchObject([{ delta: -3 }]);
+    const events = await db.select().from(auditEvents).where(eq(auditEvents.action, "stock.adopted"));
+    expect(events.filter((event) => event.targetId === unrecorded?.id)).toMatchObject([
+      { targetType: "product_size", details: { onHand: 30, ledger: 0, delta: 30, kind: "unrecorded" } },
+    ]);
+    // Nothing left to adopt: nothing written.
+    expect(await adoptStockMismatches(CLI, { executor: db })).toEqual([]);
+  });
 });
+
+const CLI = { actor: { userId: null, email: null, role: null }, origin: COMMAND_LINE_ORIGIN };

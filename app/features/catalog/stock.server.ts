@@ -8,6 +8,7 @@ import { desc, eq, inArray, sql } from "drizzle-orm";
 import { db, type Executor } from "#app/db/client.server.ts";
 import { rowsOf } from "#app/db/rows.ts";
 import { adminUsers, type OrderStatus, orders, type StockReason, stockMovements } from "#app/db/schema.ts";
+import { type AuditBy, recordAudit } from "#app/features/staff/audit.server.ts";
 
 export type StockMove = {
   sizeId: string;
@@ -133,30 +134,135 @@ export async function recentMovements(
   return bySize;
 }
 
-export type StockMismatch = { sizeId: string; sku: string; label: string; onHand: number; ledger: number };
+/**
+ * How a size's stock and its ledger differ: `unrecorded` (stock on hand, no movement at all: set
+ * outside the ledger, by an instance of a version from before the ledger or by hand), `added` (more
+ * on hand than the movements add up to) or `taken` (less on hand: taken outside the ledger, or
+ * movements deleted).
+ */
+export type StockMismatchKind = "unrecorded" | "added" | "taken";
+
+export type StockMismatch = {
+  sizeId: string;
+  sku: string;
+  label: string;
+  onHand: number;
+  ledger: number;
+  /** How many movements the size has. */
+  movements: number;
+  kind: StockMismatchKind;
+};
+
+/** One line for an operator: what differs and where it most likely came from. */
+export function explainStockMismatch(row: Pick<StockMismatch, "onHand" | "ledger" | "kind">): string {
+  const gap = Math.abs(row.onHand - row.ledger);
+  const figures = `${row.onHand} on hand, ${row.ledger} in the ledger`;
+  switch (row.kind) {
+    case "unrecorded":
+      return `${figures}: stock set outside the stock ledger (by an older instance or by hand), never recorded as a movement`;
+    case "added":
+      return `${figures}: ${gap} added outside the stock ledger (by an older instance or by hand)`;
+    case "taken":
+      return `${figures}: ${gap} taken outside the stock ledger (an order or change made by an older instance or by hand), or movements were deleted`;
+  }
+}
+
+function kindOf(onHand: number, ledger: number, movements: number): StockMismatchKind {
+  if (movements === 0) return "unrecorded";
+  return onHand > ledger ? "added" : "taken";
+}
+
+function mismatchesQuery(sizeIds?: readonly string[], lock = false) {
+  return sql`
+    SELECT s.id AS size_id, s.sku, p.name || ' (' || s.size || ')' AS label, s.inventory_count AS on_hand,
+      coalesce(m.total, 0)::integer AS ledger, coalesce(m.movements, 0)::integer AS movements
+    FROM product_sizes AS s
+    JOIN products AS p ON p.id = s.product_id
+    LEFT JOIN (SELECT size_id, sum(delta) AS total, count(*) AS movements FROM stock_movements GROUP BY size_id) AS m
+      ON m.size_id = s.id
+    WHERE s.inventory_count <> coalesce(m.total, 0)
+      ${
+        sizeIds
+          ? sql`AND s.id IN (${sql.join(
+              sizeIds.map((id) => sql`${id}::uuid`),
+              sql`, `,
+            )})`
+          : sql``
+      }
+    ORDER BY p.name, s.position
+    ${lock ? sql`FOR UPDATE OF s` : sql``}`;
+}
+
+function mismatchRows(result: unknown): StockMismatch[] {
+  return rowsOf<{
+    size_id: string;
+    sku: string;
+    label: string;
+    on_hand: number;
+    ledger: number;
+    movements: number;
+  }>(result).map((row) => {
+    const onHand = Number(row.on_hand);
+    const ledger = Number(row.ledger);
+    const movements = Number(row.movements);
+    return {
+      sizeId: row.size_id,
+      sku: row.sku,
+      label: row.label,
+      onHand,
+      ledger,
+      movements,
+      kind: kindOf(onHand, ledger, movements),
+    };
+  });
+}
 
 /** Sizes whose stock on hand differs from the sum of their movements (should be none). */
 export async function stockMismatches(executor?: Executor): Promise<StockMismatch[]> {
   const database = executor ?? (await db());
-  const result = await database.execute(sql`
-    SELECT s.id AS size_id, s.sku, p.name || ' (' || s.size || ')' AS label, s.inventory_count AS on_hand,
-      coalesce(m.total, 0)::integer AS ledger
-    FROM product_sizes AS s
-    JOIN products AS p ON p.id = s.product_id
-    LEFT JOIN (SELECT size_id, sum(delta) AS total FROM stock_movements GROUP BY size_id) AS m
-      ON m.size_id = s.id
-    WHERE s.inventory_count <> coalesce(m.total, 0)
-    ORDER BY p.name, s.position`);
-  const rows = (
-    result as unknown as {
-      rows: { size_id: string; sku: string; label: string; on_hand: number; ledger: number }[];
+  return mismatchRows(await database.execute(mismatchesQuery()));
+}
+
+/**
+ * Records each size's difference as a 'correction' movement, so the ledger adds up to the stock on
+ * hand (which stays as it is), and each adoption in the audit log. The sizes are locked and their
+ * difference read again inside the transaction: an order placed meanwhile moves both sides.
+ * Returns what was adopted.
+ */
+export async function adoptStockMismatches(
+  by: AuditBy,
+  options: { now?: Date; executor?: Executor } = {},
+): Promise<StockMismatch[]> {
+  const database = options.executor ?? (await db());
+  const now = options.now ?? new Date();
+  const found = await stockMismatches(database);
+  if (found.length === 0) return [];
+  return database.transaction(async (tx) => {
+    const rows = mismatchRows(
+      await tx.execute(
+        mismatchesQuery(
+          found.map((row) => row.sizeId),
+          true,
+        ),
+      ),
+    );
+    for (const row of rows) {
+      const delta = row.onHand - row.ledger;
+      await tx.insert(stockMovements).values({
+        sizeId: row.sizeId,
+        delta,
+        reason: "correction",
+        note: `Adopted by npm run stock:verify -- --adopt: ${explainStockMismatch(row)}`,
+        actorId: by.actor.userId,
+        createdAt: now,
+      });
+      await recordAudit(tx, by.actor, by.origin, {
+        action: "stock.adopted",
+        targetType: "product_size",
+        targetId: row.sizeId,
+        details: { sku: row.sku, onHand: row.onHand, ledger: row.ledger, delta, kind: row.kind },
+      });
     }
-  ).rows;
-  return rows.map((row) => ({
-    sizeId: row.size_id,
-    sku: row.sku,
-    label: row.label,
-    onHand: Number(row.on_hand),
-    ledger: Number(row.ledger),
-  }));
+    return rows;
+  });
 }

@@ -52,7 +52,7 @@ const BOARD_INTENTS = {
 export const ADMIN_ROUTES = {
   /** Everyone signed in: the owner and managers go to the dashboard, a driver to their run. */
   "/admin": { read: "account", resource: true },
-  "/admin/dashboard": { read: "dashboard" },
+  "/admin/dashboard": { read: "dashboard", actions: { "confirm-key-backup": "keys" } },
   "/admin/today": {
     read: "today.run",
     actions: { ...BOARD_INTENTS, assign: "today.plan", "assign-slot": "today.plan" },

@@ -14,6 +14,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   "product.price_changed": "Changed prices",
   "product.deleted": "Deleted a product",
   "stock.changed": "Changed stock",
+  "stock.adopted": "Recorded stock set outside the ledger",
   "catalogue.imported": "Imported the catalogue (CSV)",
   "catalogue.exported": "Exported the catalogue (CSV)",
   "settings.delivery_changed": "Changed delivery times",
@@ -38,6 +39,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   "staff.role_changed": "Changed a role",
   "staff.deactivated": "Deactivated a staff member",
   "settings.drivers_two_factor": "Changed two-factor sign-in for drivers",
+  "settings.id_photo_key_backed_up": "Confirmed the ID photo key is backed up",
 };
 
 export const AUDIT_FILTER_KEYS = ["actor", "action", "targetType", "targetId", "from", "to"] as const;

@@ -25,6 +25,8 @@ export const PERMISSIONS = [
   "staff",
   /** Reading and exporting the audit log. */
   "audit",
+  /** Confirming that the shop's generated ID photo key is backed up. */
+  "keys",
   /** One's own sessions, password and second factor. */
   "account",
 ] as const;
@@ -32,7 +34,11 @@ export type Permission = (typeof PERMISSIONS)[number];
 
 const ROLE_PERMISSIONS: Record<StaffRole, ReadonlySet<Permission>> = {
   owner: new Set(PERMISSIONS),
-  manager: new Set(PERMISSIONS.filter((permission) => permission !== "staff" && permission !== "audit")),
+  manager: new Set(
+    PERMISSIONS.filter(
+      (permission) => permission !== "staff" && permission !== "audit" && permission !== "keys",
+    ),
+  ),
   driver: new Set<Permission>(["today.run", "account"]),
 };
 

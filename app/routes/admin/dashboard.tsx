@@ -1,6 +1,8 @@
-import { Link } from "react-router";
+import { data, Link } from "react-router";
+import { z } from "zod";
 import { SignOutButton } from "#app/components/admin/admin-header.tsx";
 import { BackupPanel, type BackupSummary } from "#app/components/admin/backup-panel.tsx";
+import { KeyBackupBanner, type KeyBackupBannerData } from "#app/components/admin/key-backup-banner.tsx";
 import { LowStockPanel, type LowStockSummary } from "#app/components/admin/low-stock-panel.tsx";
 import { OrdersChart } from "#app/components/admin/orders-chart.tsx";
 import { AdminPageHeader } from "#app/components/admin/page-header.tsx";
@@ -8,12 +10,18 @@ import { StatusBadge } from "#app/components/admin/status-badge.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
-import { requireAdmin } from "#app/features/admin-auth/guard.server.ts";
+import { requireAdmin, requirePermission } from "#app/features/admin-auth/guard.server.ts";
 import { backupIsStale } from "#app/features/backups/backup-rules.ts";
 import { lastBackupStatus } from "#app/features/backups/backup-service.server.ts";
 import { listLowStock } from "#app/features/catalog/low-stock.server.ts";
+import { idPhotoKeyring } from "#app/features/media/id-photo-crypto.server.ts";
+import { confirmKeyBackup, keyBackupReminder } from "#app/features/media/id-photo-key-backup.server.ts";
 import { type DashboardStats, getDashboardStats } from "#app/features/orders/admin-orders.server.ts";
 import { getTodayFigures, type TodayFigures } from "#app/features/orders/day-board.server.ts";
+import { auditBy } from "#app/features/staff/audit.server.ts";
+import { can } from "#app/features/staff/permissions.ts";
+import { config } from "#app/utils/env.server.ts";
+import { readFormData } from "#app/utils/form-data.server.ts";
 import { errorMessage, log } from "#app/utils/logger.server.ts";
 import { formatCents } from "#app/utils/money.ts";
 import { STORE_TIME_ZONE } from "#app/utils/store-time.ts";
@@ -43,27 +51,65 @@ async function lowStockSummary(): Promise<LowStockSummary | null> {
   }
 }
 
+/** Owners only: the generated ID photo key nobody has confirmed as backed up yet. */
+async function keyBackup(role: Parameters<typeof can>[0]): Promise<KeyBackupBannerData | null> {
+  if (!can(role, "keys")) return null;
+  try {
+    return await keyBackupReminder(idPhotoKeyring(), config().dataDir);
+  } catch (error) {
+    log.error("Could not read the ID photo key's backup confirmation", { error: errorMessage(error) });
+    return null;
+  }
+}
+
 export async function loader({ context }: Route.LoaderArgs): Promise<{
   stats: DashboardStats | null;
   today: TodayFigures | null;
   backup: BackupSummary;
   lowStock: LowStockSummary | null;
+  keyBackup: KeyBackupBannerData | null;
 }> {
-  requireAdmin(context);
+  const session = requireAdmin(context);
   const backup = backupSummary();
   const lowStock = lowStockSummary();
+  const reminder = keyBackup(session.role);
   try {
     return {
       stats: await getDashboardStats(),
       today: await getTodayFigures(),
       backup,
       lowStock: await lowStock,
+      keyBackup: await reminder,
     };
   } catch (error) {
     // Spec §8: a dashboard stats failure is logged only.
     log.error("Dashboard stats failed", { error: errorMessage(error) });
-    return { stats: null, today: null, backup, lowStock: await lowStock };
+    return { stats: null, today: null, backup, lowStock: await lowStock, keyBackup: await reminder };
   }
+}
+
+const confirmKeyBackupSchema = z.object({
+  intent: z.literal("confirm-key-backup"),
+  keyId: z.string().regex(/^[0-9a-f]{16}$/),
+});
+
+/** An owner confirms that the generated ID photo key is backed up (stored, and audited). */
+export async function action({ request, context }: Route.ActionArgs) {
+  const session = requirePermission(context, "keys");
+  const parsed = confirmKeyBackupSchema.safeParse(Object.fromEntries(await readFormData(request)));
+  if (!parsed.success)
+    return data({ error: "That confirmation was not understood: reload the page." }, { status: 400 });
+  if (parsed.data.keyId !== idPhotoKeyring().current.id) {
+    return data(
+      {
+        error:
+          "The shop's ID photo key has changed since this page was loaded: reload it and back up the new key.",
+      },
+      { status: 409 },
+    );
+  }
+  await confirmKeyBackup(parsed.data.keyId, { audit: auditBy(session, context) });
+  return data({ error: undefined });
 }
 
 const ORDER_STATUSES = ["pending", "confirmed", "delivered", "cancelled"] as const;
@@ -76,7 +122,7 @@ const placedAt = new Intl.DateTimeFormat("en-US", {
   timeZone: STORE_TIME_ZONE,
 });
 
-export default function Dashboard({ loaderData }: Route.ComponentProps) {
+export default function Dashboard({ loaderData, actionData }: Route.ComponentProps) {
   const stats = loaderData.stats;
   return (
     <>
@@ -95,6 +141,10 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
         </Link>
         <SignOutButton />
       </AdminPageHeader>
+
+      {loaderData.keyBackup ? (
+        <KeyBackupBanner reminder={loaderData.keyBackup} error={actionData?.error} />
+      ) : null}
 
       <TodayAtGlance today={loaderData.today} />
 
