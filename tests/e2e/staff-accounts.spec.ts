@@ -10,6 +10,7 @@
 import { type Browser, expect, type Page, test } from "@playwright/test";
 import { startApp } from "../support/app-server.ts";
 import { startLoopbackSmtp } from "../support/loopback-smtp.ts";
+import { signIn } from "./admin-support.ts";
 import { enterSignInCode, knownTotpSecret, signInAs } from "./support/admin-sign-in.ts";
 import { invitationPath } from "./support/invitation-mail.ts";
 import { uniqueName } from "./support/storefront.ts";
@@ -165,3 +166,45 @@ async function story(browser: Browser, baseURL: string, smtp: Awaited<ReturnType
   await managerContext.close();
   await ownerContext.close();
 }
+
+test("without a mail server the owner is shown the invitation link once, copies it, and the invitee joins with it", async ({
+  browser,
+}) => {
+  // The shared e2e server has no SMTP_URL: mail goes to the outbox folder, never with the link.
+  const slug = uniqueName("drv").replace(/\W+/g, "-").toLowerCase();
+  const driverEmail = `${slug}@capitalgrown.test`;
+  const baseURL = process.env.E2E_BASE_URL as string;
+  const ownerContext = await browser.newContext({
+    baseURL,
+    permissions: ["clipboard-read", "clipboard-write"],
+  });
+  const page = await ownerContext.newPage();
+  await signIn(page);
+  await page.goto("/admin/staff");
+  await page.getByLabel("Email").fill(driverEmail);
+  await page.getByLabel("First name").fill("Dee");
+  await page.getByRole("button", { name: "Send invitation" }).click();
+  await expect(page.getByText(/no mail server is set up/)).toBeVisible();
+  const field = page.getByLabel("Invitation link");
+  const link = await field.inputValue();
+  expect(link).toMatch(/\/admin\/invitation\/[\w-]{43}$/);
+  await page.getByRole("button", { name: "Copy link" }).click();
+  await expect(page.getByRole("button", { name: "Copied" })).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(link);
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: test.info().outputPath(`invitation-link-${width}.png`), fullPage: true });
+  }
+  // Shown once: the page loaded again has no link.
+  await page.reload();
+  await expect(page.getByLabel("Invitation link")).toHaveCount(0);
+
+  const invitee = await (await browser.newContext({ baseURL })).newPage();
+  await invitee.goto(new URL(link).pathname);
+  await expect(invitee.getByRole("heading", { name: /^Join / })).toBeVisible();
+  await invitee.getByLabel("Password", { exact: true }).fill("Copper-Lantern-Basil-77");
+  await invitee.getByLabel("Password again").fill("Copper-Lantern-Basil-77");
+  await invitee.getByRole("button", { name: "Set password" }).click();
+  await expect(invitee).toHaveURL(/\/admin\/login\?notice=password-set$/);
+  await ownerContext.close();
+});

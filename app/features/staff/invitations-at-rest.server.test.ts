@@ -72,10 +72,11 @@ describeEachDatabase("invitation links at rest", (database) => {
       actor,
       origin: COMMAND_LINE_ORIGIN,
     });
-    // The owner learns the link cannot reach the invitee without SMTP_URL (unset in these tests).
+    // Without SMTP_URL (unset in these tests) the owner is shown the link once, in the answer only.
     expect(invited).toMatchObject({ ok: true, message: expect.stringContaining("no mail server is set up") });
     const folderToken = (await queuedToken(db, byFolder)) as string;
     expect(folderToken).toMatch(/^[\w-]{43}$/);
+    expect(invited.ok && invited.link).toMatch(new RegExp(`/admin/invitation/${folderToken}$`));
     const outbox = path.join(folder, "outbox");
     await processEmailBatch({ transport: folderTransport(outbox), limit: 50 });
     const files = readdirSync(outbox).map((name) => readFileSync(path.join(outbox, name), "utf8"));

@@ -83,7 +83,11 @@ export function hashInvitationToken(token: string) {
   return createHash("sha256").update(token).digest("hex");
 }
 
-export type StaffChange = { ok: true; message: string } | { ok: false; error: string };
+/**
+ * `link`: an invitation's link, given to the owner in the answer alone when no mail server can
+ * deliver it (it is never stored: record 036), to hand over themselves.
+ */
+export type StaffChange = { ok: true; message: string; link?: string } | { ok: false; error: string };
 
 async function queueInvitation(
   tx: Transaction,
@@ -116,11 +120,15 @@ async function queueInvitation(
 
 /**
  * Without SMTP_URL the outbox writes mail to a folder, and an invitation's link is never written
- * anywhere at rest (record 036): the owner is told it cannot reach the invitee.
+ * anywhere at rest (record 036): the owner gets the link once, in this answer, to pass on.
  */
-function noMailServer(email: string) {
-  if (config().SMTP_URL) return null;
-  return `The invitation for ${email} is saved, but no mail server is set up (SMTP_URL), so its link cannot be sent. Set SMTP_URL, then press Resend.`;
+function sentOrShown(email: string, token: string, sentMessage: string): StaffChange {
+  if (config().SMTP_URL) return { ok: true, message: sentMessage };
+  return {
+    ok: true,
+    message: `The invitation for ${email} is saved, but no mail server is set up (SMTP_URL), so its link cannot be e-mailed. Copy the link below and give it to them yourself: it is shown only now.`,
+    link: `${storeEmailSettings().publicUrl}/admin/invitation/${token}`,
+  };
 }
 
 function newToken() {
@@ -178,7 +186,7 @@ export async function inviteStaff(
     });
   });
   wakeEmailWorker();
-  return { ok: true, message: noMailServer(email) ?? `Invitation sent to ${email}.` };
+  return sentOrShown(email, token, `Invitation sent to ${email}.`);
 }
 
 /** A new link for a pending invitation; the old link stops working. */
@@ -212,7 +220,7 @@ export async function resendInvitation(
   });
   if (!sent) return { ok: false, error: "This invitation was already accepted or withdrawn." };
   wakeEmailWorker();
-  return { ok: true, message: noMailServer(sent) ?? `A new invitation link was sent to ${sent}.` };
+  return sentOrShown(sent, token, `A new invitation link was sent to ${sent}.`);
 }
 
 /** Locks the active owners' rows until the transaction ends, and counts them. */

@@ -7,6 +7,7 @@ import { useEffect, useRef, useState } from "react";
 import { data, Form, useNavigation, useSubmit } from "react-router";
 import { ConfirmDialog } from "#app/components/admin/confirm-dialog.tsx";
 import { CsrfInput } from "#app/components/admin/csrf.tsx";
+import { InvitationLink } from "#app/components/admin/invitation-link.tsx";
 import { AdminPageHeader } from "#app/components/admin/page-header.tsx";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { Button } from "#app/components/ui/button.tsx";
@@ -124,6 +125,9 @@ export default function Staff({ loaderData, actionData }: Route.ComponentProps) 
         >
           {actionData.result.ok ? actionData.result.message : actionData.result.error}
         </p>
+      ) : null}
+      {actionData?.result.ok && actionData.result.link ? (
+        <InvitationLink link={actionData.result.link} />
       ) : null}
 
       <Card className="p-4 sm:p-6">
