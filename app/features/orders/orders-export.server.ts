@@ -8,6 +8,7 @@
 import { stringify } from "csv-stringify/sync";
 import { db, type Executor } from "#app/db/client.server.ts";
 import { errorMessage, log } from "#app/utils/logger.server.ts";
+import { formatPhone } from "#app/utils/phone.ts";
 import { STORE_MINUTE_FIELDS } from "#app/utils/store-time.ts";
 import { itemsFor, type OrderScope, scopedOrders } from "./admin-orders.server.ts";
 import type { OrderFilters } from "./order-search.schema.ts";
@@ -93,7 +94,7 @@ export function ordersCsvStream(
             cell(order.cancelReason),
             cell(order.customerName),
             cell(order.userEmail),
-            cell(order.phone),
+            cell(formatPhone(order.phone)),
             cell(order.deliveryAddress),
             order.deliveryDate,
             order.deliveryTime,
