@@ -124,7 +124,7 @@ export async function benchCheckoutRefusals(data: DataSet): Promise<Row[]> {
   const now = new Date();
   const { defaultDate } = deliveryOptions(now);
   const slot = availableSlots(defaultDate, now)[0] ?? "";
-  const post = async (serverUrl: string, size: SizeRow, bytes: Uint8Array) => {
+  const post = async (serverUrl: string, size: SizeRow, bytes: Uint8Array, pathname = "/checkout") => {
     const form = new FormData();
     for (const [key, value] of Object.entries(
       orderFields([line(size)], { deliveryDate: defaultDate, timeSlot: slot }, now),
@@ -132,7 +132,7 @@ export async function benchCheckoutRefusals(data: DataSet): Promise<Row[]> {
       form.append(key, value);
     }
     form.append("idFront", new File([bytes as BlobPart], "id.jpg", { type: "image/jpeg" }));
-    const response = await fetch(`${serverUrl}/checkout`, { method: "POST", body: form, redirect: "manual" });
+    const response = await fetch(`${serverUrl}${pathname}`, { method: "POST", body: form, redirect: "manual" });
     await response.arrayBuffer();
     return response.status;
   };
@@ -153,6 +153,12 @@ export async function benchCheckoutRefusals(data: DataSet): Promise<Row[]> {
     const before = cpuSeconds(server.pid);
     const statuses = await inLanes(POSTS, CONCURRENCY, () => post(server.url, soldOut, photo));
     const refusedCpu = cpuSeconds(server.pid) - before;
+    const dataBefore = cpuSeconds(server.pid);
+    const dataStatuses = await inLanes(POSTS, CONCURRENCY, () =>
+      post(server.url, soldOut, photo, "/checkout.data"),
+    );
+    const dataCpu = cpuSeconds(server.pid) - dataBefore;
+    say(`  /checkout.data: ${fmt(dataCpu)} CPU-s (${statusesOf(dataStatuses)})`);
 
     const referenceBefore = cpuSeconds(server.pid);
     const uploads = await inLanes(REFERENCE_DECODES, CONCURRENCY, async () => {

@@ -44,7 +44,7 @@ import {
   type StockShortfall,
   type ToastMessage,
 } from "./checkout.schema.ts";
-import { ID_PHOTO_FIELD, parseCheckoutForm } from "./checkout-post.server.ts";
+import { AnsweredBeforePhoto, ID_PHOTO_FIELD, parseCheckoutForm } from "./checkout-post.server.ts";
 
 export type CheckoutClient = "js" | "html";
 
@@ -271,11 +271,36 @@ export async function submitCheckout(
 
 async function checkout(request: Request, dependencies: CheckoutDependencies): Promise<CheckoutResult> {
   const now = dependencies.now ?? new Date();
+  const budget = orderBudgetOf(dependencies.clientAddress);
+  // A multipart post with the photo in it (no JavaScript): the fields sent before the photo are
+  // checked and the order prepared as soon as the photo's part begins. A refusal (or an order
+  // already placed) is answered then, without reading the rest of the photo or parsing it.
+  let early: { values: string; prepared: PreparedOrder } | undefined;
+  const beforePhoto = async (fields: FormData) => {
+    const values = checkoutValues(fields);
+    const parsed = serverCheckoutSchema.safeParse(values);
+    if (!parsed.success || parsed.data.items.length === 0) return undefined;
+    const prepared = await prepareOrder(parsed.data, { now, photoToken: null, budget }).catch(() => null);
+    if (!prepared) return undefined;
+    const client: CheckoutClient = fields.get("_client") === "js" ? "js" : "html";
+    if (prepared.ok && prepared.replay) {
+      return {
+        ok: true,
+        client,
+        token: prepared.replay.publicToken,
+        replayed: true,
+      } satisfies CheckoutSuccess;
+    }
+    if (!prepared.ok) return refusalToFailure(client, prepared);
+    early = { values: JSON.stringify(values), prepared };
+    return undefined;
+  };
   let form: FormData;
   let idFront: File | null;
   try {
-    ({ form, idFront } = await parseCheckoutForm(request));
+    ({ form, idFront } = await parseCheckoutForm(request, { beforePhoto }));
   } catch (error) {
+    if (error instanceof AnsweredBeforePhoto) return error.answer as CheckoutResult;
     if (error instanceof UploadRefused) return photoFailure("js", error);
     throw error;
   }
@@ -302,10 +327,13 @@ async function checkout(request: Request, dependencies: CheckoutDependencies): P
   // purchase limits, minimum, stock, open orders), so a refused post never decodes its photo.
   // The order budget (decision 29) is spent by the order's own statement: only an order placed
   // counts, so a shopper fixing a typo spends nothing. place_order decides again, atomically.
-  const budget = orderBudgetOf(dependencies.clientAddress);
   let prepared: PreparedOrder;
   try {
-    prepared = await prepareOrder(input, { now, photoToken, budget });
+    // The fields read before the photo are the form's first values, so the same input.
+    prepared =
+      idFront && early?.values === JSON.stringify(checkoutValues(form))
+        ? early.prepared
+        : await prepareOrder(input, { now, photoToken, budget });
   } catch (error) {
     return orderFailed(client, error);
   }
