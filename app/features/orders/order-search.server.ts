@@ -49,6 +49,10 @@ export function orderSearchCondition(q: string | undefined): SQL | undefined {
     conditions.push(sql`${phoneDigits} LIKE ${likePrefix(digits)}`);
     if (!text.startsWith("+")) conditions.push(sql`${phoneDigits} LIKE ${likePrefix(`1${digits}`)}`);
     conditions.push(sql`reverse(${phoneDigits}) LIKE ${likePrefix([...digits].reverse().join(""))}`);
+    // A US number typed with its 1 also finds one stored without it (a row 0020 could not rewrite).
+    if (digits.length === 11 && digits.startsWith("1")) {
+      conditions.push(sql`${phoneDigits} LIKE ${likePrefix(digits.slice(1))}`);
+    }
   }
   return sql`(${sql.join(conditions, sql` OR `)})`;
 }
