@@ -56,6 +56,19 @@ describeEachDatabase("checkout: cheap refusals first", (database) => {
     expect(await budgetUsed("idPhotoUpload", clientAddress)).toBe(0);
   });
 
+  it("answers a refused post from the fields sent before its photo, without reading the photo", async () => {
+    const { db } = database();
+    const soldOut = await insertTestProduct(db, { priceCents: 9000, inventoryCount: 0 });
+    // Over the upload limit: read to its end, it would be refused as too large.
+    const huge = Buffer.concat([undecodablePhoto().bytes, randomBytes(11 * 1024 * 1024)]);
+    const refused = await postCheckout(
+      oneOf(soldOut),
+      {},
+      { file: { bytes: huge, name: "id.png", type: "image/png" } },
+    );
+    expect(refused).toMatchObject({ ok: false, status: 409, toast: { title: "Out of Stock" } });
+  });
+
   it("counts every decode against the hourly ID photo budget: the 21st in an hour from one address is a 429", async () => {
     const { db } = database();
     expect(config().ID_UPLOADS_PER_HOUR).toBe(20);
