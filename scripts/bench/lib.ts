@@ -19,7 +19,9 @@ import {
 
 export const ROOT = path.resolve(import.meta.dirname, "../..");
 export const NODE = path.join(ROOT, "node_modules/.bin/node");
-export const BUILD_DIR = path.join(ROOT, "node_modules/.cache/capital-grown/bench-build");
+/** BENCH_BUILD_DIR: another folder (under node_modules, so the build finds its packages) for a second checkout's bench. */
+export const BUILD_DIR =
+  process.env.BENCH_BUILD_DIR ?? path.join(ROOT, "node_modules/.cache/capital-grown/bench-build");
 export const ADMIN = { email: "bench-admin@capitalgrown.test", password: "bench-password-123" };
 
 export function say(message: string) {

@@ -5,7 +5,7 @@
  *
  *   npm run bench                      all figures (about 10 minutes on 2 cores)
  *   npm run bench -- --only=cached,cold   some sections: cached, browser, cold, orders, fresh-pg, dashboard, today, import,
- *                                      orders-search, audit, fuzz, ops
+ *                                      orders-search, audit, fuzz, ops, refusals
  *   BENCH_SECONDS=5 BENCH_ROUNDS=3     seconds per load run, rounds per figure (defaults)
  *   BENCH_PG_URL=postgres://…          PostgreSQL for the PostgreSQL-only figures (default: DATABASE_URL,
  *                                      else postgres://postgres@127.0.0.1:5432/test when it answers)
@@ -16,6 +16,7 @@ import os from "node:os";
 import path from "node:path";
 import { countOrders, discoverTarget, fuzzServer } from "../../tests/fuzz/hostile-requests.ts";
 import { adminCookie, firstLoad, launchChromium, priceChangeVisibility } from "./browser.ts";
+import { benchCheckoutRefusals } from "./checkout-refusals.ts";
 import {
   type BenchServer,
   bodyBytes,
@@ -706,6 +707,12 @@ async function main() {
           for (const row of await benchOrders(pgData, { seconds: SECONDS, rounds: ROUNDS })) record(row);
         }
       }
+    }
+    if (wants("refusals")) {
+      say("Seeding 60 products for the checkout refusal bench");
+      const refusalData = await createDataSet({ count: 60, postgresUrl: mainPostgres });
+      disposals.push(() => refusalData.dispose());
+      for (const row of await benchCheckoutRefusals(refusalData)) record(row);
     }
     if (wants("dashboard")) await dashboardSection(mainPostgres);
     if (wants("import")) importSection(pgUrl);

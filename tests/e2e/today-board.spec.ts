@@ -124,7 +124,7 @@ test("the today board groups tomorrow's orders by slot and shows a new order by 
   // What the driver needs, tap to call and tap for the map.
   await expect(earlyCard.getByRole("link", { name: "(202) 555-0177" })).toHaveAttribute(
     "href",
-    "tel:(202) 555-0177",
+    "tel:+12025550177",
   );
   const map = earlyCard.getByRole("link", { name: /Board Story St NW, Washington, DC 20001/ });
   expect(await map.getAttribute("href")).toMatch(

@@ -67,7 +67,7 @@ export function newShopper() {
   const n = shoppers;
   return {
     email: `shopper${n}@example.com`,
-    phone: `(202) ${String(100 + Math.floor(n / 10_000)).padStart(3, "0")}-${String(n % 10_000).padStart(4, "0")}`,
+    phone: `(202) ${String(200 + Math.floor(n / 10_000))}-${String(n % 10_000).padStart(4, "0")}`,
     clientAddress: `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`,
   };
 }

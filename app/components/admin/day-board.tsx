@@ -8,6 +8,7 @@ import type { BoardOrder, BoardSlot } from "#app/features/orders/day-board.serve
 import { boardHref, mapSearchUrl } from "#app/features/orders/day-board.ts";
 import { CLOSED_STATUSES, type OrderAction } from "#app/features/orders/order-status.ts";
 import { formatCents } from "#app/utils/money.ts";
+import { formatPhone } from "#app/utils/phone.ts";
 import { CsrfInput } from "./csrf.tsx";
 import { IdPhoto, OrderNotes } from "./order-card.tsx";
 import { OrderActions } from "./orders-screen.tsx";
@@ -218,7 +219,7 @@ export function BoardOrderCard({ order, role }: { order: BoardOrder; role: Board
           href={`tel:${order.phone}`}
           className="-mx-2 flex min-h-11 items-center gap-2 rounded-md px-2 font-medium text-primary hover:bg-muted"
         >
-          <Icon name="phone" className="size-4 shrink-0" /> {order.phone}
+          <Icon name="phone" className="size-4 shrink-0" /> {formatPhone(order.phone)}
         </a>
         <a
           href={mapSearchUrl(order.deliveryAddress)}

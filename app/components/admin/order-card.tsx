@@ -6,6 +6,7 @@ import { changeToBringText } from "#app/features/delivery/cash-change.ts";
 import type { AdminOrder } from "#app/features/orders/admin-orders.server.ts";
 import { cn } from "#app/utils/cn.ts";
 import { formatCents } from "#app/utils/money.ts";
+import { formatPhone } from "#app/utils/phone.ts";
 import { nextDate, STORE_TIME_ZONE } from "#app/utils/store-time.ts";
 import { StatusBadge } from "./status-badge.tsx";
 
@@ -89,7 +90,7 @@ export function OrderCard({
             <li className="flex items-center gap-2">
               <Icon name="phone" className="size-4 text-muted-foreground" />
               <a className="underline-offset-2 hover:underline" href={`tel:${order.phone}`}>
-                {order.phone}
+                {formatPhone(order.phone)}
               </a>
             </li>
           </ul>

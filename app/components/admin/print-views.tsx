@@ -7,6 +7,7 @@ import { changeDueCents } from "#app/features/delivery/cash-change.ts";
 import type { BoardOrder, PickSlot } from "#app/features/orders/day-board.server.ts";
 import { boardHref } from "#app/features/orders/day-board.ts";
 import { formatCents } from "#app/utils/money.ts";
+import { formatPhone } from "#app/utils/phone.ts";
 import { type Column, DataTable } from "./data-table.tsx";
 import { AdminPageHeader } from "./page-header.tsx";
 
@@ -156,7 +157,7 @@ export function DriverSlip({ order, dayText }: { order: BoardOrder; dayText: str
       </header>
       <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1">
         <dt className="font-semibold">Phone</dt>
-        <dd>{order.phone}</dd>
+        <dd>{formatPhone(order.phone)}</dd>
         <dt className="font-semibold">Address</dt>
         <dd>{order.deliveryAddress}</dd>
         <dt className="font-semibold">Notes</dt>

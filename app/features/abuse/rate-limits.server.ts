@@ -202,6 +202,11 @@ export function waitPhrase(retryAfterSeconds: number) {
   return `${minutes} minute${minutes === 1 ? "" : "s"}`;
 }
 
+/** The refusal of an ID photo beyond the address's hourly budget (upload ahead or checkout post). */
+export function idPhotoBudgetMessage(retryAfterSeconds: number) {
+  return `Too many photo uploads from this connection. Please try again in ${waitPhrase(retryAfterSeconds)}.`;
+}
+
 /**
  * A search (a non-empty `q` on /shop, a category or an effect page) spends the address's
  * per-minute search budget; beyond it the page is a plain 429 with Retry-After.

@@ -18,11 +18,34 @@ export const ID_PHOTO_FIELD = "idFront";
 export const FORM_UNREADABLE_MESSAGE = "The form could not be read. Please check your details and try again.";
 
 /**
+ * Thrown by `parseCheckoutForm` when its `beforePhoto` answered the post from the fields sent
+ * before the photo: the photo is then neither read to its end nor parsed (the server drains the
+ * rest of the body after the answer, decision record 015).
+ */
+export class AnsweredBeforePhoto extends Error {
+  readonly answer: unknown;
+  constructor(answer: unknown) {
+    super("The checkout post was answered before its photo was read");
+    this.answer = answer;
+  }
+}
+
+/**
+ * Looks at the text fields that came before the photo in a multipart post (a browser sends the
+ * form's fields in their order, the file among them): an answer (anything but undefined) ends the
+ * reading there; undefined reads on.
+ */
+export type BeforePhoto = (fields: FormData) => Promise<unknown>;
+
+/**
  * Reads a checkout post (multipart or urlencoded) without ever holding more than the limit:
  * a declared length over it is refused before reading, and a streamed body is cut off as soon
  * as the photo passes MAX_UPLOAD_BYTES.
  */
-export async function parseCheckoutForm(request: Request): Promise<{ form: FormData; idFront: File | null }> {
+export async function parseCheckoutForm(
+  request: Request,
+  options: { beforePhoto?: BeforePhoto } = {},
+): Promise<{ form: FormData; idFront: File | null }> {
   const declared = Number(request.headers.get("Content-Length") ?? "");
   if (Number.isFinite(declared) && declared > MAX_CHECKOUT_BODY_BYTES) {
     throw new UploadRefused(413, ID_IMAGE_MESSAGES.tooLarge);
@@ -30,7 +53,7 @@ export async function parseCheckoutForm(request: Request): Promise<{ form: FormD
   let idFront: File | null = null;
   try {
     const form = await parseFormData(
-      await withBodyInOneBuffer(request),
+      await withBodyInOneBuffer(request, options.beforePhoto),
       {
         maxFiles: 2,
         maxFileSize: MAX_UPLOAD_BYTES,
@@ -72,8 +95,10 @@ const VIEW_BYTES = 1024 * 1024;
  * Each chunk is copied and dropped as it arrives; a body over MAX_CHECKOUT_BODY_BYTES is refused
  * as soon as it passes the limit.
  */
-async function withBodyInOneBuffer(request: Request): Promise<Request> {
+async function withBodyInOneBuffer(request: Request, beforePhoto?: BeforePhoto): Promise<Request> {
   if (!request.body) return request;
+  const photoStart = beforePhoto ? photoPartFinder(request.headers.get("Content-Type")) : null;
+  let photoLooked = false;
   const declared = Number(request.headers.get("Content-Length") ?? "");
   const limit = MAX_CHECKOUT_BODY_BYTES;
   let buffer = new Uint8Array(
@@ -95,7 +120,16 @@ async function withBodyInOneBuffer(request: Request): Promise<Request> {
       buffer = grown;
     }
     buffer.set(value, length);
+    const searchFrom = length;
     length += value.byteLength;
+    if (photoStart && beforePhoto && !photoLooked) {
+      const fieldsEnd = photoStart(buffer, searchFrom, length);
+      if (fieldsEnd !== null) {
+        photoLooked = true;
+        const answer = await beforePhoto(await fieldsBefore(request, buffer.subarray(0, fieldsEnd)));
+        if (answer !== undefined) throw new AnsweredBeforePhoto(answer);
+      }
+    }
   }
   const body = buffer.subarray(0, length);
   // Views of the one buffer, not a copy (a Uint8Array body would be copied whole).
@@ -114,4 +148,44 @@ async function withBodyInOneBuffer(request: Request): Promise<Request> {
     signal: request.signal,
     duplex: "half",
   } as RequestInit);
+}
+
+/**
+ * For a multipart body: a finder of where the ID photo's part begins (the delimiter line before
+ * its headers) once the bytes so far hold its headers, or null while they do not. Only a part
+ * with a file name counts: a form sent with no file chosen has an empty one.
+ */
+function photoPartFinder(contentType: string | null) {
+  const boundary = /^multipart\/form-data;.*\bboundary=(?:"([^"]+)"|([^\s;]+))/i.exec(contentType ?? "");
+  const name = boundary?.[1] ?? boundary?.[2];
+  if (!name) return null;
+  const header = Buffer.from(`; name="${ID_PHOTO_FIELD}"; filename="`);
+  const delimiter = Buffer.from(`--${name}`);
+  return (bytes: Uint8Array, from: number, to: number): number | null => {
+    const view = Buffer.from(bytes.buffer, bytes.byteOffset, to);
+    const at = view.indexOf(header, Math.max(0, from - header.byteLength));
+    if (at < 0 || at + header.byteLength >= to || view[at + header.byteLength] === 0x22) return null;
+    const partStart = view.lastIndexOf(delimiter, at);
+    return partStart > 0 ? partStart : null;
+  };
+}
+
+/** The text parts before the photo, as a form of their own (the multipart closed after them). */
+async function fieldsBefore(request: Request, head: Uint8Array): Promise<FormData> {
+  const contentType = request.headers.get("Content-Type") ?? "";
+  const name = /\bboundary=(?:"([^"]+)"|([^\s;]+))/i.exec(contentType);
+  const closing = Buffer.from(`--${name?.[1] ?? name?.[2]}--\r\n`);
+  try {
+    return await parseFormData(
+      new Request(request.url, {
+        method: "POST",
+        headers: { "Content-Type": contentType },
+        body: Buffer.concat([head, closing]),
+      }),
+      { maxFiles: 0, maxParts: 100, maxTotalSize: MAX_CHECKOUT_BODY_BYTES, maxHeaderSize: 8 * 1024 },
+    );
+  } catch {
+    // Read the whole form, then: its own parse says what is wrong with it.
+    return new FormData();
+  }
 }

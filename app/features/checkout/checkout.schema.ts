@@ -6,7 +6,8 @@
 import { isBelowMinimumOrder, MIN_ORDER_CENTS, MIN_ORDER_TEXT } from "#app/features/cart/cart.ts";
 import { MAX_PAY_WITH_CENTS } from "#app/features/delivery/cash-change.ts";
 import { dollarsToCents, formatCents } from "#app/utils/money.ts";
-import { z } from "#app/utils/zod.ts";
+import { PHONE_INVALID_MESSAGE, phoneLooksValid } from "#app/utils/phone.ts";
+import { plainText, z } from "#app/utils/zod.ts";
 import { DELIVERY_SLOT_LABELS } from "./delivery-slots.ts";
 import { ID_IMAGE_HINT, MAX_LINE_QUANTITY, MAX_UPLOAD_BYTES } from "./limits.ts";
 
@@ -14,6 +15,10 @@ export const US_STATES = ["DC", "VA"] as const;
 export type DeliveryState = (typeof US_STATES)[number];
 
 const required = (message: string) => z.string({ error: message }).trim().min(1, message);
+
+/** A typed field: a control character (a NUL, say) is refused with the field's own words. */
+const typed = (field: string, options: { multiline?: boolean } = {}) =>
+  plainText(`${field} contains a character that isn't allowed`, options);
 
 export const cartLineInputSchema = z.object({
   productId: z.uuid("Unknown product"),
@@ -45,21 +50,28 @@ const itemsField = z
   .pipe(z.array(cartLineInputSchema).max(100, "Too many items in the cart"));
 
 export const checkoutSchema = z.object({
-  name: required("Full name is required").pipe(z.string().max(120, "Name is too long")),
-  email: required("Email is required").pipe(
-    z.email("Enter a valid email address").max(254, "Email is too long"),
-  ),
-  phone: required("Phone is required").pipe(
-    z
-      .string()
-      .max(30, "Phone number is too long")
-      .refine(
-        (value) => value.replace(/\D/g, "").length >= 10,
-        "Enter a phone number with at least 10 digits",
-      ),
-  ),
-  address: required("Street address is required").pipe(z.string().max(200, "Address is too long")),
-  city: required("City is required").pipe(z.string().max(100, "City is too long")),
+  name: required("Full name is required").pipe(typed("Name")).pipe(z.string().max(120, "Name is too long")),
+  email: required("Email is required")
+    .pipe(typed("Email"))
+    .pipe(z.email("Enter a valid email address").max(254, "Email is too long")),
+  // The light check; the server also checks the number against libphonenumber and stores it as
+  // E.164 (app/utils/phone.server.ts).
+  phone: required("Phone is required")
+    .pipe(typed("Phone number"))
+    .pipe(
+      z
+        .string()
+        .max(30, "Phone number is too long")
+        .refine(
+          (value) => value.replace(/\D/g, "").length >= 10 || value.trim().startsWith("+"),
+          "Enter a phone number with at least 10 digits",
+        )
+        .refine(phoneLooksValid, PHONE_INVALID_MESSAGE),
+    ),
+  address: required("Street address is required")
+    .pipe(typed("Street address"))
+    .pipe(z.string().max(200, "Address is too long")),
+  city: required("City is required").pipe(typed("City")).pipe(z.string().max(100, "City is too long")),
   state: z.enum(US_STATES, {
     error: (issue) =>
       issue.input === undefined || issue.input === "" ? "Choose a state" : "We deliver in DC and VA only",
@@ -67,8 +79,7 @@ export const checkoutSchema = z.object({
   zipCode: required("ZIP code is required").pipe(
     z.string().regex(/^\d{5}(-\d{4})?$/, "Enter a 5-digit ZIP code"),
   ),
-  notes: z
-    .string()
+  notes: typed("Delivery instructions", { multiline: true })
     .trim()
     .max(1000, "Instructions are too long")
     .optional()

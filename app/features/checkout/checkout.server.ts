@@ -9,8 +9,14 @@ import {
   noteDatabaseUnavailable,
   RETRY_AFTER_SECONDS,
 } from "#app/db/database-unavailable.server.ts";
-import { orderBudgetOf, waitPhrase } from "#app/features/abuse/rate-limits.server.ts";
 import {
+  consumeBudget,
+  idPhotoBudgetMessage,
+  orderBudgetOf,
+  waitPhrase,
+} from "#app/features/abuse/rate-limits.server.ts";
+import {
+  checkIdPhotoBytes,
   deleteIdPhotos,
   idPhotoTokenOf,
   type ProcessedIdPhoto,
@@ -27,6 +33,9 @@ import {
 import { config } from "#app/utils/env.server.ts";
 import { log, rootCauseMessage } from "#app/utils/logger.server.ts";
 import { metrics } from "#app/utils/metrics.server.ts";
+import { normalizePhone } from "#app/utils/phone.server.ts";
+import { PHONE_INVALID_MESSAGE } from "#app/utils/phone.ts";
+import { z } from "#app/utils/zod.ts";
 import {
   CHECKOUT_TOASTS,
   checkoutSchema,
@@ -39,7 +48,7 @@ import {
   type StockShortfall,
   type ToastMessage,
 } from "./checkout.schema.ts";
-import { ID_PHOTO_FIELD, parseCheckoutForm } from "./checkout-post.server.ts";
+import { AnsweredBeforePhoto, ID_PHOTO_FIELD, parseCheckoutForm } from "./checkout-post.server.ts";
 
 export type CheckoutClient = "js" | "html";
 
@@ -73,6 +82,19 @@ export type RefusalReason =
   | "error";
 
 export type CheckoutResult = CheckoutSuccess | CheckoutFailure;
+
+/**
+ * The browser's schema, and the phone number checked against libphonenumber and written as E.164:
+ * the form every later comparison (open orders per phone), search and the stored order use.
+ */
+const serverCheckoutSchema = checkoutSchema.extend({
+  phone: checkoutSchema.shape.phone.transform((value, context) => {
+    const phone = normalizePhone(value);
+    if (phone) return phone;
+    context.addIssue({ code: "custom", message: PHONE_INVALID_MESSAGE });
+    return z.NEVER;
+  }),
+});
 
 export type CheckoutDependencies = {
   /** The client's address as the server sees it (TRUST_PROXY decides): its hourly order budget. */
@@ -131,6 +153,21 @@ function tooManyOrders(client: CheckoutClient, retryAfterSeconds: number): Check
         title: "Too many orders",
         description: `We take at most ${perHour} order${perHour === 1 ? "" : "s"} an hour from one connection. Please try again in ${waitPhrase(retryAfterSeconds)}, or call us at ${config().STORE_PHONE}.`,
       },
+      "rate-limit",
+    ),
+    retryAfterSeconds,
+  };
+}
+
+/** More ID photos from this address in the hour than ID_UPLOADS_PER_HOUR: none is decoded. */
+function tooManyPhotos(client: CheckoutClient, retryAfterSeconds: number): CheckoutFailure {
+  const message = idPhotoBudgetMessage(retryAfterSeconds);
+  return {
+    ...failure(
+      client,
+      429,
+      { [ID_PHOTO_FIELD]: message },
+      { type: "error", title: "Too many photos", description: message },
       "rate-limit",
     ),
     retryAfterSeconds,
@@ -246,18 +283,43 @@ export async function submitCheckout(
 
 async function checkout(request: Request, dependencies: CheckoutDependencies): Promise<CheckoutResult> {
   const now = dependencies.now ?? new Date();
+  const budget = orderBudgetOf(dependencies.clientAddress);
+  // A multipart post with the photo in it (no JavaScript): the fields sent before the photo are
+  // checked and the order prepared as soon as the photo's part begins. A refusal (or an order
+  // already placed) is answered then, without reading the rest of the photo or parsing it.
+  let early: { values: string; prepared: PreparedOrder } | undefined;
+  const beforePhoto = async (fields: FormData) => {
+    const values = checkoutValues(fields);
+    const parsed = serverCheckoutSchema.safeParse(values);
+    if (!parsed.success || parsed.data.items.length === 0) return undefined;
+    const prepared = await prepareOrder(parsed.data, { now, photoToken: null, budget }).catch(() => null);
+    if (!prepared) return undefined;
+    const client: CheckoutClient = fields.get("_client") === "js" ? "js" : "html";
+    if (prepared.ok && prepared.replay) {
+      return {
+        ok: true,
+        client,
+        token: prepared.replay.publicToken,
+        replayed: true,
+      } satisfies CheckoutSuccess;
+    }
+    if (!prepared.ok) return refusalToFailure(client, prepared);
+    early = { values: JSON.stringify(values), prepared };
+    return undefined;
+  };
   let form: FormData;
   let idFront: File | null;
   try {
-    ({ form, idFront } = await parseCheckoutForm(request));
+    ({ form, idFront } = await parseCheckoutForm(request, { beforePhoto }));
   } catch (error) {
+    if (error instanceof AnsweredBeforePhoto) return error.answer as CheckoutResult;
     if (error instanceof UploadRefused) return photoFailure("js", error);
     throw error;
   }
   const client: CheckoutClient = form.get("_client") === "js" ? "js" : "html";
 
   // Spec §5 order: the age box, then the cart, then the fields.
-  const parsed = checkoutSchema.safeParse(checkoutValues(form));
+  const parsed = serverCheckoutSchema.safeParse(checkoutValues(form));
   const fieldErrors: FieldErrors = parsed.success ? {} : fieldErrorsOf(parsed.error);
   // With JavaScript the photo went ahead (decision 8) and the post names it; without, it is here.
   const photoToken = idFront ? null : idPhotoTokenOf(form);
@@ -272,32 +334,42 @@ async function checkout(request: Request, dependencies: CheckoutDependencies): P
   const input = parsed.data;
 
   // One read: a retry or a double submit of an order already placed gets that order back and
-  // stores nothing; otherwise the cart is priced from the database. The client address's hourly
-  // order budget (decision 29) is checked here, before any photo work, and spent by the order's
-  // own statement: only an order placed counts, so a shopper fixing a typo spends nothing.
-  const budget = orderBudgetOf(dependencies.clientAddress);
+  // stores nothing; otherwise the cart is priced from the database and everything that does not
+  // need the photo is decided (hourly order budget, delivery date, slot and zone, sizes on sale,
+  // purchase limits, minimum, stock, open orders), so a refused post never decodes its photo.
+  // The order budget (decision 29) is spent by the order's own statement: only an order placed
+  // counts, so a shopper fixing a typo spends nothing. place_order decides again, atomically.
   let prepared: PreparedOrder;
   try {
-    prepared = await prepareOrder(input, { now, photoToken, budget });
+    // The fields read before the photo are the form's first values, so the same input.
+    prepared =
+      idFront && early?.values === JSON.stringify(checkoutValues(form))
+        ? early.prepared
+        : await prepareOrder(input, { now, photoToken, budget });
   } catch (error) {
     return orderFailed(client, error);
   }
   if (prepared.ok && prepared.replay) {
     return { ok: true, client, token: prepared.replay.publicToken, replayed: true };
   }
-  if (!prepared.ok && prepared.reason === "order-budget") return refusalToFailure(client, prepared);
+  if (!prepared.ok) return refusalToFailure(client, prepared);
 
   let idPhotoId: string | null = null;
   let storedHere = false;
   if (idFront) {
     let photo: ProcessedIdPhoto;
     try {
-      photo = await processIdPhoto(new Uint8Array(await idFront.arrayBuffer()));
+      const bytes = new Uint8Array(await idFront.arrayBuffer());
+      checkIdPhotoBytes(bytes);
+      // Every decode counts against the address's ID photo budget, as an upload sent ahead does,
+      // whether or not the order is then placed.
+      const photoBudget = await consumeBudget("idPhotoUpload", dependencies.clientAddress);
+      if (!photoBudget.ok) return tooManyPhotos(client, photoBudget.retryAfterSeconds);
+      photo = await processIdPhoto(bytes);
     } catch (error) {
       if (error instanceof UploadRefused) return photoFailure(client, error);
       throw error;
     }
-    if (!prepared.ok) return refusalToFailure(client, prepared);
     // Issue 12 item 4 overrides spec §4 step 1 ('Order will continue without image'): no order is
     // placed without its ID photo. The shopper keeps the form and the photo and tries again.
     try {
@@ -312,7 +384,6 @@ async function checkout(request: Request, dependencies: CheckoutDependencies): P
       };
     }
   } else {
-    if (!prepared.ok) return refusalToFailure(client, prepared);
     // The photo sent ahead is gone (deleted unclaimed, or the token was made up): ask for it again.
     if (!prepared.sentPhotoId) {
       return failure(client, 400, { [ID_PHOTO_FIELD]: ID_IMAGE_MESSAGES.required }, CHECK_DETAILS_TOAST);

@@ -10,6 +10,7 @@ import { formatDeliveryDate } from "#app/features/checkout/delivery-slots.ts";
 import { changeToBringText } from "#app/features/delivery/cash-change.ts";
 import type { OrderItemView, OrderSummary, OrderView } from "#app/features/orders/orders.server.ts";
 import { formatCents } from "#app/utils/money.ts";
+import { formatPhone } from "#app/utils/phone.ts";
 import {
   type AmountRow,
   AmountTable,
@@ -76,7 +77,7 @@ export function orderEmailView(order: OrderEmailData, store: StoreEmailSettings)
     id: order.id,
     shortId: shortOrderId(order.id),
     customerName: order.customerName,
-    phone: order.phone,
+    phone: formatPhone(order.phone),
     email: order.userEmail,
     delivery: `${formatDeliveryDate(order.deliveryDate)}, ${order.deliveryTime}`,
     address: order.deliveryAddress,

@@ -66,13 +66,18 @@ export type ProcessedIdPhoto = {
   height: number;
 };
 
+/** What can be told without decoding: the size and the first bytes. Throws UploadRefused otherwise. */
+export function checkIdPhotoBytes(input: Uint8Array) {
+  if (input.byteLength > MAX_UPLOAD_BYTES) throw new UploadRefused(413, ID_IMAGE_MESSAGES.tooLarge);
+  if (!sniffImageType(input)) throw new UploadRefused(400, ID_IMAGE_MESSAGES.type);
+}
+
 /**
  * Checks the bytes are a real image and re-encodes them: oriented upright, scaled down to a
  * readable size, JPEG, with no EXIF/GPS/ICC metadata. Throws UploadRefused(400) otherwise.
  */
 export async function processIdPhoto(input: Uint8Array): Promise<ProcessedIdPhoto> {
-  if (input.byteLength > MAX_UPLOAD_BYTES) throw new UploadRefused(413, ID_IMAGE_MESSAGES.tooLarge);
-  if (!sniffImageType(input)) throw new UploadRefused(400, ID_IMAGE_MESSAGES.type);
+  checkIdPhotoBytes(input);
   try {
     return await ID_PHOTO_DECODES.run(() => reencode(input));
   } catch (error) {

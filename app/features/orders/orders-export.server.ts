@@ -9,6 +9,7 @@
 import { db, type Executor } from "#app/db/client.server.ts";
 import { type CsvCell, csvLines, figure } from "#app/utils/csv.ts";
 import { errorMessage, log } from "#app/utils/logger.server.ts";
+import { formatPhone } from "#app/utils/phone.ts";
 import { STORE_MINUTE_FIELDS } from "#app/utils/store-time.ts";
 import { itemsFor, type OrderScope, scopedOrders } from "./admin-orders.server.ts";
 import type { OrderFilters } from "./order-search.schema.ts";
@@ -88,7 +89,7 @@ export function ordersCsvStream(
             order.cancelReason,
             order.customerName,
             order.userEmail,
-            order.phone,
+            formatPhone(order.phone),
             order.deliveryAddress,
             order.deliveryDate,
             order.deliveryTime,

@@ -137,6 +137,7 @@ type SizeSnapshot = {
   imageUrl: string;
   archived: boolean;
   flowerEquivalentMg: number | null;
+  inventoryCount: number;
 };
 
 function parsedJson<T>(value: unknown): T | null {
@@ -145,8 +146,9 @@ function parsedJson<T>(value: unknown): T | null {
 }
 
 /**
- * One statement: the order a replayed key already placed, the sizes the cart names, whether the ID
- * photo sent ahead is stored and not yet claimed by an order, and the purchase limits.
+ * One statement: the order a replayed key already placed, the sizes the cart names (with their
+ * stock), whether the ID photo sent ahead is stored and not yet claimed by an order, the purchase
+ * limits, and the open orders of the e-mail address and of the phone number.
  */
 async function readOrderContext(
   database: Database,
@@ -155,6 +157,7 @@ async function readOrderContext(
   photoToken: string | null,
   budget: { key: string; nowMs: number } | null,
   delivery: { zip: string; date: string | null; slot: string },
+  contact: { email: string; phone: string },
 ) {
   const [row] = rowsOf<{
     replay: unknown;
@@ -166,10 +169,13 @@ async function readOrderContext(
     settings: unknown;
     closure: string | null;
     booked: number | string | null;
+    open_email: number | string | null;
+    open_phone: number | string | null;
   }>(
     await database.execute(sql`SELECT * FROM order_context(${idempotencyKey}, string_to_array(${sizeIds.join(",")}, ',')::uuid[],
       ${photoToken}::uuid, ${PURCHASE_LIMITS_KEY}, ${budget?.key ?? null}, ${budget?.nowMs ?? 0}::bigint,
-      ${delivery.zip}, ${DELIVERY_SETTINGS_KEY}, ${delivery.date}::date, ${delivery.slot})`),
+      ${delivery.zip}, ${DELIVERY_SETTINGS_KEY}, ${delivery.date}::date, ${delivery.slot},
+      ${contact.email}, ${contact.phone})`),
   );
   return {
     photo: row?.photo === true,
@@ -184,6 +190,7 @@ async function readOrderContext(
     deliverySettings: storedDeliverySettings(parsedJson(row?.settings), config().DELIVERY_SLOT_CAPACITY),
     closure: row?.closure ?? null,
     booked: Number(row?.booked ?? 0),
+    openOrders: { email: Number(row?.open_email ?? 0), phone: Number(row?.open_phone ?? 0) },
   };
 }
 
@@ -226,6 +233,7 @@ export async function prepareOrder(
     photoToken,
     options.budget ? { key: options.budget.key, nowMs } : null,
     { zip: input.zipCode.slice(0, 5), date: slotDate, slot: input.timeSlot },
+    { email: input.email, phone: input.phone },
   );
   if (context.replay) return { ok: true, replay: context.replay };
   // Used up already: refused before any photo work; place_order decides for parallel posts.
@@ -292,6 +300,27 @@ export async function prepareOrder(
     return { ok: false, reason: "minimum", totalCents, minimumCents };
   if (input.payWith !== null && input.payWith !== undefined && input.payWith < totalCents) {
     return { ok: false, reason: "pay-with", message: payWithTooLowMessage(totalCents) };
+  }
+  // Stock and open orders as they were read: a post refused here costs no ID photo decode.
+  // place_order decides both again under its locks, in the same order (open orders, then stock).
+  const maxOpen = config().MAX_OPEN_ORDERS;
+  for (const contact of ["email", "phone"] as const) {
+    if (context.openOrders[contact] >= maxOpen) {
+      return { ok: false, reason: "open-orders", contact, limit: maxOpen };
+    }
+  }
+  for (const line of priced) {
+    const left = bySize.get(line.sizeId)?.inventoryCount ?? 0;
+    if (left < line.quantity) {
+      return {
+        ok: false,
+        reason: "out-of-stock",
+        itemName: itemDisplayName(line.productName, line.sizeLabel),
+        left: Math.max(0, left),
+        productId: line.productId,
+        sizeId: line.sizeId,
+      };
+    }
   }
   return {
     ok: true,

@@ -11,6 +11,7 @@ import { cancelReasonForCustomer, type OrderStatus } from "#app/features/orders/
 import { getOrderOfRequest, getOrderTimeline } from "#app/features/orders/orders.server.ts";
 import { readFormData } from "#app/utils/form-data.server.ts";
 import { formatCents } from "#app/utils/money.ts";
+import { formatPhone } from "#app/utils/phone.ts";
 import { STORE_TIME_ZONE } from "#app/utils/store-time.ts";
 import { redirectWithToast } from "#app/utils/toast.server.ts";
 import type { Route } from "./+types/thank-you";
@@ -52,7 +53,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       })),
       customerName: order.customerName,
       userEmail: order.userEmail,
-      phone: order.phone,
+      phone: formatPhone(order.phone),
       deliveryAddress: order.deliveryAddress,
       deliveryDate: order.deliveryDate,
       deliveryTime: order.deliveryTime,

@@ -1,4 +1,8 @@
-import { consumeBudget, retryAfterHeaders, waitPhrase } from "#app/features/abuse/rate-limits.server.ts";
+import {
+  consumeBudget,
+  idPhotoBudgetMessage,
+  retryAfterHeaders,
+} from "#app/features/abuse/rate-limits.server.ts";
 import { uploadIdPhoto } from "#app/features/media/id-photos.server.ts";
 import { PRIVATE_NO_STORE } from "#app/utils/cache-headers.ts";
 import { requestInfoContext } from "#app/utils/request-context.ts";
@@ -10,9 +14,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const budget = await consumeBudget("idPhotoUpload", context.get(requestInfoContext).clientAddress);
   if (!budget.ok) {
     return Response.json(
-      {
-        error: `Too many photo uploads from this connection. Please try again in ${waitPhrase(budget.retryAfterSeconds)}.`,
-      },
+      { error: idPhotoBudgetMessage(budget.retryAfterSeconds) },
       { status: 429, headers: retryAfterHeaders(budget.retryAfterSeconds) },
     );
   }
