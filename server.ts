@@ -160,8 +160,10 @@ app.get("/readyz", async (_req, res) => {
   });
 });
 /** Prometheus metrics: loopback peers (not forwarded), or `Authorization: Bearer $METRICS_TOKEN`. */
+const trustedProxy = app.get("trust proxy fn") as (address: string, hop: number) => boolean;
+const isProxyPeer = (address: string) => trustedProxy(address, 0);
 app.get("/metrics", async (req, res, next) => {
-  const access = metricsAccess(req, settings.METRICS_TOKEN);
+  const access = metricsAccess(req, settings.METRICS_TOKEN, isProxyPeer);
   res.setHeader("Cache-Control", "no-store");
   if (access === "unauthorized") {
     res.setHeader("WWW-Authenticate", 'Bearer realm="metrics"');

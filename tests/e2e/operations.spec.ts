@@ -136,7 +136,7 @@ test("the log has one JSON line per request with its id and route, and none of t
   }
 });
 
-test("/metrics answers loopback peers and the bearer token, not a forwarded outsider", async () => {
+test("/metrics answers the bearer token, not a forwarded outsider nor anything a TRUST_PROXY peer sends", async () => {
   test.setTimeout(90_000);
   const app = await startApp({
     buildDir: buildDir(),
@@ -146,7 +146,11 @@ test("/metrics answers loopback peers and the bearer token, not a forwarded outs
     const { url } = app;
     expect((await fetch(`${url}/shop`)).status).toBe(200);
     expect((await fetch(`${url}/shop`)).status).toBe(200);
-    const direct = await fetch(`${url}/metrics`);
+    // The proxy runs on this machine (TRUST_PROXY=loopback): a loopback peer may be it, forwarding
+    // an outsider with X-Real-IP alone (or with nothing at all), so only the token opens /metrics.
+    expect((await fetch(`${url}/metrics`, { headers: { "X-Real-IP": "203.0.113.9" } })).status).toBe(401);
+    expect((await fetch(`${url}/metrics`)).status).toBe(401);
+    const direct = await fetch(`${url}/metrics`, { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } });
     expect(direct.status).toBe(200);
     expect(direct.headers.get("content-type")).toContain("text/plain");
     const body = await direct.text();
@@ -198,6 +202,29 @@ test("/metrics answers loopback peers and the bearer token, not a forwarded outs
     });
   } finally {
     await app.stop();
+  }
+});
+
+test("/metrics without a token, behind a proxy on this machine: hidden from every loopback peer", async () => {
+  test.setTimeout(90_000);
+  const app = await startApp({ buildDir: buildDir(), env: { TRUST_PROXY: "loopback", SEED_DEMO: "false" } });
+  try {
+    const realIpOnly = await fetch(`${app.url}/metrics`, { headers: { "X-Real-IP": "203.0.113.9" } });
+    expect(realIpOnly.status).toBe(404);
+    expect(await realIpOnly.text()).not.toContain("http_request_duration_seconds");
+    expect((await fetch(`${app.url}/metrics`)).status).toBe(404);
+  } finally {
+    await app.stop();
+  }
+  // Without TRUST_PROXY, this machine's own scraper reads it.
+  const direct = await startApp({ buildDir: buildDir(), env: { SEED_DEMO: "false" } });
+  try {
+    expect((await fetch(`${direct.url}/metrics`)).status).toBe(200);
+    expect(
+      (await fetch(`${direct.url}/metrics`, { headers: { "X-Forwarded-For": "203.0.113.9" } })).status,
+    ).toBe(404);
+  } finally {
+    await direct.stop();
   }
 });
 
