@@ -18,7 +18,13 @@ import {
 } from "react-router";
 import { isBenchBuild, registerBenchEndpoints } from "./app/server/bench.server.ts";
 import { createNonce, hashPolicy, noncePolicy } from "./app/server/content-security-policy.server.ts";
-import { crossSiteGuard, finalErrorHandler, methodGuard } from "./app/server/http-guards.server.ts";
+import {
+  crossSiteGuard,
+  finalErrorHandler,
+  hostGuard,
+  methodGuard,
+  originFormTarget,
+} from "./app/server/http-guards.server.ts";
 import { metricsAccess } from "./app/server/ops-endpoints.server.ts";
 import { PageCache } from "./app/server/page-cache.server.ts";
 import { precompressedAssets } from "./app/server/page-cache-assets.server.ts";
@@ -82,6 +88,8 @@ const app = express();
 app.disable("x-powered-by");
 // X-Forwarded-For is read only from the proxies TRUST_PROXY names (decision 30): by default nobody.
 app.set("trust proxy", settings.TRUST_PROXY);
+// `GET http://host/path HTTP/1.1`: served as `/path` from here on (http-guards.server.ts).
+app.use(originFormTarget);
 
 // --- Request ids, the request log, the duration histogram (issue 12 items 6 and 7, decision 018) ---
 const routeOf = routePatterns(build.routes);
@@ -199,8 +207,10 @@ app.use((_req, res, next) => {
   next();
 });
 
-// TRACE, CONNECT, PROPFIND…: 405 with Allow. Any POST from another site's page: 403, on every route.
+// TRACE, CONNECT, PROPFIND…: 405 with Allow. No usable Host: 400. Any POST from another site's
+// page: 403, on every route.
 app.use(methodGuard);
+app.use(hostGuard);
 app.use(crossSiteGuard(settings.publicUrl));
 
 // Bounded work per request (decision 015): a POST must be a form (415), and every body has a
