@@ -14,9 +14,11 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { countOrders, discoverTarget, fuzzServer } from "../../tests/fuzz/hostile-requests.ts";
+import { enrolOverHttp } from "../../tests/e2e/support/admin-sign-in.ts";
+import { countOrders, discoverTarget, fuzzRawHttp, fuzzServer } from "../../tests/fuzz/hostile-requests.ts";
 import { adminCookie, firstLoad, launchChromium, priceChangeVisibility } from "./browser.ts";
 import {
+  ADMIN,
   type BenchServer,
   bodyBytes,
   buildApp,
@@ -524,16 +526,23 @@ async function todaySection(postgresUrl: string | undefined) {
   }
 }
 
-/** The fuzz test of `npm test` (tests/e2e/hostile-traffic.spec.ts) at 10,000 requests. */
+/**
+ * The fuzz test of `npm test` (tests/e2e/hostile-traffic.spec.ts) at 10,000 requests, then 10,000 odd
+ * HTTP requests over raw sockets (no Host, absolute-form targets, filters the database refuses, half
+ * of them signed in as the owner).
+ */
 async function fuzzSection() {
   const requests = 10_000;
-  say(`… ${requests} hostile requests (tests/fuzz/hostile-requests.ts)`);
+  say(`… ${requests} hostile requests and ${requests} odd HTTP requests (tests/fuzz/hostile-requests.ts)`);
   const data = await createDataSet({ count: 60 });
   try {
     const server = await startServer(data);
     let report: Awaited<ReturnType<typeof fuzzServer>>;
+    let raw: Awaited<ReturnType<typeof fuzzRawHttp>>;
     try {
       report = await fuzzServer(await discoverTarget(server.url), { requests, seed: 20261123 });
+      const { cookie } = await enrolOverHttp(server.url, ADMIN);
+      raw = await fuzzRawHttp({ url: server.url, adminCookie: cookie }, { requests, seed: 20261127 });
     } finally {
       await server.stop();
     }
@@ -547,6 +556,16 @@ async function fuzzSection() {
       value: String(report.findings.length),
       pass: report.findings.length === 0,
       context: `${report.sent} sent in ${fmt(report.seconds, 1)} s (${report.unsendable} not sendable by Node's client); by status ${statuses}${report.findings.length ? `; first: ${report.findings[0]?.why} on ${report.findings[0]?.request.slice(0, 160)}` : ""}`,
+    });
+    const rawStatuses = Object.entries(raw.byStatus)
+      .map(([status, count]) => `${status}: ${count}`)
+      .join(", ");
+    record({
+      figure: `Fuzz: answers ≥ 500, with a stack trace or a server path, or no answer, of ${requests} odd HTTP requests over raw sockets`,
+      target: "0",
+      value: String(raw.findings.length),
+      pass: raw.findings.length === 0,
+      context: `${raw.sent} sent in ${fmt(raw.seconds, 1)} s (HTTP/1.0 without Host, empty or malformed Host, absolute-form targets, bad dates and NULs in the admin's filters and exports, half signed in as the owner); by status ${rawStatuses}${raw.findings.length ? `; first: ${raw.findings[0]?.why} on ${raw.findings[0]?.request.slice(0, 160)}` : ""}`,
     });
     record({
       figure: `Fuzz: orders placed by ${requests} hostile requests (each checkout carries a field no order can have)`,
