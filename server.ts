@@ -243,11 +243,12 @@ if (settings.PAGE_CACHE) {
   // scripts instead (app/server/content-security-policy.server.ts).
   const cache = new PageCache({
     policyFor: (html) => hashPolicy(settings.IMAGE_HOSTS, html),
-    // Pages whose route module says `handle: { pageCache: true }` (app/utils/catalogue-pages.ts).
-    isCataloguePage: cataloguePages(build.routes).isCacheable,
+    // Pages whose route module says `handle: { pageCache: true }`, and the query parameters each
+    // reads (app/utils/catalogue-pages.ts).
+    pageParams: cataloguePages(build.routes).pageParams,
     currentVersion: () => entry.catalogVersion.current(),
     unreachableVersion: () => entry.catalogVersion.unreachableVersion(),
-    render(req, res) {
+    render(req, res, url) {
       const request = req as express.Request;
       const headers = new Headers();
       for (const [name, value] of Object.entries(request.headers)) {
@@ -255,9 +256,10 @@ if (settings.PAGE_CACHE) {
         for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
       }
       // The page is shared by every shopper: render it for the configured origin, never for the
-      // request's Host header (a forged Host must not end up in a cached page).
+      // request's Host header (a forged Host must not end up in a cached page), and for its key,
+      // without the parameters the page does not read (a shopper's utm_source, say).
       return handleRouterRequest(
-        new Request(new URL(request.originalUrl, origin), { method: "GET", headers }),
+        new Request(`${origin}${url}`, { method: "GET", headers }),
         loadContext(request, res as express.Response, ""),
       );
     },

@@ -4,8 +4,8 @@
  * reference served by the same process in the same run, the median of interleaved rounds.
  *
  *   npm run bench                      all figures (about 10 minutes on 2 cores)
- *   npm run bench -- --only=cached,cold   some sections: cached, browser, cold, orders, fresh-pg, dashboard, today, import,
- *                                      orders-search, audit, fuzz, ops
+ *   npm run bench -- --only=cached,cold   some sections: cached, tracking, browser, cold, orders, fresh-pg, dashboard, today,
+ *                                      import, orders-search, audit, fuzz, ops
  *   BENCH_SECONDS=5 BENCH_ROUNDS=3     seconds per load run, rounds per figure (defaults)
  *   BENCH_PG_URL=postgres://…          PostgreSQL for the PostgreSQL-only figures (default: DATABASE_URL,
  *                                      else postgres://postgres@127.0.0.1:5432/test when it answers)
@@ -210,6 +210,58 @@ async function missSection(cachedServer: BenchServer) {
     value: fmt(miss.ratio),
     pass: null,
     context: `miss ${fmt(miss.a.cpuMs)} ms vs bare ${fmt(miss.b.cpuMs)} ms CPU per request`,
+  });
+}
+
+/** A counter of the server's /metrics (this bench's loopback peer reads it without a token). */
+async function metricValue(server: BenchServer, name: string) {
+  const text = await (await fetch(`${server.url}/metrics`)).text();
+  return Number(new RegExp(`^${name} (\\S+)$`, "m").exec(text)?.[1] ?? Number.NaN);
+}
+
+/**
+ * 10,000 catalogue requests, each with tracking parameters of its own (utm_*, fbclid, gclid, as ads
+ * and newsletters add them), 16 at a time: each should be a page-cache hit, the parameters being
+ * left out of the key (the pages do not read them).
+ */
+async function trackingParamsSection(server: BenchServer, productSlug: string) {
+  const requests = 10_000;
+  say(`… ${requests} catalogue requests with unique tracking parameters`);
+  const paths = ["/shop", "/", "/flower", `/product/${productSlug}`];
+  for (const pagePath of paths) await (await fetch(`${server.url}${pagePath}`)).arrayBuffer();
+  const hitsBefore = await metricValue(server, "page_cache_hits_total");
+  const missesBefore = await metricValue(server, "page_cache_misses_total");
+  const states: Record<string, number> = {};
+  const started = performance.now();
+  let next = 0;
+  async function worker() {
+    while (next < requests) {
+      const i = next++;
+      const pagePath = paths[i % paths.length] as string;
+      const tracking = `utm_source=newsletter&utm_medium=email&utm_campaign=c${i}&utm_content=${Math.random().toString(36).slice(2)}&fbclid=IwAR${i}&gclid=Cj0K${i}`;
+      const response = await fetch(`${server.url}${pagePath}?${tracking}`, {
+        headers: { "Accept-Encoding": "br" },
+      });
+      await response.arrayBuffer();
+      const state = `${response.status} ${response.headers.get("x-cache") ?? "none"}`;
+      states[state] = (states[state] ?? 0) + 1;
+    }
+  }
+  await Promise.all(Array.from({ length: 16 }, () => worker()));
+  const seconds = (performance.now() - started) / 1000;
+  const hits = (await metricValue(server, "page_cache_hits_total")) - hitsBefore;
+  const misses = (await metricValue(server, "page_cache_misses_total")) - missesBefore;
+  const ratio = hits / requests;
+  record({
+    figure: `Page-cache hits of ${requests.toLocaleString("en-US")} catalogue requests with unique tracking parameters (utm_*, fbclid, gclid)`,
+    target: "100%",
+    value: `${fmt(ratio * 100, 2)}%`,
+    pass: hits === requests,
+    context: `page_cache_hits_total +${hits}, page_cache_misses_total +${misses} (/metrics); X-Cache ${Object.entries(
+      states,
+    )
+      .map(([state, count]) => `${state}: ${count}`)
+      .join(", ")}; ${paths.join(", ")} in turn, 16 at a time, ${fmt(requests / seconds, 0)} req/s`,
   });
 }
 
@@ -677,16 +729,17 @@ async function main() {
   const disposals: Array<() => Promise<void>> = [];
   const servers: BenchServer[] = [];
   try {
-    if (wants("cached") || wants("browser") || wants("cold")) {
+    if (wants("cached") || wants("tracking") || wants("browser") || wants("cold")) {
       say("Seeding 60 products");
       const data60 = await createDataSet({ count: 60, postgresUrl: mainPostgres });
       disposals.push(() => data60.dispose());
-      if (wants("cached") || wants("browser")) {
+      if (wants("cached") || wants("tracking") || wants("browser")) {
         const server = await startServer(data60);
         servers.push(server);
         const [productSlug] = await productSlugs(server.url);
         if (!productSlug) throw new Error("/shop lists no product");
         if (wants("cached")) await cachedSection(server, productSlug);
+        if (wants("tracking")) await trackingParamsSection(server, productSlug);
         if (wants("browser")) await browserSection(server, productSlug);
         await server.stop();
       }
