@@ -17,6 +17,7 @@ import {
   type ServerBuild,
 } from "react-router";
 import { isBenchBuild, registerBenchEndpoints } from "./app/server/bench.server.ts";
+import { capConnections } from "./app/server/connection-cap.server.ts";
 import { createNonce, hashPolicy, noncePolicy } from "./app/server/content-security-policy.server.ts";
 import {
   crossSiteGuard,
@@ -304,6 +305,9 @@ const server = app.listen(settings.PORT, settings.HOST, () => {
   const shown = settings.HOST === "0.0.0.0" || settings.HOST === "::" ? "localhost" : settings.HOST;
   log.info(`${settings.STORE_NAME} is serving http://${shown}:${settings.PORT} on ${database}`);
 });
+// At most MAX_CONNECTIONS client connections, the longest-idle closed first when near it, so the
+// database, files and logs always have file descriptors (app/server/connection-cap.server.ts).
+capConnections(server, settings.MAX_CONNECTIONS);
 server.on("error", (error: NodeJS.ErrnoException) => {
   fail(
     error.code === "EADDRINUSE"
