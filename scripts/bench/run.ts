@@ -592,8 +592,9 @@ async function fuzzSection() {
     let report: Awaited<ReturnType<typeof fuzzServer>>;
     let raw: Awaited<ReturnType<typeof fuzzRawHttp>>;
     try {
-      report = await fuzzServer(await discoverTarget(server.url), { requests, seed: 20261123 });
+      // Signed in first: the hostile sign-in posts spend this address's sign-in budget.
       const { cookie } = await enrolOverHttp(server.url, ADMIN);
+      report = await fuzzServer(await discoverTarget(server.url), { requests, seed: 20261123 });
       raw = await fuzzRawHttp({ url: server.url, adminCookie: cookie }, { requests, seed: 20261127 });
     } finally {
       await server.stop();
