@@ -14,7 +14,7 @@ export function filterText(max: number) {
     .string()
     .trim()
     .max(max)
-    .refine((value) => !/[\u0000-\u001f\u007f]/.test(value), "Remove control characters");
+    .refine((value) => !/\p{Cc}/u.test(value), "Remove control characters");
 }
 
 /**
