@@ -18,8 +18,15 @@ import {
 } from "react-router";
 import { databaseUnavailablePage, RETRY_AFTER_SECONDS } from "./app/db/database-unavailable.server.ts";
 import { isBenchBuild, registerBenchEndpoints } from "./app/server/bench.server.ts";
+import { capConnections } from "./app/server/connection-cap.server.ts";
 import { createNonce, hashPolicy, noncePolicy } from "./app/server/content-security-policy.server.ts";
-import { crossSiteGuard, finalErrorHandler, methodGuard } from "./app/server/http-guards.server.ts";
+import {
+  crossSiteGuard,
+  finalErrorHandler,
+  hostGuard,
+  methodGuard,
+  originFormTarget,
+} from "./app/server/http-guards.server.ts";
 import { metricsAccess } from "./app/server/ops-endpoints.server.ts";
 import { PageCache } from "./app/server/page-cache.server.ts";
 import { precompressedAssets } from "./app/server/page-cache-assets.server.ts";
@@ -94,6 +101,8 @@ const app = express();
 app.disable("x-powered-by");
 // X-Forwarded-For is read only from the proxies TRUST_PROXY names (decision 30): by default nobody.
 app.set("trust proxy", settings.TRUST_PROXY);
+// `GET http://host/path HTTP/1.1`: served as `/path` from here on (http-guards.server.ts).
+app.use(originFormTarget);
 
 // --- Request ids, the request log, the duration histogram (issue 12 items 6 and 7, decision 018) ---
 const routeOf = routePatterns(build.routes);
@@ -192,8 +201,10 @@ app.get("/readyz", async (_req, res) => {
   });
 });
 /** Prometheus metrics: loopback peers (not forwarded), or `Authorization: Bearer $METRICS_TOKEN`. */
+const trustedProxy = app.get("trust proxy fn") as (address: string, hop: number) => boolean;
+const isProxyPeer = (address: string) => trustedProxy(address, 0);
 app.get("/metrics", async (req, res, next) => {
-  const access = metricsAccess(req, settings.METRICS_TOKEN);
+  const access = metricsAccess(req, settings.METRICS_TOKEN, isProxyPeer);
   res.setHeader("Cache-Control", "no-store");
   if (access === "unauthorized") {
     res.setHeader("WWW-Authenticate", 'Bearer realm="metrics"');
@@ -229,8 +240,10 @@ app.use((_req, res, next) => {
   next();
 });
 
-// TRACE, CONNECT, PROPFIND…: 405 with Allow. Any POST from another site's page: 403, on every route.
+// TRACE, CONNECT, PROPFIND…: 405 with Allow. No usable Host: 400. Any POST from another site's
+// page: 403, on every route.
 app.use(methodGuard);
+app.use(hostGuard);
 app.use(crossSiteGuard(settings.publicUrl));
 
 // Bounded work per request (decision 015): a POST must be a form (415), and every body has a
@@ -276,11 +289,12 @@ if (settings.PAGE_CACHE) {
   // scripts instead (app/server/content-security-policy.server.ts).
   const cache = new PageCache({
     policyFor: (html) => hashPolicy(settings.IMAGE_HOSTS, html),
-    // Pages whose route module says `handle: { pageCache: true }` (app/utils/catalogue-pages.ts).
-    isCataloguePage: cataloguePages(build.routes).isCacheable,
+    // Pages whose route module says `handle: { pageCache: true }`, and the query parameters each
+    // reads (app/utils/catalogue-pages.ts).
+    pageParams: cataloguePages(build.routes).pageParams,
     currentVersion: () => entry.catalogVersion.current(),
     unreachableVersion: () => entry.catalogVersion.unreachableVersion(),
-    render(req, res) {
+    render(req, res, url) {
       const request = req as express.Request;
       const headers = new Headers();
       for (const [name, value] of Object.entries(request.headers)) {
@@ -288,9 +302,10 @@ if (settings.PAGE_CACHE) {
         for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
       }
       // The page is shared by every shopper: render it for the configured origin, never for the
-      // request's Host header (a forged Host must not end up in a cached page).
+      // request's Host header (a forged Host must not end up in a cached page), and for its key,
+      // without the parameters the page does not read (a shopper's utm_source, say).
       return handleRouterRequest(
-        new Request(new URL(request.originalUrl, origin), { method: "GET", headers }),
+        new Request(`${origin}${url}`, { method: "GET", headers }),
         loadContext(request, res as express.Response, ""),
       );
     },
@@ -335,6 +350,9 @@ const server = app.listen(settings.PORT, settings.HOST, () => {
   const shown = settings.HOST === "0.0.0.0" || settings.HOST === "::" ? "localhost" : settings.HOST;
   log.info(`${settings.STORE_NAME} is serving http://${shown}:${settings.PORT} on ${database}`);
 });
+// At most MAX_CONNECTIONS client connections, the longest-idle closed first when near it, so the
+// database, files and logs always have file descriptors (app/server/connection-cap.server.ts).
+capConnections(server, settings.MAX_CONNECTIONS);
 server.on("error", (error: NodeJS.ErrnoException) => {
   fail(
     error.code === "EADDRINUSE"

@@ -2,6 +2,9 @@
  * What the web server (server.ts) answers before and after the app (issue 11, items 5 and 7):
  * - methods the shop does not use get 405 with `Allow` (Express and the Fetch API choke on some,
  *   such as TRACE and CONNECT, with a 500);
+ * - an absolute-form request target (`GET http://host/path`) is served as its path, and a request
+ *   without a usable Host (HTTP/1.0 sends none; an empty or malformed one) gets 400: React Router
+ *   builds each request's URL from the Host and failed with a 500 on those;
  * - a POST from another site gets 403, whatever route it targets, so a new route cannot forget it;
  * - the final error handler: a plain page with the request id, never a stack or a file path, 4xx
  *   for what is the client's fault (a malformed URL, say) and 500 for a real fault, which alone is
@@ -39,9 +42,10 @@ function escapeHtml(text: string) {
 }
 
 /** The calm page every error the app itself does not render gets: no stack, no path, the request id. */
-export function errorPageHtml(status: number, requestId: string) {
-  const { title, message } = TITLES[status] ??
+export function errorPageHtml(status: number, requestId: string, ownMessage?: string) {
+  const { title, message: defaultMessage } = TITLES[status] ??
     (status >= 500 ? TITLES[500] : TITLES[400]) ?? { title: "", message: "" };
+  const message = ownMessage ?? defaultMessage;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex"><title>${escapeHtml(title)}</title>
@@ -59,8 +63,9 @@ function sendErrorPage(
   res: Parameters<RequestHandler>[1],
   status: number,
   headers: Record<string, string> = {},
+  message?: string,
 ) {
-  const body = errorPageHtml(status, requestIdOf(res));
+  const body = errorPageHtml(status, requestIdOf(res), message);
   res.status(status);
   res.set({
     "Content-Type": "text/html; charset=utf-8",
@@ -82,6 +87,62 @@ export const methodGuard: RequestHandler = (req, res, next) => {
     method: req.method,
   });
   sendErrorPage(res, 405, { Allow: ALLOW });
+};
+
+const ABSOLUTE_TARGET = /^https?:\/\/([^/?#]*)([^#]*)$/i;
+
+/**
+ * An absolute-form request target, which an HTTP/1.1 server must accept (RFC 9112, section 3.2.2):
+ * served as its path and query alone, with the target's host in place of the Host header, as that
+ * section says. Express's first middleware, so the request log, the guards, the page cache and the
+ * router all see an ordinary path. The path is kept as sent (no normalisation); `hostGuard` then
+ * judges the host, and refuses any other form of target.
+ */
+export const originFormTarget: RequestHandler = (req, _res, next) => {
+  const url = req.url;
+  if (url.startsWith("/")) return next();
+  const absolute = ABSOLUTE_TARGET.exec(url);
+  if (absolute) {
+    const rest = absolute[2] ?? "";
+    req.url = rest.startsWith("/") ? rest : `/${rest}`;
+    req.originalUrl = req.url;
+    req.headers.host = absolute[1] ?? "";
+  }
+  next();
+};
+
+/** A host name, IPv4 address or bracketed IPv6 address, and an optional port. */
+const HOST = /^(?:[a-z0-9_](?:[a-z0-9_.-]{0,251}[a-z0-9_])?|\[[0-9a-f:.]{2,45}\])(?::(\d{1,5}))?$/i;
+
+function usableHost(host: string | undefined) {
+  if (!host) return false;
+  const match = HOST.exec(host);
+  return match !== null && (match[1] === undefined || Number(match[1]) <= 65535);
+}
+
+export const HOST_MESSAGE = "The request needs a valid Host header: the address of the shop.";
+
+/**
+ * 400 for a request React Router could not make a URL of: no Host (HTTP/1.0), an empty or malformed
+ * one, a target that is not a path; and, behind a trusted proxy, a malformed X-Forwarded-Host or a
+ * protocol other than http and https in X-Forwarded-Proto. The operator endpoints are answered
+ * before this guard: a load balancer's HTTP/1.0 health check sends no Host.
+ */
+export const hostGuard: RequestHandler = (req, res, next) => {
+  if (
+    req.url.startsWith("/") &&
+    usableHost(req.headers.host) &&
+    usableHost(req.host) &&
+    (req.protocol === "http" || req.protocol === "https")
+  ) {
+    return next();
+  }
+  log.info("Refused a request without a usable Host", {
+    requestId: requestIdOf(res),
+    method: req.method,
+    httpVersion: req.httpVersion,
+  });
+  sendErrorPage(res, 400, {}, HOST_MESSAGE);
 };
 
 /** The origins a request may come from: the public address, and the address it was sent to. */

@@ -3,8 +3,15 @@ import type { AddressInfo } from "node:net";
 import express from "express";
 import pino from "pino";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { rawRequest } from "#tests/support/raw-http.ts";
-import { crossSiteGuard, finalErrorHandler, methodGuard } from "./http-guards.server.ts";
+import { rawRequest, wireRequest } from "#tests/support/raw-http.ts";
+import {
+  crossSiteGuard,
+  finalErrorHandler,
+  HOST_MESSAGE,
+  hostGuard,
+  methodGuard,
+  originFormTarget,
+} from "./http-guards.server.ts";
 
 /**
  * The guards and the last error handler in a real Express server on loopback, in the order server.ts
@@ -32,11 +39,16 @@ let capturing = false;
 beforeAll(async () => {
   const app = express();
   let counter = 0;
+  app.use(originFormTarget);
   app.use((_req, res, next) => {
     res.locals.requestId = `req-${++counter}`;
     next();
   });
+  app.get("/healthz", (_req, res) => {
+    res.send("ok");
+  });
   app.use(methodGuard);
+  app.use(hostGuard);
   app.use(crossSiteGuard(PUBLIC_URL));
   app.get("/boom", () => {
     throw new Error("the database at /srv/capital-grown is on fire");
@@ -44,8 +56,10 @@ beforeAll(async () => {
   app.post("/form", (_req, res) => {
     res.send("accepted");
   });
-  app.all("/{*path}", (_req, res) => {
-    res.send("page");
+  app.all("/{*path}", (req, res) => {
+    // What React Router's Express adapter makes of the request (it failed on these with a 500).
+    const url = new URL(`${req.protocol}://${req.hostname.split(/[\\/?#@]/)[0]}${req.originalUrl}`);
+    res.send(`page ${url.pathname}${url.search} for ${req.get("host")}`);
   });
   app.use(finalErrorHandler);
   const server = app.listen(0, "127.0.0.1");
@@ -103,6 +117,42 @@ describe("the server's own answers (issue 11 items 5 and 7)", () => {
     const id = referenceOf(response.body);
     expectCalmPage(response.body, id);
     expect(logged).toMatch(/"level":"info".*"msg":"Refused a malformed request"/);
+    expect(logged).not.toMatch(/"level":"error"|\\n\s+at /);
+  });
+
+  it("answers odd request lines and Host headers with a 4xx plain page, never a 500", async () => {
+    captureLogs();
+    const url = `http://${base.host}:${base.port}`;
+    const refused = [
+      "GET /admin/login HTTP/1.0\r\n\r\n",
+      "GET /terms HTTP/1.0\r\nHost:\r\n\r\n",
+      "GET /terms HTTP/1.1\r\nHost:\r\nConnection: close\r\n\r\n",
+      "GET /terms HTTP/1.1\r\nHost: a b\r\nConnection: close\r\n\r\n",
+      "GET /terms HTTP/1.1\r\nHost: shop.example:99999\r\nConnection: close\r\n\r\n",
+      "GET /terms HTTP/1.1\r\nHost: user@shop.example\r\nConnection: close\r\n\r\n",
+      "GET /terms HTTP/1.1\r\nHost: [::1\r\nConnection: close\r\n\r\n",
+      "GET http:///terms HTTP/1.1\r\nHost: shop.example\r\nConnection: close\r\n\r\n",
+      "GET ftp://evil.example/terms HTTP/1.1\r\nHost: shop.example\r\nConnection: close\r\n\r\n",
+    ];
+    for (const head of refused) {
+      const answer = await wireRequest(url, head);
+      expect(answer.status, head).toBe(400);
+      expect(answer.body, head).toContain(HOST_MESSAGE);
+      expectCalmPage(answer.body, referenceOf(answer.body));
+    }
+    // An absolute-form target is its path, and its host the request's (RFC 9112, section 3.2.2).
+    const absolute = await wireRequest(
+      url,
+      "GET http://evil.example/terms?x=1 HTTP/1.1\r\nHost: shop.example\r\nConnection: close\r\n\r\n",
+    );
+    expect(absolute.status).toBe(200);
+    expect(absolute.body).toBe("page /terms?x=1 for evil.example");
+    const upper = await wireRequest(url, "GET http://Shop.Example:8080/?a HTTP/1.0\r\n\r\n");
+    expect(upper.body).toBe("page /?a for Shop.Example:8080");
+    // A load balancer's HTTP/1.0 health check without Host is answered before the guard.
+    expect((await wireRequest(url, "GET /healthz HTTP/1.0\r\n\r\n")).status).toBe(200);
+    expect((await wireRequest(url, "GET /terms HTTP/1.0\r\nHost: shop.example\r\n\r\n")).status).toBe(200);
+    expect(logged).toMatch(/"level":"info".*"msg":"Refused a request without a usable Host"/);
     expect(logged).not.toMatch(/"level":"error"|\\n\s+at /);
   });
 

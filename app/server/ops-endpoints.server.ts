@@ -1,8 +1,9 @@
 /**
- * Who may read /metrics (issue 12 item 7, decision 018): a peer on this machine talking to the server
- * directly, or anyone with `Authorization: Bearer $METRICS_TOKEN`. A request a proxy forwards is
- * never "on this machine", even when the proxy itself is: it carries X-Forwarded-For or Forwarded,
- * and with TRUST_PROXY its address (`req.ip`) is the outside client's.
+ * Who may read /metrics (decision 018): a peer on this machine talking to the server directly, or
+ * anyone with `Authorization: Bearer $METRICS_TOKEN`. A request a proxy forwards is never "on this
+ * machine", even when the proxy itself is: it came from a peer TRUST_PROXY names (whatever headers
+ * the proxy sent: one that passes the client in X-Real-IP alone sends no X-Forwarded-For), or it
+ * carries X-Forwarded-For or Forwarded (a proxy nobody configured).
  */
 import { timingSafeEqual } from "node:crypto";
 import { isIP } from "node:net";
@@ -20,8 +21,16 @@ export function isLoopbackAddress(address: string | undefined) {
   return isIP(plain) === 4 && plain.startsWith("127.");
 }
 
-/** `allowed`; `unauthorized` (401: a token is configured and was not given); `hidden` (404). */
-export function metricsAccess(req: Peer, token: string | undefined): "allowed" | "unauthorized" | "hidden" {
+/**
+ * `allowed`; `unauthorized` (401: a token is configured and was not given); `hidden` (404).
+ * `isProxy` tells whether a peer address is one of TRUST_PROXY's (Express's compiled "trust proxy"
+ * function at hop 0; with a hop count every peer is one).
+ */
+export function metricsAccess(
+  req: Peer,
+  token: string | undefined,
+  isProxy: (address: string) => boolean,
+): "allowed" | "unauthorized" | "hidden" {
   const authorization = req.headers.authorization;
   if (token && typeof authorization === "string" && authorization.startsWith("Bearer ")) {
     const given = Buffer.from(authorization.slice(7).trim());
@@ -29,8 +38,12 @@ export function metricsAccess(req: Peer, token: string | undefined): "allowed" |
     if (given.length === expected.length && timingSafeEqual(given, expected)) return "allowed";
     return "unauthorized";
   }
-  const forwarded = req.headers["x-forwarded-for"] !== undefined || req.headers.forwarded !== undefined;
-  if (!forwarded && isLoopbackAddress(req.socket.remoteAddress) && isLoopbackAddress(req.ip))
-    return "allowed";
+  const peer = req.socket.remoteAddress;
+  const forwarded =
+    peer === undefined ||
+    isProxy(peer) ||
+    req.headers["x-forwarded-for"] !== undefined ||
+    req.headers.forwarded !== undefined;
+  if (!forwarded && isLoopbackAddress(peer) && isLoopbackAddress(req.ip)) return "allowed";
   return token ? "unauthorized" : "hidden";
 }

@@ -3,7 +3,10 @@
  * shopper (the cart lives in the browser), so a rendered 200 response is kept in memory with its
  * gzip and brotli bodies and a strong ETag, and served again until the catalogue version changes.
  *
- * - Key: path + sorted query; GET and HEAD share an entry (HEAD is answered from it, never stored).
+ * - Key: path + the sorted query parameters the page reads (its route's `pageParams`); any other
+ *   parameter (utm_*, fbclid, gclid, a made-up one) is left out of the key and out of the render, so
+ *   a new value of it is a hit, not a render. GET and HEAD share an entry (HEAD is answered from it,
+ *   never stored).
  * - Only an allow-list of catalogue paths (and their `.data` single-fetch twins) is cached; anything
  *   else, and any request carrying one of our cookies (`cg_*`: the toast, the admin session), passes.
  * - Each entry is tagged with the catalogue version read BEFORE it was rendered; it is served only
@@ -80,8 +83,11 @@ export type CachedPage = {
 export type Encoding = "br" | "gzip" | "identity";
 
 export type PageCacheOptions = {
-  /** Whether a path (or its `.data` request) is a catalogue page: its route's handle says so. */
-  isCataloguePage: (pathname: string) => boolean;
+  /**
+   * The query parameters a catalogue page (or its `.data` request) reads, from its route's handle;
+   * null when the path is not a catalogue page (`cataloguePages(routes).pageParams`).
+   */
+  pageParams: (pathname: string) => ReadonlySet<string> | null;
   /** The catalogue version pages are rendered at now, or undefined when it is not known to be fresh. */
   currentVersion: () => number | undefined;
   /**
@@ -89,8 +95,12 @@ export type PageCacheOptions = {
    * (nothing can change the catalogue through a database nobody reaches); undefined otherwise.
    */
   unreachableVersion?: () => number | undefined;
-  /** Renders a request with the app (a miss). The response is buffered. */
-  render: (req: IncomingMessage, res: ServerResponse) => Promise<Response>;
+  /**
+   * Renders a request with the app (a miss), for `url`: the cache key, the path with only the
+   * parameters the page reads (the page is shared: another shopper's tracking parameters must not
+   * end up in its links). The response is buffered.
+   */
+  render: (req: IncomingMessage, res: ServerResponse, url: string) => Promise<Response>;
   maxBytes?: number;
   /** Brotli quality for stored bodies (computed once per entry; 11 is far too slow for a miss). */
   brotliQuality?: number;
@@ -113,13 +123,22 @@ export type PageCacheOptions = {
  * says `handle: { pageCache: true }`, app/utils/catalogue-pages.ts) or the request is a search:
  * every `q` would be an entry of its own, and searches have a per-address budget the app counts
  * (decision 30), which a cached answer would skip. Nor a ZIP check (`zip=`, decision 21).
+ * Only the parameters the page reads are in the key (and `_routes`, which picks the routes of a
+ * `.data` request); the rest change nothing on the page.
  */
-export function cacheKey(url: string, isCataloguePage: (pathname: string) => boolean): string | null {
+export function cacheKey(
+  url: string,
+  pageParams: (pathname: string) => ReadonlySet<string> | null,
+): string | null {
   const q = url.indexOf("?");
   const pathname = q === -1 ? url : url.slice(0, q);
-  if (!isCataloguePage(pathname)) return null;
+  const reads = pageParams(pathname);
+  if (reads === null) return null;
   if (q === -1 || q === url.length - 1) return pathname;
-  const params = [...new URLSearchParams(url.slice(q + 1))];
+  const isData = pathname.endsWith(".data");
+  const params = [...new URLSearchParams(url.slice(q + 1))].filter(
+    ([name]) => reads.has(name) || (isData && name === "_routes"),
+  );
   if (params.length === 0) return pathname;
   if (params.some(([name, value]) => name === "q" && value.trim() !== "")) return null;
   // The landing page's ZIP check (decision 21): each answer is rendered from the current zones,
@@ -283,7 +302,7 @@ export class PageCache {
     const method = req.method;
     if (method !== "GET" && method !== "HEAD") return next();
     const url = (req as IncomingMessage & { originalUrl?: string }).originalUrl ?? req.url ?? "/";
-    const key = cacheKey(url, this.#options.isCataloguePage);
+    const key = cacheKey(url, this.#options.pageParams);
     if (key === null) return next();
     if (hasPrivateCookie(req.headers.cookie)) {
       this.#stats.bypasses++;
@@ -338,7 +357,7 @@ export class PageCache {
     }
     let entry: CachedPage | null = null;
     try {
-      const response = await this.#options.render(req, res);
+      const response = await this.#options.render(req, res, key);
       const body = Buffer.from(await response.arrayBuffer());
       entry = await toEntry(
         key,

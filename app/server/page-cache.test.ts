@@ -15,25 +15,25 @@ import { cacheKey, hasPrivateCookie, PageCache, preferredEncoding } from "./page
 import { type CatalogVersionWatcher, watchCatalogVersion } from "./page-cache-version.server.ts";
 
 /** The app's own routes: a page is cacheable when its route module says `handle: { pageCache: true }`. */
-const { isCacheable: isCataloguePage } = cataloguePages(await appRouteTable());
+const { pageParams } = cataloguePages(await appRouteTable());
 
 describe("page cache rules", () => {
   it("caches only catalogue pages and their data requests, with a normalised query", () => {
-    expect(cacheKey("/", isCataloguePage)).toBe("/");
-    expect(cacheKey("/shop?b=2&a=1", isCataloguePage)).toBe("/shop?a=1&b=2");
-    expect(cacheKey("/shop?", isCataloguePage)).toBe("/shop");
-    expect(cacheKey("/product/abc", isCataloguePage)).toBe("/product/abc");
-    expect(cacheKey("/product/abc.data?_routes=x", isCataloguePage)).toBe("/product/abc.data?_routes=x");
-    expect(cacheKey("/_root.data", isCataloguePage)).toBe("/_root.data");
-    expect(cacheKey("/flower", isCataloguePage)).toBe("/flower");
-    expect(cacheKey("/washington-dc-weed-delivery", isCataloguePage)).toBe("/washington-dc-weed-delivery");
+    expect(cacheKey("/", pageParams)).toBe("/");
+    expect(cacheKey("/shop?page=2&category=Flower", pageParams)).toBe("/shop?category=Flower&page=2");
+    expect(cacheKey("/shop?", pageParams)).toBe("/shop");
+    expect(cacheKey("/product/abc", pageParams)).toBe("/product/abc");
+    expect(cacheKey("/product/abc.data?_routes=x", pageParams)).toBe("/product/abc.data?_routes=x");
+    expect(cacheKey("/_root.data", pageParams)).toBe("/_root.data");
+    expect(cacheKey("/flower", pageParams)).toBe("/flower");
+    expect(cacheKey("/washington-dc-weed-delivery", pageParams)).toBe("/washington-dc-weed-delivery");
     // Searches are counted per address by the app (decision 30), never answered from the cache.
-    expect(cacheKey("/shop?q=kush", isCataloguePage)).toBeNull();
-    expect(cacheKey("/flower.data?q=haze&page=2", isCataloguePage)).toBeNull();
-    expect(cacheKey("/shop?q=&page=2", isCataloguePage)).toBe("/shop?page=2&q=");
+    expect(cacheKey("/shop?q=kush", pageParams)).toBeNull();
+    expect(cacheKey("/flower.data?q=haze&page=2", pageParams)).toBeNull();
+    expect(cacheKey("/shop?q=&page=2", pageParams)).toBe("/shop?page=2&q=");
     // The landing page's ZIP check (decision 21) is answered from the current zones, never stored.
-    expect(cacheKey("/washington-dc-weed-delivery?zip=20001", isCataloguePage)).toBeNull();
-    expect(cacheKey("/washington-dc-weed-delivery.data?zip=23220", isCataloguePage)).toBeNull();
+    expect(cacheKey("/washington-dc-weed-delivery?zip=20001", pageParams)).toBeNull();
+    expect(cacheKey("/washington-dc-weed-delivery.data?zip=23220", pageParams)).toBeNull();
     for (const path of [
       "/admin",
       "/admin/products",
@@ -47,7 +47,59 @@ describe("page cache rules", () => {
       "/sitemap.xml",
       "/nope",
     ]) {
-      expect(cacheKey(path, isCataloguePage), path).toBeNull();
+      expect(cacheKey(path, pageParams), path).toBeNull();
+    }
+  });
+
+  it("keys a page by the parameters it reads: tracking and made-up ones change nothing", () => {
+    const tracking =
+      "utm_source=news&utm_medium=email&utm_campaign=x1&fbclid=IwAR0&gclid=Cj0&msclkid=m&_ga=2.1&ref=hn&mc_cid=c&mc_eid=e";
+    expect(cacheKey(`/shop?${tracking}`, pageParams)).toBe("/shop");
+    expect(cacheKey(`/shop?utm=${Math.random()}`, pageParams)).toBe("/shop");
+    expect(cacheKey(`/shop?${tracking}&page=2&category=Edibles`, pageParams)).toBe(
+      "/shop?category=Edibles&page=2",
+    );
+    expect(cacheKey(`/flower?effect=Relaxed&${tracking}`, pageParams)).toBe("/flower?effect=Relaxed");
+    // Parameters another page reads are unknown here: `category` picks nothing on /flower.
+    expect(cacheKey("/flower?category=Edibles", pageParams)).toBe("/flower");
+    expect(cacheKey(`/?${tracking}&page=3`, pageParams)).toBe("/");
+    expect(cacheKey(`/product/abc?${tracking}`, pageParams)).toBe("/product/abc");
+    expect(cacheKey(`/terms?x=${"y".repeat(500)}`, pageParams)).toBe("/terms");
+    // A search parameter on a page that has no search is not a search.
+    expect(cacheKey("/product/abc?q=kush", pageParams)).toBe("/product/abc");
+    expect(cacheKey("/?zip=20001", pageParams)).toBe("/");
+    // A data request keeps `_routes`, which picks the routes it loads.
+    expect(cacheKey(`/shop.data?_routes=routes%2F_store%2Fshop&${tracking}`, pageParams)).toBe(
+      "/shop.data?_routes=routes%2F_store%2Fshop",
+    );
+    expect(cacheKey(`/product/abc?_routes=x`, pageParams)).toBe("/product/abc");
+  });
+
+  it("renders a miss for its key, so one shopper's tracking parameters never reach the shared page", async () => {
+    const rendered: string[] = [];
+    const cache = new PageCache({
+      pageParams,
+      currentVersion: () => 1,
+      async render(_req, _res, url) {
+        rendered.push(url);
+        return new Response(`<a href="${url}">next</a>`, { headers: { "Content-Type": "text/html" } });
+      },
+    });
+    const server = createServer((req, res) => cache.handle(req, res, () => res.writeHead(404).end()));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const states: string[] = [];
+      for (let i = 0; i < 20; i++) {
+        const response = await fetch(`${base}/shop?utm_source=mail&utm_campaign=c${i}&fbclid=${i}&page=2`);
+        expect(await response.text()).toBe('<a href="/shop?page=2">next</a>');
+        states.push(response.headers.get("x-cache") ?? "");
+      }
+      expect(rendered).toEqual(["/shop?page=2"]);
+      expect(states.filter((state) => state === "HIT")).toHaveLength(19);
+      expect(cache.stats).toMatchObject({ entries: 1, misses: 1, hits: 19 });
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
     }
   });
 
@@ -71,7 +123,7 @@ describe("page cache rules", () => {
     let unreachable: number | undefined;
     let renders = 0;
     const cache = new PageCache({
-      isCataloguePage,
+      pageParams,
       currentVersion: () => version,
       unreachableVersion: () => unreachable,
       async render(req) {
@@ -102,7 +154,7 @@ describe("page cache rules", () => {
     let version = 1;
     let renders = 0;
     const cache = new PageCache({
-      isCataloguePage,
+      pageParams,
       currentVersion: () => version,
       // Each entry is ~1.6 KB (1 KB body, tiny gzip/brotli bodies, 512 B overhead): room for three.
       maxBytes: 5_500,
@@ -140,7 +192,7 @@ describe("page cache rules", () => {
       expect((await fetch(`${server.url}/flower`)).headers.get("x-cache")).toBe("MISS");
       // Unknown version: neither served nor stored.
       const unknown = new PageCache({
-        isCataloguePage,
+        pageParams,
         currentVersion: () => undefined,
         render: async () => new Response(""),
       });
@@ -164,7 +216,7 @@ describe("refined brotli bodies (decision 025)", () => {
     });
     const page = `<!DOCTYPE html><html><body><ul>${cards.join("")}</ul></body></html>`;
     const cache = new PageCache({
-      isCataloguePage,
+      pageParams,
       currentVersion: () => 1,
       render: async () => new Response(page, { headers: { "Content-Type": "text/html; charset=utf-8" } }),
     });
@@ -195,7 +247,7 @@ describe("refined brotli bodies (decision 025)", () => {
   it("keeps the fast body when refinement is off", async () => {
     const page = `<ul>${Array.from({ length: 200 }, (_, index) => `<li>Product ${index * 37} $${index}.00</li>`).join("")}</ul>`;
     const cache = new PageCache({
-      isCataloguePage,
+      pageParams,
       currentVersion: () => 1,
       refinedBrotliQuality: 0,
       render: async () => new Response(page, { headers: { "Content-Type": "text/html; charset=utf-8" } }),
@@ -219,7 +271,7 @@ describe("CSP of cached pages (decision 013)", () => {
     let renders = 0;
     const script = `window.__context = {"page":"/shop","note":"\\u003c/script>"};`;
     const cache = new PageCache({
-      isCataloguePage,
+      pageParams,
       currentVersion: () => 1,
       async render(req) {
         renders++;
@@ -338,7 +390,7 @@ for (const mode of ["notification", "polling"] as const) {
         maxAgeMs: mode === "notification" ? 120_000 : 750,
         onChange: () => cache?.clear(),
       });
-      cache = new PageCache({ isCataloguePage, currentVersion: () => watcher.current(), render: renderShop });
+      cache = new PageCache({ pageParams, currentVersion: () => watcher.current(), render: renderShop });
       server = await listen(cache);
       const [product] = await handle.db
         .insert(products)

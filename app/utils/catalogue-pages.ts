@@ -5,11 +5,20 @@
  */
 import { matchRoutes } from "react-router";
 
-/** What a route module's `handle` says about its page. */
-export type PageHandle = { pageCache?: boolean };
+/**
+ * What a route module's `handle` says about its page: cached, and the query parameters its page
+ * reads (`pageParams`). Any other parameter (utm_source, fbclid, gclid, a made-up one) changes
+ * nothing on the page, so the page cache leaves it out of the key and renders without it.
+ */
+export type PageHandle = { pageCache?: boolean; pageParams?: readonly string[] };
 
-/** A catalogue page's handle (`export const handle = CATALOGUE_PAGE`): the same page for every shopper, so the page cache stores it and the sitemap lists it. */
+/** A catalogue page's handle (`export const handle = CATALOGUE_PAGE`): the same page for every shopper, so the page cache stores it and the sitemap lists it. Its page reads no query parameter. */
 export const CATALOGUE_PAGE: PageHandle = { pageCache: true };
+
+/** The handle of a catalogue page whose content depends on these query parameters (and no others). */
+export function cataloguePage(pageParams: readonly string[]): PageHandle {
+  return { pageCache: true, pageParams };
+}
 
 /** The part of a React Router build's route table (`build.routes`) read here. */
 export type RouteTable = Record<
@@ -32,26 +41,42 @@ function tree(routes: RouteTable, parentId: string | undefined): RouteNode[] {
     }));
 }
 
-function marked(routes: RouteTable, id: string) {
-  return (routes[id]?.module.handle as PageHandle | undefined)?.pageCache === true;
+function handleOf(routes: RouteTable, id: string) {
+  return routes[id]?.module.handle as PageHandle | undefined;
 }
+
+function marked(routes: RouteTable, id: string) {
+  return handleOf(routes, id)?.pageCache === true;
+}
+
+const NO_PARAMS: ReadonlySet<string> = new Set();
 
 const MEMO_LIMIT = 10_000;
 
 export function cataloguePages(routes: RouteTable) {
   const roots = tree(routes, undefined);
-  const memo = new Map<string, boolean>();
+  const memo = new Map<string, ReadonlySet<string> | null>();
 
-  /** True when the page (or its single-fetch data request, `/shop.data`, `/_root.data`) is marked. */
-  function isCacheable(pathname: string) {
+  /**
+   * The query parameters a marked page (or its single-fetch data request, `/shop.data`,
+   * `/_root.data`) reads, or null when the page is not marked.
+   */
+  function pageParams(pathname: string): ReadonlySet<string> | null {
     const known = memo.get(pathname);
     if (known !== undefined) return known;
     const page = pathname === "/_root.data" ? "/" : pathname.replace(/\.data$/, "");
     const leaf: Match | undefined = matchRoutes(roots as Parameters<typeof matchRoutes>[0], page)?.at(-1);
-    const cacheable = leaf?.route.id !== undefined && marked(routes, leaf.route.id);
+    const id = leaf?.route.id;
+    const params =
+      id !== undefined && marked(routes, id) ? new Set(handleOf(routes, id)?.pageParams ?? NO_PARAMS) : null;
     if (memo.size >= MEMO_LIMIT) memo.clear();
-    memo.set(pathname, cacheable);
-    return cacheable;
+    memo.set(pathname, params);
+    return params;
+  }
+
+  /** True when the page (or its single-fetch data request) is marked. */
+  function isCacheable(pathname: string) {
+    return pageParams(pathname) !== null;
   }
 
   /** Every marked page without a dynamic segment, as a path ("/", "/shop", "/flower"…). */
@@ -68,5 +93,5 @@ export function cataloguePages(routes: RouteTable) {
     return paths;
   }
 
-  return { isCacheable, staticPaths };
+  return { isCacheable, pageParams, staticPaths };
 }

@@ -1,5 +1,6 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { ConfigError, parseConfig } from "./env.server.ts";
+import { ConfigError, defaultMaxConnections, openFileLimit, parseConfig } from "./env.server.ts";
 
 describe("configuration", () => {
   it("has working defaults for a fresh clone", () => {
@@ -29,6 +30,27 @@ describe("configuration", () => {
   ])("names the bad variable in one line: %o", (env, message) => {
     expect(() => parseConfig(env)).toThrow(ConfigError);
     expect(() => parseConfig(env)).toThrow(message);
+  });
+
+  it("bounds client connections below the open-file limit (MAX_CONNECTIONS)", () => {
+    const limit = openFileLimit();
+    // The soft limit `ulimit -n` reports for this process.
+    const soft = /^Max open files\s+(\d+)/m.exec(readFileSync("/proc/self/limits", "utf8"))?.[1];
+    expect(limit).toBe(Number(soft));
+    const fallback = parseConfig({}).MAX_CONNECTIONS;
+    expect(fallback).toBe(defaultMaxConnections(limit));
+    expect(fallback).toBeLessThanOrEqual(Math.min(4096, limit - 64));
+    expect(defaultMaxConnections(1024)).toBe(768);
+    expect(defaultMaxConnections(20_000)).toBe(4096);
+    expect(defaultMaxConnections(256)).toBe(128);
+    expect(parseConfig({ MAX_CONNECTIONS: "50" }).MAX_CONNECTIONS).toBe(50);
+    expect(() => parseConfig({ MAX_CONNECTIONS: String(limit) })).toThrow(
+      new RegExp(
+        `^Invalid configuration: MAX_CONNECTIONS must be at most ${limit - 64}, the open-file limit`,
+      ),
+    );
+    expect(() => parseConfig({ MAX_CONNECTIONS: "0" })).toThrow(/MAX_CONNECTIONS must be at least 1/);
+    expect(() => parseConfig({ MAX_CONNECTIONS: "lots" })).toThrow(/MAX_CONNECTIONS must be a whole number/);
   });
 
   it("trusts no proxy by default, and reads TRUST_PROXY as a hop count or a list of addresses", () => {

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { isIP } from "node:net";
 import path from "node:path";
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "#app/utils/password-length.ts";
@@ -106,6 +107,32 @@ const trustProxy = z.preprocess(
     }),
 );
 
+/** The soft limit on this process's open files (`ulimit -n`), or 1024 where it cannot be read. */
+export function openFileLimit(): number {
+  try {
+    const line = /^Max open files\s+(\d+|unlimited)/m.exec(readFileSync("/proc/self/limits", "utf8"))?.[1];
+    if (line === "unlimited") return Number.MAX_SAFE_INTEGER;
+    if (line) return Number(line);
+  } catch {}
+  return 1024;
+}
+
+/**
+ * File descriptors kept for the shop's own work whatever the clients do: the database pool and
+ * LISTEN connection (or the embedded database's files), SMTP, ID photos, backups, logs.
+ */
+export const RESERVED_FILE_DESCRIPTORS = 256;
+/** At most this many by default: each connection also costs memory, and a small shop needs far fewer. */
+const DEFAULT_MAX_CONNECTIONS = 4096;
+
+/** MAX_CONNECTIONS when unset: the open-file limit less the reserve (half of a small limit), up to 4,096. */
+export function defaultMaxConnections(limit = openFileLimit()) {
+  return Math.min(
+    DEFAULT_MAX_CONNECTIONS,
+    Math.max(Math.floor(limit / 2), limit - RESERVED_FILE_DESCRIPTORS),
+  );
+}
+
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
   PORT: wholeNumberFrom(1, 65535, 3000),
@@ -182,6 +209,15 @@ const envSchema = z.object({
   PAGE_CACHE: booleanFromString.default(true),
   /** Run a migration that changes a write path while older instances are connected (record 038). */
   MIGRATE_WITH_OLDER_INSTANCES: booleanFromString.default(false),
+  /** Client connections open at once; unset: `defaultMaxConnections()` (checked against the limit below). */
+  MAX_CONNECTIONS: z.preprocess(
+    emptyAsUndefined,
+    z.coerce
+      .number({ error: "must be a whole number of connections" })
+      .int("must be a whole number of connections")
+      .min(1, "must be at least 1")
+      .optional(),
+  ),
   // Abuse limits (decisions 29 and 30).
   TRUST_PROXY: trustProxy,
   MAX_OPEN_ORDERS: wholeNumber("orders", 1, 2),
@@ -221,6 +257,7 @@ const envSchema = z.object({
 type ParsedEnv = z.infer<typeof envSchema>;
 
 export type Config = ParsedEnv & {
+  MAX_CONNECTIONS: number;
   dataDir: string;
   publicUrl: string;
   secureCookies: boolean;
@@ -249,8 +286,16 @@ export function parseConfig(source: Record<string, string | undefined> = process
   }
   const env = result.data;
   const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, "");
+  const fileLimit = openFileLimit();
+  const ceiling = fileLimit - 64;
+  if (env.MAX_CONNECTIONS !== undefined && env.MAX_CONNECTIONS > ceiling) {
+    throw new ConfigError(
+      `Invalid configuration: MAX_CONNECTIONS must be at most ${ceiling}, the open-file limit (ulimit -n: ${fileLimit}) less 64 kept for the database, files and logs (got "${source.MAX_CONNECTIONS}")`,
+    );
+  }
   return {
     ...env,
+    MAX_CONNECTIONS: env.MAX_CONNECTIONS ?? defaultMaxConnections(fileLimit),
     dataDir: path.resolve(env.DATA_DIR),
     publicUrl,
     secureCookies: publicUrl.startsWith("https://"),

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { stripVTControlCharacters } from "node:util";
@@ -248,5 +248,55 @@ describe("LOG_FORMAT=pretty", () => {
     expect(text).toMatch(/requestId: "req-pretty"/);
     expect(text.indexOf("Inside the request")).toBeLessThan(text.indexOf('route: "/shop"'));
     expect(text.indexOf('route: "/shop"')).toBeLessThan(text.indexOf("Done"));
+  });
+});
+
+describe("a failed query's parameters never reach the log", () => {
+  const CLIENT = path.join(ROOT, "app/db/client.server.ts");
+  // The app's own copy of drizzle (the script lives outside the project).
+  const DRIZZLE = realpathSync(path.join(ROOT, "node_modules/drizzle-orm/index.js"));
+  const targets: Array<[string, string]> = [["pglite", `{ kind: "pglite" }`]];
+  if (process.env.TEST_DATABASE_URL) {
+    targets.push(["postgres", `{ kind: "postgres", url: ${JSON.stringify(process.env.TEST_DATABASE_URL)} }`]);
+  }
+  it.each(targets)("on %s: the SQL and the reason are logged, not the values", (_kind, target) => {
+    // A search for a customer by name and phone, with a NUL the database refuses in a text value.
+    const { status, stderr, text } = run(`
+      const { sql } = await import(${JSON.stringify(DRIZZLE)});
+      const { openDatabase } = await import(${JSON.stringify(CLIENT)});
+      const handle = await openDatabase(${target});
+      try {
+        await handle.db.execute(
+          sql\`select \${"Quintessa Vandermolen"}::text as name, \${"(202) 555-0199\\u0000"}::text as phone\`,
+        );
+        log.info("The query did not fail");
+      } catch (error) {
+        withRequestId("req-db", () => {
+          log.error("Failed to fetch orders", { error: String(error) });
+          log.error("Unhandled error while serving a request", { error: error.stack });
+          log.info("Refused", { reason: error.message, cause: error });
+        });
+      } finally {
+        await handle.close();
+      }
+      flushLogs();
+    `);
+    expect(stderr).toBe("");
+    expect(status).toBe(0);
+    const lines = entries(text);
+    expect(lines.map((entry) => entry.msg)).toEqual([
+      "Failed to fetch orders",
+      "Unhandled error while serving a request",
+      "Refused",
+    ]);
+    for (const line of lines) {
+      const written = JSON.stringify(line);
+      expect(written).toContain("Failed query: select $1::text as name, $2::text as phone");
+      expect(written).toContain("params: [not logged]");
+      expect(written).not.toContain("Quintessa");
+      expect(written).not.toContain("555-0199");
+    }
+    // The stack is still there for the error line.
+    expect(String(lines[1]?.error)).toMatch(/\n\s+at /);
   });
 });

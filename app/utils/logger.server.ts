@@ -39,6 +39,33 @@ export const REDACTED_PATHS = [
   "street",
 ];
 
+/**
+ * Drizzle's error for a failed query reads "Failed query: <SQL>\nparams: <values>", and the values
+ * are customers' names, phone numbers, addresses, search terms. Every line keeps the SQL and the
+ * database's reason, never the values: each string field (an error's message or stack included) is
+ * cut from "\nparams:" up to the stack's first frame.
+ */
+const QUERY_PARAMETERS = /\nparams: [\s\S]*?(?=\n\s+at |$)/g;
+
+export function withoutQueryParameters(text: string): string {
+  return text.includes("\nparams: ") ? text.replace(QUERY_PARAMETERS, "\nparams: [not logged]") : text;
+}
+
+function scrubFields(fields: Record<string, unknown>): Record<string, unknown> {
+  let scrubbed: Record<string, unknown> | undefined;
+  for (const key in fields) {
+    const value = fields[key];
+    let clean = value;
+    if (typeof value === "string") clean = withoutQueryParameters(value);
+    else if (value instanceof Error) clean = withoutQueryParameters(value.stack ?? value.message);
+    if (clean !== value) {
+      scrubbed ??= { ...fields };
+      scrubbed[key] = clean;
+    }
+  }
+  return scrubbed ?? fields;
+}
+
 /** What a request's lines share: its id, and its child logger once it has logged something. */
 type RequestScope = { requestId: string; logger?: Logger };
 type LoggingState = { root: Logger; requests: AsyncLocalStorage<RequestScope>; lines?: RequestLines };
@@ -167,7 +194,7 @@ function createRoot(lines: RequestLines): Logger {
     level,
     base: undefined,
     timestamp: pino.stdTimeFunctions.isoTime,
-    formatters: { level: (label) => ({ level: label }) },
+    formatters: { level: (label) => ({ level: label }), log: scrubFields },
     redact: { paths: REDACTED_PATHS, censor: "[redacted]" },
     // Request lines still waiting go out first, in the same write: the log stays in order.
     hooks: {

@@ -1,4 +1,21 @@
-import type { z } from "./zod.ts";
+import { z } from "./zod.ts";
+
+/**
+ * A date filter: a day that exists (no 2026-02-30) in the years 1900–2999. The database refuses
+ * the rest (year 0, a 31st of June) with an error, and beyond 9999 the date arithmetic breaks.
+ */
+export const calendarDate = z.iso
+  .date()
+  .refine((value) => value >= "1900-01-01" && value <= "2999-12-31", "Choose a date from 1900 to 2999");
+
+/** Filter text: trimmed, at most `max` characters, no control characters (the database refuses NUL). */
+export function filterText(max: number) {
+  return z
+    .string()
+    .trim()
+    .max(max)
+    .refine((value) => !/\p{Cc}/u.test(value), "Remove control characters");
+}
 
 /**
  * The filters of an admin list, read from the URL (bookmarkable): each key of `keys` is parsed by
@@ -18,6 +35,31 @@ export function parseUrlFilters<T extends Partial<Record<string, string>>>(
     if (one.success && typeof one.data === "string" && one.data) filters[key] = one.data;
   }
   return filters as T;
+}
+
+/**
+ * The keys of `keys` whose value in the URL is not blank yet parses to nothing: for a request that
+ * must not quietly widen (an export answers 400 naming them rather than export everything).
+ */
+export function invalidUrlFilters(
+  params: URLSearchParams,
+  keys: readonly string[],
+  shape: Record<string, z.ZodType>,
+): string[] {
+  return keys.filter((key) => {
+    const value = params.get(key);
+    if (!value?.trim()) return false;
+    const one = shape[key]?.safeParse(value);
+    return !one?.success || typeof one.data !== "string" || !one.data;
+  });
+}
+
+/** The 400 answer of an export whose filters do not parse: plain text naming them. */
+export function invalidFiltersResponse(keys: readonly string[]) {
+  return new Response(
+    `Nothing was exported: these filters are not valid: ${keys.join(", ")}. Dates are yyyy-mm-dd (1900 to 2999); text may not contain control characters.\n`,
+    { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } },
+  );
 }
 
 /** The filters as a query string (no leading '?'), for links that keep them (pager, CSV export). */

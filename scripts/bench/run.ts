@@ -4,8 +4,8 @@
  * reference served by the same process in the same run, the median of interleaved rounds.
  *
  *   npm run bench                      all figures (about 10 minutes on 2 cores)
- *   npm run bench -- --only=cached,cold   some sections: cached, browser, cold, orders, fresh-pg, dashboard, today, import,
- *                                      orders-search, audit, fuzz, ops, refusals
+ *   npm run bench -- --only=cached,cold   some sections: cached, tracking, browser, cold, orders, fresh-pg, dashboard, today,
+ *                                      import, orders-search, audit, fuzz, ops, refusals
  *   BENCH_SECONDS=5 BENCH_ROUNDS=3     seconds per load run, rounds per figure (defaults)
  *   BENCH_PG_URL=postgres://…          PostgreSQL for the PostgreSQL-only figures (default: DATABASE_URL,
  *                                      else postgres://postgres@127.0.0.1:5432/test when it answers)
@@ -14,10 +14,12 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { countOrders, discoverTarget, fuzzServer } from "../../tests/fuzz/hostile-requests.ts";
+import { enrolOverHttp } from "../../tests/e2e/support/admin-sign-in.ts";
+import { countOrders, discoverTarget, fuzzRawHttp, fuzzServer } from "../../tests/fuzz/hostile-requests.ts";
 import { adminCookie, firstLoad, launchChromium, priceChangeVisibility } from "./browser.ts";
 import { benchCheckoutRefusals } from "./checkout-refusals.ts";
 import {
+  ADMIN,
   type BenchServer,
   bodyBytes,
   buildApp,
@@ -209,6 +211,58 @@ async function missSection(cachedServer: BenchServer) {
     value: fmt(miss.ratio),
     pass: null,
     context: `miss ${fmt(miss.a.cpuMs)} ms vs bare ${fmt(miss.b.cpuMs)} ms CPU per request`,
+  });
+}
+
+/** A counter of the server's /metrics (this bench's loopback peer reads it without a token). */
+async function metricValue(server: BenchServer, name: string) {
+  const text = await (await fetch(`${server.url}/metrics`)).text();
+  return Number(new RegExp(`^${name} (\\S+)$`, "m").exec(text)?.[1] ?? Number.NaN);
+}
+
+/**
+ * 10,000 catalogue requests, each with tracking parameters of its own (utm_*, fbclid, gclid, as ads
+ * and newsletters add them), 16 at a time: each should be a page-cache hit, the parameters being
+ * left out of the key (the pages do not read them).
+ */
+async function trackingParamsSection(server: BenchServer, productSlug: string) {
+  const requests = 10_000;
+  say(`… ${requests} catalogue requests with unique tracking parameters`);
+  const paths = ["/shop", "/", "/flower", `/product/${productSlug}`];
+  for (const pagePath of paths) await (await fetch(`${server.url}${pagePath}`)).arrayBuffer();
+  const hitsBefore = await metricValue(server, "page_cache_hits_total");
+  const missesBefore = await metricValue(server, "page_cache_misses_total");
+  const states: Record<string, number> = {};
+  const started = performance.now();
+  let next = 0;
+  async function worker() {
+    while (next < requests) {
+      const i = next++;
+      const pagePath = paths[i % paths.length] as string;
+      const tracking = `utm_source=newsletter&utm_medium=email&utm_campaign=c${i}&utm_content=${Math.random().toString(36).slice(2)}&fbclid=IwAR${i}&gclid=Cj0K${i}`;
+      const response = await fetch(`${server.url}${pagePath}?${tracking}`, {
+        headers: { "Accept-Encoding": "br" },
+      });
+      await response.arrayBuffer();
+      const state = `${response.status} ${response.headers.get("x-cache") ?? "none"}`;
+      states[state] = (states[state] ?? 0) + 1;
+    }
+  }
+  await Promise.all(Array.from({ length: 16 }, () => worker()));
+  const seconds = (performance.now() - started) / 1000;
+  const hits = (await metricValue(server, "page_cache_hits_total")) - hitsBefore;
+  const misses = (await metricValue(server, "page_cache_misses_total")) - missesBefore;
+  const ratio = hits / requests;
+  record({
+    figure: `Page-cache hits of ${requests.toLocaleString("en-US")} catalogue requests with unique tracking parameters (utm_*, fbclid, gclid)`,
+    target: "100%",
+    value: `${fmt(ratio * 100, 2)}%`,
+    pass: hits === requests,
+    context: `page_cache_hits_total +${hits}, page_cache_misses_total +${misses} (/metrics); X-Cache ${Object.entries(
+      states,
+    )
+      .map(([state, count]) => `${state}: ${count}`)
+      .join(", ")}; ${paths.join(", ")} in turn, 16 at a time, ${fmt(requests / seconds, 0)} req/s`,
   });
 }
 
@@ -525,16 +579,24 @@ async function todaySection(postgresUrl: string | undefined) {
   }
 }
 
-/** The fuzz test of `npm test` (tests/e2e/hostile-traffic.spec.ts) at 10,000 requests. */
+/**
+ * The fuzz test of `npm test` (tests/e2e/hostile-traffic.spec.ts) at 10,000 requests, then 10,000 odd
+ * HTTP requests over raw sockets (no Host, absolute-form targets, filters the database refuses, half
+ * of them signed in as the owner).
+ */
 async function fuzzSection() {
   const requests = 10_000;
-  say(`… ${requests} hostile requests (tests/fuzz/hostile-requests.ts)`);
+  say(`… ${requests} hostile requests and ${requests} odd HTTP requests (tests/fuzz/hostile-requests.ts)`);
   const data = await createDataSet({ count: 60 });
   try {
     const server = await startServer(data);
     let report: Awaited<ReturnType<typeof fuzzServer>>;
+    let raw: Awaited<ReturnType<typeof fuzzRawHttp>>;
     try {
+      // Signed in first: the hostile sign-in posts spend this address's sign-in budget.
+      const { cookie } = await enrolOverHttp(server.url, ADMIN);
       report = await fuzzServer(await discoverTarget(server.url), { requests, seed: 20261123 });
+      raw = await fuzzRawHttp({ url: server.url, adminCookie: cookie }, { requests, seed: 20261127 });
     } finally {
       await server.stop();
     }
@@ -548,6 +610,16 @@ async function fuzzSection() {
       value: String(report.findings.length),
       pass: report.findings.length === 0,
       context: `${report.sent} sent in ${fmt(report.seconds, 1)} s (${report.unsendable} not sendable by Node's client); by status ${statuses}${report.findings.length ? `; first: ${report.findings[0]?.why} on ${report.findings[0]?.request.slice(0, 160)}` : ""}`,
+    });
+    const rawStatuses = Object.entries(raw.byStatus)
+      .map(([status, count]) => `${status}: ${count}`)
+      .join(", ");
+    record({
+      figure: `Fuzz: answers ≥ 500, with a stack trace or a server path, or no answer, of ${requests} odd HTTP requests over raw sockets`,
+      target: "0",
+      value: String(raw.findings.length),
+      pass: raw.findings.length === 0,
+      context: `${raw.sent} sent in ${fmt(raw.seconds, 1)} s (HTTP/1.0 without Host, empty or malformed Host, absolute-form targets, bad dates and NULs in the admin's filters and exports, half signed in as the owner); by status ${rawStatuses}${raw.findings.length ? `; first: ${raw.findings[0]?.why} on ${raw.findings[0]?.request.slice(0, 160)}` : ""}`,
     });
     record({
       figure: `Fuzz: orders placed by ${requests} hostile requests (each checkout carries a field no order can have)`,
@@ -659,16 +731,17 @@ async function main() {
   const disposals: Array<() => Promise<void>> = [];
   const servers: BenchServer[] = [];
   try {
-    if (wants("cached") || wants("browser") || wants("cold")) {
+    if (wants("cached") || wants("tracking") || wants("browser") || wants("cold")) {
       say("Seeding 60 products");
       const data60 = await createDataSet({ count: 60, postgresUrl: mainPostgres });
       disposals.push(() => data60.dispose());
-      if (wants("cached") || wants("browser")) {
+      if (wants("cached") || wants("tracking") || wants("browser")) {
         const server = await startServer(data60);
         servers.push(server);
         const [productSlug] = await productSlugs(server.url);
         if (!productSlug) throw new Error("/shop lists no product");
         if (wants("cached")) await cachedSection(server, productSlug);
+        if (wants("tracking")) await trackingParamsSection(server, productSlug);
         if (wants("browser")) await browserSection(server, productSlug);
         await server.stop();
       }

@@ -10,7 +10,7 @@ import { expect, test } from "@playwright/test";
 import pg from "pg";
 import { createCookie } from "react-router";
 import { type RunningApp, startApp } from "../support/app-server.ts";
-import { type RawResponse, rawRequest } from "../support/raw-http.ts";
+import { type RawResponse, rawRequest, wireRequest } from "../support/raw-http.ts";
 import { passAgeGate } from "./support/storefront.ts";
 
 const STACK_OR_PATH = /\n\s+at |node_modules|\/work\/|\/home\/|\/tmp\/|file:\/\/|Error: /;
@@ -121,6 +121,33 @@ test.describe("a shop that keeps its calm (own server, its log read)", () => {
       );
       expect(bySite.status, path).toBe(403);
     }
+  });
+
+  test("odd HTTP: no Host, an empty Host, an absolute-form target answer without a 500", async () => {
+    const host = new URL(app.url).host;
+    for (const head of [
+      "GET /admin/login HTTP/1.0\r\n\r\n",
+      "GET /shop HTTP/1.0\r\n\r\n",
+      "GET /admin/login HTTP/1.1\r\nHost:\r\nConnection: close\r\n\r\n",
+      "GET /terms HTTP/1.1\r\nHost: a b\r\nConnection: close\r\n\r\n",
+      "GET ftp://evil.example/terms HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n",
+    ]) {
+      const answer = await wireRequest(app.url, head);
+      expect(answer.status, head).toBe(400);
+      expect(answer.body, head).toContain("The request needs a valid Host header");
+      expect(answer.body, head).not.toMatch(STACK_OR_PATH);
+    }
+    // Served as its path, as HTTP/1.1 asks of a server (RFC 9112, section 3.2.2).
+    for (const head of [
+      "GET http://evil.example/terms HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n",
+      `GET http://${host}/shop HTTP/1.0\r\n\r\n`,
+    ]) {
+      const answer = await wireRequest(app.url, head);
+      expect(answer.status, head).toBe(200);
+      expect(answer.body, head).toContain("</html>");
+    }
+    // A load balancer's HTTP/1.0 health check sends no Host.
+    expect((await wireRequest(app.url, "GET /healthz HTTP/1.0\r\n\r\n")).status).toBe(200);
   });
 
   test("none of it is logged as an error, nor with a stack", async () => {

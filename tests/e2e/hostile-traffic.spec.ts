@@ -3,8 +3,9 @@ import { randomBytes } from "node:crypto";
 import { readFileSync, rmSync } from "node:fs";
 import { expect, test } from "@playwright/test";
 import sharp from "sharp";
-import { countOrders, discoverTarget, fuzzServer } from "../fuzz/hostile-requests.ts";
+import { countOrders, discoverTarget, fuzzRawHttp, fuzzServer } from "../fuzz/hostile-requests.ts";
 import { LOAD_TEST_BUDGETS, type RunningApp, startApp } from "../support/app-server.ts";
+import { enrolOverHttp } from "./support/admin-sign-in.ts";
 
 /**
  * Issue 11 on the real production server, each test with a server and data folder of its own
@@ -64,6 +65,40 @@ test("2,000 hostile requests: no answer ≥ 500, no stack trace or server path, 
     expect(report.sent).toBeGreaterThan(1_800);
     expect(report.findings.slice(0, 5), JSON.stringify(report.findings.slice(0, 5), null, 2)).toEqual([]);
     expect(orders).toBe(0);
+  } finally {
+    rmSync(app.dataDir, { recursive: true, force: true });
+  }
+});
+
+test("1,000 odd HTTP requests over raw sockets, half signed in as the owner: no 5xx, no query values in the log", async () => {
+  test.setTimeout(180_000);
+  const owner = { email: "raw-owner@capitalgrown.test", password: "raw-owner-password-1" };
+  const app = await startApp({
+    buildDir: process.env.E2E_BUILD_DIR as string,
+    env: {
+      SEED_DEMO_COUNT: "8",
+      ADMIN_EMAIL: owner.email,
+      ADMIN_PASSWORD: owner.password,
+      LOG_LEVEL: "info",
+    },
+  });
+  let report: Awaited<ReturnType<typeof fuzzRawHttp>>;
+  try {
+    const { cookie } = await enrolOverHttp(app.url, owner);
+    report = await fuzzRawHttp({ url: app.url, adminCookie: cookie }, { requests: 1_000, seed: 20261127 });
+  } finally {
+    await app.stop();
+  }
+  try {
+    console.log(
+      `raw fuzz: ${report.sent} sent in ${report.seconds} s, by status ${JSON.stringify(report.byStatus)}`,
+    );
+    expect(report.findings.slice(0, 5), JSON.stringify(report.findings.slice(0, 5), null, 2)).toEqual([]);
+    expect(report.byStatus["400"]).toBeGreaterThan(100);
+    const logs = app.logs();
+    expect(logs).not.toContain('"level":"error"');
+    expect(logs).not.toMatch(/params: (?!\[not logged\])/);
+    expect(logs).not.toMatch(/\\n\s+at /);
   } finally {
     rmSync(app.dataDir, { recursive: true, force: true });
   }

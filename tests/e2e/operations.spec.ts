@@ -5,15 +5,20 @@
  * - /readyz follows the database (503 while it is unreachable, 200 again after), /healthz does not;
  * - SIGTERM during 50 in-flight requests: all 50 answered, exit code 0, no new connections.
  */
+import { mkdtempSync, readdirSync, readlinkSync, rmSync } from "node:fs";
 import http from "node:http";
+import { connect, type Socket } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { expect, test } from "@playwright/test";
 import sharp from "sharp";
 import { openDatabase } from "#app/db/client.server.ts";
+import { seedDemoCatalogue } from "#app/demo/seed.server.ts";
 import { availableSlots, deliveryOptions } from "#app/features/checkout/delivery-slots.ts";
 import { orderFields } from "#tests/support/checkout-test-helpers.server.ts";
 import { LOAD_TEST_BUDGETS, type RunningApp, startApp } from "../support/app-server.ts";
 import { cuttableProxy } from "../support/cuttable-proxy.ts";
-import { orderableSizes } from "../support/shop-orders.ts";
+import { orderableSizes, postOrder } from "../support/shop-orders.ts";
 import { createThrowawayDatabase } from "../support/throwaway-database.ts";
 
 const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
@@ -136,8 +141,8 @@ test("the log has one JSON line per request with its id and route, and none of t
   }
 });
 
-test("/metrics answers loopback peers and the bearer token, not a forwarded outsider", async () => {
-  test.setTimeout(90_000);
+test("/metrics answers the bearer token, not a forwarded outsider nor anything a TRUST_PROXY peer sends", async () => {
+  test.setTimeout(180_000);
   const app = await startApp({
     buildDir: buildDir(),
     env: { TRUST_PROXY: "loopback", METRICS_TOKEN, SEED_DEMO_COUNT: "8" },
@@ -146,7 +151,11 @@ test("/metrics answers loopback peers and the bearer token, not a forwarded outs
     const { url } = app;
     expect((await fetch(`${url}/shop`)).status).toBe(200);
     expect((await fetch(`${url}/shop`)).status).toBe(200);
-    const direct = await fetch(`${url}/metrics`);
+    // The proxy runs on this machine (TRUST_PROXY=loopback): a loopback peer may be it, forwarding
+    // an outsider with X-Real-IP alone (or with nothing at all), so only the token opens /metrics.
+    expect((await fetch(`${url}/metrics`, { headers: { "X-Real-IP": "203.0.113.9" } })).status).toBe(401);
+    expect((await fetch(`${url}/metrics`)).status).toBe(401);
+    const direct = await fetch(`${url}/metrics`, { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } });
     expect(direct.status).toBe(200);
     expect(direct.headers.get("content-type")).toContain("text/plain");
     const body = await direct.text();
@@ -198,6 +207,29 @@ test("/metrics answers loopback peers and the bearer token, not a forwarded outs
     });
   } finally {
     await app.stop();
+  }
+});
+
+test("/metrics without a token, behind a proxy on this machine: hidden from every loopback peer", async () => {
+  test.setTimeout(180_000);
+  const app = await startApp({ buildDir: buildDir(), env: { TRUST_PROXY: "loopback", SEED_DEMO: "false" } });
+  try {
+    const realIpOnly = await fetch(`${app.url}/metrics`, { headers: { "X-Real-IP": "203.0.113.9" } });
+    expect(realIpOnly.status).toBe(404);
+    expect(await realIpOnly.text()).not.toContain("http_request_duration_seconds");
+    expect((await fetch(`${app.url}/metrics`)).status).toBe(404);
+  } finally {
+    await app.stop();
+  }
+  // Without TRUST_PROXY, this machine's own scraper reads it.
+  const direct = await startApp({ buildDir: buildDir(), env: { SEED_DEMO: "false" } });
+  try {
+    expect((await fetch(`${direct.url}/metrics`)).status).toBe(200);
+    expect(
+      (await fetch(`${direct.url}/metrics`, { headers: { "X-Forwarded-For": "203.0.113.9" } })).status,
+    ).toBe(404);
+  } finally {
+    await direct.stop();
   }
 });
 
@@ -377,4 +409,81 @@ test.describe("on PostgreSQL", () => {
       await database.drop();
     }
   });
+});
+
+/** The server process's open file descriptors: all of them, and its sockets. */
+function descriptors(pid: number) {
+  let sockets = 0;
+  let all = 0;
+  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+    try {
+      if (readlinkSync(`/proc/${pid}/fd/${fd}`).startsWith("socket:")) sockets++;
+      all++;
+    } catch {}
+  }
+  return { all, sockets };
+}
+
+function idleSocket(url: string) {
+  const { hostname, port } = new URL(url);
+  return new Promise<Socket>((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => resolve(socket));
+    socket.on("error", reject);
+  });
+}
+
+test("MAX_CONNECTIONS: 300 idle sockets from one address hold at most 50; /healthz and an order still work; nothing leaks", async () => {
+  test.setTimeout(180_000);
+  const dataDir = mkdtempSync(path.join(tmpdir(), "cg-connections-"));
+  const seeding = await openDatabase({ kind: "pglite", dataDir, lockOwner: "the test" });
+  await seedDemoCatalogue(seeding.db, { count: 8 });
+  const [size] = await orderableSizes(seeding.db, 1);
+  await seeding.close();
+  if (!size) throw new Error("no orderable size in the demo catalogue");
+  const app = await startApp({
+    buildDir: buildDir(),
+    dataDir,
+    env: { SEED_DEMO: "false", MAX_CONNECTIONS: "50", LOG_LEVEL: "info", ...LOAD_TEST_BUDGETS },
+  });
+  const sockets: Socket[] = [];
+  try {
+    const pid = app.process.pid as number;
+    expect((await fetch(`${app.url}/shop`)).status).toBe(200);
+    // A first order opens the database files an order needs (the embedded database keeps them).
+    expect(await postOrder(app.url, size, 1)).toHaveProperty("token");
+    // Undici keeps its connection for a few seconds: the baseline is taken without it.
+    await new Promise((resolve) => setTimeout(resolve, 6_000));
+    const baseline = descriptors(pid);
+    let mostSockets = 0;
+    for (let i = 0; i < 300; i++) {
+      const socket = await idleSocket(app.url);
+      socket.on("error", () => {});
+      sockets.push(socket);
+      if (i % 10 === 9) mostSockets = Math.max(mostSockets, descriptors(pid).sockets);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    mostSockets = Math.max(mostSockets, descriptors(pid).sockets);
+    // Without the cap all 300 stay open (the process's own sockets, the listener, come on top).
+    expect(mostSockets - baseline.sockets).toBeLessThanOrEqual(50);
+    expect(sockets.filter((socket) => !socket.destroyed && !socket.readableEnded).length).toBeLessThanOrEqual(
+      60,
+    );
+    // A new client is served while the flood's sockets stay open.
+    const started = Date.now();
+    expect((await fetch(`${app.url}/healthz`)).status).toBe(200);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    for (const socket of sockets) socket.destroy();
+    // The shop's own database work after the flood: an order, with its ID photo.
+    const placed = await postOrder(app.url, size, 2);
+    expect(placed, JSON.stringify(placed).slice(0, 300)).toHaveProperty("token");
+    await expect
+      .poll(() => descriptors(pid).sockets, { timeout: 20_000, message: "sockets back to the baseline" })
+      .toBeLessThanOrEqual(baseline.sockets);
+    expect(descriptors(pid).all).toBeLessThanOrEqual(baseline.all + 8);
+    expect(app.logs()).toMatch(/"level":"warn".*"msg":"Near MAX_CONNECTIONS: closed idle connections"/);
+  } finally {
+    for (const socket of sockets) socket.destroy();
+    await app.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 });

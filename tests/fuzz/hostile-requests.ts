@@ -11,6 +11,7 @@
 import { Agent, request } from "node:http";
 import path from "node:path";
 import fc from "fast-check";
+import { wireRequest } from "../support/raw-http.ts";
 
 export type HostileRequest = {
   label: string;
@@ -775,6 +776,189 @@ export async function fuzzServer(
   }
   await Promise.all(Array.from({ length: options.concurrency ?? 4 }, () => worker()));
   agent.destroy();
+  report.seconds = (Date.now() - started) / 1000;
+  return report;
+}
+
+// ---- odd HTTP over raw sockets -------------------------------------------------------------------
+
+/**
+ * What Node's client never sends: HTTP/1.0 without Host, an empty or malformed Host, absolute-form
+ * targets, odd X-Forwarded-* (read only behind TRUST_PROXY); to pages, the storefront, and the
+ * admin's lists and CSV exports with dates and text the database refuses (signed in when
+ * `adminCookie` is given).
+ */
+export function oddHttpRequests(target: { url: string; adminCookie?: string }): fc.Arbitrary<string> {
+  const own = new URL(target.url).host;
+  const badDate = fc.constantFrom(
+    "2026-02-30",
+    "0000-01-01",
+    "0000-02-29",
+    "2026-13-01",
+    "2026-00-10",
+    "9999-12-31",
+    "10000-01-01",
+    "-001-01-01",
+    "2026-1-1",
+    "2026-02-29",
+    "2024-02-29",
+    "1899-12-31",
+  );
+  const filterValue = fc.oneof(badDate, queryValue, fc.constantFrom("%00", "Quin%00tessa", "%1b%5B2J", "%"));
+  const withQuery = (paths: string[], keys: string[]) =>
+    fc
+      .tuple(
+        fc.constantFrom(...paths),
+        fc.array(fc.tuple(fc.constantFrom(...keys), filterValue), { minLength: 1, maxLength: 3 }),
+      )
+      .map(([base, pairs]) => `${base}?${pairs.map(([key, value]) => `${key}=${value}`).join("&")}`);
+  const path = fc.oneof(
+    {
+      weight: 2,
+      arbitrary: fc.constantFrom("/", "/admin/login", "/terms", "/shop", "/shop.data", "/admin", "/checkout"),
+    },
+    {
+      weight: 3,
+      arbitrary: withQuery(
+        ["/admin/orders/export", "/admin/orders", "/admin/completed-orders"],
+        ["from", "to", "q", "status", "scope"],
+      ),
+    },
+    {
+      weight: 2,
+      arbitrary: withQuery(
+        ["/admin/audit/export", "/admin/audit"],
+        ["from", "to", "action", "targetType", "targetId", "actor"],
+      ),
+    },
+    { weight: 1, arbitrary: withQuery(["/admin/today", "/admin/today/pick-list"], ["date", "slot"]) },
+    { weight: 1, arbitrary: withQuery(["/shop", "/flower", "/"], ["q", "page", "utm_source", "fbclid"]) },
+  );
+  const host = fc.constantFrom<string | null>(
+    null,
+    "",
+    " ",
+    own,
+    own,
+    "evil.example",
+    "a b",
+    "[::1",
+    "[::1]:3000",
+    "localhost:99999",
+    "user@evil.example",
+    "evil.example/path",
+    "évil.example",
+    "x".repeat(300),
+    `${own}, evil.example`,
+  );
+  const requestTarget = fc
+    .tuple(
+      fc.constantFrom(
+        "origin",
+        "origin",
+        "origin",
+        "absolute",
+        "absolute-https",
+        "other-scheme",
+        "no-host",
+        "star",
+      ),
+      path,
+      fc.constantFrom(own, "evil.example", "EVIL.example:8080", "127.0.0.1"),
+    )
+    .map(([form, p, authority]) => {
+      switch (form) {
+        case "absolute":
+          return `http://${authority}${p}`;
+        case "absolute-https":
+          return `https://${authority}${p}`;
+        case "other-scheme":
+          return `ftp://${authority}${p}`;
+        case "no-host":
+          return `http://${p}`;
+        case "star":
+          return "*";
+        default:
+          return p;
+      }
+    });
+  return fc
+    .record({
+      method: fc.constantFrom("GET", "GET", "GET", "HEAD"),
+      target: requestTarget,
+      version: fc.constantFrom("HTTP/1.0", "HTTP/1.1", "HTTP/1.1"),
+      host,
+      signedIn: fc.boolean(),
+      forwarded: fc.constantFrom<[string, string] | null>(
+        null,
+        null,
+        ["X-Forwarded-Host", ""],
+        ["X-Forwarded-Host", "a b"],
+        ["X-Forwarded-Proto", "javascript"],
+        ["X-Forwarded-Proto", "a b"],
+        ["X-Real-IP", "203.0.113.9"],
+      ),
+    })
+    .map((draw) => {
+      const lines = [`${draw.method} ${draw.target} ${draw.version}`];
+      if (draw.host !== null) lines.push(`Host: ${draw.host}`.trimEnd());
+      if (draw.signedIn && target.adminCookie) lines.push(`Cookie: ${target.adminCookie}`);
+      if (draw.forwarded) lines.push(`${draw.forwarded[0]}: ${draw.forwarded[1]}`.trimEnd());
+      lines.push("Connection: close", "", "");
+      return lines.join("\r\n");
+    });
+}
+
+/**
+ * Sends `requests` odd HTTP requests generated from `seed`, each on a connection of its own,
+ * `concurrency` at a time; a finding is an answer ≥ 500, a stack or a server path in a body, or a
+ * connection closed without an answer.
+ */
+export async function fuzzRawHttp(
+  target: { url: string; adminCookie?: string },
+  options: { requests: number; seed: number; concurrency?: number },
+): Promise<FuzzReport> {
+  const started = Date.now();
+  const samples = fc.sample(oddHttpRequests(target), { numRuns: options.requests, seed: options.seed });
+  const report: FuzzReport = { sent: 0, byStatus: {}, findings: [], unsendable: 0, seconds: 0 };
+  let next = 0;
+  const describe = (head: string) =>
+    head
+      .replace(/Cookie: [^\r]*/, "Cookie: (admin session)")
+      .replaceAll("\r\n", " ⏎ ")
+      .slice(0, 300);
+  async function worker() {
+    while (next < samples.length) {
+      const head = samples[next++] as string;
+      report.sent++;
+      let answer: Awaited<ReturnType<typeof wireRequest>>;
+      try {
+        answer = await wireRequest(target.url, head, 30_000);
+      } catch (error) {
+        report.byStatus["no answer"] = (report.byStatus["no answer"] ?? 0) + 1;
+        report.findings.push({
+          request: describe(head),
+          status: "no answer",
+          why: String(error),
+          excerpt: "",
+        });
+        continue;
+      }
+      const status = answer.status === 0 ? "no answer" : answer.status;
+      report.byStatus[status] = (report.byStatus[status] ?? 0) + 1;
+      const leak = leakIn(answer.body);
+      if (answer.status === 0 || answer.status >= 500 || leak) {
+        report.findings.push({
+          request: describe(head),
+          status,
+          why:
+            leak ?? (answer.status === 0 ? "connection closed without an answer" : `status ${answer.status}`),
+          excerpt: answer.body.slice(0, 400),
+        });
+      }
+    }
+  }
+  await Promise.all(Array.from({ length: options.concurrency ?? 4 }, () => worker()));
   report.seconds = (Date.now() - started) / 1000;
   return report;
 }

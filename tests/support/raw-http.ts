@@ -78,3 +78,38 @@ export function earlyAnswerStatus(
     socket.write(body.subarray(0, options.firstBytes ?? 64 * 1024));
   });
 }
+
+export type WireAnswer = { status: number; head: string; body: string };
+
+/**
+ * Sends `head` (a request line and headers, written out in full: HTTP/1.0 without Host, an empty
+ * Host, an absolute-form target…) on a connection of its own and reads the answer until the server
+ * closes it; the request should say `Connection: close` or be HTTP/1.0. Status 0: the connection
+ * ended without an answer.
+ */
+export function wireRequest(baseUrl: string, head: string, timeoutMs = 10_000) {
+  const { hostname, port } = new URL(baseUrl);
+  return new Promise<WireAnswer>((resolve, reject) => {
+    const socket = connect(Number(port), hostname);
+    const chunks: Buffer[] = [];
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`no answer within ${timeoutMs} ms to ${JSON.stringify(head.slice(0, 80))}`));
+    }, timeoutMs);
+    socket.on("data", (chunk: Buffer) => chunks.push(chunk));
+    const done = () => {
+      clearTimeout(timer);
+      const text = Buffer.concat(chunks).toString("latin1");
+      const split = text.indexOf("\r\n\r\n");
+      const status = /^HTTP\/1\.[01] (\d{3})/.exec(text);
+      resolve({
+        status: status ? Number(status[1]) : 0,
+        head: split === -1 ? text : text.slice(0, split),
+        body: split === -1 ? "" : text.slice(split + 4),
+      });
+    };
+    socket.on("close", done);
+    socket.on("error", () => {});
+    socket.write(head);
+  });
+}

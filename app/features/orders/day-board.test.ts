@@ -26,6 +26,13 @@ describe("the day's work rules", () => {
     expect(
       boardQuery(new URL(`http://shop/admin/today?slot=${"x".repeat(41)}`), LATE_MONDAY).slot,
     ).toBeUndefined();
+    // The database refuses a NUL in a text value: such a slot is no slot, not a failed query.
+    for (const bad of ["%00", "2%3A00+PM%00", "%1b%5B2J"]) {
+      expect(
+        boardQuery(new URL(`http://shop/admin/today?slot=${bad}`), LATE_MONDAY).slot,
+        bad,
+      ).toBeUndefined();
+    }
   });
 
   it("orders the five slots through the day, other labels after them", () => {

@@ -5,6 +5,7 @@
  */
 import { DELIVERY_SLOT_LABELS } from "#app/features/checkout/delivery-slots.ts";
 import { storeClock } from "#app/utils/store-time.ts";
+import { filterText } from "#app/utils/url-filters.ts";
 import { z } from "#app/utils/zod.ts";
 
 /**
@@ -30,7 +31,8 @@ function isCalendarDate(value: string) {
 /** `?date=yyyy-MM-dd&slot=<label>` of the board and its print views. */
 export const dayBoardQuerySchema = z.object({
   date: z.string().refine(isCalendarDate).optional().catch(undefined),
-  slot: z.string().max(40).optional().catch(undefined),
+  // A NUL would reach the database (which refuses it) as the slot to look up.
+  slot: filterText(40).optional().catch(undefined),
 });
 
 /** The date (today in the store's zone when absent or not a date) and slot a board URL asks for. */

@@ -1,19 +1,25 @@
-import { parseUrlFilters, urlFiltersQuery } from "#app/utils/url-filters.ts";
+import {
+  calendarDate,
+  filterText,
+  invalidUrlFilters,
+  parseUrlFilters,
+  urlFiltersQuery,
+} from "#app/utils/url-filters.ts";
 import { z } from "#app/utils/zod.ts";
 import { ALL_STATUSES } from "./order-status.ts";
 
 /**
  * The admin order lists' search and filters, read from the URL (bookmarkable): `q` (order number,
  * customer name, phone or e-mail; case-insensitive), `status`, `from` / `to` (delivery dates,
- * yyyy-MM-dd, inclusive). A bad value is dropped, not an error: the list shows everything instead.
+ * yyyy-MM-dd, inclusive). A bad value is dropped, not an error: the list shows everything instead
+ * (the CSV export refuses it: `invalidOrderFilters`). Dropped before any query, so the database never
+ * sees a date it refuses or a NUL.
  */
-const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
-
 export const orderFiltersSchema = z.object({
-  q: z.string().trim().max(100).optional().catch(undefined),
+  q: filterText(100).optional().catch(undefined),
   status: z.enum(ALL_STATUSES).optional().catch(undefined),
-  from: isoDate.optional().catch(undefined),
-  to: isoDate.optional().catch(undefined),
+  from: calendarDate.optional().catch(undefined),
+  to: calendarDate.optional().catch(undefined),
 });
 
 export type OrderFilters = z.infer<typeof orderFiltersSchema>;
@@ -22,6 +28,11 @@ export const ORDER_FILTER_KEYS = ["q", "status", "from", "to"] as const;
 
 export function parseOrderFilters(params: URLSearchParams): OrderFilters {
   return parseUrlFilters<OrderFilters>(params, ORDER_FILTER_KEYS, orderFiltersSchema.shape);
+}
+
+/** The filters of a URL that are given but not valid (the export answers 400 naming them). */
+export function invalidOrderFilters(params: URLSearchParams) {
+  return invalidUrlFilters(params, ORDER_FILTER_KEYS, orderFiltersSchema.shape);
 }
 
 /** The filters as a query string (no leading '?'), for links that keep them (pager, CSV export). */

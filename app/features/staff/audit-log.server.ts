@@ -13,7 +13,13 @@ import { rowsOf } from "#app/db/rows.ts";
 import { adminUsers, auditEvents } from "#app/db/schema.ts";
 import { csvLines } from "#app/utils/csv.ts";
 import { nextDate, STORE_TIME_ZONE } from "#app/utils/store-time.ts";
-import { parseUrlFilters, urlFiltersQuery } from "#app/utils/url-filters.ts";
+import {
+  calendarDate,
+  filterText,
+  invalidUrlFilters,
+  parseUrlFilters,
+  urlFiltersQuery,
+} from "#app/utils/url-filters.ts";
 import { z } from "#app/utils/zod.ts";
 import { AUDIT_FILTER_KEYS, type AuditFilters, type AuditRow } from "./audit-actions.ts";
 
@@ -21,10 +27,7 @@ export const AUDIT_PAGE_SIZE = 50;
 export const AUDIT_EXPORT_BATCH = 1000;
 
 const optionalText = (max: number) =>
-  z
-    .string()
-    .trim()
-    .max(max)
+  filterText(max)
     .transform((value) => value || undefined)
     .optional();
 
@@ -37,11 +40,11 @@ export const auditFiltersSchema = z.object({
   targetType: optionalText(40),
   targetId: optionalText(100),
   from: z
-    .union([z.iso.date(), z.literal("")])
+    .union([calendarDate, z.literal("")])
     .optional()
     .transform((value) => value || undefined),
   to: z
-    .union([z.iso.date(), z.literal("")])
+    .union([calendarDate, z.literal("")])
     .optional()
     .transform((value) => value || undefined),
 });
@@ -50,6 +53,11 @@ export type { AuditFilters, AuditRow };
 /** The filters of a URL; a value that does not parse is dropped rather than refusing the page. */
 export function parseAuditFilters(params: URLSearchParams): AuditFilters {
   return parseUrlFilters<AuditFilters>(params, AUDIT_FILTER_KEYS, auditFiltersSchema.shape);
+}
+
+/** The filters of a URL that are given but not valid (the export answers 400 naming them). */
+export function invalidAuditFilters(params: URLSearchParams) {
+  return invalidUrlFilters(params, AUDIT_FILTER_KEYS, auditFiltersSchema.shape);
 }
 
 /** The filters as a query string (for the pager and the export link). */

@@ -13,11 +13,11 @@ import {
   productsAvailable,
   strainForEffectFilter,
 } from "#app/features/catalog/storefront.ts";
-import { CATALOGUE_PAGE } from "#app/utils/catalogue-pages.ts";
+import { cataloguePage } from "#app/utils/catalogue-pages.ts";
 import { requestInfoContext } from "#app/utils/request-context.ts";
 import type { Route } from "./+types/category";
 
-export const handle = CATALOGUE_PAGE;
+export const handle = cataloguePage(["q", "page", "only", "effect"]);
 
 const CATEGORY_DESCRIPTIONS: Record<string, string> = {
   Flower: "Top-shelf, lab-tested cannabis flower",

@@ -4,11 +4,11 @@ import { LoadErrorNotice, useLoadErrorToast } from "#app/components/load-error.t
 import { listingQuery, loadListing } from "#app/features/catalog/listing.server.ts";
 import { seoMeta, storeFromMatches } from "#app/features/catalog/seo.ts";
 import { EFFECT_PAGES, pageSlug, productsAvailable } from "#app/features/catalog/storefront.ts";
-import { CATALOGUE_PAGE } from "#app/utils/catalogue-pages.ts";
+import { cataloguePage } from "#app/utils/catalogue-pages.ts";
 import { requestInfoContext } from "#app/utils/request-context.ts";
 import type { Route } from "./+types/effect";
 
-export const handle = CATALOGUE_PAGE;
+export const handle = cataloguePage(["q", "page", "only"]);
 
 export async function loader({ url, pattern, context }: Route.LoaderArgs) {
   const slug = pageSlug(pattern);

@@ -8,10 +8,10 @@ import { fieldClasses } from "#app/components/ui/input.tsx";
 import { MIN_ORDER_TEXT } from "#app/features/cart/cart.ts";
 import { seoMeta, storeFromMatches, storeJsonLd } from "#app/features/catalog/seo.ts";
 import { checkDeliveryZip, type ZipCheckAnswer } from "#app/features/delivery/delivery.server.ts";
-import { CATALOGUE_PAGE } from "#app/utils/catalogue-pages.ts";
+import { cataloguePage } from "#app/utils/catalogue-pages.ts";
 import type { Route } from "./+types/landing-dc";
 
-export const handle = CATALOGUE_PAGE;
+export const handle = cataloguePage(["zip"]);
 
 const PATH = "/washington-dc-weed-delivery";
 

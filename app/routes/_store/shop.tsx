@@ -14,11 +14,11 @@ import { CATEGORIES, isKnownCategory } from "#app/features/catalog/catalog.ts";
 import { listingQuery, loadHighlight, loadListing } from "#app/features/catalog/listing.server.ts";
 import { seoMeta, storeFromMatches } from "#app/features/catalog/seo.ts";
 import { EFFECT_SLUGS, EFFECTS, productsAvailable } from "#app/features/catalog/storefront.ts";
-import { CATALOGUE_PAGE } from "#app/utils/catalogue-pages.ts";
+import { cataloguePage } from "#app/utils/catalogue-pages.ts";
 import { requestInfoContext } from "#app/utils/request-context.ts";
 import type { Route } from "./+types/shop";
 
-export const handle = CATALOGUE_PAGE;
+export const handle = cataloguePage(["q", "page", "only", "category"]);
 
 const HIGHLIGHT_LIMIT = 4;
 

@@ -1,13 +1,21 @@
 import { NO_STORE, requireAdmin } from "#app/features/admin-auth/guard.server.ts";
 import { auditBy, recordAuditAlone } from "#app/features/staff/audit.server.ts";
-import { auditCsvStream, parseAuditFilters } from "#app/features/staff/audit-log.server.ts";
+import {
+  auditCsvStream,
+  invalidAuditFilters,
+  parseAuditFilters,
+} from "#app/features/staff/audit-log.server.ts";
 import { storeDay } from "#app/utils/store-time.ts";
+import { invalidFiltersResponse } from "#app/utils/url-filters.ts";
 import type { Route } from "./+types/export";
 
 /** The audit log's current filter as CSV, streamed; the export is itself recorded (decision 27). */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const admin = requireAdmin(context);
-  const filters = parseAuditFilters(new URL(request.url).searchParams);
+  const params = new URL(request.url).searchParams;
+  const invalid = invalidAuditFilters(params);
+  if (invalid.length > 0) return invalidFiltersResponse(invalid);
+  const filters = parseAuditFilters(params);
   await recordAuditAlone(auditBy(admin, context), {
     action: "audit.exported",
     targetType: "audit",
