@@ -102,7 +102,7 @@ app.disable("x-powered-by");
 // X-Forwarded-For is read only from the proxies TRUST_PROXY names (decision 30): by default nobody.
 app.set("trust proxy", settings.TRUST_PROXY);
 // `GET http://host/path HTTP/1.1`: served as `/path` from here on (http-guards.server.ts).
-app.use(originFormTarget);
+app.use(originFormTarget(settings.publicUrl));
 
 // --- Request ids, the request log, the duration histogram (issue 12 items 6 and 7, decision 018) ---
 const routeOf = routePatterns(build.routes);

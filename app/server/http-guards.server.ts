@@ -2,7 +2,8 @@
  * What the web server (server.ts) answers before and after the app (issue 11, items 5 and 7):
  * - methods the shop does not use get 405 with `Allow` (Express and the Fetch API choke on some,
  *   such as TRACE and CONNECT, with a 500);
- * - an absolute-form request target (`GET http://host/path`) is served as its path, and a request
+ * - an absolute-form request target (`GET http://host/path`) for the shop's own host is served as
+ *   its path (421 for another host), and a request
  *   without a usable Host (HTTP/1.0 sends none; an empty or malformed one) gets 400: React Router
  *   builds each request's URL from the Host and failed with a 500 on those;
  * - a POST from another site gets 403, whatever route it targets, so a new route cannot forget it;
@@ -31,6 +32,7 @@ const TITLES: Record<number, { title: string; message: string }> = {
   404: { title: "Oops! Page not found", message: "The page you are looking for does not exist." },
   405: { title: "Method not allowed", message: "The shop does not answer this kind of request." },
   413: { title: "Request too large", message: "The request is larger than the shop accepts." },
+  421: { title: "Wrong address", message: "The shop answers only requests for its own address." },
   500: {
     title: "Unexpected Application Error!",
     message: "Sorry, something went wrong on our side. Please try again in a moment.",
@@ -92,24 +94,37 @@ export const methodGuard: RequestHandler = (req, res, next) => {
 const ABSOLUTE_TARGET = /^https?:\/\/([^/?#]*)([^#]*)$/i;
 
 /**
- * An absolute-form request target, which an HTTP/1.1 server must accept (RFC 9112, section 3.2.2):
- * served as its path and query alone, with the target's host in place of the Host header, as that
- * section says. Express's first middleware, so the request log, the guards, the page cache and the
- * router all see an ordinary path. The path is kept as sent (no normalisation); `hostGuard` then
- * judges the host, and refuses any other form of target.
+ * An absolute-form request target, which an HTTP/1.1 server must accept (RFC 9112, section 3.2.2).
+ * One naming the shop's own host (`publicUrl`'s) is served as its path and query alone, with that
+ * host in place of the Host header, as that section says; one naming another host is a request
+ * meant for somebody else, answered 421 Misdirected Request (RFC 9110, section 15.5.20) by
+ * `hostGuard`. Express's
+ * first middleware, so the request log, the guards, the page cache and the router all see an
+ * ordinary path. The path is kept as sent (no normalisation); `hostGuard` then judges the host, and
+ * refuses any other form of target.
  */
-export const originFormTarget: RequestHandler = (req, _res, next) => {
-  const url = req.url;
-  if (url.startsWith("/")) return next();
-  const absolute = ABSOLUTE_TARGET.exec(url);
-  if (absolute) {
-    const rest = absolute[2] ?? "";
-    req.url = rest.startsWith("/") ? rest : `/${rest}`;
-    req.originalUrl = req.url;
-    req.headers.host = absolute[1] ?? "";
-  }
-  next();
-};
+export function originFormTarget(publicUrl: string): RequestHandler {
+  const shopHost = new URL(publicUrl).host.toLowerCase();
+  return (req, res, next) => {
+    const url = req.url;
+    if (url.startsWith("/")) return next();
+    const absolute = ABSOLUTE_TARGET.exec(url);
+    if (absolute) {
+      const host = absolute[1] ?? "";
+      // Answered by `hostGuard`, once the request has its id.
+      if (host !== "" && host.toLowerCase() !== shopHost) res.locals.misdirectedHost = host;
+      const rest = absolute[2] ?? "";
+      req.url = rest.startsWith("/") ? rest : `/${rest}`;
+      req.originalUrl = req.url;
+      req.headers.host = host;
+    }
+    next();
+  };
+}
+
+export function misdirectedMessage(host: string) {
+  return `This is not ${host.slice(0, 100)}: the shop answers only requests for its own address.`;
+}
 
 /** A host name, IPv4 address or bracketed IPv6 address, and an optional port. */
 const HOST = /^(?:[a-z0-9_](?:[a-z0-9_.-]{0,251}[a-z0-9_])?|\[[0-9a-f:.]{2,45}\])(?::(\d{1,5}))?$/i;
@@ -129,6 +144,12 @@ export const HOST_MESSAGE = "The request needs a valid Host header: the address 
  * before this guard: a load balancer's HTTP/1.0 health check sends no Host.
  */
 export const hostGuard: RequestHandler = (req, res, next) => {
+  const misdirectedHost = res.locals.misdirectedHost;
+  if (typeof misdirectedHost === "string") {
+    log.info("Refused a request for another host", { requestId: requestIdOf(res) });
+    sendErrorPage(res, 421, {}, misdirectedMessage(misdirectedHost));
+    return;
+  }
   if (
     req.url.startsWith("/") &&
     usableHost(req.headers.host) &&

@@ -39,7 +39,7 @@ let capturing = false;
 beforeAll(async () => {
   const app = express();
   let counter = 0;
-  app.use(originFormTarget);
+  app.use(originFormTarget(PUBLIC_URL));
   app.use((_req, res, next) => {
     res.locals.requestId = `req-${++counter}`;
     next();
@@ -140,15 +140,26 @@ describe("the server's own answers (issue 11 items 5 and 7)", () => {
       expect(answer.body, head).toContain(HOST_MESSAGE);
       expectCalmPage(answer.body, referenceOf(answer.body));
     }
-    // An absolute-form target is its path, and its host the request's (RFC 9112, section 3.2.2).
+    // An absolute-form target for the shop's own host is its path, and that host the request's
+    // (RFC 9112, section 3.2.2); one for another host is misdirected (421), whatever Host it sends.
     const absolute = await wireRequest(
       url,
-      "GET http://evil.example/terms?x=1 HTTP/1.1\r\nHost: shop.example\r\nConnection: close\r\n\r\n",
+      "GET http://shop.example/terms?x=1 HTTP/1.1\r\nHost: other.example\r\nConnection: close\r\n\r\n",
     );
     expect(absolute.status).toBe(200);
-    expect(absolute.body).toBe("page /terms?x=1 for evil.example");
-    const upper = await wireRequest(url, "GET http://Shop.Example:8080/?a HTTP/1.0\r\n\r\n");
-    expect(upper.body).toBe("page /?a for Shop.Example:8080");
+    expect(absolute.body).toBe("page /terms?x=1 for shop.example");
+    const upper = await wireRequest(url, "GET http://Shop.Example/?a HTTP/1.0\r\n\r\n");
+    expect(upper.body).toBe("page /?a for Shop.Example");
+    for (const head of [
+      "GET http://evil.example/terms HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n",
+      "GET http://evil.example/terms HTTP/1.1\r\nHost: shop.example\r\nConnection: close\r\n\r\n",
+      "GET https://shop.example:8443/ HTTP/1.0\r\n\r\n",
+    ]) {
+      const misdirected = await wireRequest(url, head);
+      expect(misdirected.status, head).toBe(421);
+      expect(misdirected.body, head).toContain("the shop answers only requests for its own address");
+      expectCalmPage(misdirected.body, referenceOf(misdirected.body));
+    }
     // A load balancer's HTTP/1.0 health check without Host is answered before the guard.
     expect((await wireRequest(url, "GET /healthz HTTP/1.0\r\n\r\n")).status).toBe(200);
     expect((await wireRequest(url, "GET /terms HTTP/1.0\r\nHost: shop.example\r\n\r\n")).status).toBe(200);

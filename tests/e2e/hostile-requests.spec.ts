@@ -137,15 +137,18 @@ test.describe("a shop that keeps its calm (own server, its log read)", () => {
       expect(answer.body, head).toContain("The request needs a valid Host header");
       expect(answer.body, head).not.toMatch(STACK_OR_PATH);
     }
-    // Served as its path, as HTTP/1.1 asks of a server (RFC 9112, section 3.2.2).
-    for (const head of [
+    // Another host's absolute-form target is misdirected; the shop's own is served as its path, as
+    // HTTP/1.1 asks of a server (RFC 9112, section 3.2.2).
+    const misdirected = await wireRequest(
+      app.url,
       "GET http://evil.example/terms HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n",
-      `GET http://${host}/shop HTTP/1.0\r\n\r\n`,
-    ]) {
-      const answer = await wireRequest(app.url, head);
-      expect(answer.status, head).toBe(200);
-      expect(answer.body, head).toContain("</html>");
-    }
+    );
+    expect(misdirected.status).toBe(421);
+    expect(misdirected.body).toContain("the shop answers only requests for its own address");
+    expect(misdirected.body).not.toMatch(STACK_OR_PATH);
+    const own = await wireRequest(app.url, `GET http://${host}/shop HTTP/1.0\r\n\r\n`);
+    expect(own.status).toBe(200);
+    expect(own.body).toContain("</html>");
     // A load balancer's HTTP/1.0 health check sends no Host.
     expect((await wireRequest(app.url, "GET /healthz HTTP/1.0\r\n\r\n")).status).toBe(200);
   });
