@@ -19,7 +19,9 @@ import {
 
 export const ROOT = path.resolve(import.meta.dirname, "../..");
 export const NODE = path.join(ROOT, "node_modules/.bin/node");
-export const BUILD_DIR = path.join(ROOT, "node_modules/.cache/capital-grown/bench-build");
+/** BENCH_BUILD_DIR: another folder (under node_modules, so the build finds its packages) for a second checkout's bench. */
+export const BUILD_DIR =
+  process.env.BENCH_BUILD_DIR ?? path.join(ROOT, "node_modules/.cache/capital-grown/bench-build");
 export const ADMIN = { email: "bench-admin@capitalgrown.test", password: "bench-password-123" };
 
 export function say(message: string) {
@@ -118,13 +120,13 @@ export async function startServer(
   data: DataSet,
   env: Record<string, string> = {},
   buildDir = BUILD_DIR,
-  onSpawn?: (pid: number) => void,
+  options: { onSpawn?: (pid: number) => void; startTimeoutMs?: number } = {},
 ): Promise<BenchServer> {
   const app = await startApp({
     buildDir,
-    onSpawn,
+    onSpawn: options.onSpawn,
     dataDir: data.env.DATA_DIR,
-    startTimeoutMs: 120_000,
+    startTimeoutMs: options.startTimeoutMs ?? 120_000,
     // The server's log goes to a file, as in production: piping it into this process would put
     // the harness's reading of every line on the same two cores as the server measured.
     outputFile: path.join(tmpdir(), `cg-bench-server-${randomBytes(4).toString("hex")}.log`),

@@ -89,7 +89,11 @@ const mb = (value: number) => `${value.toFixed(0)} MB`;
 async function startSampled(data: DataSet, env: Record<string, string> = {}) {
   const rss = sampler();
   const started = performance.now();
-  const server = await startServer(data, env, undefined, (pid) => rss.attach(pid));
+  // A first start on a busy machine (migrations, the demo images) can take minutes.
+  const server = await startServer(data, env, undefined, {
+    onSpawn: (pid) => rss.attach(pid),
+    startTimeoutMs: 10 * 60_000,
+  });
   return { server, rss, seconds: (performance.now() - started) / 1000 };
 }
 
