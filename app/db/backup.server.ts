@@ -60,7 +60,14 @@ const SERIAL_TABLES = [
   "audit_events",
 ];
 
+/**
+ * A backup line holds at most CHUNK_ROWS rows and, once a table's largest row so far is known, about
+ * CHUNK_BYTES: a line is fetched, written, read back and inserted whole, and the embedded database's
+ * memory grows to the largest result it ever sent and never shrinks. 200 ID photos of 400 KB on one
+ * line were 160 MB of hex in every one of those places.
+ */
 const CHUNK_ROWS = 200;
+const CHUNK_BYTES = 1024 * 1024;
 
 /** A key by its public id and check value (decision 014); the key itself is never in a backup. */
 export type KeyFingerprint = { id: string; checkValue: string };
@@ -80,9 +87,10 @@ export async function backupDatabase(db: Database, file: string) {
   const out = createGzip();
   const sink = createWriteStream(file, { mode: 0o600 });
   out.pipe(sink);
-  const write = async (value: unknown) => {
-    if (!out.write(`${JSON.stringify(value)}\n`)) await once(out, "drain");
+  const writeLine = async (line: string) => {
+    if (!out.write(line)) await once(out, "drain");
   };
+  const write = (value: unknown) => writeLine(`${JSON.stringify(value)}\n`);
   const counts: Record<string, number> = {};
   let plaintextIdPhotos = 0;
   await db.transaction(
@@ -112,14 +120,25 @@ export async function backupDatabase(db: Database, file: string) {
       };
       await write(header);
       for (const table of BACKUP_TABLES) {
-        for (let offset = 0; offset < (counts[table] ?? 0); offset += CHUNK_ROWS) {
-          const rows = rowsOf(
-            await tx.execute(
-              sql`SELECT row_to_json(t) AS row FROM (SELECT * FROM ${sql.identifier(table)} ORDER BY 1 LIMIT ${CHUNK_ROWS} OFFSET ${offset}) t`,
-            ),
-          ).map((entry) => (typeof entry.row === "string" ? JSON.parse(entry.row) : entry.row));
-          await write({ table, rows });
+        if (!counts[table]) continue;
+        // A cursor reads the table once (an OFFSET per line re-read every row before it), as JSON
+        // text written as it comes (never parsed and stringified again).
+        await tx.execute(
+          sql`DECLARE backup_rows NO SCROLL CURSOR FOR SELECT row_to_json(t)::text AS row FROM (SELECT * FROM ${sql.identifier(table)} ORDER BY 1) t`,
+        );
+        let fetch = 1;
+        let largestRow = 0;
+        for (;;) {
+          const rows = rowsOf<{ row: string }>(
+            await tx.execute(sql`FETCH ${sql.raw(String(fetch))} FROM backup_rows`),
+          ).map((entry) => entry.row);
+          if (rows.length === 0) break;
+          await writeLine(`{"table":${JSON.stringify(table)},"rows":[${rows.join(",")}]}\n`);
+          if (rows.length < fetch) break;
+          for (const row of rows) largestRow = Math.max(largestRow, row.length);
+          fetch = Math.max(1, Math.min(CHUNK_ROWS, Math.floor(CHUNK_BYTES / largestRow)));
         }
+        await tx.execute(sql`CLOSE backup_rows`);
       }
     },
     { isolationLevel: "repeatable read", accessMode: "read only" },
