@@ -1,6 +1,7 @@
 import { once } from "node:events";
 import { createReadStream, createWriteStream } from "node:fs";
-import { createInterface } from "node:readline";
+import { pipeline } from "node:stream";
+import { StringDecoder } from "node:string_decoder";
 import { createGunzip, createGzip } from "node:zlib";
 import { sql } from "drizzle-orm";
 import type { Database } from "./client.server.ts";
@@ -164,17 +165,41 @@ function assertKeysAvailable(header: Header, available: KeyFingerprint[]) {
   }
 }
 
-export async function readBackupHeader(file: string): Promise<Header> {
-  const lines = createInterface({ input: createReadStream(file).pipe(createGunzip()), crlfDelay: Infinity });
+/**
+ * The lines of a gzipped backup, read as they are consumed: readline reads its input as fast as it
+ * comes and queues the lines, so a slow consumer (a database insert per line) had the whole
+ * decompressed file in memory.
+ */
+async function* backupLines(file: string): AsyncGenerator<string> {
+  const input = pipeline(createReadStream(file), createGunzip(), () => {});
+  const decoder = new StringDecoder("utf8");
+  let pieces: string[] = [];
   try {
-    for await (const line of lines) {
-      if (!line.trim()) continue;
-      const entry = JSON.parse(line);
-      if (entry.format !== BACKUP_FORMAT || entry.version !== 1) break;
-      return entry as Header;
+    for await (const chunk of input) {
+      const text = decoder.write(chunk as Buffer);
+      let start = 0;
+      for (let end = text.indexOf("\n"); end !== -1; end = text.indexOf("\n", start)) {
+        pieces.push(text.slice(start, end));
+        yield pieces.join("");
+        pieces = [];
+        start = end + 1;
+      }
+      if (start < text.length) pieces.push(text.slice(start));
     }
+    pieces.push(decoder.end());
+    const last = pieces.join("");
+    if (last) yield last;
   } finally {
-    lines.close();
+    input.destroy();
+  }
+}
+
+export async function readBackupHeader(file: string): Promise<Header> {
+  for await (const line of backupLines(file)) {
+    if (!line.trim()) continue;
+    const entry = JSON.parse(line);
+    if (entry.format !== BACKUP_FORMAT || entry.version !== 1) break;
+    return entry as Header;
   }
   throw new BackupFormatError(`${file} is not a Capital Grown backup`);
 }
@@ -196,12 +221,7 @@ export async function restoreDatabase(
   const restored: Record<string, number> = {};
   let header: Header | undefined;
   await db.transaction(async (tx) => {
-    // Created here, right before reading: readline drops lines emitted before iteration starts.
-    const lines = createInterface({
-      input: createReadStream(file).pipe(createGunzip()),
-      crlfDelay: Infinity,
-    });
-    for await (const line of lines) {
+    for await (const line of backupLines(file)) {
       if (!line.trim()) continue;
       const entry = JSON.parse(line);
       if (!header) {
@@ -261,6 +281,41 @@ export async function restoreDatabase(
     await tx.execute(sql`SELECT pg_notify('catalog_changed', 'restore')`);
   });
   return restored;
+}
+
+/**
+ * Reads a backup back as a stream, one line at a time, and has `db` turn every row into its
+ * table's row type (the conversion a restore does) without writing anything: a file cut short, a
+ * corrupt one (gzip's checksum) or a row the table would refuse fails the check. Returns the rows
+ * found per table. Nothing is held but one line, and no second database is opened.
+ */
+export async function checkBackupFile(db: Database, file: string) {
+  const found: Record<string, number> = {};
+  let header: Header | undefined;
+  for await (const line of backupLines(file)) {
+    if (!line.trim()) continue;
+    const entry = JSON.parse(line);
+    if (!header) {
+      if (entry.format !== BACKUP_FORMAT || entry.version !== 1) {
+        throw new BackupFormatError(`${file} is not a Capital Grown backup`);
+      }
+      header = entry as Header;
+      continue;
+    }
+    const table = entry.table as string;
+    if (!(BACKUP_TABLES as readonly string[]).includes(table) || !Array.isArray(entry.rows)) {
+      throw new BackupFormatError(`Unknown table ${table} in ${file}`);
+    }
+    if (entry.rows.length === 0) continue;
+    const parsed = rowsOf(
+      await db.execute(
+        sql`SELECT count(*)::int AS n FROM json_populate_recordset(NULL::${sql.identifier(table)}, ${JSON.stringify(entry.rows)}::json)`,
+      ),
+    )[0]?.n;
+    found[table] = (found[table] ?? 0) + Number(parsed ?? 0);
+  }
+  if (!header) throw new BackupFormatError(`${file} is empty`);
+  return { header, found };
 }
 
 /** Mails a restore held for review (pending when the backup was taken). */
