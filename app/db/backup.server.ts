@@ -1,6 +1,7 @@
 import { once } from "node:events";
 import { createReadStream, createWriteStream } from "node:fs";
-import { createInterface } from "node:readline";
+import { pipeline } from "node:stream";
+import { StringDecoder } from "node:string_decoder";
 import { createGunzip, createGzip } from "node:zlib";
 import { sql } from "drizzle-orm";
 import type { Database } from "./client.server.ts";
@@ -71,7 +72,14 @@ const SERIAL_TABLES = [
   "audit_events",
 ];
 
+/**
+ * A backup line holds at most CHUNK_ROWS rows and, once a table's largest row so far is known, about
+ * CHUNK_BYTES: a line is fetched, written, read back and inserted whole, and the embedded database's
+ * memory grows to the largest result it ever sent and never shrinks. 200 ID photos of 400 KB on one
+ * line were 160 MB of hex in every one of those places.
+ */
 const CHUNK_ROWS = 200;
+const CHUNK_BYTES = 1024 * 1024;
 
 /** A key by its public id and check value (decision 014); the key itself is never in a backup. */
 export type KeyFingerprint = { id: string; checkValue: string };
@@ -96,9 +104,10 @@ export async function backupDatabase(db: Database, file: string) {
   const out = createGzip();
   const sink = createWriteStream(file, { mode: 0o600 });
   out.pipe(sink);
-  const write = async (value: unknown) => {
-    if (!out.write(`${JSON.stringify(value)}\n`)) await once(out, "drain");
+  const writeLine = async (line: string) => {
+    if (!out.write(line)) await once(out, "drain");
   };
+  const write = (value: unknown) => writeLine(`${JSON.stringify(value)}\n`);
   const counts: Record<string, number> = {};
   let plaintextIdPhotos = 0;
   let auditChain: Header["auditChain"];
@@ -136,18 +145,30 @@ export async function backupDatabase(db: Database, file: string) {
       };
       await write(header);
       for (const table of BACKUP_TABLES) {
+        if (!counts[table]) continue;
         const omitted = OMITTED_COLUMNS[table];
         const row = omitted
-          ? sql`row_to_json(t)::jsonb - ${`{${omitted.join(",")}}`}::text[]`
-          : sql`row_to_json(t)`;
-        for (let offset = 0; offset < (counts[table] ?? 0); offset += CHUNK_ROWS) {
-          const rows = rowsOf(
-            await tx.execute(
-              sql`SELECT ${row} AS row FROM (SELECT * FROM ${sql.identifier(table)} ORDER BY 1 LIMIT ${CHUNK_ROWS} OFFSET ${offset}) t`,
-            ),
-          ).map((entry) => (typeof entry.row === "string" ? JSON.parse(entry.row) : entry.row));
-          await write({ table, rows });
+          ? // Column names of our own schema, never input: written into the cursor's query as they are.
+            sql`(row_to_json(t)::jsonb - ${sql.raw(`'{${omitted.join(",")}}'`)}::text[])::text`
+          : sql`row_to_json(t)::text`;
+        // A cursor reads the table once (an OFFSET per line re-read every row before it), as JSON
+        // text written as it comes (never parsed and stringified again).
+        await tx.execute(
+          sql`DECLARE backup_rows NO SCROLL CURSOR FOR SELECT ${row} AS row FROM (SELECT * FROM ${sql.identifier(table)} ORDER BY 1) t`,
+        );
+        let fetch = 1;
+        let largestRow = 0;
+        for (;;) {
+          const rows = rowsOf<{ row: string }>(
+            await tx.execute(sql`FETCH ${sql.raw(String(fetch))} FROM backup_rows`),
+          ).map((entry) => entry.row);
+          if (rows.length === 0) break;
+          await writeLine(`{"table":${JSON.stringify(table)},"rows":[${rows.join(",")}]}\n`);
+          if (rows.length < fetch) break;
+          for (const row of rows) largestRow = Math.max(largestRow, row.length);
+          fetch = Math.max(1, Math.min(CHUNK_ROWS, Math.floor(CHUNK_BYTES / largestRow)));
         }
+        await tx.execute(sql`CLOSE backup_rows`);
       }
     },
     { isolationLevel: "repeatable read", accessMode: "read only" },
@@ -173,17 +194,41 @@ function assertKeysAvailable(header: Header, available: KeyFingerprint[]) {
   }
 }
 
-export async function readBackupHeader(file: string): Promise<Header> {
-  const lines = createInterface({ input: createReadStream(file).pipe(createGunzip()), crlfDelay: Infinity });
+/**
+ * The lines of a gzipped backup, read as they are consumed: readline reads its input as fast as it
+ * comes and queues the lines, so a slow consumer (a database insert per line) had the whole
+ * decompressed file in memory.
+ */
+async function* backupLines(file: string): AsyncGenerator<string> {
+  const input = pipeline(createReadStream(file), createGunzip(), () => {});
+  const decoder = new StringDecoder("utf8");
+  let pieces: string[] = [];
   try {
-    for await (const line of lines) {
-      if (!line.trim()) continue;
-      const entry = JSON.parse(line);
-      if (entry.format !== BACKUP_FORMAT || entry.version !== 1) break;
-      return entry as Header;
+    for await (const chunk of input) {
+      const text = decoder.write(chunk as Buffer);
+      let start = 0;
+      for (let end = text.indexOf("\n"); end !== -1; end = text.indexOf("\n", start)) {
+        pieces.push(text.slice(start, end));
+        yield pieces.join("");
+        pieces = [];
+        start = end + 1;
+      }
+      if (start < text.length) pieces.push(text.slice(start));
     }
+    pieces.push(decoder.end());
+    const last = pieces.join("");
+    if (last) yield last;
   } finally {
-    lines.close();
+    input.destroy();
+  }
+}
+
+export async function readBackupHeader(file: string): Promise<Header> {
+  for await (const line of backupLines(file)) {
+    if (!line.trim()) continue;
+    const entry = JSON.parse(line);
+    if (entry.format !== BACKUP_FORMAT || entry.version !== 1) break;
+    return entry as Header;
   }
   throw new BackupFormatError(`${file} is not a Capital Grown backup`);
 }
@@ -205,12 +250,7 @@ export async function restoreDatabase(
   const restored: Record<string, number> = {};
   let header: Header | undefined;
   await db.transaction(async (tx) => {
-    // Created here, right before reading: readline drops lines emitted before iteration starts.
-    const lines = createInterface({
-      input: createReadStream(file).pipe(createGunzip()),
-      crlfDelay: Infinity,
-    });
-    for await (const line of lines) {
+    for await (const line of backupLines(file)) {
       if (!line.trim()) continue;
       const entry = JSON.parse(line);
       if (!header) {
@@ -290,6 +330,41 @@ export async function restoreDatabase(
     await tx.execute(sql`SELECT pg_notify('catalog_changed', 'restore')`);
   });
   return restored;
+}
+
+/**
+ * Reads a backup back as a stream, one line at a time, and has `db` turn every row into its
+ * table's row type (the conversion a restore does) without writing anything: a file cut short, a
+ * corrupt one (gzip's checksum) or a row the table would refuse fails the check. Returns the rows
+ * found per table. Nothing is held but one line, and no second database is opened.
+ */
+export async function checkBackupFile(db: Database, file: string) {
+  const found: Record<string, number> = {};
+  let header: Header | undefined;
+  for await (const line of backupLines(file)) {
+    if (!line.trim()) continue;
+    const entry = JSON.parse(line);
+    if (!header) {
+      if (entry.format !== BACKUP_FORMAT || entry.version !== 1) {
+        throw new BackupFormatError(`${file} is not a Capital Grown backup`);
+      }
+      header = entry as Header;
+      continue;
+    }
+    const table = entry.table as string;
+    if (!(BACKUP_TABLES as readonly string[]).includes(table) || !Array.isArray(entry.rows)) {
+      throw new BackupFormatError(`Unknown table ${table} in ${file}`);
+    }
+    if (entry.rows.length === 0) continue;
+    const parsed = rowsOf(
+      await db.execute(
+        sql`SELECT count(*)::int AS n FROM json_populate_recordset(NULL::${sql.identifier(table)}, ${JSON.stringify(entry.rows)}::json)`,
+      ),
+    )[0]?.n;
+    found[table] = (found[table] ?? 0) + Number(parsed ?? 0);
+  }
+  if (!header) throw new BackupFormatError(`${file} is empty`);
+  return { header, found };
 }
 
 /** Mails a restore held for review (pending when the backup was taken). */

@@ -265,6 +265,14 @@ async function openPostgres(options: Extract<OpenOptions, { kind: "postgres" }>)
   } satisfies DatabaseHandle;
 }
 
+/**
+ * PGlite runs PostgreSQL in WebAssembly memory, which grows and never shrinks, with PostgreSQL's
+ * defaults: 128 MB of shared buffers, all of it written at start (about 130 MB of the process's RSS
+ * whatever the size of the shop). A shop's hot data fits in far less, and the data files it reads
+ * stay in the operating system's page cache, outside the process.
+ */
+const PGLITE_SETTINGS = ["shared_buffers=16MB", "maintenance_work_mem=16MB", "temp_buffers=2MB"];
+
 async function openPglite(options: Extract<OpenOptions, { kind: "pglite" }>) {
   let releaseLock = () => {};
   let dataDir: string | undefined;
@@ -275,7 +283,11 @@ async function openPglite(options: Extract<OpenOptions, { kind: "pglite" }>) {
   }
   let client: PGlite;
   try {
-    client = await PGlite.create({ dataDir, loadDataDir: options.loadDataDir });
+    client = await PGlite.create({
+      dataDir,
+      loadDataDir: options.loadDataDir,
+      startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS.flatMap((setting) => ["-c", setting])],
+    });
     await migratePglite(drizzlePglite(client), { migrationsFolder: migrationsFolder() });
     // A new database's files are unpacked with mode 0666 whatever the umask: take that back.
     if (options.dataDir) makeDataDirPrivate(options.dataDir);

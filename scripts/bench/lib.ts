@@ -67,6 +67,10 @@ export async function createDataSet(options: {
   orders?: number;
   /** Orders for today's date, over the five slots (the today board's bench). */
   todayOrders?: number;
+  /** An encrypted ID photo for every order (scripts/bench/seed.ts --id-photos). */
+  idPhotos?: boolean;
+  /** Nothing created in it: the server's first start migrates it (and seeds it when asked). */
+  empty?: boolean;
 }): Promise<DataSet> {
   const dataDir = mkdtempSync(path.join(tmpdir(), "cg-bench-data-"));
   let env: Record<string, string | undefined> = { DATA_DIR: dataDir, DATABASE_URL: undefined };
@@ -90,11 +94,14 @@ export async function createDataSet(options: {
   const seedArgs = [path.join(ROOT, "scripts/bench/seed.ts"), String(options.count)];
   if (options.orders) seedArgs.push(`--orders=${options.orders}`);
   if (options.todayOrders) seedArgs.push(`--today-orders=${options.todayOrders}`);
-  const seeded = spawnSync(NODE, seedArgs, {
-    cwd: ROOT,
-    env: { ...process.env, ...env, LOG_LEVEL: "warn" } as NodeJS.ProcessEnv,
-    encoding: "utf8",
-  });
+  if (options.idPhotos) seedArgs.push("--id-photos");
+  const seeded = options.empty
+    ? { status: 0, stdout: "", stderr: "" }
+    : spawnSync(NODE, seedArgs, {
+        cwd: ROOT,
+        env: { ...process.env, ...env, LOG_LEVEL: "warn" } as NodeJS.ProcessEnv,
+        encoding: "utf8",
+      });
   if (seeded.status !== 0) throw new Error(`Seeding failed:\n${seeded.stdout}\n${seeded.stderr}`);
   return {
     label: `${options.count} products${options.orders ? `, ${options.orders} orders` : ""}${options.todayOrders ? `, ${options.todayOrders} for today` : ""} on ${options.postgresUrl ? "PostgreSQL" : "PGlite"}`,
@@ -113,11 +120,13 @@ export async function startServer(
   data: DataSet,
   env: Record<string, string> = {},
   buildDir = BUILD_DIR,
+  options: { onSpawn?: (pid: number) => void; startTimeoutMs?: number } = {},
 ): Promise<BenchServer> {
   const app = await startApp({
     buildDir,
+    onSpawn: options.onSpawn,
     dataDir: data.env.DATA_DIR,
-    startTimeoutMs: 120_000,
+    startTimeoutMs: options.startTimeoutMs ?? 120_000,
     // The server's log goes to a file, as in production: piping it into this process would put
     // the harness's reading of every line on the same two cores as the server measured.
     outputFile: path.join(tmpdir(), `cg-bench-server-${randomBytes(4).toString("hex")}.log`),

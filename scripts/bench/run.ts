@@ -5,7 +5,7 @@
  *
  *   npm run bench                      all figures (about 10 minutes on 2 cores)
  *   npm run bench -- --only=cached,cold   some sections: cached, tracking, browser, cold, orders, fresh-pg, dashboard, today,
- *                                      import, orders-search, audit, fuzz, ops, refusals
+ *                                      import, orders-search, audit, fuzz, ops, refusals, memory
  *   BENCH_SECONDS=5 BENCH_ROUNDS=3     seconds per load run, rounds per figure (defaults)
  *   BENCH_PG_URL=postgres://…          PostgreSQL for the PostgreSQL-only figures (default: DATABASE_URL,
  *                                      else postgres://postgres@127.0.0.1:5432/test when it answers)
@@ -35,6 +35,7 @@ import {
   say,
   startServer,
 } from "./lib.ts";
+import { benchMemory } from "./memory.ts";
 import { benchOperations } from "./operations.ts";
 import { benchOrders } from "./orders.ts";
 
@@ -797,6 +798,7 @@ async function main() {
       for (const row of await benchOperations(options)) record(row);
     }
     if (wants("fuzz")) await fuzzSection();
+    if (wants("memory")) for (const row of await benchMemory({ postgresUrl: pgUrl })) record(row);
   } finally {
     for (const server of servers) await server.stop().catch(() => {});
     for (const dispose of disposals) await dispose().catch(() => {});

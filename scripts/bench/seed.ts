@@ -4,17 +4,24 @@
  * with DATA_DIR (PGlite) or DATABASE_URL (PostgreSQL) in the environment. Orders are spread over the
  * last year with every status, and the dashboard's running totals (order_daily_stats,
  * order_status_counts) are set to what placing those orders would have left. `--today-orders` adds
- * orders for today's store date spread over the five slots (the today board's bench).
+ * orders for today's store date spread over the five slots (the today board's bench). `--id-photos`
+ * gives every order an encrypted ID photo (under the key in DATA_DIR/keys, made here when missing):
+ * about 6 KB each, as the load tests' photos, and every 50th one of 300 KB, as a phone's.
  */
+import { randomBytes, randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { openConfiguredDatabase } from "#app/db/client.server.ts";
 import { seedDemoCatalogue } from "#app/demo/seed.server.ts";
 import { DELIVERY_SLOT_LABELS } from "#app/features/checkout/delivery-slots.ts";
+import { loadIdPhotoKeyring } from "#app/features/media/id-photo-crypto.server.ts";
+import { insertEncryptedIdPhoto } from "#app/features/media/id-photo-keys.server.ts";
+import { config } from "#app/utils/env.server.ts";
 import { STORE_TIME_ZONE } from "#app/utils/store-time.ts";
 
 const count = Number(process.argv[2] ?? 60);
 const orders = Number(process.argv.find((arg) => arg.startsWith("--orders="))?.slice(9) ?? 0);
 const todayOrders = Number(process.argv.find((arg) => arg.startsWith("--today-orders="))?.slice(15) ?? 0);
+const withIdPhotos = process.argv.includes("--id-photos");
 const handle = await openConfiguredDatabase("the bench seed script");
 try {
   const result = await seedDemoCatalogue(handle.db, { count });
@@ -49,6 +56,37 @@ try {
         UPDATE order_status_counts c SET orders_count = (SELECT count(*) FROM orders o WHERE o.status = c.status)`);
     });
     process.stdout.write(`Seeded ${orders} orders in ${Math.round(performance.now() - started)} ms\n`);
+  }
+  if (withIdPhotos) {
+    const started = performance.now();
+    const { keyring } = loadIdPhotoKeyring({
+      dataDir: config().dataDir,
+      currentKey: config().ID_PHOTO_KEY,
+      create: true,
+    });
+    const small = randomUUID();
+    const large = randomUUID();
+    await insertEncryptedIdPhoto(handle.db, keyring, {
+      id: small,
+      contentType: "image/jpeg",
+      bytes: randomBytes(6_000),
+    });
+    await insertEncryptedIdPhoto(handle.db, keyring, {
+      id: large,
+      contentType: "image/jpeg",
+      bytes: randomBytes(300_000),
+    });
+    // Copies of the two sealed photos, one per order (the bench never opens them).
+    await handle.db.transaction(async (tx) => {
+      await tx.execute(sql`UPDATE orders SET id_photo_id = gen_random_uuid() WHERE id_photo_id IS NULL`);
+      await tx.execute(sql`
+        INSERT INTO id_photos (id, content_type, bytes, key_id, nonce)
+        SELECT o.id_photo_id, t.content_type, t.bytes, t.key_id, t.nonce
+        FROM (SELECT id_photo_id, row_number() OVER (ORDER BY created_at, id) AS n FROM orders) AS o
+        JOIN id_photos AS t ON t.id = CASE WHEN o.n % 50 = 0 THEN ${large}::uuid ELSE ${small}::uuid END`);
+      await tx.execute(sql`DELETE FROM id_photos WHERE id IN (${small}::uuid, ${large}::uuid)`);
+    });
+    process.stdout.write(`Seeded ID photos in ${Math.round(performance.now() - started)} ms\n`);
   }
   if (todayOrders > 0) {
     const started = performance.now();

@@ -66,6 +66,8 @@ export async function startApp(options: {
    * cost is then the server's alone), instead of a pipe this process reads.
    */
   outputFile?: string;
+  /** Called with the server's pid as soon as it is spawned (the memory bench samples it from then). */
+  onSpawn?: (pid: number) => void;
 }): Promise<RunningApp> {
   const port = await freePort();
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), "cg-e2e-data-"));
@@ -101,6 +103,7 @@ export async function startApp(options: {
     stdio: outputFd === undefined ? ["ignore", "pipe", "pipe"] : ["ignore", outputFd, outputFd],
   });
   if (outputFd !== undefined) closeSync(outputFd);
+  if (child.pid) options.onSpawn?.(child.pid);
   child.stdout?.on("data", (chunk) => {
     output += chunk;
   });

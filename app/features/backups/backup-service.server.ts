@@ -16,8 +16,8 @@ import {
 import { createServer, type Server } from "node:http";
 import path from "node:path";
 import { z } from "zod";
-import { backupDatabase, restoreDatabase } from "#app/db/backup.server.ts";
-import { type Database, type DatabaseHandle, openDatabase } from "#app/db/client.server.ts";
+import { backupDatabase, checkBackupFile } from "#app/db/backup.server.ts";
+import type { Database, DatabaseHandle } from "#app/db/client.server.ts";
 import { config } from "#app/utils/env.server.ts";
 import { errorMessage, log } from "#app/utils/logger.server.ts";
 import { startPeriodicJob } from "#app/utils/periodic-job.server.ts";
@@ -63,22 +63,21 @@ export async function writeBackup(db: Database, file: string): Promise<BackupRes
   }
 }
 
-/** Restores a backup into a throwaway in-memory PGlite and compares every table's row count. */
-export async function verifyBackup(file: string, expected: Record<string, number>) {
-  const scratch = await openDatabase({ kind: "pglite" });
-  try {
-    // The check needs no keys: it restores rows, it never decrypts a photo.
-    const { readBackupHeader } = await import("#app/db/backup.server.ts");
-    const header = await readBackupHeader(file);
-    const restored = await restoreDatabase(scratch.db, file, { availableKeys: header.idPhotoKeys ?? [] });
-    const wrong = Object.entries(expected).filter(([table, count]) => (restored[table] ?? 0) !== count);
-    if (wrong.length > 0) {
-      throw new Error(
-        `restored row counts differ: ${wrong.map(([table, count]) => `${table} ${restored[table] ?? 0} of ${count}`).join(", ")}`,
-      );
-    }
-  } finally {
-    await scratch.close();
+/**
+ * Checks a backup just written: read back as a stream, every row converted to its table's row type
+ * by the live database (nothing written), and every table's row count compared with what was
+ * written and with the file's header. Restoring it into a throwaway database instead held a second
+ * PGlite and, in memory, every row of the shop (ID photos included): a 1.5 GB peak every night.
+ */
+export async function verifyBackup(db: Database, file: string, expected: Record<string, number>) {
+  const { header, found } = await checkBackupFile(db, file);
+  const wrong = Object.entries(expected).filter(
+    ([table, count]) => (found[table] ?? 0) !== count || header.tables[table] !== count,
+  );
+  if (wrong.length > 0) {
+    throw new Error(
+      `restored row counts differ: ${wrong.map(([table, count]) => `${table} ${found[table] ?? 0} of ${count}`).join(", ")}`,
+    );
   }
 }
 
@@ -120,7 +119,7 @@ export async function runScheduledBackup(db: Database, folder = backupDir(), now
   const result = await writeBackup(db, path.join(folder, backupFileName(now)));
   let error: string | undefined;
   try {
-    await verifyBackup(result.file, result.counts);
+    await verifyBackup(db, result.file, result.counts);
   } catch (failure) {
     error = `The backup check failed: ${errorMessage(failure)}`;
     log.error("The daily backup's restore check failed", { file: result.file, error: errorMessage(failure) });

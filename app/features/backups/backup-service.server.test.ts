@@ -1,0 +1,84 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { gunzipSync, gzipSync } from "node:zlib";
+import { sql } from "drizzle-orm";
+import { afterAll, expect, it } from "vitest";
+import { describeEachDatabase } from "#tests/db.ts";
+import { runScheduledBackup, verifyBackup, writeBackup } from "./backup-service.server.ts";
+
+const folder = mkdtempSync(path.join(tmpdir(), "cg-backup-check-test-"));
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+function rssMb() {
+  return Number(/VmRSS:\s+(\d+)/.exec(readFileSync("/proc/self/status", "utf8"))?.[1] ?? 0) / 1024;
+}
+
+describeEachDatabase("the daily backup's check", (database) => {
+  it("reads each backup back and passes a good one, leaving nothing else behind", async () => {
+    const { db } = database();
+    await db.execute(
+      sql`INSERT INTO products (name, description, category) VALUES ('Checked Kush', 'x', 'Flower')`,
+    );
+    const day = mkdtempSync(path.join(folder, "daily-"));
+    const result = await runScheduledBackup(db, day, new Date("2026-11-20T08:30:00Z"));
+    expect(result.verified).toBe(true);
+    expect(readdirSync(day).sort()).toEqual([path.basename(result.file), "last-backup.json"].sort());
+    expect(JSON.parse(readFileSync(path.join(day, "last-backup.json"), "utf8")).verified).toBe(true);
+  });
+
+  it("fails a backup whose rows do not all come back", async () => {
+    const { db } = database();
+    const file = path.join(folder, `${crypto.randomUUID()}.ndjson.gz`);
+    const { counts } = await writeBackup(db, file);
+    await expect(verifyBackup(db, file, { ...counts, products: (counts.products ?? 0) + 1 })).rejects.toThrow(
+      /restored row counts differ: products/,
+    );
+  });
+
+  it("fails a backup cut short or with a row its table would refuse", async () => {
+    const { db } = database();
+    const file = path.join(folder, `${crypto.randomUUID()}.ndjson.gz`);
+    const { counts } = await writeBackup(db, file);
+    const lines = gunzipSync(readFileSync(file)).toString("utf8").split("\n").filter(Boolean);
+    const cut = path.join(folder, `${crypto.randomUUID()}.ndjson.gz`);
+    writeFileSync(cut, gzipSync(`${lines.slice(0, -1).join("\n")}\n`));
+    await expect(verifyBackup(db, cut, counts)).rejects.toThrow(/restored row counts differ/);
+    const wrongType = lines.map((line) =>
+      JSON.parse(line).table === "products"
+        ? line.replace(/"created_at":"[^"]*"/, '"created_at":"soon"')
+        : line,
+    );
+    const bad = path.join(folder, `${crypto.randomUUID()}.ndjson.gz`);
+    writeFileSync(bad, gzipSync(`${wrongType.join("\n")}\n`));
+    await expect(verifyBackup(db, bad, counts)).rejects.toThrow(/soon/);
+  });
+
+  it("holds no copy of the shop in memory while it checks a backup", async () => {
+    const { db } = database();
+    // 100 ID photos of 400 KB of random bytes (40 MB, a few weeks of a shop's orders).
+    await db.execute(sql`TRUNCATE id_photos CASCADE`);
+    await db.execute(sql`
+      INSERT INTO id_photos (content_type, bytes)
+      SELECT 'image/jpeg', (SELECT decode(string_agg(md5(random()::text || p::text || g::text), ''), 'hex')
+                            FROM generate_series(1, 25000) AS g)
+      FROM generate_series(1, 100) AS p`);
+    const file = path.join(folder, `${crypto.randomUUID()}.ndjson.gz`);
+    const { counts } = await writeBackup(db, file);
+    expect(counts.id_photos).toBe(100);
+    const before = rssMb();
+    let peak = before;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, rssMb());
+    }, 20);
+    try {
+      await verifyBackup(db, file, counts);
+    } finally {
+      clearInterval(sampler);
+      peak = Math.max(peak, rssMb());
+    }
+    await db.execute(sql`TRUNCATE id_photos CASCADE`);
+    // A scratch database in memory held every restored photo (twice: the table and its log).
+    expect(peak - before, `RSS ${before.toFixed(0)} → peak ${peak.toFixed(0)} MB`).toBeLessThan(64);
+  }, 300_000);
+});
