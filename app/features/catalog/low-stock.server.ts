@@ -5,13 +5,14 @@
  */
 import { and, asc, eq, isNull, lte, sql } from "drizzle-orm";
 import { db, type Executor } from "#app/db/client.server.ts";
-import { emailOutbox, productSizes, products, storeSettings } from "#app/db/schema.ts";
+import { emailOutbox, productSizes, products } from "#app/db/schema.ts";
 import { storeEmailSettings, wakeEmailWorker } from "#app/features/email/email-outbox.server.ts";
 import { lowStockDigestEmail } from "#app/features/email/low-stock-email.server.tsx";
+import { claimStoreDay, digestDueMinutes } from "#app/features/settings/daily-claim.server.ts";
 import { config } from "#app/utils/env.server.ts";
 import { log } from "#app/utils/logger.server.ts";
 import { startPeriodicJob } from "#app/utils/periodic-job.server.ts";
-import { openingMinutes, storeClock, weekday } from "#app/utils/store-time.ts";
+import { storeClock } from "#app/utils/store-time.ts";
 
 export type LowStockSize = {
   productId: string;
@@ -61,14 +62,6 @@ export async function listLowStock(executor?: Executor, options: { limit?: numbe
 /** The `store_settings` key recording the last store day a digest was decided on. */
 export const LOW_STOCK_DIGEST_KEY = "low-stock-digest";
 
-/** The minute of the store day the digest is due at, or null when this instance sends none. */
-export function digestDueMinutes(setting: string, date: string): number | null {
-  if (setting === "off") return null;
-  if (setting === "opening") return openingMinutes(weekday(date));
-  const [hours, minutes] = setting.split(":").map(Number) as [number, number];
-  return hours * 60 + minutes;
-}
-
 export type DigestOutcome =
   | { sent: true; day: string; sizes: number }
   | { sent: false; reason: "off" | "not-yet" | "already-decided" | "nothing-low"; day: string };
@@ -88,16 +81,8 @@ export async function sendLowStockDigestIfDue(
   if (minutes < due) return { sent: false, reason: "not-yet", day: date };
   const database = await db();
   const outcome = await database.transaction(async (tx): Promise<DigestOutcome> => {
-    const claimed = await tx
-      .insert(storeSettings)
-      .values({ key: LOW_STOCK_DIGEST_KEY, value: { day: date }, updatedAt: now })
-      .onConflictDoUpdate({
-        target: storeSettings.key,
-        set: { value: { day: date }, updatedAt: now },
-        setWhere: sql`(${storeSettings.value} ->> 'day') < ${date}`,
-      })
-      .returning({ key: storeSettings.key });
-    if (claimed.length === 0) return { sent: false, reason: "already-decided", day: date };
+    if (!(await claimStoreDay(tx, LOW_STOCK_DIGEST_KEY, date, now)))
+      return { sent: false, reason: "already-decided", day: date };
     const { sizes, total } = await listLowStock(tx, { limit: 200 });
     if (sizes.length === 0) return { sent: false, reason: "nothing-low", day: date };
     const mail = await lowStockDigestEmail({ day: date, sizes, total }, storeEmailSettings());

@@ -3,12 +3,12 @@
  * is walked and each active owner gets its outcome and the last event's id and hash by e-mail.
  * Claimed in `store_settings` like the low-stock digest, so of several instances one sends it.
  */
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import { db } from "#app/db/client.server.ts";
-import { adminUsers, emailOutbox, storeSettings } from "#app/db/schema.ts";
-import { digestDueMinutes } from "#app/features/catalog/low-stock.server.ts";
+import { adminUsers, emailOutbox } from "#app/db/schema.ts";
 import { auditDigestEmail } from "#app/features/email/audit-digest-email.server.tsx";
 import { storeEmailSettings, wakeEmailWorker } from "#app/features/email/email-outbox.server.ts";
+import { claimStoreDay, digestDueMinutes } from "#app/features/settings/daily-claim.server.ts";
 import { config } from "#app/utils/env.server.ts";
 import { log } from "#app/utils/logger.server.ts";
 import { startPeriodicJob } from "#app/utils/periodic-job.server.ts";
@@ -31,16 +31,8 @@ export async function sendAuditDigestIfDue(
   if (minutes < due) return { sent: false, reason: "not-yet", day: date };
   const database = await db();
   const outcome = await database.transaction(async (tx): Promise<AuditDigestOutcome> => {
-    const claimed = await tx
-      .insert(storeSettings)
-      .values({ key: AUDIT_DIGEST_KEY, value: { day: date }, updatedAt: now })
-      .onConflictDoUpdate({
-        target: storeSettings.key,
-        set: { value: { day: date }, updatedAt: now },
-        setWhere: sql`(${storeSettings.value} ->> 'day') < ${date}`,
-      })
-      .returning({ key: storeSettings.key });
-    if (claimed.length === 0) return { sent: false, reason: "already-decided", day: date };
+    if (!(await claimStoreDay(tx, AUDIT_DIGEST_KEY, date, now)))
+      return { sent: false, reason: "already-decided", day: date };
     const owners = await tx
       .select({ email: adminUsers.email })
       .from(adminUsers)
