@@ -238,6 +238,34 @@ export async function checkBackupKeys(file: string, availableKeys: KeyFingerprin
   assertKeysAvailable(await readBackupHeader(file), availableKeys);
 }
 
+type BackupEntry = { header: Header } | { table: string; rows: Record<string, unknown>[] };
+
+/**
+ * A backup's header, then each of its lines of rows, one line in memory at a time. A file that is
+ * not a backup, is empty, or names a table no backup holds throws a BackupFormatError.
+ */
+async function* backupEntries(file: string): AsyncGenerator<BackupEntry> {
+  let header: Header | undefined;
+  for await (const line of backupLines(file)) {
+    if (!line.trim()) continue;
+    const entry = JSON.parse(line);
+    if (!header) {
+      if (entry.format !== BACKUP_FORMAT || entry.version !== 1) {
+        throw new BackupFormatError(`${file} is not a Capital Grown backup`);
+      }
+      header = entry as Header;
+      yield { header };
+      continue;
+    }
+    const table = entry.table as string;
+    if (!(BACKUP_TABLES as readonly string[]).includes(table) || !Array.isArray(entry.rows)) {
+      throw new BackupFormatError(`Unknown table ${table} in ${file}`);
+    }
+    yield { table, rows: entry.rows };
+  }
+  if (!header) throw new BackupFormatError(`${file} is empty`);
+}
+
 /**
  * Replaces every row of the shop's tables with the backup's, in one transaction, after checking
  * this instance holds the keys its ID photos are encrypted with (`availableKeys`, current first).
@@ -248,16 +276,10 @@ export async function restoreDatabase(
   options: { availableKeys: KeyFingerprint[] },
 ) {
   const restored: Record<string, number> = {};
-  let header: Header | undefined;
   await db.transaction(async (tx) => {
-    for await (const line of backupLines(file)) {
-      if (!line.trim()) continue;
-      const entry = JSON.parse(line);
-      if (!header) {
-        if (entry.format !== BACKUP_FORMAT || entry.version !== 1) {
-          throw new BackupFormatError(`${file} is not a Capital Grown backup`);
-        }
-        header = entry as Header;
+    for await (const entry of backupEntries(file)) {
+      if ("header" in entry) {
+        const { header } = entry;
         assertKeysAvailable(header, options.availableKeys);
         // Only the tables the backup holds: one from before a table was backed up (delivery zones,
         // settings, the audit log) leaves that table as it is.
@@ -271,13 +293,10 @@ export async function restoreDatabase(
         await tx.execute(sql`SELECT set_config('capital_grown.audit_restore', 'on', true)`);
         continue;
       }
-      const table = entry.table as string;
-      if (!(BACKUP_TABLES as readonly string[]).includes(table)) {
-        throw new BackupFormatError(`Unknown table ${table} in ${file}`);
-      }
+      const { table, rows } = entry;
       // The backup's own columns only: a column added since (a size's SKU, a product's version)
       // takes its default instead of a null.
-      const columns = Object.keys(((entry.rows as Record<string, unknown>[])[0] ?? {}) as object);
+      const columns = Object.keys(rows[0] ?? {});
       if (columns.length === 0) continue;
       const list = sql.join(
         columns.map((column) => sql.identifier(column)),
@@ -289,11 +308,10 @@ export async function restoreDatabase(
         ? sql` AS r WHERE NOT EXISTS (SELECT 1 FROM ${sql.identifier(table)} AS e WHERE e.id = r.id) ORDER BY r.id`
         : sql``;
       await tx.execute(
-        sql`INSERT INTO ${sql.identifier(table)} (${list}) SELECT ${list} FROM json_populate_recordset(NULL::${sql.identifier(table)}, ${JSON.stringify(entry.rows)}::json)${keepExisting}`,
+        sql`INSERT INTO ${sql.identifier(table)} (${list}) SELECT ${list} FROM json_populate_recordset(NULL::${sql.identifier(table)}, ${JSON.stringify(rows)}::json)${keepExisting}`,
       );
-      restored[table] = (restored[table] ?? 0) + (entry.rows as unknown[]).length;
+      restored[table] = (restored[table] ?? 0) + rows.length;
     }
-    if (!header) throw new BackupFormatError(`${file} is empty`);
     for (const serialTable of SERIAL_TABLES) {
       await tx.execute(
         sql`SELECT setval(pg_get_serial_sequence(${serialTable}, 'id'), GREATEST((SELECT max(id) FROM ${sql.identifier(serialTable)}), 1))`,
@@ -341,24 +359,16 @@ export async function restoreDatabase(
 export async function checkBackupFile(db: Database, file: string) {
   const found: Record<string, number> = {};
   let header: Header | undefined;
-  for await (const line of backupLines(file)) {
-    if (!line.trim()) continue;
-    const entry = JSON.parse(line);
-    if (!header) {
-      if (entry.format !== BACKUP_FORMAT || entry.version !== 1) {
-        throw new BackupFormatError(`${file} is not a Capital Grown backup`);
-      }
-      header = entry as Header;
+  for await (const entry of backupEntries(file)) {
+    if ("header" in entry) {
+      header = entry.header;
       continue;
     }
-    const table = entry.table as string;
-    if (!(BACKUP_TABLES as readonly string[]).includes(table) || !Array.isArray(entry.rows)) {
-      throw new BackupFormatError(`Unknown table ${table} in ${file}`);
-    }
-    if (entry.rows.length === 0) continue;
+    const { table, rows } = entry;
+    if (rows.length === 0) continue;
     const parsed = rowsOf(
       await db.execute(
-        sql`SELECT count(*)::int AS n FROM json_populate_recordset(NULL::${sql.identifier(table)}, ${JSON.stringify(entry.rows)}::json)`,
+        sql`SELECT count(*)::int AS n FROM json_populate_recordset(NULL::${sql.identifier(table)}, ${JSON.stringify(rows)}::json)`,
       ),
     )[0]?.n;
     found[table] = (found[table] ?? 0) + Number(parsed ?? 0);
