@@ -30,6 +30,7 @@ import {
 import { metricsAccess } from "./app/server/ops-endpoints.server.ts";
 import { PageCache } from "./app/server/page-cache.server.ts";
 import { precompressedAssets } from "./app/server/page-cache-assets.server.ts";
+import type { Readiness } from "./app/server/readiness.server.ts";
 import { boundRequests } from "./app/server/request-bounds.server.ts";
 import { routePatterns } from "./app/server/route-pattern.server.ts";
 import { cataloguePages } from "./app/utils/catalogue-pages.ts";
@@ -41,16 +42,7 @@ import { PRIVATE_UMASK } from "./app/utils/private-data-dir.server.ts";
 type AppEntry = {
   boot(): Promise<{ database: string }>;
   shutdown(): Promise<void>;
-  readiness(): Promise<{
-    ready: boolean;
-    database: boolean;
-    listen: boolean;
-    migrations: boolean;
-    writes: boolean;
-    disk: boolean;
-    diskFreeMb: number | null;
-    schemaNewer?: string;
-  }>;
+  readiness(): Promise<Readiness>;
   /** Why this instance takes no writes (a newer version migrated the database), or undefined. */
   writesRefused(): string | undefined;
   requestInfoContext: Parameters<RouterContextProvider["set"]>[0];
