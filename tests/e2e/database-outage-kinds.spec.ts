@@ -46,7 +46,7 @@ test.describe("every kind of database outage is a 503", () => {
     // The app's sessions (it names itself capital-grown), never the test's own.
     const terminateApp = () =>
       admin.query(
-        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND application_name = 'capital-grown'",
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND application_name LIKE 'capital-grown/%'",
         [database.name],
       );
     try {

@@ -171,7 +171,7 @@ test.describe("/readyz tells the truth about writes and disk space", () => {
       // The database answers `select 1` but takes no write (maintenance, a failover's standby).
       await admin.query(`ALTER DATABASE "${database.name}" SET default_transaction_read_only = on`);
       await admin.query(
-        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND application_name = 'capital-grown'",
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND application_name LIKE 'capital-grown/%'",
         [database.name],
       );
       await expect(async () => {
@@ -181,7 +181,7 @@ test.describe("/readyz tells the truth about writes and disk space", () => {
       }).toPass({ timeout: 10_000 });
       await admin.query(`ALTER DATABASE "${database.name}" RESET default_transaction_read_only`);
       await admin.query(
-        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND application_name = 'capital-grown'",
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND application_name LIKE 'capital-grown/%'",
         [database.name],
       );
       await expect(async () => expect((await readyz(app?.url as string)).status).toBe(200)).toPass({

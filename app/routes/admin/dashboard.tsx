@@ -10,7 +10,7 @@ import { StatusBadge } from "#app/components/admin/status-badge.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
-import { requireAdmin, requirePermission } from "#app/features/admin-auth/guard.server.ts";
+import { adminForm, requireAdmin, requirePermission } from "#app/features/admin-auth/guard.server.ts";
 import { backupIsStale } from "#app/features/backups/backup-rules.ts";
 import { lastBackupStatus } from "#app/features/backups/backup-service.server.ts";
 import { listLowStock } from "#app/features/catalog/low-stock.server.ts";
@@ -21,7 +21,6 @@ import { getTodayFigures, type TodayFigures } from "#app/features/orders/day-boa
 import { auditBy } from "#app/features/staff/audit.server.ts";
 import { can } from "#app/features/staff/permissions.ts";
 import { config } from "#app/utils/env.server.ts";
-import { readFormData } from "#app/utils/form-data.server.ts";
 import { errorMessage, log } from "#app/utils/logger.server.ts";
 import { formatCents } from "#app/utils/money.ts";
 import { STORE_TIME_ZONE } from "#app/utils/store-time.ts";
@@ -94,9 +93,9 @@ const confirmKeyBackupSchema = z.object({
 });
 
 /** An owner confirms that the generated ID photo key is backed up (stored, and audited). */
-export async function action({ request, context }: Route.ActionArgs) {
+export async function action({ context }: Route.ActionArgs) {
   const session = requirePermission(context, "keys");
-  const parsed = confirmKeyBackupSchema.safeParse(Object.fromEntries(await readFormData(request)));
+  const parsed = confirmKeyBackupSchema.safeParse(Object.fromEntries(adminForm(context)));
   if (!parsed.success)
     return data({ error: "That confirmation was not understood: reload the page." }, { status: 400 });
   if (parsed.data.keyId !== idPhotoKeyring().current.id) {
