@@ -148,6 +148,12 @@ test.describe("every kind of database outage is a 503", () => {
           start: async () => {
             await admin.query(`ALTER DATABASE "${database.name}" SET default_transaction_read_only = on`);
             await terminateApp();
+            // pg_terminate_backend only signals: a request may still meet a session on its way out
+            // (57P01, rightly a 503). Reads are judged once the app's sessions are all new ones.
+            await expect(async () => {
+              const probe = await get("GET /checkout", "/checkout");
+              expect(probe.status).toBe(200);
+            }).toPass({ timeout: 20_000 });
           },
           stop: async () => {
             await admin.query(`ALTER DATABASE "${database.name}" RESET default_transaction_read_only`);
