@@ -8,12 +8,11 @@
  */
 import { sql } from "drizzle-orm";
 import { openConfiguredDatabase } from "../app/db/client.server.ts";
-import { DataDirLockedError } from "../app/db/data-dir-lock.server.ts";
 import { rowsOf } from "../app/db/rows.ts";
 import { verifyAuditChain } from "../app/features/staff/audit-chain.server.ts";
 import { ConfigError, config } from "../app/utils/env.server.ts";
-import { rootCauseMessage } from "../app/utils/logger.server.ts";
 import { makeDataDirPrivate } from "../app/utils/private-data-dir.server.ts";
+import { exitCheckFailed } from "./check-failed.ts";
 
 function expectations(argv: string[]) {
   const expected: { id: string; hash: string }[] = [];
@@ -66,14 +65,5 @@ try {
     await handle.close();
   }
 } catch (error) {
-  if (error instanceof DataDirLockedError) {
-    console.error(
-      `The shop's server is using the embedded database in ${config().dataDir}: stop it, then run npm run audit:verify again (${error.message}).`,
-    );
-    process.exit(2);
-  }
-  console.error(
-    error instanceof ConfigError ? error.message : `Audit check failed: ${rootCauseMessage(error)}`,
-  );
-  process.exit(2);
+  exitCheckFailed(error, "audit:verify", "Audit check");
 }

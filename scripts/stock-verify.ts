@@ -11,7 +11,6 @@
  * PostgreSQL, where it reads alongside the running shop).
  */
 import { openConfiguredDatabase } from "../app/db/client.server.ts";
-import { DataDirLockedError } from "../app/db/data-dir-lock.server.ts";
 import {
   adoptStockMismatches,
   explainStockMismatch,
@@ -19,9 +18,9 @@ import {
   stockMismatches,
 } from "../app/features/catalog/stock.server.ts";
 import { COMMAND_LINE_ORIGIN } from "../app/features/staff/audit.server.ts";
-import { ConfigError, config } from "../app/utils/env.server.ts";
-import { rootCauseMessage } from "../app/utils/logger.server.ts";
+import { config } from "../app/utils/env.server.ts";
 import { makeDataDirPrivate } from "../app/utils/private-data-dir.server.ts";
+import { exitCheckFailed } from "./check-failed.ts";
 
 const USAGE = "Usage: npm run stock:verify [-- --adopt]";
 const args = process.argv.slice(2);
@@ -70,14 +69,5 @@ try {
     await handle.close();
   }
 } catch (error) {
-  if (error instanceof DataDirLockedError) {
-    console.error(
-      `The shop's server is using the embedded database in ${config().dataDir}: stop it, then run npm run stock:verify again (${error.message}).`,
-    );
-    process.exit(2);
-  }
-  console.error(
-    error instanceof ConfigError ? error.message : `Stock check failed: ${rootCauseMessage(error)}`,
-  );
-  process.exit(2);
+  exitCheckFailed(error, "stock:verify", "Stock check");
 }
