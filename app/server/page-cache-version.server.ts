@@ -1,6 +1,7 @@
 /**
  * The catalogue version this instance knows (catalog_state.version, bumped by triggers in the same
- * transaction as every change a catalogue page shows; see drizzle/0001_catalog_version_triggers.sql).
+ * transaction as every change a catalogue page shows; see drizzle/functions/bump_catalog_version.sql
+ * and the triggers in drizzle/triggers/ that call it).
  *
  * Push: LISTEN catalog_changed (both drivers) re-reads the version at once. Safety net: the version is
  * also read every `intervalMs`, so a lost notification (or a dropped LISTEN connection) delays an

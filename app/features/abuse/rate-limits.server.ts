@@ -130,7 +130,7 @@ function budgetKey(name: BudgetName, key: string) {
 
 /**
  * The hourly order budget of a client address (decision 29). Unlike the budgets above it is taken
- * inside the order's own statement (`place_order`, drizzle/0004), in the same `rate_limits` rows:
+ * inside the order's own statement (`place_order`, drizzle/functions/place_order.sql), in the same `rate_limits` rows:
  * only an order placed spends a point, and no extra round trip takes or gives one back.
  */
 export type OrderBudget = { key: string; points: number; windowMs: number };

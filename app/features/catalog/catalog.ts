@@ -93,8 +93,10 @@ export const LOW_STOCK_THRESHOLD = 5;
 
 /**
  * Catalogue pages carry a size's exact stock (`left`) only up to this many units, so quantities are
- * capped at the stock on hand; the page-cache trigger (drizzle/0007) watches least(stock, 11) to
- * match, so orders of well-stocked sizes leave the page cache alone (decision 026).
+ * capped at the stock on hand; the page-cache trigger
+ * (`drizzle/triggers/product_sizes_update_bump_catalog_version.sql`) watches
+ * least(stock, EXACT_STOCK_UP_TO + 1) to match, so orders of well-stocked sizes leave the page cache
+ * alone (decision 026; `tests/architecture/sql-definitions.test.ts` checks the two agree).
  */
 export const EXACT_STOCK_UP_TO = 10;
 

@@ -1,13 +1,14 @@
 /**
  * The stock ledger (decision 026). Every change of a size's stock is a movement written by SQL in
  * the same transaction: orders by `place_order`, cancel and reopen by `change_order_status`, and
- * 'received', 'correction' and 'import' by `move_stock` (drizzle/0007), called from here only.
+ * 'received', 'correction' and 'import' by `move_stock` (drizzle/functions/move_stock.sql), called from here only.
  */
 
 import { desc, eq, inArray, sql } from "drizzle-orm";
 import { db, type Executor } from "#app/db/client.server.ts";
 import { rowsOf } from "#app/db/rows.ts";
 import { adminUsers, type OrderStatus, orders, type StockReason, stockMovements } from "#app/db/schema.ts";
+import { SQL_REFUSALS } from "#app/db/sql-refusals.ts";
 import { type AuditBy, recordAudit } from "#app/features/staff/audit.server.ts";
 
 export type StockMove = {
@@ -18,7 +19,7 @@ export type StockMove = {
   note?: string | null;
 };
 
-/** A move that would take a size below zero (SQLSTATE CG409 from `move_stock`). */
+/** A move that would take a size below zero (`SQL_REFUSALS.outOfStock` from `move_stock`). */
 export class StockBelowZero extends Error {
   readonly sizeId: string;
   readonly onHand: number;
@@ -32,7 +33,7 @@ export class StockBelowZero extends Error {
 function belowZeroOf(error: unknown): StockBelowZero | null {
   for (let cause = error; cause && typeof cause === "object"; cause = (cause as { cause?: unknown }).cause) {
     const { code, detail, hint } = cause as { code?: unknown; detail?: unknown; hint?: unknown };
-    if (code === "CG409") return new StockBelowZero(String(detail ?? ""), Number(hint ?? 0));
+    if (code === SQL_REFUSALS.outOfStock) return new StockBelowZero(String(detail ?? ""), Number(hint ?? 0));
   }
   return null;
 }

@@ -24,6 +24,7 @@ import {
   orders,
   products,
 } from "#app/db/schema.ts";
+import { SQL_REFUSALS } from "#app/db/sql-refusals.ts";
 import { type AuditBy, recordAuditBy } from "#app/features/staff/audit.server.ts";
 import { config } from "#app/utils/env.server.ts";
 import { STORE_TIME_ZONE, storeDay } from "#app/utils/store-time.ts";
@@ -395,11 +396,11 @@ export async function cancelOrderByCustomer(
   });
 }
 
-/** The item `change_order_status` could not take out of stock again (SQLSTATE CG409), if that failed. */
+/** The item `change_order_status` could not take out of stock again (`SQL_REFUSALS.outOfStock`), if that failed. */
 function stockShortItem(error: unknown): string | null {
   for (let cause = error; cause && typeof cause === "object"; cause = (cause as { cause?: unknown }).cause) {
     const { code, detail } = cause as { code?: unknown; detail?: unknown };
-    if (code === "CG409") return String(detail ?? "");
+    if (code === SQL_REFUSALS.outOfStock) return String(detail ?? "");
   }
   return null;
 }

@@ -5,7 +5,7 @@
  * e-mails are queued. The idempotency key makes a double submit return the first order.
  *
  * Two round trips: one read (a replayed key, the sizes' prices and names, the limits and the
- * client's order budget), then the SQL function `place_order` (drizzle/0002, 0003, 0004) writes
+ * client's order budget), then the SQL function `place_order` (drizzle/functions/place_order.sql) writes
  * everything in one statement — the budget point included — and checks under the row locks that
  * the prices it was given are still the database's; if one changed in between, read again.
  */
@@ -13,6 +13,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { type SQL, sql } from "drizzle-orm";
 import { type Database, db } from "#app/db/client.server.ts";
 import { rowsOf } from "#app/db/rows.ts";
+import { SQL_REFUSALS } from "#app/db/sql-refusals.ts";
 import type { OrderBudget } from "#app/features/abuse/rate-limits.server.ts";
 import { isBelowMinimumOrder, minimumOrderCents } from "#app/features/cart/cart.ts";
 import { unitPriceCents } from "#app/features/catalog/catalog.ts";
@@ -331,16 +332,16 @@ export async function prepareOrder(
 }
 
 type DatabaseRefusal =
-  | { code: "CG409"; sizeId: string; left: number }
-  | { code: "CG412"; sizeId: string }
-  | { code: "CG410"; slot: "full" | "closed"; reason: string }
-  | { code: "CG429"; contact: "email" | "phone" }
+  | { code: "out-of-stock"; sizeId: string; left: number }
+  | { code: "price-changed"; sizeId: string }
+  | { code: "slot-unavailable"; slot: "full" | "closed"; reason: string }
+  | { code: "open-orders"; contact: "email" | "phone" }
   | { code: "budget"; renewsAtMs: number }
   | { code: "photo-claimed" };
 
 /**
- * The refusal `place_order` raised, if it did: CG409 out of stock, CG412 price changed, CG429 too
- * many open orders, or a unique violation on the photo an order already holds.
+ * The refusal `place_order` raised (`SQL_REFUSALS`), if it did, or a unique violation on the photo an
+ * order already holds.
  */
 function placeOrderRefusal(error: unknown): DatabaseRefusal | null {
   for (let cause = error; cause && typeof cause === "object"; cause = (cause as { cause?: unknown }).cause) {
@@ -351,12 +352,18 @@ function placeOrderRefusal(error: unknown): DatabaseRefusal | null {
       constraint?: unknown;
       message?: unknown;
     };
-    if (code === "CG429" && detail === "budget") return { code: "budget", renewsAtMs: Number(hint) };
-    if (code === "CG409") return { code, sizeId: String(detail ?? ""), left: Math.max(0, Number(hint) || 0) };
-    if (code === "CG412") return { code, sizeId: String(detail ?? "") };
-    if (code === "CG410")
-      return { code, slot: detail === "closed" ? "closed" : "full", reason: String(hint ?? "") };
-    if (code === "CG429") return { code, contact: detail === "email" ? "email" : "phone" };
+    if (code === SQL_REFUSALS.orderBudgetUsedUp) return { code: "budget", renewsAtMs: Number(hint) };
+    if (code === SQL_REFUSALS.outOfStock)
+      return { code: "out-of-stock", sizeId: String(detail ?? ""), left: Math.max(0, Number(hint) || 0) };
+    if (code === SQL_REFUSALS.priceChanged) return { code: "price-changed", sizeId: String(detail ?? "") };
+    if (code === SQL_REFUSALS.slotUnavailable)
+      return {
+        code: "slot-unavailable",
+        slot: detail === "closed" ? "closed" : "full",
+        reason: String(hint ?? ""),
+      };
+    if (code === SQL_REFUSALS.tooManyOpenOrders)
+      return { code: "open-orders", contact: detail === "email" ? "email" : "phone" };
     if (
       code === "23505" &&
       (constraint === "orders_id_photo_id_idx" || String(message ?? "").includes("orders_id_photo_id_idx"))
@@ -492,7 +499,7 @@ export async function commitOrder(
       return { ok: true, order, replayed: row.order_replayed };
     } catch (error) {
       const refusal = placeOrderRefusal(error);
-      if (refusal?.code === "CG429") {
+      if (refusal?.code === "open-orders") {
         return {
           ok: false,
           reason: "open-orders",
@@ -501,7 +508,7 @@ export async function commitOrder(
         };
       }
       if (refusal?.code === "photo-claimed") return { ok: false, reason: "photo-claimed" };
-      if (refusal?.code === "CG410") {
+      if (refusal?.code === "slot-unavailable") {
         return refusal.slot === "closed"
           ? { ok: false, reason: "delivery", field: "timeSlot", message: slotClosedMessage(refusal.reason) }
           : { ok: false, reason: "slot-full", message: SLOT_FULL_MESSAGE };
@@ -513,7 +520,7 @@ export async function commitOrder(
           retryAfterSeconds: secondsUntil(refusal.renewsAtMs, Date.now()),
         };
       }
-      if (refusal?.code === "CG409") {
+      if (refusal?.code === "out-of-stock") {
         const line = current.lines.find((candidate) => candidate.sizeId === refusal.sizeId);
         return {
           ok: false,
@@ -524,7 +531,7 @@ export async function commitOrder(
           sizeId: refusal.sizeId,
         };
       }
-      if (refusal?.code !== "CG412" || attempt >= MAX_REPRICES) throw error;
+      if (refusal?.code !== "price-changed" || attempt >= MAX_REPRICES) throw error;
     }
     const again = await prepareOrder(input, { now, budget: input.budget });
     if (!again.ok) return again;

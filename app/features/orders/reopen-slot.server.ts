@@ -3,7 +3,7 @@
  * in its delivery slot again, so it is refused when the slot has filled up or been closed meanwhile.
  * Called by `changeOrderStatus` inside the status change's transaction, with the order row locked,
  * only when a cancelled order is moved to another status. The check is the one `place_order` makes:
- * `delivery_slot_refusal` under the date-and-slot lock (drizzle/0009), the order itself not counted.
+ * `delivery_slot_refusal` under the date-and-slot lock (drizzle/functions/delivery_slot_refusal.sql), the order itself not counted.
  *
  * Returns null when the order may take its slot, or the message staff see.
  */

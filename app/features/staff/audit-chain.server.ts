@@ -1,6 +1,6 @@
 /**
  * The audit log's hash chain (docs/decisions/036-audit-hash-chain.md). The database computes each
- * event's hash as it is inserted (the `audit_events_chain` trigger, drizzle/0018); this module
+ * event's hash as it is inserted (the `audit_events_chain` trigger, drizzle/functions/audit_events_chain.sql); this module
  * computes the same canonical text from the stored rows and walks the chain, so an event deleted or
  * changed behind the app's back (a superuser, a disabled trigger, the purge's setting) is named.
  */
@@ -36,7 +36,7 @@ function field(value: string | null) {
   return value === null ? "~" : `${Buffer.byteLength(value, "utf8")}:${value}`;
 }
 
-/** The text an event's hash is taken over, as `audit_event_hash` in drizzle/0018 builds it. */
+/** The text an event's hash is taken over, as `audit_event_hash` (drizzle/functions/audit_event_hash.sql) builds it. */
 export function canonicalAuditText(prevHash: string, row: ChainRow) {
   return [
     FORMAT,
