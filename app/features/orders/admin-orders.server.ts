@@ -11,7 +11,7 @@
  *   revenue, un-cancelling adds it back. Order counts include every order placed.
  */
 
-import { and, asc, eq, gte, inArray, isNull, sql } from "drizzle-orm";
+import { and, asc, gte, inArray, isNull, sql } from "drizzle-orm";
 import { db, type Executor, type Transaction } from "#app/db/client.server.ts";
 import { decodeCursor, encodeCursor, newestFirst, UUID } from "#app/db/keyset.ts";
 import { rowsOf } from "#app/db/rows.ts";
@@ -28,11 +28,16 @@ import { SQL_REFUSALS } from "#app/db/sql-refusals.ts";
 import { type AuditBy, recordAuditBy } from "#app/features/staff/audit.server.ts";
 import { config } from "#app/utils/env.server.ts";
 import { STORE_TIME_ZONE, storeDay } from "#app/utils/store-time.ts";
-import { orderWithinScope, type StaffScope } from "./driver-scope.server.ts";
+import { isWithinScope, type StaffScope } from "./driver-scope.server.ts";
 import type { OrderFilters } from "./order-search.schema.ts";
 import { orderFilterCondition } from "./order-search.server.ts";
 import { CLOSED_STATUSES, OPEN_STATUSES, ORDER_ACTIONS, type OrderAction } from "./order-status.ts";
-import { getOrderById, type OrderItemView, type OrderSummary, type OrderView } from "./orders.server.ts";
+import {
+  getOrderForStatusChange,
+  type OrderItemView,
+  type OrderSummary,
+  type OrderView,
+} from "./orders.server.ts";
 import { reopenSlotProblem } from "./reopen-slot.server.ts";
 
 export const ORDERS_PAGE_SIZE = 20;
@@ -198,16 +203,25 @@ export type StatusChangeOptions = {
   scope?: StaffScope;
 };
 
-/** Sets an order's status (any state to any state, spec §4) in one transaction with its side effects. */
+/**
+ * Sets an order's status (any state to any state) in one transaction with its side effects. The
+ * order is read and the customer's e-mail rendered before the transaction opens; the worker is woken
+ * after it commits, so the e-mail goes at once.
+ */
 export async function setOrderStatus(
   orderId: string,
   status: OrderStatus,
   options: StatusChangeOptions = {},
 ): Promise<SetStatusResult> {
   if (!UUID.test(orderId)) return { ok: false, reason: "not-found" };
+  const prepared = await prepareStatusChange(orderId, status, options);
   const database = await db();
   try {
-    return await database.transaction((tx) => changeOrderStatus(tx, orderId, status, options));
+    const result = await database.transaction((tx) =>
+      changeOrderStatus(tx, orderId, status, { ...options, prepared }),
+    );
+    if (result.ok && result.changed && prepared?.mail) await wakeEmailWorkerNow();
+    return result;
   } catch (error) {
     if (error instanceof StockShort) return { ok: false, reason: "out-of-stock", itemName: error.itemName };
     if (error instanceof SlotRefused) return { ok: false, reason: "slot-full", message: error.message };
@@ -243,52 +257,106 @@ export function applyOrderAction(
   });
 }
 
+type OutboxMail = Pick<
+  typeof emailOutbox.$inferInsert,
+  "kind" | "toAddress" | "subject" | "textBody" | "htmlBody"
+>;
+
+/**
+ * A status change's one read of the order (with its items and driver) and the customer's e-mail for
+ * the new status, rendered from it: both done before the change's transaction opens.
+ */
+export type PreparedStatusChange = {
+  order: NonNullable<Awaited<ReturnType<typeof getOrderForStatusChange>>>;
+  /** Null when the change sends none (back to pending) or will not happen (see `statusToChangeFrom`). */
+  mail: OutboxMail | null;
+};
+
+/** Reads the order and renders its status e-mail (when it will be sent); null when there is no such order. */
+export async function prepareStatusChange(
+  orderId: string,
+  status: OrderStatus,
+  options: Pick<StatusChangeOptions, "cancelReason" | "onlyFrom" | "scope">,
+  executor?: Executor,
+): Promise<PreparedStatusChange | null> {
+  const order = await getOrderForStatusChange(orderId, executor);
+  if (!order) return null;
+  const willChange =
+    status !== "pending" &&
+    (!options.scope || isWithinScope(options.scope, order)) &&
+    statusToChangeFrom(order.status, status, options.onlyFrom) !== null;
+  if (!willChange) return { order, mail: null };
+  const { statusEmail, storeEmailSettings } = await statusEmails();
+  const cancelReason = options.cancelReason ?? null;
+  const rendered = await statusEmail(status, order, storeEmailSettings(), cancelReason);
+  return {
+    order,
+    mail: {
+      kind: `order-${status.replaceAll("_", "-")}`,
+      toAddress: order.userEmail,
+      subject: rendered.subject,
+      textBody: rendered.text,
+      htmlBody: rendered.html,
+    },
+  };
+}
+
+/**
+ * The status the change may start from: the one the order was read in, when it is not already the
+ * new one and `onlyFrom` allows it. `change_order_status` applies the change only from that status,
+ * under the order's lock, so everything decided on the read (the audit's 'from', the reopen's slot
+ * check, the e-mail) still holds when it applies; an order that moved on meanwhile is left unchanged.
+ */
+function statusToChangeFrom(current: OrderStatus, status: OrderStatus, onlyFrom?: readonly OrderStatus[]) {
+  if (current === status) return null;
+  if (onlyFrom && !onlyFrom.includes(current)) return null;
+  return current;
+}
+
 /**
  * The status change inside the caller's transaction, by the `change_order_status` SQL function: the
- * order row locked, stock moved, running totals kept right, the timeline step written. Then the
- * customer's e-mail for the new status is queued in the same transaction (decision 23). Throws
+ * order row locked, stock moved, running totals kept right, the timeline step written, the audit
+ * event and the customer's e-mail for the new status queued in the same transaction (decision 23).
+ * `options.prepared` is the order as read (and its e-mail as rendered) before the transaction; without
+ * it the order is read and the e-mail rendered here, inside the caller's transaction. Throws
  * StockShort when un-cancelling needs stock that is gone, SlotRefused when its slot is full.
  */
 export async function changeOrderStatus(
   tx: Transaction,
   orderId: string,
   status: OrderStatus,
-  options: StatusChangeOptions = {},
+  options: StatusChangeOptions & { prepared?: PreparedStatusChange | null } = {},
 ): Promise<SetStatusResult> {
   const now = options.now ?? new Date();
-  if (options.scope && !(await orderWithinScope(options.scope, { orderId }, tx))) {
+  const prepared =
+    options.prepared === undefined
+      ? await prepareStatusChange(orderId, status, options, tx)
+      : options.prepared;
+  // Outside a staff member's scope even when there is no such order: the answer does not tell which.
+  if (options.scope && !(prepared && isWithinScope(options.scope, prepared.order))) {
     return { ok: false, reason: "forbidden" } as const;
   }
-  // The status before, for the audit log (read under the order's lock, as the change will be).
-  const [before] = options.audit
-    ? await tx.select({ status: orders.status }).from(orders).where(eq(orders.id, orderId)).for("update")
-    : [];
-  const onlyFrom = options.onlyFrom
-    ? sql`ARRAY[${sql.join(
-        options.onlyFrom.map((from) => sql`${from}`),
-        sql`, `,
-      )}]::text[]`
-    : sql`NULL::text[]`;
-  if (status !== "cancelled") {
+  if (!prepared) return { ok: false, reason: "not-found" } as const;
+  const { order, mail } = prepared;
+  const from = statusToChangeFrom(order.status, status, options.onlyFrom);
+  if (from === null) return { ok: true, changed: false } as const;
+  if (from === "cancelled") {
     // Reopening a cancelled order takes its place in the slot again (decision 22, slot capacity).
-    const [current] = await tx
-      .select({ status: orders.status, deliveryDate: orders.deliveryDate, deliveryTime: orders.deliveryTime })
-      .from(orders)
-      .where(eq(orders.id, orderId))
-      .for("update");
-    if (current?.status === "cancelled") {
-      const problem = await reopenSlotProblem(tx, { orderId, ...current });
-      if (problem) throw new SlotRefused(problem);
-    }
+    const problem = await reopenSlotProblem(tx, {
+      orderId,
+      deliveryDate: order.deliveryDate,
+      deliveryTime: order.deliveryTime,
+    });
+    if (problem) throw new SlotRefused(problem);
   }
   let outcome: "not-found" | "unchanged" | "changed" | undefined;
   try {
     // change_order_status reads the admin from this transaction-local setting for its stock movements.
     if (options.actorId) await tx.execute(sql`SELECT set_config('stock.actor', ${options.actorId}, true)`);
-    // Stock and running totals move in SQL only, next to place_order (drizzle/0004, decision 020).
+    // Stock and running totals move in SQL only, next to place_order (drizzle/functions/, decision 020).
     const result = await tx.execute(
       sql`SELECT change_order_status(${orderId}::uuid, ${status}, ${now.toISOString()}::timestamptz,
-        ${options.cancelReason ?? null}, ${onlyFrom}, ${STORE_TIME_ZONE}) AS outcome`,
+        ${options.cancelReason ?? null}, ARRAY[${from}]::text[], ${STORE_TIME_ZONE}) AS outcome`,
     );
     const [row] = rowsOf<{ outcome: typeof outcome }>(result);
     outcome = row?.outcome;
@@ -298,24 +366,20 @@ export async function changeOrderStatus(
     throw error;
   }
   if (outcome === "not-found") return { ok: false, reason: "not-found" } as const;
-  if (outcome === "changed" && before) {
-    const reopened =
-      (CLOSED_STATUSES as readonly OrderStatus[]).includes(before.status) && status !== "cancelled";
-    await recordAuditBy(tx, options.audit, {
-      action: reopened ? "order.reopened" : "order.status_changed",
-      targetType: "order",
-      targetId: orderId,
-      details: {
-        from: before.status,
-        to: status,
-        ...(status === "cancelled" && options.cancelReason ? { reason: options.cancelReason } : {}),
-      },
-    });
-  }
-  if (outcome === "changed" && status !== "pending") {
-    await queueStatusEmail(tx, orderId, status, options.cancelReason ?? null, now);
-  }
-  return { ok: true, changed: outcome === "changed" } as const;
+  if (outcome !== "changed") return { ok: true, changed: false } as const;
+  const reopened = (CLOSED_STATUSES as readonly OrderStatus[]).includes(from) && status !== "cancelled";
+  await recordAuditBy(tx, options.audit, {
+    action: reopened ? "order.reopened" : "order.status_changed",
+    targetType: "order",
+    targetId: orderId,
+    details: {
+      from,
+      to: status,
+      ...(status === "cancelled" && options.cancelReason ? { reason: options.cancelReason } : {}),
+    },
+  });
+  if (mail) await tx.insert(emailOutbox).values({ orderId, ...mail, nextAttemptAt: now, createdAt: now });
+  return { ok: true, changed: true } as const;
 }
 
 /**
@@ -327,31 +391,16 @@ async function statusEmails() {
     import("#app/features/email/status-emails.server.tsx"),
     import("#app/features/email/email-outbox.server.ts"),
   ]);
-  return { ...emails, storeEmailSettings: outbox.storeEmailSettings };
+  return {
+    ...emails,
+    storeEmailSettings: outbox.storeEmailSettings,
+    wakeEmailWorker: outbox.wakeEmailWorker,
+  };
 }
 
-/** The customer's e-mail for their order now being `status`, queued in the caller's transaction. */
-async function queueStatusEmail(
-  tx: Transaction,
-  orderId: string,
-  status: Exclude<OrderStatus, "pending">,
-  cancelReason: string | null,
-  now: Date,
-) {
-  const order = await getOrderById(orderId, tx);
-  if (!order) return;
-  const { statusEmail, storeEmailSettings } = await statusEmails();
-  const mail = await statusEmail(status, order, storeEmailSettings(), cancelReason);
-  await tx.insert(emailOutbox).values({
-    orderId,
-    kind: `order-${status.replaceAll("_", "-")}`,
-    toAddress: order.userEmail,
-    subject: mail.subject,
-    textBody: mail.text,
-    htmlBody: mail.html,
-    nextAttemptAt: now,
-    createdAt: now,
-  });
+/** Sends the e-mails just committed now instead of at the worker's next poll. */
+export async function wakeEmailWorkerNow() {
+  (await statusEmails()).wakeEmailWorker();
 }
 
 export const CUSTOMER_CANCEL_REASON = "Customer request";
@@ -361,39 +410,39 @@ export type CustomerCancelResult = { ok: true } | { ok: false; reason: "not-foun
 /**
  * The customer cancels their own order on its page (decision 23): only while it is pending. Stock goes
  * back, its slot frees up (capacity counts orders that are not cancelled), the customer gets the
- * cancellation e-mail and the shop a notice, all in one transaction.
+ * cancellation e-mail and the shop a notice, all queued in one transaction (rendered before it).
  */
 export async function cancelOrderByCustomer(
   orderId: string,
   options: { now?: Date } = {},
 ): Promise<CustomerCancelResult> {
   const now = options.now ?? new Date();
+  const change = { now, cancelReason: CUSTOMER_CANCEL_REASON, onlyFrom: ["pending"] as const };
+  const prepared = await prepareStatusChange(orderId, "cancelled", change);
+  if (!prepared) return { ok: false, reason: "not-found" };
+  const { customerCancelledNotice, storeEmailSettings } = await statusEmails();
+  const notice = prepared.mail ? await customerCancelledNotice(prepared.order, storeEmailSettings()) : null;
   const database = await db();
-  return database.transaction(async (tx) => {
-    const result = await changeOrderStatus(tx, orderId, "cancelled", {
-      now,
-      cancelReason: CUSTOMER_CANCEL_REASON,
-      onlyFrom: ["pending"],
-    });
-    if (!result.ok) return { ok: false, reason: "not-found" } as const;
-    if (!result.changed) return { ok: false, reason: "not-pending" } as const;
-    const order = await getOrderById(orderId, tx);
-    if (order) {
-      const { customerCancelledNotice, storeEmailSettings } = await statusEmails();
-      const mail = await customerCancelledNotice(order, storeEmailSettings());
+  const result = await database.transaction(async (tx) => {
+    const changed = await changeOrderStatus(tx, orderId, "cancelled", { ...change, prepared });
+    if (!changed.ok) return { ok: false, reason: "not-found" } as const;
+    if (!changed.changed) return { ok: false, reason: "not-pending" } as const;
+    if (notice) {
       await tx.insert(emailOutbox).values({
         orderId,
         kind: "order-cancelled-by-customer",
         toAddress: config().ordersEmail,
-        subject: mail.subject,
-        textBody: mail.text,
-        htmlBody: mail.html,
+        subject: notice.subject,
+        textBody: notice.text,
+        htmlBody: notice.html,
         nextAttemptAt: now,
         createdAt: now,
       });
     }
     return { ok: true } as const;
   });
+  if (result.ok) await wakeEmailWorkerNow();
+  return result;
 }
 
 /** The item `change_order_status` could not take out of stock again (`SQL_REFUSALS.outOfStock`), if that failed. */

@@ -3,9 +3,10 @@
  * itself (decision 29), with the reason 'not confirmed in time': the stock goes back on the shelf
  * and the running totals move exactly as for a cancellation by staff (the same status change).
  *
- * Safe with several app instances on one PostgreSQL: each run locks the orders it handles with
- * `FOR UPDATE SKIP LOCKED`, so two instances never cancel the same order, and the change applies
- * only to an order still pending (one confirmed meanwhile by staff is left alone).
+ * Safe with several app instances on one PostgreSQL: the change applies only to an order still
+ * pending under its row lock, so two instances never cancel the same order twice, and one confirmed
+ * meanwhile by staff is left alone. Each order is read and its e-mail rendered before the batch's
+ * transaction opens; the e-mail worker is woken once the batch is committed.
  */
 import { and, eq, inArray, lt, or } from "drizzle-orm";
 import { db } from "#app/db/client.server.ts";
@@ -14,7 +15,12 @@ import { endedSlots } from "#app/features/checkout/delivery-slots.ts";
 import { log } from "#app/utils/logger.server.ts";
 import { startPeriodicJob } from "#app/utils/periodic-job.server.ts";
 import { storeClock } from "#app/utils/store-time.ts";
-import { changeOrderStatus } from "./admin-orders.server.ts";
+import {
+  changeOrderStatus,
+  type PreparedStatusChange,
+  prepareStatusChange,
+  wakeEmailWorkerNow,
+} from "./admin-orders.server.ts";
 
 export const NOT_CONFIRMED_IN_TIME = "not confirmed in time";
 /** Orders handled per transaction: a backlog is worked through in short transactions. */
@@ -33,28 +39,30 @@ export async function cancelUnconfirmedOrders(options: { now?: Date } = {}) {
   );
   const database = await db();
   let cancelled = 0;
+  const change = { now, cancelReason: NOT_CONFIRMED_IN_TIME, onlyFrom: ["pending"] as const };
   for (;;) {
-    const batch = await database.transaction(async (tx) => {
-      const due = await tx
-        .select({ id: orders.id })
-        .from(orders)
-        .where(and(eq(orders.status, "pending"), slotEnded))
-        .orderBy(orders.deliveryDate, orders.id)
-        .limit(BATCH)
-        .for("update", { skipLocked: true });
-      let changed = 0;
-      for (const order of due) {
+    const due = await database
+      .select({ id: orders.id })
+      .from(orders)
+      .where(and(eq(orders.status, "pending"), slotEnded))
+      .orderBy(orders.deliveryDate, orders.id)
+      .limit(BATCH);
+    const prepared: (PreparedStatusChange | null)[] = [];
+    for (const order of due) prepared.push(await prepareStatusChange(order.id, "cancelled", change));
+    const changed = await database.transaction(async (tx) => {
+      let count = 0;
+      for (const [index, order] of due.entries()) {
         const result = await changeOrderStatus(tx, order.id, "cancelled", {
-          now,
-          cancelReason: NOT_CONFIRMED_IN_TIME,
-          onlyFrom: ["pending"],
+          ...change,
+          prepared: prepared[index],
         });
-        if (result.ok && result.changed) changed += 1;
+        if (result.ok && result.changed) count += 1;
       }
-      return { seen: due.length, changed };
+      return count;
     });
-    cancelled += batch.changed;
-    if (batch.seen < BATCH) return cancelled;
+    if (changed > 0) await wakeEmailWorkerNow();
+    cancelled += changed;
+    if (due.length < BATCH) return cancelled;
   }
 }
 

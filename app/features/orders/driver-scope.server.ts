@@ -26,6 +26,12 @@ export function scopeCondition(scope: StaffScope): SQL | undefined {
   );
 }
 
+/** Whether an order already read is within `scope`: the same rule as `scopeCondition`. */
+export function isWithinScope(scope: StaffScope, order: { deliveryDate: string; driverId: string | null }) {
+  if (scope.kind === "all") return true;
+  return order.deliveryDate === scope.date && (order.driverId === null || order.driverId === scope.driverId);
+}
+
 /** The order (by its id, or by its ID photo's id) when it exists and is within `scope`. */
 export async function orderWithinScope(
   scope: StaffScope,

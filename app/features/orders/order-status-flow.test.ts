@@ -16,6 +16,7 @@ import {
   type MailTransport,
   processEmailBatch,
   smtpTransport,
+  startEmailWorker,
 } from "#app/features/email/email-outbox.server.ts";
 import { describeEachDatabase } from "#tests/db.ts";
 import {
@@ -163,6 +164,35 @@ describeEachDatabase("order status flow", (database) => {
     const receiptText = plainTextOf(receipt?.raw ?? "");
     expect(receiptText).toContain("Paid in cash: $90.00");
     expect(receiptText).toContain("/thank-you?order=");
+  });
+
+  it("sends the status e-mail at once: the change wakes the worker instead of leaving it to the 5 s poll", async () => {
+    const order = await place();
+    const stop = startEmailWorker({ pollMs: 5_000, transport });
+    try {
+      // The worker's first look at the outbox (the placed order's own e-mails) is over.
+      await expect
+        .poll(() => smtp.received.some((mail) => mail.to.includes(order.email)), {
+          timeout: 5_000,
+          interval: 20,
+        })
+        .toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const changed = performance.now();
+      expect(await applyOrderAction(order.id, "confirm")).toEqual({ ok: true, changed: true });
+      await expect
+        .poll(
+          () => smtp.received.some((mail) => mail.to.includes(order.email) && /confirmed/.test(mail.subject)),
+          {
+            timeout: 4_000,
+            interval: 20,
+          },
+        )
+        .toBe(true);
+      expect(performance.now() - changed).toBeLessThan(1_500);
+    } finally {
+      await stop();
+    }
   });
 
   it("e-mails the reason of a cancellation in plain words and keeps 'Other' text", async () => {

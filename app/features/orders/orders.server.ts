@@ -124,6 +124,17 @@ export async function getOrderById(id: string, executor?: Executor): Promise<Ord
   return row ? orderWithItems(database, row) : null;
 }
 
+/** An order by id with its items and the driver it is assigned to: what a status change reads. */
+export async function getOrderForStatusChange(
+  id: string,
+  executor?: Executor,
+): Promise<(OrderView & { driverId: string | null }) | null> {
+  if (!/^[0-9a-f-]{36}$/i.test(id)) return null;
+  const database = executor ?? (await db());
+  const [row] = await database.select().from(orders).where(eq(orders.id, id)).limit(1);
+  return row ? { ...(await orderWithItems(database, row)), driverId: row.driverId } : null;
+}
+
 export async function getOrderByIdempotencyKey(executor: Executor, key: string) {
   const [row] = await executor
     .select({ id: orders.id, publicToken: orders.publicToken })
