@@ -1,9 +1,10 @@
 /**
  * The admin order lists' one action (conventions §7): an intent of the status flow
  * (`order-status.ts`), parsed with the shared schema, applied with `applyOrderAction`. The incoming
- * and completed routes both answer with it (the completed list reopens orders).
+ * and completed routes both answer with it (the completed list reopens orders), the today board
+ * with `todayBoardAction`. Both return what happened; the routes turn it into a status code and a toast.
  */
-import { data, type RouterContextProvider } from "react-router";
+import type { RouterContextProvider } from "react-router";
 import { adminForm, requireAdmin } from "#app/features/admin-auth/guard.server.ts";
 import { type AuditBy, auditBy } from "#app/features/staff/audit.server.ts";
 import { errorMessage, log } from "#app/utils/logger.server.ts";
@@ -13,18 +14,35 @@ import { type StaffScope, staffScopeOf } from "./driver-scope.server.ts";
 import { orderStatusSchema } from "./order-status.schema.ts";
 import { type CancelReasonCode, cancelReasonText } from "./order-status.ts";
 
-export type OrderActionData = { ok: boolean; title: string; description: string };
+export type OrderActionResult =
+  | { ok: true; kind: "status-changed" }
+  | { ok: true; kind: "order-assigned"; driverName: string | null }
+  | { ok: true; kind: "slot-assigned"; slot: string; orders: number; driverName: string | null }
+  /** The form did not parse; `message` is the schema's for a field, null for an unknown intent. */
+  | { ok: false; kind: "invalid-form"; message: string | null }
+  /** The order had moved on meanwhile (another person's change): nothing was changed. */
+  | { ok: false; kind: "moved-on" }
+  | { ok: false; kind: "out-of-stock"; itemName: string }
+  | { ok: false; kind: "slot-refused"; message: string }
+  | { ok: false; kind: "not-on-run" }
+  | { ok: false; kind: "not-found" }
+  | { ok: false; kind: "failed" }
+  | { ok: false; kind: "invalid-assignment" }
+  | { ok: false; kind: "not-a-driver" };
 
 /**
  * `by`: the signed-in admin, recorded on the stock movements a cancel or reopen writes and in the
  * audit log; `scope`: the orders they may change (a driver's run).
  */
-export async function handleOrderAction(form: FormData, by: AuditBy, scope: StaffScope) {
+export async function handleOrderAction(
+  form: FormData,
+  by: AuditBy,
+  scope: StaffScope,
+): Promise<OrderActionResult> {
   const parsed = orderStatusSchema.safeParse(Object.fromEntries(form));
-  const failed: OrderActionData = { ok: false, title: "Error", description: "Failed to update order status" };
   if (!parsed.success) {
     const message = parsed.error.issues.find((issue) => issue.path[0] !== "intent")?.message;
-    return data({ ...failed, description: message ?? failed.description }, { status: 400 });
+    return { ok: false, kind: "invalid-form", message: message ?? null };
   }
   const { orderId, intent, reason, reasonText } = parsed.data;
   try {
@@ -34,31 +52,16 @@ export async function handleOrderAction(form: FormData, by: AuditBy, scope: Staf
       audit: by,
       scope,
     });
-    if (result.ok && result.changed) {
-      return { ok: true, title: "Success", description: "Order status updated" } satisfies OrderActionData;
-    }
-    if (result.ok) {
-      return data(
-        { ...failed, description: "This order has changed meanwhile. The list shows it as it is now." },
-        { status: 409 },
-      );
-    }
-    if (result.reason === "out-of-stock") {
-      return data(
-        { ...failed, description: `Not enough stock to reopen this order: ${result.itemName}` },
-        { status: 409 },
-      );
-    }
-    if (result.reason === "slot-full") {
-      return data({ ...failed, description: result.message }, { status: 409 });
-    }
-    if (result.reason === "forbidden") {
-      return data({ ...failed, description: "This order is not on your run" }, { status: 403 });
-    }
-    return data(failed, { status: 404 });
+    if (result.ok)
+      return result.changed ? { ok: true, kind: "status-changed" } : { ok: false, kind: "moved-on" };
+    if (result.reason === "out-of-stock")
+      return { ok: false, kind: "out-of-stock", itemName: result.itemName };
+    if (result.reason === "slot-full") return { ok: false, kind: "slot-refused", message: result.message };
+    if (result.reason === "forbidden") return { ok: false, kind: "not-on-run" };
+    return { ok: false, kind: "not-found" };
   } catch (error) {
     log.error("Failed to update order status", { error: errorMessage(error) });
-    return data(failed, { status: 500 });
+    return { ok: false, kind: "failed" };
   }
 }
 
@@ -69,25 +72,24 @@ export async function staffOrderAction(context: Readonly<RouterContextProvider>)
 }
 
 /** The today board's posts: a driver assignment (owners and managers), or a status move. */
-export async function todayBoardAction(context: Readonly<RouterContextProvider>) {
+export async function todayBoardAction(context: Readonly<RouterContextProvider>): Promise<OrderActionResult> {
   const admin = requireAdmin(context);
   const form = adminForm(context);
   const by = auditBy(admin, context);
   const intent = form.get("intent");
   if (intent !== "assign" && intent !== "assign-slot")
     return handleOrderAction(form, by, staffScopeOf(admin));
-  const failed: OrderActionData = { ok: false, title: "Error", description: "Failed to assign the driver" };
   const parsed = assignmentSchema.safeParse(Object.fromEntries(form));
-  if (!parsed.success) return data(failed, { status: 400 });
+  if (!parsed.success) return { ok: false, kind: "invalid-assignment" };
   const result = await assignDriver(parsed.data, by);
-  if (!result.ok) return data({ ...failed, description: "Choose an active driver" }, { status: 400 });
-  const who = result.driverName ?? "nobody";
-  return {
-    ok: true,
-    title: "Success",
-    description:
-      parsed.data.intent === "assign"
-        ? `Order assigned to ${who}`
-        : `${result.orders} ${result.orders === 1 ? "order" : "orders"} of ${parsed.data.slot} assigned to ${who}`,
-  } satisfies OrderActionData;
+  if (!result.ok) return { ok: false, kind: "not-a-driver" };
+  return parsed.data.intent === "assign"
+    ? { ok: true, kind: "order-assigned", driverName: result.driverName }
+    : {
+        ok: true,
+        kind: "slot-assigned",
+        slot: parsed.data.slot,
+        orders: result.orders,
+        driverName: result.driverName,
+      };
 }

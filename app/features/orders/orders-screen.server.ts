@@ -2,7 +2,8 @@
  * The loader of the two admin order lists (incoming and completed): one page of the scope narrowed
  * by the URL's search and filters, for those who may read the audit log (owners, decision 26) each
  * order's own history, the store's day, and on the incoming list the count of placed orders the
- * new-order alert compares with. A failed query answers an empty list with the error.
+ * new-order alert compares with. A failed query answers an empty list, `failed: true` (the route
+ * words the error).
  */
 import type { AdminSession } from "#app/features/admin-auth/sessions.server.ts";
 import { type OrderHistoryEntry, orderHistories } from "#app/features/staff/audit-log.server.ts";
@@ -12,11 +13,6 @@ import { storeDay } from "#app/utils/store-time.ts";
 import { listOrders, type OrderScope } from "./admin-orders.server.ts";
 import { countPlacedOrders } from "./day-board.server.ts";
 import { parseOrderFilters } from "./order-search.schema.ts";
-
-const FAILED: Record<OrderScope, string> = {
-  incoming: "Failed to fetch orders",
-  completed: "Failed to fetch completed orders",
-};
 
 export type OrderHistories = Record<string, OrderHistoryEntry[]> | null;
 
@@ -35,9 +31,9 @@ export async function loadOrdersScreen(
       ? await orderHistories(page.orders.map((order) => order.id))
       : null;
     const placed = scope === "incoming" ? await countPlacedOrders() : null;
-    return { ...page, histories, isFirstPage: !before, filters, today, placed, error: null };
+    return { ...page, histories, isFirstPage: !before, filters, today, placed, failed: false };
   } catch (error) {
-    log.error(FAILED[scope], { error: errorMessage(error) });
+    log.error(`Failed to fetch the ${scope} orders`, { error: errorMessage(error) });
     return {
       orders: [],
       histories: null,
@@ -46,7 +42,7 @@ export async function loadOrdersScreen(
       filters,
       today,
       placed: null,
-      error: FAILED[scope],
+      failed: true,
     };
   }
 }

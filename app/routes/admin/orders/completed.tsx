@@ -5,6 +5,7 @@ import { Icon } from "#app/components/ui/icon.tsx";
 import { requireAdmin } from "#app/features/admin-auth/guard.server.ts";
 import { staffOrderAction } from "#app/features/orders/order-action.server.ts";
 import { loadOrdersScreen } from "#app/features/orders/orders-screen.server.ts";
+import { orderActionResponse } from "#app/routes/shared/order-action-response.server.ts";
 import type { Route } from "./+types/completed";
 
 export function meta() {
@@ -12,12 +13,13 @@ export function meta() {
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  return loadOrdersScreen(request, "completed", requireAdmin(context));
+  const screen = await loadOrdersScreen(request, "completed", requireAdmin(context));
+  return { ...screen, error: screen.failed ? "Failed to fetch completed orders" : null };
 }
 
 /** Reopening a delivered or cancelled order (decision 23). */
-export function action({ context }: Route.ActionArgs) {
-  return staffOrderAction(context);
+export async function action({ context }: Route.ActionArgs) {
+  return orderActionResponse(await staffOrderAction(context));
 }
 
 export default function CompletedOrders({ loaderData }: Route.ComponentProps) {

@@ -6,6 +6,7 @@ import { Icon } from "#app/components/ui/icon.tsx";
 import { requireAdmin } from "#app/features/admin-auth/guard.server.ts";
 import { staffOrderAction } from "#app/features/orders/order-action.server.ts";
 import { loadOrdersScreen } from "#app/features/orders/orders-screen.server.ts";
+import { orderActionResponse } from "#app/routes/shared/order-action-response.server.ts";
 import type { Route } from "./+types/incoming";
 
 export function meta() {
@@ -13,11 +14,12 @@ export function meta() {
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  return loadOrdersScreen(request, "incoming", requireAdmin(context));
+  const screen = await loadOrdersScreen(request, "incoming", requireAdmin(context));
+  return { ...screen, error: screen.failed ? "Failed to fetch orders" : null };
 }
 
-export function action({ context }: Route.ActionArgs) {
-  return staffOrderAction(context);
+export async function action({ context }: Route.ActionArgs) {
+  return orderActionResponse(await staffOrderAction(context));
 }
 
 export default function IncomingOrders({ loaderData }: Route.ComponentProps) {

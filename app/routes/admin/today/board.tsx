@@ -16,6 +16,7 @@ import { boardHref, boardQuery, SLOT_PAGE_ORDERS } from "#app/features/orders/da
 import { listActiveDrivers } from "#app/features/orders/driver-assignment.server.ts";
 import { staffScopeOf } from "#app/features/orders/driver-scope.server.ts";
 import { todayBoardAction } from "#app/features/orders/order-action.server.ts";
+import { orderActionResponse } from "#app/routes/shared/order-action-response.server.ts";
 import { errorMessage, log } from "#app/utils/logger.server.ts";
 import { formatCents } from "#app/utils/money.ts";
 import { nextDate, storeClock } from "#app/utils/store-time.ts";
@@ -72,8 +73,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 /** Status buttons (one home for status changes, within the admin's scope) and driver assignment. */
-export function action({ context }: Route.ActionArgs) {
-  return todayBoardAction(context);
+export async function action({ context }: Route.ActionArgs) {
+  return orderActionResponse(await todayBoardAction(context));
 }
 
 export default function TodayBoard({ loaderData }: Route.ComponentProps) {
