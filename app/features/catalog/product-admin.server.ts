@@ -4,13 +4,10 @@
  * on products and product_sizes mark cached pages stale in the same transaction.
  */
 import { and, eq, isNull, notInArray, sql } from "drizzle-orm";
-import { data } from "react-router";
 import { db, type Executor } from "#app/db/client.server.ts";
 import { orderItems, productSizes, products } from "#app/db/schema.ts";
 import { formatGrams } from "#app/features/checkout/purchase-limits.ts";
 import { type AuditBy, recordAuditBy } from "#app/features/staff/audit.server.ts";
-import { errorMessage, log } from "#app/utils/logger.server.ts";
-import { redirectWithToast } from "#app/utils/toast.server.ts";
 import { attachSizes, NEWEST_FIRST } from "./catalog.server.ts";
 import { canonicalCategory, type ProductFields } from "./catalog.ts";
 import { productFieldsOf } from "./catalog-csv.ts";
@@ -21,7 +18,6 @@ import {
   type ProductFormData,
   type ProductFormValues,
   productFormSchema,
-  SAVE_FAILED,
   submittedFormValues,
 } from "./product.schema.ts";
 import { moveStock, StockBelowZero, type StockMove } from "./stock.server.ts";
@@ -468,15 +464,4 @@ export function parseProductForm(form: FormData): ParsedProductForm {
   const parsed = productFormSchema.safeParse(raw);
   if (!parsed.success) return { ok: false, fieldErrors: fieldErrorsOf(parsed.error), values };
   return { ok: true, data: parsed.data, values };
-}
-
-/** A save that threw: logged, and the form again with everything typed and the failure. */
-export function productSaveFailed(error: unknown, values: ProductFormValues) {
-  log.error("Failed to save product", { error: errorMessage(error) });
-  return data({ fieldErrors: { form: SAVE_FAILED }, values }, { status: 500 });
-}
-
-/** A save done: back to the product list, which tells it in a toast. */
-export function productSaved(description: string) {
-  return redirectWithToast("/admin/products", { type: "success", title: "Success", description });
 }

@@ -9,13 +9,12 @@ import { PRODUCT_CHANGED_MESSAGE, SAVE_FAILED } from "#app/features/catalog/prod
 import {
   getAdminProduct,
   parseProductForm,
-  productSaved,
-  productSaveFailed,
   toFormValues,
   updateProduct,
 } from "#app/features/catalog/product-admin.server.ts";
 import { recentMovements } from "#app/features/catalog/stock.server.ts";
 import { auditBy } from "#app/features/staff/audit.server.ts";
+import { productSaved, productSaveFailed } from "#app/routes/shared/product-save-response.server.ts";
 import { errorMessage, log } from "#app/utils/logger.server.ts";
 import { redirectWithToast } from "#app/utils/toast.server.ts";
 import type { Route } from "./+types/edit";

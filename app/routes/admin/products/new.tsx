@@ -5,13 +5,9 @@ import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
 import { adminForm, requireAdmin } from "#app/features/admin-auth/guard.server.ts";
 import { emptyProductForm } from "#app/features/catalog/product.schema.ts";
-import {
-  createProduct,
-  parseProductForm,
-  productSaved,
-  productSaveFailed,
-} from "#app/features/catalog/product-admin.server.ts";
+import { createProduct, parseProductForm } from "#app/features/catalog/product-admin.server.ts";
 import { auditBy } from "#app/features/staff/audit.server.ts";
+import { productSaved, productSaveFailed } from "#app/routes/shared/product-save-response.server.ts";
 import type { Route } from "./+types/new";
 
 export function meta() {
