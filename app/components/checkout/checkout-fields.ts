@@ -4,20 +4,11 @@
  */
 import type { CheckoutField, FieldErrors } from "#app/features/checkout/checkout.schema.ts";
 
-export type TextField = "name" | "email" | "phone" | "address" | "city" | "zipCode" | "notes" | "payWith";
+import type { DraftTextField } from "#app/features/checkout/checkout-draft.ts";
+
+export type TextField = DraftTextField;
 
 export type TextValues = Record<TextField, string>;
-
-export const EMPTY_TEXT_VALUES: TextValues = {
-  name: "",
-  email: "",
-  phone: "",
-  address: "",
-  city: "",
-  zipCode: "",
-  notes: "",
-  payWith: "",
-};
 
 export type CheckoutFields = ReturnType<typeof checkoutFields>;
 

@@ -17,11 +17,16 @@ import {
   type FieldErrors,
   fieldErrorsOf,
   idFileProblem,
-  minimumOrderLines,
   minimumOrderToast,
   type StockShortfall,
   type ToastMessage,
 } from "#app/features/checkout/checkout.schema.ts";
+import {
+  type CheckoutDraft,
+  emptyDraft,
+  isDraftEmpty,
+  type SentPhoto,
+} from "#app/features/checkout/checkout-draft.ts";
 import type { PurchaseLimits } from "#app/features/checkout/purchase-limits.ts";
 import { changeDueCents, payWithTooLowMessage } from "#app/features/delivery/cash-change.ts";
 import {
@@ -31,14 +36,16 @@ import {
 } from "#app/features/delivery/delivery-area.ts";
 import { dollarsToCents } from "#app/utils/money.ts";
 import { toast } from "#app/utils/toast-client.ts";
-import { checkoutFields, EMPTY_TEXT_VALUES, type TextField, type TextValues } from "./checkout-fields.ts";
+import { checkoutFields, type TextField, type TextValues } from "./checkout-fields.ts";
 import { DeliveryAddressStep } from "./delivery-address-step.tsx";
 import { bookable, type CheckoutDeliveryDay, DeliveryTimeStep } from "./delivery-time-step.tsx";
 import { IdPhotoStep } from "./id-photo-step.tsx";
+import { MinimumOrderNotice } from "./minimum-order-notice.tsx";
 import { OrderSummary } from "./order-summary.tsx";
 import { PaymentStep } from "./payment-step.tsx";
 import { PlaceOrderCard } from "./place-order-card.tsx";
 import { useCartWeight } from "./use-cart-weight.ts";
+import { useCheckoutDraft, useSaveDraft } from "./use-checkout-draft.ts";
 
 export type { CheckoutDeliveryDay };
 
@@ -101,15 +108,26 @@ export function CheckoutForm({
   const { setStockNotice } = useCart();
   const formRef = useRef<HTMLFormElement>(null);
   const baseId = useId();
-  const [values, setValues] = useState<TextValues>(EMPTY_TEXT_VALUES);
-  const [state, setState] = useState<DeliveryState>("DC");
-  const [deliveryDate, setDeliveryDate] = useState(defaultDate);
-  const [timeSlot, setTimeSlot] = useState("");
+  // What the shopper typed before (on this device) fills the form again, until the order is placed.
+  const draft = useCheckoutDraft();
+  const [values, setValues] = useState<TextValues>(draft.initial.values);
+  const [state, setState] = useState<DeliveryState>(draft.initial.state);
+  const [deliveryDate, setDeliveryDate] = useState(() =>
+    days.some((option) => option.date === draft.initial.deliveryDate)
+      ? draft.initial.deliveryDate
+      : defaultDate,
+  );
+  const [timeSlot, setTimeSlot] = useState(draft.initial.timeSlot);
   const [ageConfirmed, setAgeConfirmed] = useState(false);
   const [idFile, setIdFile] = useState<File | null>(null);
+  // The photo sent ahead, by its token: the one kept from an earlier visit, or the file picked now
+  // once the server has it.
+  const [keptPhoto, setKeptPhoto] = useState<SentPhoto | null>(draft.initial.photo);
   const [errors, setErrors] = useState<FieldErrors>({});
   // The ID photo goes ahead as soon as it is picked (decision 8); the post then names its token.
   const sentPhoto = useRef<{ file: File; token: Promise<string | null> } | null>(null);
+  const current: CheckoutDraft = { values, state, deliveryDate, timeSlot, photo: keptPhoto };
+  useSaveDraft(current, draft.save);
   const [awaitingPhoto, setAwaitingPhoto] = useState(false);
   const processing = fetcher.state !== "idle" || awaitingPhoto;
   const handled = useRef<unknown>(null);
@@ -137,6 +155,7 @@ export function CheckoutForm({
     if (!result || fetcher.state !== "idle" || handled.current === result) return;
     handled.current = result;
     if (result.ok) {
+      draft.forget(true);
       onPlaced();
       showToast(CHECKOUT_TOASTS.success);
       navigate(`/thank-you?order=${encodeURIComponent(result.token)}`);
@@ -145,10 +164,13 @@ export function CheckoutForm({
     setErrors(result.fieldErrors);
     setStockNotice(result.shortfall ?? null);
     // The server did not take the photo sent ahead: the next submit carries the file itself.
-    if (result.fieldErrors.idFront) sentPhoto.current = null;
+    if (result.fieldErrors.idFront) {
+      sentPhoto.current = null;
+      setKeptPhoto(null);
+    }
     if (result.toast) showToast(result.toast);
     focusFirstError(formRef.current, result.fieldErrors);
-  }, [fetcher.data, fetcher.state, navigate, onPlaced, setStockNotice]);
+  }, [fetcher.data, fetcher.state, navigate, onPlaced, setStockNotice, draft.forget]);
 
   const missing = useMemo(() => {
     const list: string[] = [];
@@ -159,10 +181,10 @@ export function CheckoutForm({
     if (!values.address.trim()) list.push("your street address");
     if (!values.city.trim()) list.push("your city");
     if (!values.zipCode.trim()) list.push("your ZIP code");
-    if (!idFile) list.push("a photo of your ID");
+    if (!idFile && !keptPhoto) list.push("a photo of your ID");
     if (!ageConfirmed) list.push("the age confirmation");
     return list;
-  }, [values, timeSlot, idFile, ageConfirmed]);
+  }, [values, timeSlot, idFile, keptPhoto, ageConfirmed]);
 
   const weight = useCartWeight(items, limits);
   const limitProblem = weight.problemFor(state);
@@ -190,6 +212,22 @@ export function CheckoutForm({
     if (errors[field]) setErrors((current) => ({ ...current, [field]: undefined }));
   }
 
+  /** 'Clear my details': the form as on a first visit, and nothing left on the device. */
+  function clearKept() {
+    const empty = emptyDraft();
+    setValues(empty.values);
+    setState(empty.state);
+    setTimeSlot("");
+    setDeliveryDate(defaultDate);
+    setIdFile(null);
+    setKeptPhoto(null);
+    sentPhoto.current = null;
+    setErrors({});
+    const input = formRef.current?.querySelector<HTMLInputElement>('input[name="idFront"]');
+    if (input) input.value = "";
+    draft.forget();
+  }
+
   function sendPhotoAhead(file: File | null) {
     if (!file) {
       sentPhoto.current = null;
@@ -203,11 +241,19 @@ export function CheckoutForm({
       .then((value) => value ?? null)
       .catch(() => null);
     sentPhoto.current = { file, token };
+    void token.then((value) => {
+      if (value && sentPhoto.current?.file === file) {
+        setKeptPhoto({ token: value, name: file.name, sentAt: Date.now() });
+      }
+    });
   }
 
   async function submit(formData: FormData) {
     const sent = sentPhoto.current;
-    if (sent && sent.file === idFile) {
+    if (!idFile && keptPhoto) {
+      formData.delete("idFront");
+      formData.set("idPhotoToken", keptPhoto.token);
+    } else if (sent && sent.file === idFile) {
       setAwaitingPhoto(true);
       const token = await sent.token;
       setAwaitingPhoto(false);
@@ -248,7 +294,7 @@ export function CheckoutForm({
     const fieldErrors: FieldErrors = parsed.success ? {} : fieldErrorsOf(parsed.error);
     fieldErrors.zipCode ??= zipProblem(values.zipCode, state);
     fieldErrors.payWith ??= payWithProblem(values.payWith);
-    const fileProblem = idFileProblem(idFile);
+    const fileProblem = keptPhoto && !idFile ? null : idFileProblem(idFile);
     if (fileProblem) fieldErrors.idFront = fileProblem;
     if (Object.values(fieldErrors).some(Boolean)) {
       setErrors(fieldErrors);
@@ -261,8 +307,6 @@ export function CheckoutForm({
   }
 
   const fields = checkoutFields({ baseId, errors, values, update });
-
-  const shortfall = minimumOrderLines(totalCents, minimumCents);
 
   return (
     <form
@@ -277,6 +321,8 @@ export function CheckoutForm({
       <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
       <input type="hidden" name="items" value={cartPayload(items)} />
 
+      <MinimumOrderNotice items={items} totalCents={totalCents} minimumCents={minimumCents} />
+
       <OrderSummary
         headingId={`${baseId}-summary`}
         items={items}
@@ -285,7 +331,6 @@ export function CheckoutForm({
         limits={limits}
         state={state}
         limitProblem={limitProblem}
-        shortfall={shortfall}
       />
 
       <div className="space-y-6 lg:order-1">
@@ -315,6 +360,7 @@ export function CheckoutForm({
             }
           }}
           onZipBlur={(zip) => setErrors((current) => ({ ...current, zipCode: zipProblem(zip, state) }))}
+          onClearKept={isDraftEmpty(current) ? null : clearKept}
         />
         <PaymentStep
           fields={fields}
@@ -324,9 +370,11 @@ export function CheckoutForm({
         <IdPhotoStep
           fields={fields}
           idFile={idFile}
+          keptPhotoName={keptPhoto ? keptPhoto.name || "Your ID photo" : null}
           onFileChange={(file) => {
             const problem = file ? idFileProblem(file) : null;
             setIdFile(file && !problem ? file : null);
+            setKeptPhoto(null);
             sendPhotoAhead(file && !problem ? file : null);
             setErrors((current) => ({ ...current, idFront: problem ?? undefined }));
             return !problem;

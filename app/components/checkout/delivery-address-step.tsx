@@ -1,3 +1,4 @@
+import { Button } from "#app/components/ui/button.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
 import { Field, Input, NativeSelect, SelectOptions, Textarea } from "#app/components/ui/input.tsx";
 import { type DeliveryState, US_STATES } from "#app/features/checkout/checkout.schema.ts";
@@ -10,7 +11,10 @@ export function DeliveryAddressStep({
   state,
   onStateChange,
   onZipBlur,
+  onClearKept,
 }: {
+  /** Present while details are kept on this device: clears them from the form and the device. */
+  onClearKept: (() => void) | null;
   fields: CheckoutFields;
   state: DeliveryState;
   onStateChange: (state: DeliveryState) => void;
@@ -19,6 +23,14 @@ export function DeliveryAddressStep({
   const { fieldOf, bind, fieldProps } = fields;
   return (
     <CheckoutSection icon={<Icon name="map-pin" />} title="Delivery address" step={2}>
+      {onClearKept ? (
+        <div className="mb-4 flex flex-wrap items-center justify-between gap-2 rounded-md bg-secondary px-3 py-2 text-sm">
+          <p>Your details are kept on this device until you place your order.</p>
+          <Button type="button" variant="outline" size="sm" onClick={onClearKept}>
+            Clear my details
+          </Button>
+        </div>
+      ) : null}
       <div className="grid gap-4 sm:grid-cols-2">
         <Field {...fieldOf("name", "Full name")}>
           <Input {...bind("name")} autoComplete="name" required />

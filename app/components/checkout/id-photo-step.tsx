@@ -10,15 +10,19 @@ import { CheckoutSection } from "./checkout-section.tsx";
 export function IdPhotoStep({
   fields,
   idFile,
+  keptPhotoName,
   onFileChange,
 }: {
   fields: CheckoutFields;
   idFile: File | null;
+  /** The name of the photo sent ahead on an earlier visit, when the form was resumed with it. */
+  keptPhotoName: string | null;
   /** Called with the picked file; returns true when it was taken (false clears the input). */
   onFileChange: (file: File | null) => boolean;
 }) {
   const { fieldProps, errors, idOf, errorIdOf } = fields;
   const preview = usePreviewUrl(idFile);
+  const kept = !idFile && keptPhotoName !== null;
   return (
     <CheckoutSection icon={<Icon name="id-card" />} title="ID verification" step={4}>
       <p className="text-sm text-muted-foreground">
@@ -34,18 +38,26 @@ export function IdPhotoStep({
       >
         {preview ? (
           <img src={preview} alt="Preview of your ID" className="max-h-32 rounded-md object-contain" />
+        ) : kept ? (
+          <Icon name="circle-check" className="size-6 text-success" />
         ) : (
           <Icon name="upload" className="size-6 text-muted-foreground" />
         )}
-        <span className="font-semibold">{idFile ? idFile.name : "Upload front of ID"}</span>
+        <span className="font-semibold">
+          {idFile ? idFile.name : kept ? `ID photo attached: ${keptPhotoName}` : "Upload front of ID"}
+        </span>
         <span className="text-sm text-muted-foreground">
-          {idFile ? "Tap to choose another photo" : ID_IMAGE_HINT}
+          {idFile
+            ? "Tap to choose another photo"
+            : kept
+              ? "Sent earlier from this device. Tap to choose another photo"
+              : ID_IMAGE_HINT}
         </span>
         <input
           {...fieldProps("idFront")}
           type="file"
           accept={ID_IMAGE_ACCEPT}
-          required
+          required={!kept}
           className="sr-only"
           onChange={(event) => {
             const taken = onFileChange(event.target.files?.[0] ?? null);

@@ -3,7 +3,7 @@ import { StockShortfallNotice } from "#app/components/stock-shortfall-notice.tsx
 import { Card } from "#app/components/ui/card.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
 import { type CartLine, lineTotalCents } from "#app/features/cart/cart.ts";
-import type { DeliveryState, minimumOrderLines } from "#app/features/checkout/checkout.schema.ts";
+import type { DeliveryState } from "#app/features/checkout/checkout.schema.ts";
 import {
   type PurchaseLimitProblem,
   type PurchaseLimits,
@@ -22,7 +22,6 @@ export function OrderSummary({
   limits,
   state,
   limitProblem,
-  shortfall,
 }: {
   headingId: string;
   items: CartLine[];
@@ -31,7 +30,6 @@ export function OrderSummary({
   limits: PurchaseLimits;
   state: DeliveryState;
   limitProblem: PurchaseLimitProblem | null;
-  shortfall: ReturnType<typeof minimumOrderLines>;
 }) {
   return (
     <aside aria-labelledby={headingId} className="lg:sticky lg:top-24 lg:order-2">
@@ -79,12 +77,6 @@ export function OrderSummary({
           <p className="mt-4 rounded-md bg-destructive/10 px-3 py-2 text-sm text-destructive" role="alert">
             {limitProblem.message}
           </p>
-        ) : null}
-        {shortfall ? (
-          <div className="mt-4 rounded-md bg-warning-muted px-3 py-2 text-sm text-warning" role="status">
-            <p className="font-semibold">{shortfall.required}</p>
-            <p>{shortfall.missing}</p>
-          </div>
         ) : null}
       </Card>
     </aside>
