@@ -111,6 +111,20 @@ test("a checkout under the minimum says so first; left to add an item and resume
   await expect(page).toHaveURL(/\/thank-you\?order=/, { timeout: 20_000 });
   // Placed: nothing of the checkout stays on the device.
   expect(await page.evaluate((key) => window.localStorage.getItem(key), DRAFT_KEY)).toBeNull();
+
+  // The thank-you page's toast, at 390 px: over the header, never over the page's buttons; gone
+  // when the customer goes on to cancel, so 'Yes, cancel my order' is theirs to tap.
+  const placed = page.getByText("Order Placed Successfully!");
+  await expect(placed).toBeVisible();
+  const toastBox = await placed.boundingBox();
+  const cancelBox = await page.getByRole("link", { name: "Cancel order" }).boundingBox();
+  expect((toastBox?.y ?? 0) + (toastBox?.height ?? 0)).toBeLessThan(cancelBox?.y ?? 0);
+  await page.getByRole("link", { name: "Cancel order" }).click();
+  const yes = page.getByRole("button", { name: "Yes, cancel my order" });
+  await expect(yes).toBeVisible();
+  await expect(placed).toHaveCount(0);
+  await yes.scrollIntoViewIfNeeded();
+  await yes.click({ trial: true });
   await context.close();
 });
 

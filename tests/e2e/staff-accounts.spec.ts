@@ -206,5 +206,14 @@ test("without a mail server the owner is shown the invitation link once, copies 
   await invitee.getByLabel("Password again").fill("Copper-Lantern-Basil-77");
   await invitee.getByRole("button", { name: "Set password" }).click();
   await expect(invitee).toHaveURL(/\/admin\/login\?notice=password-set$/);
+  // The driver signs in with the password chosen there and opens the day's board: greeted there,
+  // not with the dashboard's welcome (a toast belongs to the page it is for).
+  await invitee.setViewportSize({ width: 390, height: 844 });
+  await invitee.getByLabel("Email").fill(driverEmail);
+  await invitee.getByLabel("Password").fill("Copper-Lantern-Basil-77");
+  await invitee.getByRole("button", { name: "Sign In" }).click();
+  await expect(invitee).toHaveURL(/\/admin\/today/);
+  await expect(invitee.getByText("Login Successful")).toBeVisible();
+  await expect(invitee.getByText("Welcome to the admin dashboard!")).toHaveCount(0);
   await ownerContext.close();
 });

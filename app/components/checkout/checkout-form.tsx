@@ -35,7 +35,7 @@ import {
   zoneForZip,
 } from "#app/features/delivery/delivery-area.ts";
 import { dollarsToCents } from "#app/utils/money.ts";
-import { toast } from "#app/utils/toast-client.ts";
+import { carryToast, toast } from "#app/utils/toast-client.ts";
 import { checkoutFields, type TextField, type TextValues } from "./checkout-fields.ts";
 import { DeliveryAddressStep } from "./delivery-address-step.tsx";
 import { bookable, type CheckoutDeliveryDay, DeliveryTimeStep } from "./delivery-time-step.tsx";
@@ -157,8 +157,10 @@ export function CheckoutForm({
     if (result.ok) {
       draft.forget(true);
       onPlaced();
-      showToast(CHECKOUT_TOASTS.success);
-      navigate(`/thank-you?order=${encodeURIComponent(result.token)}`);
+      // Carried to the thank-you page, which shows it: a toast belongs to the page it is for.
+      navigate(`/thank-you?order=${encodeURIComponent(result.token)}`, {
+        state: carryToast(CHECKOUT_TOASTS.success),
+      });
       return;
     }
     setErrors(result.fieldErrors);
