@@ -194,6 +194,12 @@ test("without a mail server the owner is shown the invitation link once, copies 
   for (const width of [390, 1280]) {
     await page.setViewportSize({ width, height: 900 });
     await page.screenshot({ path: test.info().outputPath(`invitation-link-${width}.png`), fullPage: true });
+    if (process.env.SHOTS_DIR) {
+      await page.screenshot({
+        path: `${process.env.SHOTS_DIR}/invitation-link-${width}.png`,
+        fullPage: true,
+      });
+    }
   }
   // Shown once: the page loaded again has no link.
   await page.reload();
@@ -215,5 +221,27 @@ test("without a mail server the owner is shown the invitation link once, copies 
   await expect(invitee).toHaveURL(/\/admin\/today/);
   await expect(invitee.getByText("Login Successful")).toBeVisible();
   await expect(invitee.getByText("Welcome to the admin dashboard!")).toHaveCount(0);
+
+  // The outbox does not call the invitation 'sent': no mail server took it, it went to the folder.
+  await page.setViewportSize({ width: 1280, height: 900 });
+  const invitationMail = page.getByRole("listitem").filter({ hasText: `To ${driverEmail}` });
+  await expect(async () => {
+    await page.goto("/admin/outbox");
+    await expect(invitationMail.getByText("written to the outbox folder")).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
+  await expect(invitationMail.getByText("sent", { exact: true })).toHaveCount(0);
+
+  // An invitation sent by mistake is withdrawn: it leaves the pending list.
+  const mistaken = `${slug}-x@capitalgrown.test`;
+  await page.goto("/admin/staff");
+  await page.getByLabel("Email").fill(mistaken);
+  await page.getByLabel("First name").fill("Oops");
+  await page.getByRole("button", { name: "Send invitation" }).click();
+  await expect(page.getByLabel("Invitation link")).toBeVisible();
+  await page.getByRole("button", { name: `Withdraw the invitation to ${mistaken}` }).click();
+  await expect(
+    page.getByText(`The invitation to ${mistaken} is withdrawn: its link no longer works.`),
+  ).toBeVisible();
+  await expect(page.getByRole("list", { name: "Pending invitations" }).getByText(mistaken)).toHaveCount(0);
   await ownerContext.close();
 });

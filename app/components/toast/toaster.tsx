@@ -1,7 +1,7 @@
 import { lazy, Suspense, useEffect, useLayoutEffect, useRef, useSyncExternalStore } from "react";
 import { type Location, useLocation } from "react-router";
 import { onFirstInteraction } from "#app/utils/first-interaction.ts";
-import { type Toast, toastSchema } from "#app/utils/toast.ts";
+import type { Toast } from "#app/utils/toast.ts";
 import {
   CARRIED_TOAST_MS,
   subscribeToToastRequests,
@@ -19,8 +19,15 @@ function toastOfState(location: Location): Toast | null {
   if (!carried || typeof carried.raisedAt !== "number") return null;
   // History keeps a page's state through a reload: a toast is for the arrival, not the reload.
   if (Date.now() - carried.raisedAt > CARRIED_TOAST_MS) return null;
-  const parsed = toastSchema.safeParse({ ...carried, id: `${location.key}-state` });
-  return parsed.success ? parsed.data : null;
+  // Read by hand: the schema's zod stays out of every page's first-load JavaScript.
+  const { type, title, description } = carried as { type?: unknown; title?: unknown; description?: unknown };
+  if (typeof title !== "string") return null;
+  return {
+    id: `${location.key}-state`,
+    type: type === "error" || type === "info" ? type : "success",
+    title,
+    description: typeof description === "string" ? description : undefined,
+  };
 }
 
 /**
