@@ -57,6 +57,12 @@ test("a checkout under the minimum says so first; left to add an item and resume
   expect(noticeTop).toBeLessThan(formTop);
   await expect(notice.getByText("Suggested from your cart's categories")).toBeVisible();
   await expect(notice.getByRole("button", { name: /^Add / }).first()).toBeVisible();
+  // The suggestions fit a phone: no sideways scrolling, every Add button on screen.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  for (const add of await notice.getByRole("button", { name: /^Add / }).all()) {
+    const box = await add.boundingBox();
+    expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(390);
+  }
   await shoot(page, "checkout-below-minimum");
 
   await page.getByText("In-person delivery").first().click();

@@ -39,9 +39,12 @@ export function MinimumOrderNotice({
       {suggestions.length > 0 ? (
         <>
           <h2 className="mt-4 text-sm font-semibold">Suggested from your cart's categories</h2>
-          <ul className="mt-2 grid gap-3 sm:grid-cols-3">
+          <ul className="mt-2 grid grid-cols-1 gap-3 sm:grid-cols-3">
             {suggestions.map((item) => (
-              <li key={item.sizeId} className="flex items-center gap-3 rounded-md border border-border p-2">
+              <li
+                key={item.sizeId}
+                className="flex min-w-0 items-center gap-3 rounded-md border border-border p-2"
+              >
                 {item.imageUrl ? (
                   <img
                     src={item.imageUrl}
