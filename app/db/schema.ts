@@ -575,6 +575,8 @@ export const emailOutbox = pgTable(
     lockedUntil: timestamp("locked_until", { withTimezone: true }),
     lastError: text("last_error"),
     sentAt: timestamp("sent_at", { withTimezone: true }),
+    /** Where a sent mail went: 'smtp' (a mail server took it) or 'folder' (written to DATA_DIR/outbox). */
+    sentVia: text("sent_via"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [

@@ -13,7 +13,7 @@ import {
 import { keyBackupReminder, keyBackupWarning } from "#app/features/media/id-photo-key-backup.server.ts";
 import { checkIdPhotoKeys, reencryptIdPhotos } from "#app/features/media/id-photo-keys.server.ts";
 import { cookieSecret } from "#app/utils/cookie-secret.server.ts";
-import { config } from "#app/utils/env.server.ts";
+import { config, publicUrlWarning } from "#app/utils/env.server.ts";
 import { log, rootCauseMessage } from "#app/utils/logger.server.ts";
 import { makeDataDirPrivate } from "#app/utils/private-data-dir.server.ts";
 import { type StopJob, startBackgroundJobs } from "./background-jobs.server.ts";
@@ -28,6 +28,8 @@ let stops: StopJob[] = [];
  */
 export async function boot() {
   const { SEED_DEMO, SEED_DEMO_COUNT, ADMIN_EMAIL, ADMIN_PASSWORD, dataDir } = config();
+  const addressWarning = publicUrlWarning(config());
+  if (addressWarning) log.warn(addressWarning);
   const madePrivate = makeDataDirPrivate(dataDir);
   if (madePrivate > 0) log.info(`Took group and other permissions off ${madePrivate} entries in ${dataDir}`);
   const handle = await getDatabaseHandle();

@@ -1,6 +1,12 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { ConfigError, defaultMaxConnections, openFileLimit, parseConfig } from "./env.server.ts";
+import {
+  ConfigError,
+  defaultMaxConnections,
+  openFileLimit,
+  parseConfig,
+  publicUrlWarning,
+} from "./env.server.ts";
 
 describe("configuration", () => {
   it("has working defaults for a fresh clone", () => {
@@ -111,5 +117,22 @@ describe("configuration", () => {
         /IMAGE_HOSTS must be a list of https:\/\/ origins/,
       );
     }
+  });
+});
+
+describe("the PUBLIC_URL warning at start-up", () => {
+  it("warns when others can reach the server and links would point at localhost", () => {
+    const open = parseConfig({ HOST: "0.0.0.0", PORT: "4100" });
+    expect(publicUrlWarning(open)).toBe(
+      "PUBLIC_URL is not set while the server listens on 0.0.0.0: links in e-mails and staff invitations point at http://localhost:4100, which works only on this machine. Set PUBLIC_URL to the address people open the shop at (https://…).",
+    );
+    expect(publicUrlWarning(parseConfig({ HOST: "192.168.1.20" }))).toContain("listens on 192.168.1.20");
+  });
+
+  it("stays quiet on a loopback address or with PUBLIC_URL set", () => {
+    for (const host of ["127.0.0.1", "127.0.0.53", "::1", "localhost"]) {
+      expect(publicUrlWarning(parseConfig({ HOST: host })), host).toBeNull();
+    }
+    expect(publicUrlWarning(parseConfig({ HOST: "0.0.0.0", PUBLIC_URL: "https://shop.example" }))).toBeNull();
   });
 });

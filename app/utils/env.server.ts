@@ -303,6 +303,22 @@ export function parseConfig(source: Record<string, string | undefined> = process
   };
 }
 
+const LOOPBACK_HOSTS = new Set(["localhost", "::1", "[::1]"]);
+
+/** Whether the server binds only to this machine (127.0.0.0/8, ::1, localhost). */
+export function isLoopbackHost(host: string) {
+  return LOOPBACK_HOSTS.has(host.toLowerCase()) || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+/**
+ * The start-up warning for a server others can reach while PUBLIC_URL is unset: every link the shop
+ * writes (invitations, order e-mails, the sitemap) would point at localhost. Null when all is well.
+ */
+export function publicUrlWarning(config: Pick<Config, "PUBLIC_URL" | "HOST" | "publicUrl">) {
+  if (config.PUBLIC_URL || isLoopbackHost(config.HOST)) return null;
+  return `PUBLIC_URL is not set while the server listens on ${config.HOST}: links in e-mails and staff invitations point at ${config.publicUrl}, which works only on this machine. Set PUBLIC_URL to the address people open the shop at (https://…).`;
+}
+
 let cached: Config | undefined;
 
 /** The configuration of this process, parsed once. */

@@ -37,6 +37,17 @@ export const toast = {
   },
 };
 
+/** How long a toast carried in a navigation's state stays meant for its page (not for a later reload). */
+export const CARRIED_TOAST_MS = 10_000;
+
+/**
+ * The navigation state that carries `message` to the page a client navigation opens
+ * (`navigate(to, { state: carryToast(message) })`): the toaster shows it there.
+ */
+export function carryToast(message: { type?: ToastKind; title: string; description?: string }) {
+  return { toast: { ...message, raisedAt: Date.now() } };
+}
+
 /** For the toaster: whether a toast has been asked for, so sonner must be mounted. */
 export function subscribeToToastRequests(listener: () => void) {
   listeners.add(listener);

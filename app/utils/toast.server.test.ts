@@ -4,7 +4,7 @@ import path from "node:path";
 import { createCookie } from "react-router";
 import { beforeAll, describe, expect, it } from "vitest";
 import { readOrCreateSecretFile } from "./cookie-secret.server.ts";
-import { createToastCookie, readToast, toastHeader } from "./toast.server.ts";
+import { createToastCookie, readToast, redirectWithToast, toastHeader } from "./toast.server.ts";
 
 beforeAll(() => {
   // This process's configuration is read once, at the first cookie: the secret comes from here.
@@ -26,6 +26,13 @@ describe("the toast cookie (issue 11 items 5 and 7)", () => {
     const { toast, headers } = await readToast(requestWith(cookiePair(header)));
     expect(toast).toMatchObject({ type: "success", title: "Login Successful" });
     expect(headers?.["Set-Cookie"]).toMatch(/^cg_toast=; Max-Age=0/);
+  });
+
+  it("names the page a redirect's toast is for: the redirect's path", async () => {
+    const response = await redirectWithToast("/thank-you?order=abc", { title: "Your order is cancelled" });
+    const setCookie = response.headers.get("Set-Cookie") ?? "";
+    const { toast } = await readToast(requestWith(cookiePair(setCookie)));
+    expect(toast).toMatchObject({ title: "Your order is cancelled", path: "/thank-you" });
   });
 
   it("ignores a toast signed with another secret, an unsigned one and malformed values", async () => {

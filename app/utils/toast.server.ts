@@ -26,9 +26,14 @@ export async function toastHeader(toast: ToastInput) {
   return cookie().serialize(JSON.stringify(toastSchema.parse(toast)));
 }
 
+/** The path of a redirect's target: the page a toast carried by that redirect belongs to. */
+export function pathOf(url: string) {
+  return new URL(url, "http://localhost").pathname;
+}
+
 export async function redirectWithToast(url: string, toast: ToastInput, init?: ResponseInit) {
   const headers = new Headers(init?.headers);
-  headers.append("Set-Cookie", await toastHeader(toast));
+  headers.append("Set-Cookie", await toastHeader({ path: pathOf(url), ...toast }));
   return redirect(url, { ...init, headers });
 }
 

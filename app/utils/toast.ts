@@ -6,6 +6,8 @@ export const toastSchema = z.object({
   type: z.enum(["success", "error", "info"]).default("success"),
   title: z.string(),
   description: z.string().optional(),
+  /** The page (path) the toast is for: shown only there, so a redirect elsewhere drops it. */
+  path: z.string().optional(),
 });
 
 export type Toast = z.infer<typeof toastSchema>;

@@ -63,6 +63,8 @@ export async function placeOrderByPost(
     notes?: string;
     phone?: string;
     email?: string;
+    /** 'I'll pay with', in dollars. */
+    payWith?: string;
   },
 ): Promise<string> {
   const response = await request.post("/checkout", {
@@ -76,6 +78,7 @@ export async function placeOrderByPost(
       state: "DC",
       zipCode: "20001",
       notes: order.notes ?? "",
+      payWith: order.payWith ?? "",
       deliveryDate: tomorrowInStore(),
       timeSlot: "12:00 PM-2:00 PM",
       ageConfirmed: "on",

@@ -194,6 +194,12 @@ test("without a mail server the owner is shown the invitation link once, copies 
   for (const width of [390, 1280]) {
     await page.setViewportSize({ width, height: 900 });
     await page.screenshot({ path: test.info().outputPath(`invitation-link-${width}.png`), fullPage: true });
+    if (process.env.SHOTS_DIR) {
+      await page.screenshot({
+        path: `${process.env.SHOTS_DIR}/invitation-link-${width}.png`,
+        fullPage: true,
+      });
+    }
   }
   // Shown once: the page loaded again has no link.
   await page.reload();
@@ -206,5 +212,36 @@ test("without a mail server the owner is shown the invitation link once, copies 
   await invitee.getByLabel("Password again").fill("Copper-Lantern-Basil-77");
   await invitee.getByRole("button", { name: "Set password" }).click();
   await expect(invitee).toHaveURL(/\/admin\/login\?notice=password-set$/);
+  // The driver signs in with the password chosen there and opens the day's board: greeted there,
+  // not with the dashboard's welcome (a toast belongs to the page it is for).
+  await invitee.setViewportSize({ width: 390, height: 844 });
+  await invitee.getByLabel("Email").fill(driverEmail);
+  await invitee.getByLabel("Password").fill("Copper-Lantern-Basil-77");
+  await invitee.getByRole("button", { name: "Sign In" }).click();
+  await expect(invitee).toHaveURL(/\/admin\/today/);
+  await expect(invitee.getByText("Login Successful")).toBeVisible();
+  await expect(invitee.getByText("Welcome to the admin dashboard!")).toHaveCount(0);
+
+  // The outbox does not call the invitation 'sent': no mail server took it, it went to the folder.
+  await page.setViewportSize({ width: 1280, height: 900 });
+  const invitationMail = page.getByRole("listitem").filter({ hasText: `To ${driverEmail}` });
+  await expect(async () => {
+    await page.goto("/admin/outbox");
+    await expect(invitationMail.getByText("written to the outbox folder")).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
+  await expect(invitationMail.getByText("sent", { exact: true })).toHaveCount(0);
+
+  // An invitation sent by mistake is withdrawn: it leaves the pending list.
+  const mistaken = `${slug}-x@capitalgrown.test`;
+  await page.goto("/admin/staff");
+  await page.getByLabel("Email").fill(mistaken);
+  await page.getByLabel("First name").fill("Oops");
+  await page.getByRole("button", { name: "Send invitation" }).click();
+  await expect(page.getByLabel("Invitation link")).toBeVisible();
+  await page.getByRole("button", { name: `Withdraw the invitation to ${mistaken}` }).click();
+  await expect(
+    page.getByText(`The invitation to ${mistaken} is withdrawn: its link no longer works.`),
+  ).toBeVisible();
+  await expect(page.getByRole("list", { name: "Pending invitations" }).getByText(mistaken)).toHaveCount(0);
   await ownerContext.close();
 });

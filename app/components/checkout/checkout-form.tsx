@@ -1,29 +1,13 @@
 /**
  * The checkout form (spec §2 Checkout, §4 Checkout, §5). It posts as a plain multipart form and,
  * with JavaScript, through a fetcher so the page shows 'Processing', keeps what was typed on an
- * error and clears the cart on success. The server checks everything again.
+ * error and clears the cart on success. The server checks everything again. Its steps are
+ * components of their own; this module holds the form's state and what a submit does.
  */
 import { useEffect, useId, useMemo, useRef, useState } from "react";
 import { useFetcher, useNavigate } from "react-router";
 import { useCart } from "#app/components/cart-context.tsx";
-import { StockShortfallNotice } from "#app/components/stock-shortfall-notice.tsx";
-import { Button } from "#app/components/ui/button.tsx";
-import { Card } from "#app/components/ui/card.tsx";
-import { Icon } from "#app/components/ui/icon.tsx";
-import {
-  Field,
-  FieldError,
-  Input,
-  NativeSelect,
-  SelectOptions,
-  Textarea,
-} from "#app/components/ui/input.tsx";
-import {
-  type CartLine,
-  isBelowMinimumOrder,
-  lineTotalCents,
-  minimumOrderCents,
-} from "#app/features/cart/cart.ts";
+import { type CartLine, isBelowMinimumOrder, minimumOrderCents } from "#app/features/cart/cart.ts";
 import {
   CHECKOUT_TOASTS,
   type CheckoutField,
@@ -33,45 +17,44 @@ import {
   type FieldErrors,
   fieldErrorsOf,
   idFileProblem,
-  minimumOrderLines,
   minimumOrderToast,
   type StockShortfall,
   type ToastMessage,
-  US_STATES,
 } from "#app/features/checkout/checkout.schema.ts";
 import {
-  DELIVERY_DATE_HINT,
-  type DeliveryDay,
-  type SlotAvailability,
-  slotStatusText,
-} from "#app/features/checkout/delivery-slots.ts";
-import { ID_IMAGE_ACCEPT, ID_IMAGE_HINT } from "#app/features/checkout/limits.ts";
-import { type PurchaseLimits, STATE_NAMES } from "#app/features/checkout/purchase-limits.ts";
+  type CheckoutDraft,
+  emptyDraft,
+  isDraftEmpty,
+  type SentPhoto,
+} from "#app/features/checkout/checkout-draft.ts";
+import type { PurchaseLimits } from "#app/features/checkout/purchase-limits.ts";
 import { changeDueCents, payWithTooLowMessage } from "#app/features/delivery/cash-change.ts";
 import {
   type DeliveryZoneLike,
   zipRefusalMessage,
   zoneForZip,
 } from "#app/features/delivery/delivery-area.ts";
-import { cn } from "#app/utils/cn.ts";
-import { dollarsToCents, formatCents } from "#app/utils/money.ts";
-import { toast } from "#app/utils/toast-client.ts";
-import { PurchaseLimitMeter } from "./purchase-limit-meter.tsx";
+import { dollarsToCents } from "#app/utils/money.ts";
+import { carryToast, toast } from "#app/utils/toast-client.ts";
+import { checkoutFields, type TextField, type TextValues } from "./checkout-fields.ts";
+import { DeliveryAddressStep } from "./delivery-address-step.tsx";
+import { bookable, type CheckoutDeliveryDay, DeliveryTimeStep } from "./delivery-time-step.tsx";
+import { IdPhotoStep } from "./id-photo-step.tsx";
+import { MinimumOrderNotice } from "./minimum-order-notice.tsx";
+import { OrderSummary } from "./order-summary.tsx";
+import { PaymentStep } from "./payment-step.tsx";
+import { PlaceOrderCard } from "./place-order-card.tsx";
 import { useCartWeight } from "./use-cart-weight.ts";
+import { useCheckoutDraft, useSaveDraft } from "./use-checkout-draft.ts";
+
+export type { CheckoutDeliveryDay };
 
 export type CheckoutActionData =
   | { ok: true; token: string }
   | { ok: false; fieldErrors: FieldErrors; toast: ToastMessage | null; shortfall?: StockShortfall | null };
 
-type TextField = "name" | "email" | "phone" | "address" | "city" | "zipCode" | "notes" | "payWith";
-
-/** A day as the server sees it now: its slots with their places left or closures (decision 22). */
-export type CheckoutDeliveryDay = DeliveryDay & { availability: SlotAvailability[] };
-
 /** The active delivery zones as the ZIP check needs them (decision 21). */
 export type CheckoutZone = DeliveryZoneLike & { minimumOrderCents: number | null };
-
-const bookable = (slot: SlotAvailability) => slot.status === "open" || slot.status === "few";
 
 const FIELD_ORDER: CheckoutField[] = [
   "deliveryDate",
@@ -125,25 +108,26 @@ export function CheckoutForm({
   const { setStockNotice } = useCart();
   const formRef = useRef<HTMLFormElement>(null);
   const baseId = useId();
-  const [values, setValues] = useState<Record<TextField, string>>({
-    name: "",
-    email: "",
-    phone: "",
-    address: "",
-    city: "",
-    zipCode: "",
-    notes: "",
-    payWith: "",
-  });
-  const [state, setState] = useState<DeliveryState>("DC");
-  const [deliveryDate, setDeliveryDate] = useState(defaultDate);
-  const [timeSlot, setTimeSlot] = useState("");
+  // What the shopper typed before (on this device) fills the form again, until the order is placed.
+  const draft = useCheckoutDraft();
+  const [values, setValues] = useState<TextValues>(draft.initial.values);
+  const [state, setState] = useState<DeliveryState>(draft.initial.state);
+  const [deliveryDate, setDeliveryDate] = useState(() =>
+    days.some((option) => option.date === draft.initial.deliveryDate)
+      ? draft.initial.deliveryDate
+      : defaultDate,
+  );
+  const [timeSlot, setTimeSlot] = useState(draft.initial.timeSlot);
   const [ageConfirmed, setAgeConfirmed] = useState(false);
   const [idFile, setIdFile] = useState<File | null>(null);
-  const [preview, setPreview] = useState<string | null>(null);
+  // The photo sent ahead, by its token: the one kept from an earlier visit, or the file picked now
+  // once the server has it.
+  const [keptPhoto, setKeptPhoto] = useState<SentPhoto | null>(draft.initial.photo);
   const [errors, setErrors] = useState<FieldErrors>({});
   // The ID photo goes ahead as soon as it is picked (decision 8); the post then names its token.
   const sentPhoto = useRef<{ file: File; token: Promise<string | null> } | null>(null);
+  const current: CheckoutDraft = { values, state, deliveryDate, timeSlot, photo: keptPhoto };
+  useSaveDraft(current, draft.save);
   const [awaitingPhoto, setAwaitingPhoto] = useState(false);
   const processing = fetcher.state !== "idle" || awaitingPhoto;
   const handled = useRef<unknown>(null);
@@ -165,34 +149,30 @@ export function CheckoutForm({
     if (timeSlot && !slots.some((slot) => slot.label === timeSlot && bookable(slot))) setTimeSlot("");
   }, [slots, timeSlot]);
 
-  useEffect(() => {
-    if (!idFile) {
-      setPreview(null);
-      return;
-    }
-    const url = URL.createObjectURL(idFile);
-    setPreview(url);
-    return () => URL.revokeObjectURL(url);
-  }, [idFile]);
-
   // What the server said about the last submit.
   useEffect(() => {
     const result = fetcher.data;
     if (!result || fetcher.state !== "idle" || handled.current === result) return;
     handled.current = result;
     if (result.ok) {
+      draft.forget(true);
       onPlaced();
-      showToast(CHECKOUT_TOASTS.success);
-      navigate(`/thank-you?order=${encodeURIComponent(result.token)}`);
+      // Carried to the thank-you page, which shows it: a toast belongs to the page it is for.
+      navigate(`/thank-you?order=${encodeURIComponent(result.token)}`, {
+        state: carryToast(CHECKOUT_TOASTS.success),
+      });
       return;
     }
     setErrors(result.fieldErrors);
     setStockNotice(result.shortfall ?? null);
     // The server did not take the photo sent ahead: the next submit carries the file itself.
-    if (result.fieldErrors.idFront) sentPhoto.current = null;
+    if (result.fieldErrors.idFront) {
+      sentPhoto.current = null;
+      setKeptPhoto(null);
+    }
     if (result.toast) showToast(result.toast);
     focusFirstError(formRef.current, result.fieldErrors);
-  }, [fetcher.data, fetcher.state, navigate, onPlaced, setStockNotice]);
+  }, [fetcher.data, fetcher.state, navigate, onPlaced, setStockNotice, draft.forget]);
 
   const missing = useMemo(() => {
     const list: string[] = [];
@@ -203,10 +183,10 @@ export function CheckoutForm({
     if (!values.address.trim()) list.push("your street address");
     if (!values.city.trim()) list.push("your city");
     if (!values.zipCode.trim()) list.push("your ZIP code");
-    if (!idFile) list.push("a photo of your ID");
+    if (!idFile && !keptPhoto) list.push("a photo of your ID");
     if (!ageConfirmed) list.push("the age confirmation");
     return list;
-  }, [values, timeSlot, idFile, ageConfirmed]);
+  }, [values, timeSlot, idFile, keptPhoto, ageConfirmed]);
 
   const weight = useCartWeight(items, limits);
   const limitProblem = weight.problemFor(state);
@@ -234,6 +214,22 @@ export function CheckoutForm({
     if (errors[field]) setErrors((current) => ({ ...current, [field]: undefined }));
   }
 
+  /** 'Clear my details': the form as on a first visit, and nothing left on the device. */
+  function clearKept() {
+    const empty = emptyDraft();
+    setValues(empty.values);
+    setState(empty.state);
+    setTimeSlot("");
+    setDeliveryDate(defaultDate);
+    setIdFile(null);
+    setKeptPhoto(null);
+    sentPhoto.current = null;
+    setErrors({});
+    const input = formRef.current?.querySelector<HTMLInputElement>('input[name="idFront"]');
+    if (input) input.value = "";
+    draft.forget();
+  }
+
   function sendPhotoAhead(file: File | null) {
     if (!file) {
       sentPhoto.current = null;
@@ -247,11 +243,19 @@ export function CheckoutForm({
       .then((value) => value ?? null)
       .catch(() => null);
     sentPhoto.current = { file, token };
+    void token.then((value) => {
+      if (value && sentPhoto.current?.file === file) {
+        setKeptPhoto({ token: value, name: file.name, sentAt: Date.now() });
+      }
+    });
   }
 
   async function submit(formData: FormData) {
     const sent = sentPhoto.current;
-    if (sent && sent.file === idFile) {
+    if (!idFile && keptPhoto) {
+      formData.delete("idFront");
+      formData.set("idPhotoToken", keptPhoto.token);
+    } else if (sent && sent.file === idFile) {
       setAwaitingPhoto(true);
       const token = await sent.token;
       setAwaitingPhoto(false);
@@ -292,7 +296,7 @@ export function CheckoutForm({
     const fieldErrors: FieldErrors = parsed.success ? {} : fieldErrorsOf(parsed.error);
     fieldErrors.zipCode ??= zipProblem(values.zipCode, state);
     fieldErrors.payWith ??= payWithProblem(values.payWith);
-    const fileProblem = idFileProblem(idFile);
+    const fileProblem = keptPhoto && !idFile ? null : idFileProblem(idFile);
     if (fileProblem) fieldErrors.idFront = fileProblem;
     if (Object.values(fieldErrors).some(Boolean)) {
       setErrors(fieldErrors);
@@ -304,32 +308,7 @@ export function CheckoutForm({
     void submit(formData);
   }
 
-  /** A field's label, error and their ids (`Field`'s props). */
-  const fieldOf = (field: CheckoutField, label: string) => ({
-    id: `${baseId}-${field}`,
-    label,
-    error: errors[field],
-    errorId: `${baseId}-${field}-error`,
-    stacked: true,
-  });
-
-  /** A text field's control: its id, name and error state, its value and its change handler. */
-  const bind = (field: TextField) => ({
-    ...fieldProps(field),
-    value: values[field],
-    onChange: (event: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
-      update(field, event.target.value),
-  });
-
-  const fieldProps = (field: CheckoutField) => ({
-    id: `${baseId}-${field}`,
-    name: field,
-    "data-field": field,
-    "aria-invalid": errors[field] ? true : undefined,
-    "aria-describedby": errors[field] ? `${baseId}-${field}-error` : undefined,
-  });
-
-  const shortfall = minimumOrderLines(totalCents, minimumCents);
+  const fields = checkoutFields({ baseId, errors, values, update });
 
   return (
     <form
@@ -344,429 +323,82 @@ export function CheckoutForm({
       <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
       <input type="hidden" name="items" value={cartPayload(items)} />
 
-      <aside aria-labelledby={`${baseId}-summary`} className="lg:sticky lg:top-24 lg:order-2">
-        <Card className="p-5 sm:p-6">
-          <h2 id={`${baseId}-summary`} className="font-display text-xl font-semibold">
-            Order Summary
-          </h2>
-          <ul className="mt-4 divide-y divide-border">
-            {items.map((line) => (
-              <li key={`${line.productId}:${line.sizeId}`} className="flex gap-3 py-3">
-                <SummaryImage src={line.imageUrl} />
-                <div className="min-w-0 flex-1">
-                  <p className="truncate font-medium">{line.productName}</p>
-                  <p className="text-sm text-muted-foreground">
-                    {line.sizeLabel} · Qty {line.quantity}
-                  </p>
-                </div>
-                <p className="font-semibold tabular-nums">{formatCents(lineTotalCents(line))}</p>
-              </li>
-            ))}
-          </ul>
-          <dl className="mt-2 space-y-2 border-t border-border pt-4 text-sm">
-            <div className="flex justify-between">
-              <dt className="text-muted-foreground">Delivery</dt>
-              <dd className="font-medium">Free</dd>
-            </div>
-            <div className="flex justify-between text-base">
-              <dt className="font-semibold">Total</dt>
-              <dd className="font-semibold tabular-nums" data-testid="checkout-total">
-                {formatCents(totalCents)}
-              </dd>
-            </div>
-          </dl>
-          {weight.totalMg !== null ? (
-            <div className="mt-4">
-              <PurchaseLimitMeter
-                label={`Flower equivalent, ${STATE_NAMES[state]}`}
-                totalMg={weight.totalMg}
-                limitMg={(weight.limits ?? limits).stateLimitsMg[state]}
-              />
-            </div>
-          ) : null}
-          <StockShortfallNotice className="mt-4" />
-          {limitProblem ? (
-            <p className="mt-4 rounded-md bg-destructive/10 px-3 py-2 text-sm text-destructive" role="alert">
-              {limitProblem.message}
-            </p>
-          ) : null}
-          {shortfall ? (
-            <div className="mt-4 rounded-md bg-warning-muted px-3 py-2 text-sm text-warning" role="status">
-              <p className="font-semibold">{shortfall.required}</p>
-              <p>{shortfall.missing}</p>
-            </div>
-          ) : null}
-        </Card>
-      </aside>
+      <MinimumOrderNotice items={items} totalCents={totalCents} minimumCents={minimumCents} />
+
+      <OrderSummary
+        headingId={`${baseId}-summary`}
+        items={items}
+        totalCents={totalCents}
+        weight={weight}
+        limits={limits}
+        state={state}
+        limitProblem={limitProblem}
+      />
 
       <div className="space-y-6 lg:order-1">
-        <Section icon={<Icon name="calendar-days" />} title="Delivery date and time" step={1}>
-          <fieldset>
-            <legend className="text-sm font-medium">Delivery date</legend>
-            <div className="mt-2 grid grid-cols-2 gap-3">
-              {days.map((option) => (
-                <label
-                  key={option.date}
-                  className={cn(
-                    "flex min-h-14 cursor-pointer flex-col justify-center rounded-md border px-4 py-2 transition-colors has-[:focus-visible]:outline-3 has-[:focus-visible]:outline-ring",
-                    deliveryDate === option.date
-                      ? "border-primary bg-secondary"
-                      : "border-input bg-card hover:bg-muted",
-                    option.slots.length === 0 && "opacity-60",
-                  )}
-                >
-                  <input
-                    type="radio"
-                    name="deliveryDate"
-                    value={option.date}
-                    checked={deliveryDate === option.date}
-                    disabled={option.slots.length === 0}
-                    data-field={option.date === deliveryDate ? "deliveryDate" : undefined}
-                    onChange={() => {
-                      setDeliveryDate(option.date);
-                      if (!option.availability.some((slot) => slot.label === timeSlot && bookable(slot))) {
-                        setTimeSlot("");
-                      }
-                    }}
-                    className="sr-only"
-                  />
-                  <span className="font-semibold">{option.relative}</span>
-                  <span className="text-sm text-muted-foreground">
-                    {option.label}
-                    {dayNote(option)}
-                  </span>
-                </label>
-              ))}
-            </div>
-            <p className="mt-2 text-sm text-muted-foreground">{DELIVERY_DATE_HINT}</p>
-            <FieldError id={`${baseId}-deliveryDate-error`}>{errors.deliveryDate}</FieldError>
-          </fieldset>
-
-          <fieldset
-            className="mt-5"
-            aria-describedby={errors.timeSlot ? `${baseId}-timeSlot-error` : undefined}
-          >
-            <legend className="text-sm font-medium">Delivery time</legend>
-            {slots.length === 0 ? (
-              <p className="mt-2 text-sm text-muted-foreground">
-                {day?.closedForToday
-                  ? "We're closed for today: same-day orders end at the cut-off. Please choose tomorrow."
-                  : "No delivery times are left on this day. Please choose another date."}
-              </p>
-            ) : (
-              <div className="mt-2 grid gap-3 sm:grid-cols-2">
-                {slots.map((slot, index) => {
-                  const open = bookable(slot);
-                  const chosen = open && timeSlot === slot.label;
-                  return (
-                    <label
-                      key={slot.label}
-                      className={cn(
-                        "flex min-h-14 items-center gap-3 rounded-md border px-4 py-2 transition-colors has-[:focus-visible]:outline-3 has-[:focus-visible]:outline-ring",
-                        chosen ? "border-primary bg-secondary" : "border-input bg-card",
-                        open ? "cursor-pointer hover:bg-muted" : "cursor-not-allowed bg-muted/60 opacity-70",
-                      )}
-                    >
-                      <input
-                        type="radio"
-                        name="timeSlot"
-                        value={slot.label}
-                        checked={chosen}
-                        disabled={!open}
-                        onChange={() => {
-                          setTimeSlot(slot.label);
-                          setErrors((current) => ({ ...current, timeSlot: undefined }));
-                        }}
-                        data-field={index === 0 ? "timeSlot" : undefined}
-                        className="sr-only"
-                      />
-                      <span
-                        aria-hidden="true"
-                        className={cn(
-                          "flex size-5 shrink-0 items-center justify-center rounded-full border",
-                          chosen ? "border-primary bg-primary text-primary-foreground" : "border-input",
-                        )}
-                      >
-                        {chosen ? <Icon name="check" className="size-3" /> : null}
-                      </span>
-                      <span className="flex min-w-0 flex-col">
-                        <span className={cn("font-semibold", !open && "line-through decoration-1")}>
-                          {slot.label}
-                        </span>
-                        <span
-                          className={cn(
-                            "text-sm",
-                            slot.status === "few" ? "font-medium text-warning" : "text-muted-foreground",
-                          )}
-                        >
-                          {slotStatusText(slot)}
-                        </span>
-                      </span>
-                    </label>
-                  );
-                })}
-              </div>
-            )}
-            <FieldError id={`${baseId}-timeSlot-error`}>{errors.timeSlot}</FieldError>
-          </fieldset>
-        </Section>
-
-        <Section icon={<Icon name="map-pin" />} title="Delivery address" step={2}>
-          <div className="grid gap-4 sm:grid-cols-2">
-            <Field {...fieldOf("name", "Full name")}>
-              <Input {...bind("name")} autoComplete="name" required />
-            </Field>
-            <Field {...fieldOf("email", "Email")}>
-              <Input {...bind("email")} type="email" autoComplete="email" inputMode="email" required />
-            </Field>
-            <Field {...fieldOf("phone", "Phone")}>
-              <Input {...bind("phone")} type="tel" autoComplete="tel" required />
-            </Field>
-            <Field {...fieldOf("address", "Street address")} className="sm:col-span-2">
-              <Input {...bind("address")} autoComplete="street-address" required />
-            </Field>
-            <Field {...fieldOf("city", "City")}>
-              <Input {...bind("city")} autoComplete="address-level2" required />
-            </Field>
-            <div className="grid grid-cols-2 gap-4">
-              <Field {...fieldOf("state", "State")}>
-                <NativeSelect
-                  {...fieldProps("state")}
-                  autoComplete="address-level1"
-                  value={state}
-                  onChange={(event) => {
-                    const next = event.target.value as DeliveryState;
-                    setState(next);
-                    if (values.zipCode.trim()) {
-                      setErrors((current) => ({ ...current, zipCode: zipProblem(values.zipCode, next) }));
-                    }
-                  }}
-                >
-                  <SelectOptions values={US_STATES} />
-                </NativeSelect>
-              </Field>
-              <Field {...fieldOf("zipCode", "ZIP code")}>
-                <Input
-                  {...bind("zipCode")}
-                  autoComplete="postal-code"
-                  inputMode="numeric"
-                  required
-                  onBlur={(event) => {
-                    const problem = zipProblem(event.target.value, state);
-                    setErrors((current) => ({ ...current, zipCode: problem }));
-                  }}
-                />
-              </Field>
-            </div>
-            <Field {...fieldOf("notes", "Additional instructions (optional)")} className="sm:col-span-2">
-              <Textarea {...bind("notes")} rows={3} placeholder="Apartment, gate code, where to meet you…" />
-            </Field>
-          </div>
-        </Section>
-
-        <Section icon={<Icon name="banknote" />} title="Payment method" step={3}>
-          <div className="flex items-center gap-3 rounded-md border border-primary bg-secondary px-4 py-3">
-            <Icon name="banknote" className="size-5 text-primary" />
-            <div>
-              <p className="font-semibold">Cash Only</p>
-              <p className="text-sm text-muted-foreground">
-                Payment on delivery. Please have the exact amount ready.
-              </p>
-            </div>
-          </div>
-          <Field {...fieldOf("payWith", "I'll pay with (optional)")} className="mt-4 sm:w-1/2">
-            <Input
-              {...bind("payWith")}
-              inputMode="decimal"
-              autoComplete="off"
-              placeholder="e.g. $100"
-              aria-describedby={
-                errors.payWith
-                  ? `${baseId}-payWith-error`
-                  : change !== null
-                    ? `${baseId}-payWith-change`
-                    : undefined
-              }
-              onBlur={(event) => {
-                const problem = payWithProblem(event.target.value);
-                setErrors((current) => ({ ...current, payWith: problem }));
-              }}
-            />
-            {change !== null && !errors.payWith ? (
-              <p id={`${baseId}-payWith-change`} className="text-sm text-muted-foreground">
-                Your driver brings {formatCents(change)} change.
-              </p>
-            ) : null}
-          </Field>
-        </Section>
-
-        <Section icon={<Icon name="id-card" />} title="ID verification" step={4}>
-          <p className="text-sm text-muted-foreground">
-            Upload a clear photo of the front of your government-issued ID. We check it again in person at
-            delivery.
-          </p>
-          <label
-            htmlFor={`${baseId}-idFront`}
-            className={cn(
-              "mt-3 flex min-h-28 cursor-pointer flex-col items-center justify-center gap-2 rounded-lg border-2 border-dashed px-4 py-5 text-center transition-colors has-[:focus-visible]:outline-3 has-[:focus-visible]:outline-ring",
-              errors.idFront ? "border-destructive" : "border-input hover:bg-muted",
-            )}
-          >
-            {preview ? (
-              <img src={preview} alt="Preview of your ID" className="max-h-32 rounded-md object-contain" />
-            ) : (
-              <Icon name="upload" className="size-6 text-muted-foreground" />
-            )}
-            <span className="font-semibold">{idFile ? idFile.name : "Upload front of ID"}</span>
-            <span className="text-sm text-muted-foreground">
-              {idFile ? "Tap to choose another photo" : ID_IMAGE_HINT}
-            </span>
-            <input
-              {...fieldProps("idFront")}
-              type="file"
-              accept={ID_IMAGE_ACCEPT}
-              required
-              className="sr-only"
-              onChange={(event) => {
-                const file = event.target.files?.[0] ?? null;
-                const problem = file ? idFileProblem(file) : null;
-                setIdFile(file && !problem ? file : null);
-                sendPhotoAhead(file && !problem ? file : null);
-                setErrors((current) => ({ ...current, idFront: problem ?? undefined }));
-                if (problem) event.target.value = "";
-              }}
-            />
-          </label>
-          <FieldError id={`${baseId}-idFront-error`}>{errors.idFront}</FieldError>
-        </Section>
-
-        <Card className="p-5 sm:p-6">
-          <label className="flex cursor-pointer items-start gap-3">
-            <input
-              {...fieldProps("ageConfirmed")}
-              type="checkbox"
-              value="on"
-              checked={ageConfirmed}
-              onChange={(event) => setAgeConfirmed(event.target.checked)}
-              className="mt-0.5 size-5 shrink-0 accent-primary"
-            />
-            <span className="text-sm">
-              <span className="font-semibold">I confirm that I am 21 years of age or older.</span>{" "}
-              <span className="text-muted-foreground">A valid ID is required at delivery.</span>
-            </span>
-          </label>
-          <FieldError id={`${baseId}-ageConfirmed-error`}>{errors.ageConfirmed}</FieldError>
-
-          <Button
-            type="submit"
-            size="lg"
-            className="mt-5 w-full"
-            disabled={disabled}
-            aria-describedby={missing.length > 0 && !processing ? `${baseId}-missing` : undefined}
-          >
-            {processing ? (
-              <>
-                <Icon name="loader-circle" className="animate-spin" />
-                Processing...
-              </>
-            ) : (
-              <>
-                <Icon name="shield-check" />
-                Place Order · {formatCents(totalCents)}
-              </>
-            )}
-          </Button>
-          {limitProblem && !processing ? (
-            <p className="mt-3 text-center text-sm text-destructive">{limitProblem.message}</p>
-          ) : missing.length > 0 && !processing ? (
-            <p id={`${baseId}-missing`} className="mt-3 text-center text-sm text-muted-foreground">
-              To place your order, add {listText(missing)}.
-            </p>
-          ) : (
-            <p className="mt-3 text-center text-sm text-muted-foreground">
-              You pay {formatCents(totalCents)} in cash when your order arrives.
-            </p>
-          )}
-        </Card>
+        <DeliveryTimeStep
+          fields={fields}
+          days={days}
+          deliveryDate={deliveryDate}
+          timeSlot={timeSlot}
+          onDateChange={(option) => {
+            setDeliveryDate(option.date);
+            if (!option.availability.some((slot) => slot.label === timeSlot && bookable(slot))) {
+              setTimeSlot("");
+            }
+          }}
+          onSlotChange={(label) => {
+            setTimeSlot(label);
+            setErrors((current) => ({ ...current, timeSlot: undefined }));
+          }}
+        />
+        <DeliveryAddressStep
+          fields={fields}
+          state={state}
+          onStateChange={(next) => {
+            setState(next);
+            if (values.zipCode.trim()) {
+              setErrors((current) => ({ ...current, zipCode: zipProblem(values.zipCode, next) }));
+            }
+          }}
+          onZipBlur={(zip) => setErrors((current) => ({ ...current, zipCode: zipProblem(zip, state) }))}
+          onClearKept={isDraftEmpty(current) ? null : clearKept}
+        />
+        <PaymentStep
+          fields={fields}
+          changeCents={change}
+          onPayWithBlur={(text) => setErrors((current) => ({ ...current, payWith: payWithProblem(text) }))}
+        />
+        <IdPhotoStep
+          fields={fields}
+          idFile={idFile}
+          keptPhotoName={keptPhoto ? keptPhoto.name || "Your ID photo" : null}
+          onFileChange={(file) => {
+            const problem = file ? idFileProblem(file) : null;
+            setIdFile(file && !problem ? file : null);
+            setKeptPhoto(null);
+            sendPhotoAhead(file && !problem ? file : null);
+            setErrors((current) => ({ ...current, idFront: problem ?? undefined }));
+            return !problem;
+          }}
+        />
+        <PlaceOrderCard
+          fields={fields}
+          ageConfirmed={ageConfirmed}
+          onAgeChange={setAgeConfirmed}
+          disabled={disabled}
+          processing={processing}
+          missing={missing}
+          limitProblem={limitProblem}
+          totalCents={totalCents}
+        />
       </div>
     </form>
   );
-}
-
-/** A line's thumbnail; a plain tile when there is none or it fails to load. */
-function SummaryImage({ src }: { src: string }) {
-  const [failed, setFailed] = useState(false);
-  if (!src || failed) {
-    return (
-      <div
-        className="flex size-14 shrink-0 items-center justify-center rounded-md bg-secondary"
-        aria-hidden="true"
-      >
-        <Icon name="leaf" className="size-5 text-forest-400" />
-      </div>
-    );
-  }
-  return (
-    <img
-      src={src}
-      alt=""
-      width={56}
-      height={56}
-      loading="lazy"
-      onError={() => setFailed(true)}
-      className="size-14 shrink-0 rounded-md bg-muted object-cover"
-    />
-  );
-}
-
-/** ' · Closed for today' after the cut-off, ' · fully booked' when no slot has a place left. */
-function dayNote(day: CheckoutDeliveryDay) {
-  if (day.closedForToday) return " · Closed for today";
-  if (day.availability.length === 0) return "";
-  if (day.availability.every((slot) => slot.status === "closed")) return " · Closed";
-  return day.availability.some(bookable) ? "" : " · fully booked";
 }
 
 function focusFirstError(form: HTMLFormElement | null, fieldErrors: FieldErrors) {
   const first = FIELD_ORDER.find((field) => fieldErrors[field]);
   if (!first) return;
   form?.querySelector<HTMLElement>(`[data-field="${first}"]`)?.focus();
-}
-
-function listText(parts: string[]) {
-  if (parts.length <= 1) return parts.join("");
-  return `${parts.slice(0, -1).join(", ")} and ${parts[parts.length - 1]}`;
-}
-
-function Section({
-  icon,
-  title,
-  step,
-  children,
-}: {
-  icon: React.ReactNode;
-  title: string;
-  step: number;
-  children: React.ReactNode;
-}) {
-  const id = useId();
-  return (
-    <Card className="p-5 sm:p-6">
-      <section aria-labelledby={id}>
-        <h2 id={id} className="flex items-center gap-3 font-display text-xl font-semibold">
-          <span
-            className="flex size-8 items-center justify-center rounded-full bg-secondary text-sm font-semibold text-primary [&_svg]:size-4"
-            aria-hidden="true"
-          >
-            {icon}
-          </span>
-          <span>
-            <span className="sr-only">Step {step}: </span>
-            {title}
-          </span>
-        </h2>
-        <div className="mt-4">{children}</div>
-      </section>
-    </Card>
-  );
 }

@@ -3,7 +3,7 @@ import type { Executor } from "#app/db/client.server.ts";
 import type { StaffRole } from "#app/db/schema.ts";
 import { homeOf } from "#app/features/staff/admin-routes.ts";
 import { mustEnrolFirst } from "#app/features/staff/two-factor.server.ts";
-import { toastHeader } from "#app/utils/toast.server.ts";
+import { pathOf, toastHeader } from "#app/utils/toast.server.ts";
 import { NO_STORE } from "./guard.server.ts";
 import { knownDeviceCookie } from "./known-device.server.ts";
 import { safeAdminRedirect } from "./login.schema.ts";
@@ -12,9 +12,9 @@ import { clearedChallengeCookie } from "./sign-in-challenge.server.ts";
 
 /**
  * The answer to a finished sign-in (after the password, or after the code): cookies, toast, redirect.
- * The 'Login Successful' toast welcomes to the dashboard, so it is left out when the guard sends the
- * account to set up its second factor first (decision 27): there it would sit over the enrolment
- * page's own buttons.
+ * The 'Login Successful' toast belongs to the page the sign-in opens, so it is left out when the
+ * guard sends the account to set up its second factor first (decision 27): there it would sit over
+ * the enrolment page's own buttons.
  */
 export async function signedInResponse(
   executor: Executor,
@@ -30,15 +30,19 @@ export async function signedInResponse(
   headers.append("Set-Cookie", sessionCookie(input.token));
   headers.append("Set-Cookie", await knownDeviceCookie(executor, input.email));
   headers.append("Set-Cookie", clearedChallengeCookie());
+  const target = safeAdminRedirect(input.redirectTo, homeOf(input.role));
   if (!(await mustEnrolFirst(executor, { twoFactor: input.hasSecondFactor, role: input.role }))) {
+    const path = pathOf(target);
     headers.append(
       "Set-Cookie",
       await toastHeader({
         type: "success",
         title: "Login Successful",
-        description: "Welcome to the admin dashboard!",
+        // The spec's welcome names the dashboard: said only where the dashboard is what opens.
+        description: path === "/admin/dashboard" ? "Welcome to the admin dashboard!" : undefined,
+        path,
       }),
     );
   }
-  return redirect(safeAdminRedirect(input.redirectTo, homeOf(input.role)), { headers });
+  return redirect(target, { headers });
 }

@@ -2,7 +2,13 @@ import { eq } from "drizzle-orm";
 import { beforeAll, expect, it } from "vitest";
 import { products } from "#app/db/schema.ts";
 import { describeEachDatabase } from "#tests/db.ts";
-import { currentSizePrices, findProducts, getProduct, listProductSitemapEntries } from "./catalog.server.ts";
+import {
+  currentSizePrices,
+  findProducts,
+  getProduct,
+  listProductSitemapEntries,
+  listSuggestionCandidates,
+} from "./catalog.server.ts";
 import { insertProducts } from "./product-factory.server.ts";
 
 describeEachDatabase("storefront catalogue queries", (database) => {
@@ -139,5 +145,20 @@ describeEachDatabase("storefront catalogue queries", (database) => {
     const { db } = database();
     const [archived] = await db.select().from(products).where(eq(products.name, "Archived Kush"));
     expect(entries.map((entry) => entry.slug)).not.toContain(archived?.slug);
+  });
+
+  it("lists in-stock sizes of the given categories, without the cart's products or archived ones, cheapest first", async () => {
+    const candidates = await listSuggestionCandidates(["Flower"], [ids["Blue Dream"] as string]);
+    const names = new Set(candidates.map((candidate) => candidate.productName));
+    expect(names.has("Blue Dream")).toBe(false);
+    expect(names.has("Archived Kush")).toBe(false);
+    expect(names.has("100% Pure_Gummies")).toBe(false);
+    expect(names.has("Sour Diesel")).toBe(true);
+    // The sold-out 7g is no suggestion; the 3.5g is.
+    expect(candidates.map((candidate) => candidate.sizeId)).toContain(sizeIds["Sour Diesel 3.5g"]);
+    expect(candidates.map((candidate) => candidate.sizeId)).not.toContain(sizeIds["Sour Diesel 7g"]);
+    const prices = candidates.map((candidate) => candidate.priceCents);
+    expect(prices).toEqual([...prices].sort((a, b) => a - b));
+    expect(await listSuggestionCandidates([], [])).toEqual([]);
   });
 });

@@ -249,7 +249,7 @@ function heldUnderClaim(rows: ClaimedRow[]) {
  * Marks mails sent right after the server accepted each one. Marks that come in while one is being
  * written go together in the next statement (a burst of fast sends costs few statements).
  */
-function sentMarker(database: Database) {
+function sentMarker(database: Database, sentVia: string) {
   let waiting: string[] = [];
   let writing: Promise<void> | undefined;
   async function flush() {
@@ -259,7 +259,14 @@ function sentMarker(database: Database) {
       try {
         await database
           .update(emailOutbox)
-          .set({ status: "sent", sentAt: new Date(), lockedUntil: null, lastError: null, secret: null })
+          .set({
+            status: "sent",
+            sentAt: new Date(),
+            sentVia,
+            lockedUntil: null,
+            lastError: null,
+            secret: null,
+          })
           .where(and(inArray(emailOutbox.id, ids), ne(emailOutbox.status, "sent")));
       } catch (error) {
         // Sent, but not marked: after its lease the mail goes again, with the same Message-ID.
@@ -299,7 +306,7 @@ export async function processEmailBatch(options: {
   const result: BatchResult = { sent: 0, retried: 0, failed: 0 };
   if (claimed.length === 0) return result;
   const from = fromAddress();
-  const marker = sentMarker(database);
+  const marker = sentMarker(database, options.transport.name);
   const held = new Set(claimed);
   const marks: Promise<void>[] = [];
   // A transport that cannot duplicate (the folder) has its marks written once, after the batch.

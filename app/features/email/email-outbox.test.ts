@@ -119,6 +119,8 @@ describeEachDatabase("the e-mail outbox", (database) => {
     expect((first?.sent ?? 0) + (second?.sent ?? 0) + rest.sent).toBe(6);
     const sent = await database().db.select().from(emailOutbox).where(inArray(emailOutbox.orderId, orderIds));
     expect(sent.every((row) => row.status === "sent" && row.attempts === 4)).toBe(true);
+    // A mail server took them: the outbox says sent, not written to the folder.
+    expect(sent.every((row) => row.sentVia === "smtp")).toBe(true);
     const forTheseOrders = smtp.received.filter((mail) =>
       sent.some((row) => mail.messageId.includes(row.id)),
     );
@@ -163,6 +165,8 @@ describeEachDatabase("the e-mail outbox", (database) => {
         .from(emailOutbox)
         .where(eq(emailOutbox.orderId, orderId as string));
       for (const row of rows) {
+        // Written to the folder, which no mail server took: recorded as such for the outbox screen.
+        expect(row.sentVia).toBe("folder");
         const raw = readFileSync(path.join(folder, `${row.id}.eml`), "utf8");
         expect(raw).toContain(`To: ${row.toAddress}`);
         expect(raw).toContain("Content-Type: text/html");

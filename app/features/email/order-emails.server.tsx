@@ -8,6 +8,7 @@
 
 import { formatDeliveryDate } from "#app/features/checkout/delivery-slots.ts";
 import { changeToBringText } from "#app/features/delivery/cash-change.ts";
+import { cashToPrepareText } from "#app/features/orders/customer-payment.ts";
 import type { OrderItemView, OrderSummary, OrderView } from "#app/features/orders/orders.server.ts";
 import { formatCents } from "#app/utils/money.ts";
 import { formatPhone } from "#app/utils/phone.ts";
@@ -62,6 +63,8 @@ export type OrderEmailView = {
   notes: string;
   idPhoto: string;
   total: string;
+  /** The cash the customer has ready: the exact total, or what they pay with and the change. */
+  cashToPrepare: string;
   /** 'Bring $13.50 change' and what the shopper pays with, or null (decision 24). */
   change: Array<{ text: string; payWith: string }>;
   orderLink: string;
@@ -86,6 +89,7 @@ export function orderEmailView(order: OrderEmailData, store: StoreEmailSettings)
       ? "uploaded (view it in the admin; it is never sent by e-mail)"
       : "NOT uploaded (check ID at the door)",
     total: formatCents(order.totalAmountCents),
+    cashToPrepare: cashToPrepareText(order.totalAmountCents, order.payWithCents),
     change: changeView(order.totalAmountCents, order.payWithCents),
     orderLink: thankYouUrl(store.publicUrl, order.publicToken),
     adminLink: `${store.publicUrl}/admin/orders`,
@@ -149,8 +153,7 @@ export function CustomerConfirmation({ view }: OrderEmailProps) {
         ]}
       />
       <Notice>
-        <strong>Cash on Delivery</strong>: payment is due at delivery. Please prepare the exact amount in
-        cash.
+        <strong>Cash on Delivery</strong>: payment is due at delivery. {view.cashToPrepare}
         <br />
         Have your ID ready: you must be 21 or older, and we check your ID in person.
       </Notice>

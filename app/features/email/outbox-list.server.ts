@@ -15,6 +15,8 @@ export type OutboxEmail = {
   lastError: string | null;
   nextAttemptAt: string;
   sentAt: string | null;
+  /** 'smtp' or 'folder' for a sent mail; null before it went (or for mail sent before this was kept). */
+  sentVia: string | null;
   createdAt: string;
 };
 
@@ -50,6 +52,7 @@ export async function listOutboxEmails(
       lastError: emailOutbox.lastError,
       nextAttemptAt: emailOutbox.nextAttemptAt,
       sentAt: emailOutbox.sentAt,
+      sentVia: emailOutbox.sentVia,
       createdAt: emailOutbox.createdAt,
       createdAtText: sql<string>`${emailOutbox.createdAt}::text`,
     })

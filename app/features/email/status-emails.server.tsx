@@ -33,6 +33,8 @@ export type StatusEmailView = {
   delivery: string;
   address: string;
   total: string;
+  /** The cash to have ready: the exact total, or what they pay with and the change. */
+  cashToPrepare: string;
   orderLink: string;
   adminLink: string;
   /** Cancelled: why, in the customer's words; empty when no reason was given (its own template shape). */
@@ -58,6 +60,7 @@ export function statusEmailView(
     delivery: view.delivery,
     address: view.address,
     total: view.total,
+    cashToPrepare: view.cashToPrepare,
     orderLink: view.orderLink,
     adminLink: `${store.publicUrl}/admin/completed-orders`,
     reason: cancelReasonForCustomer(cancelReason) ? [cancelReasonForCustomer(cancelReason)] : [],
@@ -99,8 +102,9 @@ export function OrderConfirmedEmail({ view }: Props) {
       </Paragraph>
       <OrderLines view={view} caption={`Order #${view.shortId}`} totalLabel="Total (cash on delivery)" />
       <Notice>
-        Please have {view.total} in cash ready, and your ID: you must be 21 or older, and we check your ID in
-        person.
+        Payment is due at delivery. {view.cashToPrepare}
+        <br />
+        Have your ID ready: you must be 21 or older, and we check your ID in person.
       </Notice>
     </CustomerEmail>
   );
@@ -113,7 +117,9 @@ export function OutForDeliveryEmail({ view }: Props) {
         Your order #{view.shortId} is on its way to {view.address} ({view.delivery}).
       </Paragraph>
       <Notice>
-        Please have {view.total} in cash and your ID ready: our driver checks that you are 21 or older.
+        Payment is due at delivery. {view.cashToPrepare}
+        <br />
+        Have your ID ready: our driver checks that you are 21 or older.
       </Notice>
     </CustomerEmail>
   );

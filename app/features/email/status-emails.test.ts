@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { EMAIL_PREVIEWS, LONG_PRODUCT_NAME, SAMPLE_ORDERS, SAMPLE_STORE } from "./email-previews.server.ts";
+import { customerConfirmationEmail } from "./order-emails.server.tsx";
 import { statusEmail } from "./status-emails.server.tsx";
 
 const hostile = SAMPLE_ORDERS.hostile;
@@ -50,5 +51,32 @@ describe("status e-mails (decision 23)", () => {
     const none = await statusEmail("cancelled", hostile, SAMPLE_STORE, null);
     expect(none.text).toContain("for Tue, Dec 1, 6:00 PM-8:00 PM is cancelled.");
     expect(none.text).not.toContain("because");
+  });
+
+  it("tells each status's payment, with what the customer said they would pay with", async () => {
+    const order = { ...SAMPLE_ORDERS.typical, totalAmountCents: 8000, payWithCents: 15000 };
+    const change = "You'll pay with $150.00: your driver brings $70.00 change (your total is $80.00).";
+    const received = await customerConfirmationEmail(order, SAMPLE_STORE);
+    expect(received.text).toContain(`Cash on Delivery: payment is due at delivery. ${change}`);
+    expect(received.text).not.toContain("exact amount");
+    for (const status of ["confirmed", "out_for_delivery"] as const) {
+      const mail = await statusEmail(status, order, SAMPLE_STORE);
+      expect(mail.text, status).toContain(`Payment is due at delivery. ${change}`);
+      expect(mail.text, status).not.toContain("exact amount");
+    }
+    const delivered = await statusEmail("delivered", order, SAMPLE_STORE);
+    expect(delivered.text).toContain("Paid in cash: $80.00");
+    expect(delivered.text).not.toContain("due");
+    const cancelled = await statusEmail("cancelled", order, SAMPLE_STORE);
+    expect(cancelled.text).toContain("Nothing is due.");
+    expect(cancelled.text).not.toContain("Payment is due");
+
+    const exact = { ...order, payWithCents: null };
+    expect((await customerConfirmationEmail(exact, SAMPLE_STORE)).text).toContain(
+      "Cash on Delivery: payment is due at delivery. Prepare the exact amount in cash: $80.00.",
+    );
+    expect((await statusEmail("confirmed", exact, SAMPLE_STORE)).text).toContain(
+      "Payment is due at delivery. Prepare the exact amount in cash: $80.00.",
+    );
   });
 });

@@ -7,13 +7,14 @@
 import { and, inArray, isNotNull, lt, sql } from "drizzle-orm";
 import { db } from "#app/db/client.server.ts";
 import { idPhotos, orders } from "#app/db/schema.ts";
+import { UNCLAIMED_PHOTO_HOURS } from "#app/features/checkout/limits.ts";
 import { config } from "#app/utils/env.server.ts";
 import { startRetentionJob } from "#app/utils/periodic-job.server.ts";
 
 const HOUR_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * HOUR_MS;
-/** Long enough to finish a checkout after picking the photo, short enough not to keep strangers' IDs. */
-export const UNCLAIMED_PHOTO_HOURS = 6;
+
+export { UNCLAIMED_PHOTO_HOURS };
 
 /** Deletes the photos whose retention is over at `now`; returns how many went. */
 export async function deleteExpiredIdPhotos(options: { now?: Date; retentionDays?: number } = {}) {

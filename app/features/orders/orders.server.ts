@@ -35,6 +35,8 @@ export type OrderView = {
   deliveryDate: string;
   deliveryTime: string;
   totalAmountCents: number;
+  /** 'I'll pay with' in cents (decision 24), when the shopper gave one. */
+  payWithCents: number | null;
   notes: string | null;
   quantity: number;
   hasIdPhoto: boolean;
@@ -89,6 +91,7 @@ async function orderWithItems(executor: Executor, row: typeof orders.$inferSelec
     deliveryDate: row.deliveryDate,
     deliveryTime: row.deliveryTime,
     totalAmountCents: row.totalAmountCents,
+    payWithCents: row.payWithCents,
     notes: row.notes,
     quantity: row.quantity,
     hasIdPhoto: row.idPhotoId !== null,

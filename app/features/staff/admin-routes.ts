@@ -95,6 +95,7 @@ export const ADMIN_ROUTES = {
     actions: {
       invite: "staff",
       resend: "staff",
+      revoke: "staff",
       "change-role": "staff",
       deactivate: "staff",
       "reset-two-factor": "staff",

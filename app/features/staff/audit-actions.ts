@@ -34,6 +34,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   "two_factor.recovery_codes_regenerated": "Made new recovery codes",
   "staff.invited": "Invited a staff member",
   "staff.invitation_resent": "Resent an invitation",
+  "staff.invitation_revoked": "Withdrew an invitation",
   "staff.invitation_accepted": "Accepted an invitation",
   "staff.password_changed": "Changed their password",
   "staff.role_changed": "Changed a role",

@@ -16,6 +16,7 @@ export const inviteSchema = z.object({
 export const staffActionSchema = z.discriminatedUnion("intent", [
   inviteSchema,
   z.object({ intent: z.literal("resend"), invitationId: z.uuid("Unknown invitation") }),
+  z.object({ intent: z.literal("revoke"), invitationId: z.uuid("Unknown invitation") }),
   z.object({ intent: z.literal("change-role"), userId, role }),
   z.object({ intent: z.literal("deactivate"), userId }),
   z.object({ intent: z.literal("reset-two-factor"), userId }),

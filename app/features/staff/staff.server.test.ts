@@ -22,7 +22,9 @@ import {
   INVITATION_HOURS,
   inviteStaff,
   LAST_OWNER_ERROR,
+  listStaff,
   resendInvitation,
+  revokeInvitation,
 } from "./staff.server.ts";
 import { newTotpSecret, unsealTotpSecret } from "./totp.server.ts";
 import {
@@ -277,6 +279,40 @@ describeEachDatabase("staff accounts", (database) => {
     expect(second).toBeDefined();
     expect((await findOpenInvitation(db, first as string)).status).toBe("unknown");
     expect((await findOpenInvitation(db, second)).status).toBe("open");
+  });
+
+  it("a withdrawn invitation's link stops working, and it leaves the pending list", async () => {
+    const { db } = database();
+    const address = email();
+    const actor = { userId: null, email: "cli", role: null };
+    const invited = await inviteStaff(db, {
+      email: address,
+      firstName: "Wes",
+      role: "driver",
+      actor,
+      origin: ORIGIN,
+    });
+    const [token] = invitationTokens(await sendQueuedMail(), address) as [string];
+    expect(invited.ok).toBe(true);
+    expect((await findOpenInvitation(db, token)).status).toBe("open");
+    const [invitation] = await db.select().from(staffInvitations).where(eq(staffInvitations.email, address));
+    const revoked = await revokeInvitation(db, {
+      invitationId: invitation?.id as string,
+      actor,
+      origin: ORIGIN,
+    });
+    expect(revoked).toEqual({
+      ok: true,
+      message: `The invitation to ${address} is withdrawn: its link no longer works.`,
+    });
+    expect((await findOpenInvitation(db, token)).status).not.toBe("open");
+    expect(
+      (await acceptInvitation(db, { token, password: "Withdrawn-Ladder-Pine-42", origin: ORIGIN })).ok,
+    ).toBe(false);
+    expect((await listStaff(db)).invitations.map((pending) => pending.email)).not.toContain(address);
+    expect(
+      (await revokeInvitation(db, { invitationId: invitation?.id as string, actor, origin: ORIGIN })).ok,
+    ).toBe(false);
   });
 
   it("drivers need a second factor only when the owner requires it (audited)", async () => {

@@ -223,6 +223,37 @@ export async function resendInvitation(
   return sentOrShown(sent, token, `A new invitation link was sent to ${sent}.`);
 }
 
+/** Withdraws a pending invitation: its link stops working at once. */
+export async function revokeInvitation(
+  executor: Executor,
+  input: { invitationId: string; actor: AuditActor; origin: AuditOrigin; now?: Date },
+): Promise<StaffChange> {
+  const now = input.now ?? new Date();
+  const email = await executor.transaction(async (tx) => {
+    const [invitation] = await tx
+      .update(staffInvitations)
+      .set({ revokedAt: now })
+      .where(
+        and(
+          eq(staffInvitations.id, input.invitationId),
+          isNull(staffInvitations.acceptedAt),
+          isNull(staffInvitations.revokedAt),
+        ),
+      )
+      .returning();
+    if (!invitation) return null;
+    await recordAudit(tx, input.actor, input.origin, {
+      action: "staff.invitation_revoked",
+      targetType: "invitation",
+      targetId: invitation.id,
+      details: { email: invitation.email, role: invitation.role },
+    });
+    return invitation.email;
+  });
+  if (!email) return { ok: false, error: "This invitation was already accepted or withdrawn." };
+  return { ok: true, message: `The invitation to ${email} is withdrawn: its link no longer works.` };
+}
+
 /** Locks the active owners' rows until the transaction ends, and counts them. */
 async function activeOwners(tx: Transaction) {
   const rows = await tx

@@ -1,10 +1,11 @@
 import { Link } from "react-router";
+import { OrderPaymentNote } from "#app/components/order-payment-note.tsx";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
 import { storeFromMatches } from "#app/features/catalog/seo.ts";
-import { STATUS_LABELS } from "#app/features/orders/order-status.ts";
+import { type OrderStatus, STATUS_LABELS } from "#app/features/orders/order-status.ts";
 import { getOrderOfRequest } from "#app/features/orders/orders.server.ts";
 import { formatCents } from "#app/utils/money.ts";
 import type { Route } from "./+types/order-confirmation";
@@ -26,6 +27,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       id: order.id,
       status: order.status,
       totalAmountCents: order.totalAmountCents,
+      payWithCents: order.payWithCents,
       customerEmail: order.userEmail,
     },
   };
@@ -46,8 +48,13 @@ export default function OrderConfirmationPage({ loaderData }: Route.ComponentPro
   return (
     <div className="mx-auto w-full max-w-lg px-4 pt-10 pb-28 sm:pt-14">
       <Card className="p-6 text-center sm:p-8">
-        <Icon name="circle-check" className="mx-auto size-14 text-success" />
-        <h1 className="mt-4 font-display text-3xl font-semibold text-primary">Order Confirmed!</h1>
+        <Icon
+          name={order.status === "cancelled" ? "x" : "circle-check"}
+          className={`mx-auto size-14 ${order.status === "cancelled" ? "text-destructive" : "text-success"}`}
+        />
+        <h1 className="mt-4 font-display text-3xl font-semibold text-primary">
+          {confirmationHeadline(order.status)}
+        </h1>
         <dl className="mt-6 space-y-3 text-left">
           <Row label="Order ID">
             <span className="font-mono text-sm break-all">{order.id}</span>
@@ -60,12 +67,26 @@ export default function OrderConfirmationPage({ loaderData }: Route.ComponentPro
           </Row>
           <Row label="Email">{order.customerEmail}</Row>
         </dl>
+        <div className="text-left">
+          <OrderPaymentNote
+            status={order.status}
+            totalCents={order.totalAmountCents}
+            payWithCents={order.payWithCents}
+          />
+        </div>
         <Link to="/" className={buttonVariants({ size: "lg", className: "mt-8 w-full" })}>
           Return Home
         </Link>
       </Card>
     </div>
   );
+}
+
+/** The spec's 'Order Confirmed!' while the order stands; a cancelled or delivered order says so. */
+function confirmationHeadline(status: OrderStatus) {
+  if (status === "cancelled") return "Order Cancelled";
+  if (status === "delivered") return "Order Delivered";
+  return "Order Confirmed!";
 }
 
 function Row({ label, children }: { label: string; children: React.ReactNode }) {

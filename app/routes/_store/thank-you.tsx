@@ -1,10 +1,12 @@
 import { data, Form, Link } from "react-router";
+import { OrderPaymentNote } from "#app/components/order-payment-note.tsx";
 import { Button, buttonVariants } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
 import { storeFromMatches } from "#app/features/catalog/seo.ts";
 import { formatDeliveryDate } from "#app/features/checkout/delivery-slots.ts";
 import { cancelOrderByCustomer } from "#app/features/orders/admin-orders.server.ts";
+import { cashToPrepareText } from "#app/features/orders/customer-payment.ts";
 import { driverFirstNameFor } from "#app/features/orders/driver-assignment.server.ts";
 import { customerCancelSchema } from "#app/features/orders/order-status.schema.ts";
 import { cancelReasonForCustomer, type OrderStatus } from "#app/features/orders/order-status.ts";
@@ -58,6 +60,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       deliveryDate: order.deliveryDate,
       deliveryTime: order.deliveryTime,
       totalAmountCents: order.totalAmountCents,
+      payWithCents: order.payWithCents,
       quantity: order.quantity,
       items: order.items.map((item) => ({
         id: item.id,
@@ -163,13 +166,11 @@ export default function ThankYouPage({ loaderData }: Route.ComponentProps) {
             </li>
           ))}
         </ul>
-        <div className="mt-4 flex items-center gap-3 rounded-md bg-honey-100 px-4 py-3">
-          <Icon name="banknote" className="size-5 shrink-0 text-honey-700" />
-          <div>
-            <p className="font-semibold">Cash on Delivery</p>
-            <p className="text-sm">Payment due at delivery</p>
-          </div>
-        </div>
+        <OrderPaymentNote
+          status={order.status}
+          totalCents={order.totalAmountCents}
+          payWithCents={order.payWithCents}
+        />
       </Card>
 
       {order.status === "pending" ? <WhatsNext order={order} /> : null}
@@ -245,7 +246,7 @@ function WhatsNext({ order }: { order: PageOrder }) {
         </NextStep>
         <NextStep icon={<Icon name="id-card" />}>Have your ID ready: we check it in person (21+).</NextStep>
         <NextStep icon={<Icon name="banknote" />}>
-          Prepare the exact amount in cash: <strong>{formatCents(order.totalAmountCents)}</strong>.
+          {cashToPrepareText(order.totalAmountCents, order.payWithCents)}
         </NextStep>
       </ul>
     </Card>

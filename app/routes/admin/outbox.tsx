@@ -49,6 +49,16 @@ const STATUS_VARIANT = {
   failed: "cancelled",
 } as const;
 const FILTERS = ["all", "queued", "sending", "sent", "failed"] as const;
+
+/**
+ * A mail no SMTP server took (SMTP_URL unset: written to DATA_DIR/outbox) is not 'sent': nobody
+ * received it until someone passes the file on.
+ */
+function statusText(email: { status: string; sentVia: string | null }) {
+  return email.status === "sent" && email.sentVia === "folder"
+    ? "written to the outbox folder"
+    : email.status;
+}
 const when = new Intl.DateTimeFormat("en-US", {
   dateStyle: "medium",
   timeStyle: "short",
@@ -149,7 +159,7 @@ export default function Outbox({ loaderData }: Route.ComponentProps) {
                       <Badge
                         variant={STATUS_VARIANT[email.status as keyof typeof STATUS_VARIANT] ?? "neutral"}
                       >
-                        {email.status}
+                        {statusText(email)}
                       </Badge>
                       <Icon name="chevron-right" className="size-4 text-muted-foreground" />
                     </span>
@@ -161,7 +171,9 @@ export default function Outbox({ loaderData }: Route.ComponentProps) {
                     <dd>{email.attempts}</dd>
                     {email.sentAt ? (
                       <>
-                        <dt className="text-muted-foreground">Sent</dt>
+                        <dt className="text-muted-foreground">
+                          {email.sentVia === "folder" ? "Written" : "Sent"}
+                        </dt>
                         <dd>{when.format(new Date(email.sentAt))}</dd>
                       </>
                     ) : (

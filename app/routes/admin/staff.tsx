@@ -26,6 +26,7 @@ import {
   listStaff,
   resendInvitation,
   resetMemberTwoFactor,
+  revokeInvitation,
   type StaffChange,
 } from "#app/features/staff/staff.server.ts";
 import { fieldErrors, staffActionSchema } from "#app/features/staff/staff-forms.server.ts";
@@ -79,6 +80,9 @@ export async function action({ context }: Route.ActionArgs) {
       break;
     case "resend":
       result = await resendInvitation(database, { invitationId: input.invitationId, actor, origin });
+      break;
+    case "revoke":
+      result = await revokeInvitation(database, { invitationId: input.invitationId, actor, origin });
       break;
     case "change-role":
       result = await changeRole(database, { userId: input.userId, role: input.role, actor, origin });
@@ -174,16 +178,26 @@ export default function Staff({ loaderData, actionData }: Route.ComponentProps) 
                     {invitation.expired ? "Expired" : `Link valid until ${invitation.expiresAt}`}
                   </p>
                 </div>
-                <Form method="post">
+                <Form method="post" className="flex flex-wrap gap-2">
                   <CsrfInput />
-                  <input type="hidden" name="intent" value="resend" />
                   <input type="hidden" name="invitationId" value={invitation.id} />
                   <Button
                     type="submit"
+                    name="intent"
+                    value="resend"
                     variant="outline"
                     aria-label={`Resend the invitation to ${invitation.email}`}
                   >
                     Resend
+                  </Button>
+                  <Button
+                    type="submit"
+                    name="intent"
+                    value="revoke"
+                    variant="outlineDestructive"
+                    aria-label={`Withdraw the invitation to ${invitation.email}`}
+                  >
+                    Withdraw
                   </Button>
                 </Form>
               </li>

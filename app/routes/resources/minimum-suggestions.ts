@@ -1,0 +1,26 @@
+import { consumeBudget, retryAfterHeaders } from "#app/features/abuse/rate-limits.server.ts";
+import { pickSuggestions } from "#app/features/cart/minimum-suggestions.ts";
+import { listSuggestionCandidates } from "#app/features/catalog/catalog.server.ts";
+import { requestInfoContext } from "#app/utils/request-context.ts";
+import type { Route } from "./+types/minimum-suggestions";
+
+/**
+ * A few items from the cart's categories for a checkout under the minimum order:
+ * GET ?category=…&exclude=<productId>&missing=<cents>. Counted with the cart's price checks.
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const budget = await consumeBudget("cartPrices", context.get(requestInfoContext).clientAddress);
+  if (!budget.ok) {
+    return Response.json(
+      { error: "Too many requests. Please try again shortly." },
+      { status: 429, headers: retryAfterHeaders(budget.retryAfterSeconds) },
+    );
+  }
+  const params = new URL(request.url).searchParams;
+  const missing = Math.max(0, Math.min(1_000_000, Number.parseInt(params.get("missing") ?? "0", 10) || 0));
+  const candidates = await listSuggestionCandidates(params.getAll("category"), params.getAll("exclude"));
+  return Response.json(
+    { items: pickSuggestions(candidates, missing) },
+    { headers: { "Cache-Control": "no-store" } },
+  );
+}
