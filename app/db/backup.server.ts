@@ -323,6 +323,9 @@ export async function restoreDatabase(
       FROM product_sizes AS s
       LEFT JOIN (SELECT size_id, sum(delta) AS total FROM stock_movements GROUP BY size_id) AS m ON m.size_id = s.id
       WHERE s.inventory_count <> coalesce(m.total, 0)`);
+    // Each status's sum of totals (a backup from before it was kept has none): from the orders.
+    await tx.execute(sql`UPDATE order_status_counts AS c SET total_cents =
+      coalesce((SELECT sum(o.total_amount_cents) FROM orders AS o WHERE o.status = c.status), 0)`);
     await tx.execute(sql`SELECT set_config('capital_grown.audit_restore', 'off', true)`);
     // The chain's head is the last event restored or kept; the next verification walks it all again.
     await tx.execute(sql`UPDATE audit_chain SET

@@ -363,6 +363,8 @@ export const orderDailyStats = pgTable("order_daily_stats", {
 export const orderStatusCounts = pgTable("order_status_counts", {
   status: text("status").$type<OrderStatus>().primaryKey(),
   ordersCount: integer("orders_count").notNull().default(0),
+  /** Sum of these orders' totals, kept by the `orders_status_totals` trigger (drizzle/0021). */
+  totalCents: bigint("total_cents", { mode: "number" }).notNull().default(0),
 });
 
 /** Staff roles (decision 26); the permissions of each live in features/staff/permissions.ts. */
