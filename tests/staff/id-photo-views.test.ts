@@ -18,7 +18,10 @@ import { insertOrder, insertStaff, type Staff } from "./support.ts";
 const ALL = { kind: "all" } as const;
 
 function by(staff: Staff) {
-  return { actor: actorOf({ userId: staff.id, email: staff.email, role: staff.role }), origin: COMMAND_LINE_ORIGIN };
+  return {
+    actor: actorOf({ userId: staff.id, email: staff.email, role: staff.role }),
+    origin: COMMAND_LINE_ORIGIN,
+  };
 }
 
 describeEachDatabase("ID photo views", (database) => {
@@ -47,7 +50,9 @@ describeEachDatabase("ID photo views", (database) => {
     await viewIdPhoto(order.photoId, ALL, by(dana), { kind: "opened" });
     const afterOpening = await views();
     expect(afterOpening).toHaveLength(4);
-    expect(afterOpening.filter((row) => (row.details as { opened?: boolean } | null)?.opened)).toHaveLength(2);
+    expect(afterOpening.filter((row) => (row.details as { opened?: boolean } | null)?.opened)).toHaveLength(
+      2,
+    );
 
     // An hour later the thumbnail counts again.
     const later = new Date(Date.now() + 61 * 60 * 1000);
@@ -84,8 +89,14 @@ describeEachDatabase("ID photo views", (database) => {
   it("names who marked an order delivered, and when", async () => {
     const { db } = database();
     const dee = await insertStaff(db, "driver", "Dee");
-    const order = await insertOrder(db, { customerName: "Delivered One", deliveryDate: storeDay(new Date()) });
-    const quiet = await insertOrder(db, { customerName: "Delivered Quietly", deliveryDate: storeDay(new Date()) });
+    const order = await insertOrder(db, {
+      customerName: "Delivered One",
+      deliveryDate: storeDay(new Date()),
+    });
+    const quiet = await insertOrder(db, {
+      customerName: "Delivered Quietly",
+      deliveryDate: storeDay(new Date()),
+    });
     await setOrderStatus(order.id, "delivered", { audit: by(dee) });
     await setOrderStatus(quiet.id, "delivered");
     const found = await deliveredBy(db, [order.id, quiet.id]);

@@ -29,7 +29,10 @@ export function AdminHeader({
   return (
     <header className="sticky top-0 z-30 border-border border-b bg-card/95 backdrop-blur print:hidden">
       <div className="mx-auto flex max-w-7xl items-center gap-x-4 px-4 py-2 sm:px-6 lg:px-8">
-        <Link to={home} className="flex min-h-11 shrink-0 items-center gap-2 font-display text-lg text-primary">
+        <Link
+          to={home}
+          className="flex min-h-11 shrink-0 items-center gap-2 font-display text-lg text-primary"
+        >
           {storeName}{" "}
           <span className="font-sans text-muted-foreground text-xs uppercase tracking-widest">Admin</span>
         </Link>

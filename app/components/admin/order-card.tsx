@@ -73,7 +73,13 @@ export function OrderCard({
         </p>
         {order.delivered ? (
           <p className="w-full text-sm">
-            Delivered{order.delivered.by ? <> by <span className="font-medium">{order.delivered.by}</span></> : null}{" "}
+            Delivered
+            {order.delivered.by ? (
+              <>
+                {" "}
+                by <span className="font-medium">{order.delivered.by}</span>
+              </>
+            ) : null}{" "}
             <time dateTime={order.delivered.at}>{placedAt.format(new Date(order.delivered.at))}</time>
           </p>
         ) : null}

@@ -12,7 +12,11 @@ describe("the order's history, folded", () => {
     );
     const [line, ...rest] = foldOrderHistory(views);
     expect(rest).toEqual([]);
-    expect(line).toMatchObject({ count: 5, createdAt: "2026-11-27T19:40:00.000Z", firstAt: "2026-11-27T19:10:00.000Z" });
+    expect(line).toMatchObject({
+      count: 5,
+      createdAt: "2026-11-27T19:40:00.000Z",
+      firstAt: "2026-11-27T19:10:00.000Z",
+    });
     expect(foldedText(line as never)).toBe("5 times, 2:10–2:40 PM");
   });
 

@@ -10,6 +10,7 @@ import {
   parseProductForm,
   productSaved,
   productSaveFailed,
+  SkuTaken,
 } from "#app/features/catalog/product-admin.server.ts";
 import { auditBy } from "#app/features/staff/audit.server.ts";
 import type { Route } from "./+types/new";
@@ -31,6 +32,9 @@ export async function action({ context }: Route.ActionArgs) {
   try {
     await createProduct(parsed.data, { actorId: admin.userId, audit: auditBy(admin, context) });
   } catch (error) {
+    if (error instanceof SkuTaken) {
+      return data({ fieldErrors: error.fieldErrors, values: parsed.values }, { status: 409 });
+    }
     return productSaveFailed(error, parsed.values);
   }
   return productSaved("Product created successfully");
