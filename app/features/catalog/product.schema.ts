@@ -44,13 +44,12 @@ export const productSizeSchema = z
     size: z.string().trim().min(1, "Size is required").max(40, "Size must be 40 characters or fewer"),
     /** The stock room's code; blank: a new size gets a generated one, an existing size keeps its own. */
     sku: z.preprocess(
-      blankTo(null),
+      blankTo(undefined),
       z
         .string()
         .trim()
         .max(40, "SKU must be 40 characters or fewer")
         .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, "SKU may hold letters, digits, dots, dashes and underscores")
-        .nullable()
         .optional(),
     ),
     price: z.preprocess(
