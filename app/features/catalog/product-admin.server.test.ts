@@ -164,7 +164,9 @@ describeEachDatabase("product admin", (database) => {
     expect((await getAdminProduct(id))?.sizes.map((size) => size.sku)).toEqual(["EDIT-10", "EDIT-20"]);
     const other = await createProduct(sized("OTHER-1"));
     const otherValues = toFormValues((await getAdminProduct(other.id)) as NonNullable<typeof product>);
-    otherValues.sizes = otherValues.sizes.map((size, index) => (index === 0 ? { ...size, sku: "Edit-20" } : size));
+    otherValues.sizes = otherValues.sizes.map((size, index) =>
+      index === 0 ? { ...size, sku: "Edit-20" } : size,
+    );
     expect(await updateProduct(other.id, productFormSchema.parse(otherValues))).toEqual({
       ok: false,
       reason: "sku",

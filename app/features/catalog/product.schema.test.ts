@@ -98,7 +98,11 @@ describe("product form schema (spec §5)", () => {
 
   it("fills a blank flower equivalent from a weight size of flower and pre-rolls, and asks only otherwise", () => {
     const parse = (category: string, size: string, flowerEquivalent = "") =>
-      productFormSchema.safeParse({ ...valid, category, sizes: [{ ...valid.sizes[0], size, flowerEquivalent }] });
+      productFormSchema.safeParse({
+        ...valid,
+        category,
+        sizes: [{ ...valid.sizes[0], size, flowerEquivalent }],
+      });
     const grams = (category: string, size: string, typed?: string) => {
       const result = parse(category, size, typed);
       return result.success ? result.data.sizes[0]?.flowerEquivalent : fieldErrorsOf(result.error);
@@ -169,7 +173,11 @@ describe("admin product list rules", () => {
   });
   it("keeps only products with a size at or below its threshold, and finds a size by its SKU", () => {
     const stocked = [
-      { name: "Plenty", category: "Flower", sizes: [{ sku: "CG-A", inventoryCount: 40, lowStockThreshold: 5 }] },
+      {
+        name: "Plenty",
+        category: "Flower",
+        sizes: [{ sku: "CG-A", inventoryCount: 40, lowStockThreshold: 5 }],
+      },
       {
         name: "One Low",
         category: "Flower",
@@ -178,7 +186,11 @@ describe("admin product list rules", () => {
           { sku: "CG-B2", inventoryCount: 5, lowStockThreshold: 5 },
         ],
       },
-      { name: "Sold Out", category: "Edibles", sizes: [{ sku: "CG-C", inventoryCount: 0, lowStockThreshold: 0 }] },
+      {
+        name: "Sold Out",
+        category: "Edibles",
+        sizes: [{ sku: "CG-C", inventoryCount: 0, lowStockThreshold: 0 }],
+      },
     ];
     expect(filterAdminProducts(stocked, "", "all", { lowStockOnly: true }).map((p) => p.name)).toEqual([
       "One Low",

@@ -431,6 +431,7 @@ function ArchiveButton({ product, compact = false }: { product: AdminProduct; co
 function AdminProductCard({ product, lowStock }: { product: AdminProduct; lowStock: number }) {
   const fetcher = useFetcher<ActionResult>();
   const csrf = useCsrfToken();
+  const [confirming, setConfirming] = useState(false);
   const known = isKnownCategory(product.category);
   const fixable = !known && canonicalCategory(product.category) !== undefined;
   const busyIntent = fetcher.state !== "idle" ? fetcher.formData?.get("intent") : null;
@@ -441,13 +442,11 @@ function AdminProductCard({ product, lowStock }: { product: AdminProduct; lowSto
     if (!result) return;
     if (result.ok) toast.success(result.title, { description: result.description });
     else toast.error(result.title, { description: result.description });
+    setConfirming(false);
   }, [result]);
 
-  const fixCase = () =>
-    fetcher.submit(
-      { csrf, intent: "fix-case", id: product.id },
-      { method: "post", action: "/admin/products" },
-    );
+  const run = (intent: "delete" | "fix-case") =>
+    fetcher.submit({ csrf, intent, id: product.id }, { method: "post", action: "/admin/products" });
 
   return (
     <Card className="flex h-full flex-col overflow-hidden">
@@ -472,7 +471,7 @@ function AdminProductCard({ product, lowStock }: { product: AdminProduct; lowSto
                 variant="link"
                 size="bare"
                 className="min-h-11 text-sm"
-                onClick={fixCase}
+                onClick={() => run("fix-case")}
                 disabled={busyIntent === "fix-case"}
               >
                 <Icon name="wand-sparkles" /> Fix Case
@@ -535,8 +534,34 @@ function AdminProductCard({ product, lowStock }: { product: AdminProduct; lowSto
             </Link>
           )}
           <ArchiveButton product={product} />
+          {archived ? null : (
+            <Button
+              type="button"
+              variant="outlineDestructive"
+              size="icon"
+              onClick={() => setConfirming(true)}
+              aria-label={`Delete ${product.name}`}
+            >
+              <Icon name="trash" />
+            </Button>
+          )}
         </div>
       </div>
+      <ConfirmDialog
+        open={confirming}
+        onOpenChange={setConfirming}
+        title="Delete product?"
+        description={
+          <>
+            Are you sure you want to delete this product? <strong>{product.name}</strong> will be removed from
+            the shop. If it appears in past orders it is kept for their history. To take it off the shop for a
+            while, archive it instead.
+          </>
+        }
+        confirmLabel="Delete"
+        busy={busyIntent === "delete"}
+        onConfirm={() => run("delete")}
+      />
     </Card>
   );
 }
