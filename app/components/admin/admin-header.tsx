@@ -2,7 +2,13 @@ import { useState } from "react";
 import { Form, Link, NavLink } from "react-router";
 import { Button, buttonVariants } from "#app/components/ui/button.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
-import { Sheet, SheetContent, SheetDescription, SheetTitle } from "#app/components/ui/sheet.tsx";
+import {
+  Sheet,
+  SheetContent,
+  SheetDescription,
+  SheetTitle,
+  SheetTrigger,
+} from "#app/components/ui/sheet.tsx";
 import { cn } from "#app/utils/cn.ts";
 import { CsrfInput } from "./csrf.tsx";
 
@@ -10,9 +16,9 @@ export type AdminNavLink = { to: string; label: string };
 
 /**
  * Top bar of the back office: brand, the sections the signed-in role can open (the server filters
- * them, features/staff/admin-routes.ts), the signed-in admin and 'Sign Out'. Below the `lg`
- * breakpoint the sections do not fit in one row: a 'Menu' button opens them in a side panel, with
- * the one 'Sign Out'.
+ * them, features/staff/admin-routes.ts) and 'Sign Out'. Below the `xl` breakpoint (1280 px) an
+ * owner's sections do not fit in one row: a 'Menu' button opens them in a side panel, with the
+ * signed-in e-mail and the one 'Sign Out'.
  */
 export function AdminHeader({
   email,
@@ -36,16 +42,13 @@ export function AdminHeader({
           {storeName}{" "}
           <span className="font-sans text-muted-foreground text-xs uppercase tracking-widest">Admin</span>
         </Link>
-        <nav aria-label="Admin" className="hidden gap-1 lg:flex">
+        <nav aria-label="Admin" className="hidden gap-1 xl:flex">
           {navigation.map((link) => (
             <AdminNavItem key={link.to} link={link} />
           ))}
         </nav>
-        <div className="ml-auto hidden items-center gap-2 lg:flex">
-          <span className="hidden text-muted-foreground text-sm xl:inline" title="Signed in">
-            {email}
-          </span>
-          <SignOutButton />
+        <div className="ml-auto hidden items-center gap-2 xl:flex">
+          <SignOutButton title={`Signed in as ${email}`} />
         </div>
         <AdminMenu email={email} navigation={navigation} />
       </div>
@@ -75,16 +78,12 @@ function AdminMenu({ email, navigation }: { email: string; navigation: readonly 
   const [open, setOpen] = useState(false);
   return (
     <Sheet open={open} onOpenChange={setOpen}>
-      <button
-        type="button"
-        onClick={() => setOpen(true)}
-        aria-haspopup="dialog"
-        aria-expanded={open}
-        className={buttonVariants({ variant: "outline", size: "sm", className: "ml-auto lg:hidden" })}
+      <SheetTrigger
+        className={buttonVariants({ variant: "outline", size: "sm", className: "ml-auto xl:hidden" })}
       >
         <Icon name="menu" />
         Menu
-      </button>
+      </SheetTrigger>
       <SheetContent side="right" className="max-w-xs overflow-y-auto">
         <div className="border-border border-b px-4 py-4 pr-14">
           <SheetTitle className="font-display text-lg text-primary">Admin menu</SheetTitle>
@@ -105,11 +104,11 @@ function AdminMenu({ email, navigation }: { email: string; navigation: readonly 
   );
 }
 
-export function SignOutButton({ className }: { className?: string }) {
+export function SignOutButton({ className, title }: { className?: string; title?: string }) {
   return (
     <Form method="post" action="/admin/logout" className={className}>
       <CsrfInput />
-      <Button type="submit" variant="outline" size="sm">
+      <Button type="submit" variant="outline" size="sm" title={title}>
         <Icon name="log-out" />
         Sign Out
       </Button>

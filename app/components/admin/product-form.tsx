@@ -1,5 +1,5 @@
 import type * as React from "react";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Link, useNavigation, useSubmit } from "react-router";
 import { Button, buttonVariants } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
@@ -51,6 +51,8 @@ export function ProductForm({
   serverErrors?: Record<string, string>;
 }) {
   const [values, setValues] = useState(initial);
+  const latest = useRef(values);
+  latest.current = values;
   const [errors, setErrors] = useState<Record<string, string>>(serverErrors ?? {});
   const [uploading, setUploading] = useState(false);
   /** Save was pressed while the image uploaded: save as soon as the upload ends. */
@@ -328,7 +330,12 @@ export function ProductForm({
         <ImageField
           imageUrl={values.imageUrl}
           error={errors.imageUrl}
-          onChange={({ imageUrl, imageKey }) => setValues((current) => ({ ...current, imageUrl, imageKey }))}
+          onChange={({ imageUrl, imageKey }) => {
+            // An upload ends after other fields may have changed: from the latest values.
+            const next = { ...latest.current, imageUrl, imageKey };
+            setValues(next);
+            recheck(next, "imageUrl");
+          }}
           onUploadingChange={setUploading}
         />
         <input type="hidden" name="imageUrl" value={values.imageUrl} />

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { expect, it } from "vitest";
-import { orderStatusCounts, productSizes } from "#app/db/schema.ts";
+import { orderStatusCounts, orders, productSizes } from "#app/db/schema.ts";
 import { deleteOrArchiveProduct, getAdminProduct } from "#app/features/catalog/product-admin.server.ts";
 import { describeEachDatabase } from "#tests/db.ts";
 import { createFormProduct, placedTestOrder } from "#tests/support/admin-fixtures.server.ts";
@@ -90,6 +90,16 @@ describeEachDatabase("admin orders", (database) => {
       pending.totalAmountCents + confirmed.totalAmountCents,
     );
     expect(after.openOrders - before.openOrders).toBe(2);
+    // The running sums agree with the orders themselves.
+    const { db } = database();
+    const [sums] = await db
+      .select({
+        delivered: sql<string>`coalesce(sum(${orders.totalAmountCents}) FILTER (WHERE ${orders.status} = 'delivered'), 0)::text`,
+        open: sql<string>`coalesce(sum(${orders.totalAmountCents}) FILTER (WHERE ${orders.status} IN ('pending', 'confirmed', 'out_for_delivery')), 0)::text`,
+      })
+      .from(orders);
+    expect(after.totalRevenueCents).toBe(Number(sums?.delivered));
+    expect(after.openValueCents).toBe(Number(sums?.open));
   });
 
   it("lists incoming and completed orders newest first, a page at a time, with every item", async () => {

@@ -16,6 +16,7 @@ import { db, type Executor, type Transaction } from "#app/db/client.server.ts";
 import { decodeCursor, encodeCursor, newestFirst, UUID } from "#app/db/keyset.ts";
 import { rowsOf } from "#app/db/rows.ts";
 import {
+  deliveredRevenue,
   emailOutbox,
   type OrderStatus,
   orderDailyStats,
@@ -445,6 +446,15 @@ export async function getDashboardStats(
     .from(products)
     .where(isNull(products.archivedAt));
   const statusRows = await database.select().from(orderStatusCounts);
+  // Revenue kept by place_order and change_order_status: every order not cancelled.
+  const [notCancelled] = await database
+    .select({ total: sql<string>`coalesce(sum(${orderDailyStats.revenueCents}), 0)::text` })
+    .from(orderDailyStats);
+  const [delivered] = await database
+    .select({ total: deliveredRevenue.totalCents })
+    .from(deliveredRevenue)
+    .where(eq(deliveredRevenue.id, 1));
+  const deliveredCents = Number(delivered?.total ?? 0);
   const dailyRows = await database
     .select()
     .from(orderDailyStats)
@@ -468,17 +478,13 @@ export async function getDashboardStats(
     delivered: 0,
     cancelled: 0,
   };
-  const statusTotals: Record<OrderStatus, number> = { ...statusCounts };
-  for (const row of statusRows) {
-    statusCounts[row.status] = row.ordersCount;
-    statusTotals[row.status] = Number(row.totalCents);
-  }
+  for (const row of statusRows) statusCounts[row.status] = row.ordersCount;
   const daily = new Map(dailyRows.map((row) => [row.day, row]));
   return {
     totalProducts: productCount?.total ?? 0,
     totalOrders: Object.values(statusCounts).reduce((sum, value) => sum + value, 0),
-    totalRevenueCents: statusTotals.delivered,
-    openValueCents: OPEN_STATUSES.reduce((sum, status) => sum + statusTotals[status], 0),
+    totalRevenueCents: deliveredCents,
+    openValueCents: Number(notCancelled?.total ?? 0) - deliveredCents,
     openOrders: OPEN_STATUSES.reduce((sum, status) => sum + statusCounts[status], 0),
     statusCounts,
     last30Days: days.map((day) => ({
