@@ -32,7 +32,7 @@ export function ProductTable({
   onArchive: (product: AdminProduct) => React.ReactNode;
 }) {
   return (
-    <div className="overflow-x-auto rounded-lg border border-border bg-card">
+    <div className="relative overflow-x-auto rounded-lg border border-border bg-card">
       <table className="w-full min-w-[56rem] text-sm">
         <caption className="sr-only">Products and their sizes, with stock</caption>
         <thead className="bg-muted/60 text-left text-muted-foreground text-xs uppercase tracking-wider">
@@ -219,7 +219,7 @@ function StockChangeForm({
         <Label htmlFor={id("reason")} small>
           Change
         </Label>
-        <NativeSelect id={id("reason")} name="reason" defaultValue="received" className="w-40">
+        <NativeSelect id={id("reason")} name="reason" defaultValue="received" className="w-48">
           <option value="received">Received +N</option>
           <option value="correction">Correction ±N</option>
         </NativeSelect>

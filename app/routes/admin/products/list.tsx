@@ -407,8 +407,7 @@ function ArchiveButton({ product, compact = false }: { product: AdminProduct; co
         onClick={() => setConfirming(true)}
         aria-label={`Archive ${product.name}`}
       >
-        <Icon name="x" />
-        {compact ? null : "Archive"}
+        Archive
       </Button>
       <ConfirmDialog
         open={confirming}
