@@ -139,4 +139,13 @@ test("a flower weight from its size, a table of stock changed in place through t
   await page.getByRole("button", { name: `Restore ${name}` }).click();
   await expect(page.getByText(`${name} is back in the shop.`)).toBeVisible();
   await expect(row).toHaveCount(0);
+
+  // Back among the products on sale, in the cards view too, with Archive beside Edit.
+  await page.getByRole("link", { name: "Back to products in the shop" }).click();
+  await page.getByRole("button", { name: "Cards" }).click();
+  await page.getByPlaceholder("Search products...").fill(sku);
+  const card = page.getByRole("listitem").filter({ has: page.getByRole("heading", { name }) });
+  await expect(card.getByRole("button", { name: `Archive ${name}` })).toBeVisible();
+  await expect(card.getByText("10 in stock")).toBeVisible();
+  await shots(page, "product-cards");
 });

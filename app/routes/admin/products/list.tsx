@@ -166,6 +166,15 @@ export async function action({ context }: Route.ActionArgs) {
   }
 }
 
+/** The list's URL with one of its settings (view, stock, show) changed, the others kept. */
+function withParam(params: URLSearchParams, key: string, value: string | null) {
+  const next = new URLSearchParams(params);
+  if (value === null) next.delete(key);
+  else next.set(key, value);
+  const text = next.toString();
+  return text ? `?${text}` : "";
+}
+
 /** Switching the view or the low-stock filter needs no new data; switching to Archived does. */
 export function shouldRevalidate({
   currentUrl,
@@ -195,15 +204,10 @@ export default function ProductList({ loaderData }: Route.ComponentProps) {
   );
 
   function setParam(key: string, value: string | null) {
-    setParams(
-      (current) => {
-        const next = new URLSearchParams(current);
-        if (value === null) next.delete(key);
-        else next.set(key, value);
-        return next;
-      },
-      { replace: true, preventScrollReset: true },
-    );
+    setParams((current) => new URLSearchParams(withParam(current, key, value)), {
+      replace: true,
+      preventScrollReset: true,
+    });
   }
 
   useEffect(() => {
@@ -305,7 +309,7 @@ export default function ProductList({ loaderData }: Route.ComponentProps) {
           <Label htmlFor="low-stock-only">Low stock only ({lowCount})</Label>
         </div>
         <Link
-          to={archived ? "/admin/products" : "/admin/products?show=archived"}
+          to={{ search: withParam(params, "show", archived ? null : "archived") }}
           className="inline-flex min-h-11 items-center text-primary text-sm underline-offset-4 hover:underline"
         >
           {archived ? "Back to products in the shop" : "Archived products"}
