@@ -231,8 +231,9 @@ export function ProductForm({
           </Button>
         </div>
         <p className="text-muted-foreground text-sm">
-          Flower eq.: the grams of flower one unit counts against the purchase limit (flower and pre-rolls by
-          weight; edibles, cartridges and concentrates by the equivalences in{" "}
+          Flower eq.: the grams of flower one unit counts against the purchase limit. Left blank, a flower or
+          pre-roll size written as a weight (3.5g, 1/8 oz) counts that weight; edibles, cartridges and
+          concentrates need it (see the equivalences in{" "}
           <Link to="/admin/settings/limits" className="underline">
             Limits
           </Link>
@@ -242,7 +243,7 @@ export function ProductForm({
         <ol className="space-y-3">
           {values.sizes.map((size, index) => (
             <li key={size.key} className="rounded-lg border border-border bg-background p-3">
-              <fieldset className="grid grid-cols-2 items-start gap-3 sm:grid-cols-4 lg:grid-cols-[1.2fr_1.2fr_1fr_1fr_1fr_1fr_1fr_auto]">
+              <fieldset className="grid grid-cols-2 items-start gap-3 sm:grid-cols-4">
                 <legend className="sr-only">Size {index + 1}</legend>
                 {size.id ? <input type="hidden" name={`sizes.${index}.id`} value={size.id} /> : null}
                 {sizeField(
