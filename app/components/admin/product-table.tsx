@@ -167,7 +167,10 @@ function SizeRow({
       {editing ? (
         <tr>
           <td colSpan={8} className="bg-secondary/40 px-3 py-3">
-            <StockChangeForm size={size} label={label} onDone={close} />
+            {/* On a phone the table scrolls sideways: the form stays within the visible part. */}
+            <div className="sticky left-3 max-w-[calc(100vw-4.5rem)] sm:max-w-none">
+              <StockChangeForm size={size} label={label} onDone={close} />
+            </div>
           </td>
         </tr>
       ) : null}
