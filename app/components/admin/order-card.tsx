@@ -186,7 +186,7 @@ function CashNote({ order }: { order: AdminOrder }) {
 }
 
 /**
- * The customer's ID: admin-only URL, hidden if it fails to load (spec §2). The thumbnail's view is
+ * The customer's ID: admin-only URL, hidden if it fails to load. The thumbnail's view is
  * recorded once an hour per person; opening it (the link) is recorded each time.
  */
 export function IdPhoto({ photoId, name }: { photoId: string | null; name: string }) {

@@ -74,7 +74,7 @@ async function withSizes(
 }
 
 /**
- * Every product not archived, newest first, with sizes and stock (spec §7 'All products'); with
+ * Every product not archived, newest first, with sizes and stock; with
  * `archived`, the archived ones instead.
  */
 export async function listAdminProducts(

@@ -8,7 +8,7 @@ export function isLowStock(size: Pick<ListedSize, "inventoryCount" | "lowStockTh
 }
 
 /**
- * Spec §5: the admin list matches name or category, case-insensitively; 'All' matches everything.
+ * The admin list matches name or category, case-insensitively; 'All' matches everything.
  * A stock room also finds a size by its SKU, and may keep only products with a size low on stock.
  */
 export function filterAdminProducts<T extends { name: string; category: string; sizes?: ListedSize[] }>(
