@@ -46,7 +46,12 @@ export const BACKUP_TABLES = [
  * Rate-limit counters and half-finished sign-ins only matter for minutes; the audit chain's head
  * is the last event's id and hash, which a restore sets again from the events it holds.
  */
-export const NOT_BACKED_UP = ["rate_limits", "admin_sign_in_challenges", "audit_chain"] as const;
+export const NOT_BACKED_UP = [
+  "rate_limits",
+  "admin_sign_in_challenges",
+  "audit_chain",
+  "delivered_revenue",
+] as const;
 
 /**
  * Columns never written to a backup: an unsent invitation's token (the outbox's `secret`, record
@@ -323,6 +328,9 @@ export async function restoreDatabase(
       FROM product_sizes AS s
       LEFT JOIN (SELECT size_id, sum(delta) AS total FROM stock_movements GROUP BY size_id) AS m ON m.size_id = s.id
       WHERE s.inventory_count <> coalesce(m.total, 0)`);
+    // The delivered orders' revenue is derived, not backed up: summed from the restored orders.
+    await tx.execute(sql`UPDATE delivered_revenue SET total_cents =
+      (SELECT coalesce(sum(total_amount_cents), 0) FROM orders WHERE status = 'delivered') WHERE id = 1`);
     await tx.execute(sql`SELECT set_config('capital_grown.audit_restore', 'off', true)`);
     // The chain's head is the last event restored or kept; the next verification walks it all again.
     await tx.execute(sql`UPDATE audit_chain SET

@@ -11,6 +11,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  smallint,
   text,
   timestamp,
   uniqueIndex,
@@ -364,6 +365,19 @@ export const orderStatusCounts = pgTable("order_status_counts", {
   status: text("status").$type<OrderStatus>().primaryKey(),
   ordersCount: integer("orders_count").notNull().default(0),
 });
+
+/**
+ * The sum of delivered orders' totals: the dashboard's revenue (record 048). One row, kept by
+ * triggers on orders (drizzle/0021), summed again from the orders by a restore.
+ */
+export const deliveredRevenue = pgTable(
+  "delivered_revenue",
+  {
+    id: smallint("id").primaryKey().default(1),
+    totalCents: bigint("total_cents", { mode: "number" }).notNull().default(0),
+  },
+  (table) => [check("delivered_revenue_one_row", sql`${table.id} = 1`)],
+);
 
 /** Staff roles (decision 26); the permissions of each live in features/staff/permissions.ts. */
 export const STAFF_ROLES = ["owner", "manager", "driver"] as const;

@@ -1,26 +1,8 @@
 /** Staff story: a placed order goes through Confirm and Mark Delivered; signing out closes the back office. */
 import AxeBuilder from "@axe-core/playwright";
-import { type BrowserContext, expect, test } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { placeOrderByPost, signIn } from "./admin-support.ts";
-import { createProducts, passAgeGate, uniqueName } from "./support/storefront.ts";
-
-/** A shopper's cart tells which size to order: the size id the product page put in the cart. */
-async function sizeIdFromCart(shopper: BrowserContext, productId: string) {
-  await passAgeGate(shopper);
-  const shopPage = await shopper.newPage();
-  await shopPage.goto(`/product/${productId}`);
-  // A click before hydration does nothing: click until the cart says it took the item.
-  await expect(async () => {
-    await shopPage.getByRole("button", { name: "Add to Cart" }).click();
-    await expect(shopPage.getByText("Added to cart").first()).toBeVisible({ timeout: 2_000 });
-  }).toPass({ timeout: 20_000 });
-  const cart = await shopPage.evaluate(() => window.localStorage.getItem("capital-grown-cart"));
-  const sizeId = (JSON.parse(cart ?? "[]") as { selectedSize?: { id: string }; sizeId?: string }[])
-    .map((line) => line.selectedSize?.id ?? line.sizeId)
-    .find(Boolean) as string;
-  expect(sizeId).toMatch(/^[0-9a-f-]{36}$/);
-  return sizeId;
-}
+import { createProducts, sizeIdFromCart, uniqueName } from "./support/storefront.ts";
 
 test("a placed order moves through Confirm and Mark Delivered into completed orders; sign out closes everything", async ({
   browser,

@@ -56,7 +56,10 @@ const DECISION_26: Record<string, { read: Role[]; actions?: Record<string, Role[
   },
   "/admin/today/pick-list": { read: [O, M] },
   "/admin/today/driver-slips": { read: [O, M] },
-  "/admin/products": { read: [O, M], actions: { delete: [O, M], "fix-case": [O, M] } },
+  "/admin/products": {
+    read: [O, M],
+    actions: { delete: [O, M], "fix-case": [O, M], archive: [O, M], restore: [O, M], stock: [O, M] },
+  },
   "/admin/products/new": { read: [O, M], actions: { "*": [O, M] } },
   "/admin/products/import": { read: [O, M], actions: { preview: [O, M], import: [O, M] } },
   "/admin/products/export": { read: [O, M] },

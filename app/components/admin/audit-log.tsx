@@ -9,6 +9,7 @@ import {
   auditSummary,
 } from "#app/features/staff/audit-actions.ts";
 import type { ChainStatus } from "#app/features/staff/audit-chain.server.ts";
+import { type FoldedHistoryEvent, foldedText } from "#app/features/staff/order-history.ts";
 import { STORE_TIME_ZONE } from "#app/utils/store-time.ts";
 import { FilterActions } from "./filter-actions.tsx";
 
@@ -175,12 +176,7 @@ export function AuditEventList({ events }: { events: AuditRow[] }) {
   );
 }
 
-export type OrderHistoryView = {
-  createdAt: string;
-  actorEmail: string | null;
-  action: string;
-  details: unknown;
-};
+export type OrderHistoryView = FoldedHistoryEvent;
 
 /** An order's own history on its card (who confirmed it, who viewed the ID, when): a disclosure. */
 export function OrderHistory({ orderId, history }: { orderId: string; history: OrderHistoryView[] }) {
@@ -198,7 +194,9 @@ export function OrderHistory({ orderId, history }: { orderId: string; history: O
               </time>
               <span>{entry.actorEmail ?? "The shop"}</span>
               <span className="font-medium">{auditActionLabel(entry.action)}</span>
-              <span className="text-muted-foreground">{auditSummary(entry.action, entry.details)}</span>
+              <span className="text-muted-foreground">
+                {entry.count > 1 ? foldedText(entry) : auditSummary(entry.action, entry.details)}
+              </span>
             </li>
           ))}
         </ol>

@@ -71,6 +71,18 @@ export function OrderCard({
         <p className="text-muted-foreground text-sm">
           <time dateTime={order.createdAt}>{placedAt.format(new Date(order.createdAt))}</time>
         </p>
+        {order.delivered ? (
+          <p className="w-full text-sm">
+            Delivered
+            {order.delivered.by ? (
+              <>
+                {" "}
+                by <span className="font-medium">{order.delivered.by}</span>
+              </>
+            ) : null}{" "}
+            <time dateTime={order.delivered.at}>{placedAt.format(new Date(order.delivered.at))}</time>
+          </p>
+        ) : null}
       </div>
       <div className="grid gap-5 p-4 sm:p-5 lg:grid-cols-[1fr_1fr_1.4fr]">
         <section aria-label={`Customer, order #${order.id.slice(0, 8)}`}>
@@ -173,14 +185,17 @@ function CashNote({ order }: { order: AdminOrder }) {
   );
 }
 
-/** The customer's ID: admin-only URL, hidden if it fails to load (spec §2). */
+/**
+ * The customer's ID: admin-only URL, hidden if it fails to load. The thumbnail's view is
+ * recorded once an hour per person; opening it (the link) is recorded each time.
+ */
 export function IdPhoto({ photoId, name }: { photoId: string | null; name: string }) {
   const [failed, setFailed] = useState(false);
   if (!photoId || failed) return null;
   return (
     <a href={`/admin/id-photos/${photoId}`} target="_blank" rel="noreferrer" className="mt-3 block w-fit">
       <img
-        src={`/admin/id-photos/${photoId}`}
+        src={`/admin/id-photos/${photoId}?view=thumbnail`}
         alt={`ID of ${name}`}
         className="h-24 w-auto max-w-full rounded-md border border-border object-cover"
         loading="lazy"

@@ -1,5 +1,5 @@
 import type * as React from "react";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Link, useNavigation, useSubmit } from "react-router";
 import { Button, buttonVariants } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
@@ -16,6 +16,7 @@ import {
 import { Switch } from "#app/components/ui/switch.tsx";
 import { CATEGORIES, STRAINS } from "#app/features/catalog/catalog.ts";
 import {
+  derivedFlowerEquivalent,
   emptySizeRow,
   fieldErrorsOf,
   type ProductFormValues,
@@ -50,7 +51,9 @@ export function ProductForm({
   serverErrors?: Record<string, string>;
 }) {
   const [values, setValues] = useState(initial);
-  const [clientErrors, setClientErrors] = useState<Record<string, string> | null>(null);
+  const latest = useRef(values);
+  latest.current = values;
+  const [errors, setErrors] = useState<Record<string, string>>(serverErrors ?? {});
   const [uploading, setUploading] = useState(false);
   /** Save was pressed while the image uploaded: save as soon as the upload ends. */
   const [saveQueued, setSaveQueued] = useState(false);
@@ -58,7 +61,29 @@ export function ProductForm({
   const csrf = useCsrfToken();
   const navigation = useNavigation();
   const saving = navigation.state !== "idle" && navigation.formMethod === "POST";
-  const errors = clientErrors ?? serverErrors ?? {};
+
+  // The server's answer replaces what the browser found.
+  useEffect(() => {
+    if (serverErrors) setErrors(serverErrors);
+  }, [serverErrors]);
+
+  /** After a change: each error shown goes as soon as its field is right (never a new one appears). */
+  function recheck(next: ProductFormValues, changed: string) {
+    setErrors((shown) => {
+      if (Object.keys(shown).length === 0) return shown;
+      const parsed = productFormSchema.safeParse(toSchemaInput(next));
+      const found = parsed.success ? {} : fieldErrorsOf(parsed.error);
+      const kept: Record<string, string> = {};
+      for (const [key, message] of Object.entries(shown)) {
+        const now = found[key];
+        // A refusal only the server knows (a taken SKU, a failed save) stays until its field changes.
+        const serverOnly = serverErrors?.[key] === message && key !== changed && key !== "form";
+        if (now) kept[key] = now;
+        else if (serverOnly) kept[key] = message;
+      }
+      return kept;
+    });
+  }
 
   // A save the server could not make: said where the button is, and as a toast.
   const formError = serverErrors?.form;
@@ -67,26 +92,30 @@ export function ProductForm({
   }, [formError]);
 
   function set<K extends keyof ProductFormValues>(key: K, value: ProductFormValues[K]) {
-    setValues((current) => ({ ...current, [key]: value }));
+    const next = { ...values, [key]: value };
+    setValues(next);
+    recheck(next, key);
   }
   function setSize(index: number, key: keyof ProductFormValues["sizes"][number], value: string) {
-    setValues((current) => ({
-      ...current,
-      sizes: current.sizes.map((size, i) => (i === index ? { ...size, [key]: value } : size)),
-    }));
+    const next = {
+      ...values,
+      sizes: values.sizes.map((size, i) => (i === index ? { ...size, [key]: value } : size)),
+    };
+    setValues(next);
+    recheck(next, `sizes.${index}.${key}`);
   }
 
   function save(current: ProductFormValues) {
     const parsed = productFormSchema.safeParse(toSchemaInput(current));
     if (!parsed.success) {
       const found = fieldErrorsOf(parsed.error);
-      setClientErrors(found);
+      setErrors(found);
       const first = Object.keys(found)[0];
       document.getElementById(`field-${first}`)?.focus();
       return;
     }
     // The server's answer (its field errors, or a failed save) shows next.
-    setClientErrors(null);
+    setErrors({});
     submit({ csrf, payload: JSON.stringify(toSchemaInput(current)) }, { method: "post" });
   }
 
@@ -202,8 +231,9 @@ export function ProductForm({
           </Button>
         </div>
         <p className="text-muted-foreground text-sm">
-          Flower eq.: the grams of flower one unit counts against the purchase limit (flower and pre-rolls by
-          weight; edibles, cartridges and concentrates by the equivalences in{" "}
+          Flower eq.: the grams of flower one unit counts against the purchase limit. Left blank, a flower or
+          pre-roll size written as a weight (3.5g, 1/8 oz) counts that weight; edibles, cartridges and
+          concentrates need it (see the equivalences in{" "}
           <Link to="/admin/settings/limits" className="underline">
             Limits
           </Link>
@@ -213,7 +243,7 @@ export function ProductForm({
         <ol className="space-y-3">
           {values.sizes.map((size, index) => (
             <li key={size.key} className="rounded-lg border border-border bg-background p-3">
-              <fieldset className="grid grid-cols-2 items-start gap-3 sm:grid-cols-[1.2fr_1fr_1fr_1fr_1fr_1fr_auto]">
+              <fieldset className="grid grid-cols-2 items-start gap-3 sm:grid-cols-4">
                 <legend className="sr-only">Size {index + 1}</legend>
                 {size.id ? <input type="hidden" name={`sizes.${index}.id`} value={size.id} /> : null}
                 {sizeField(
@@ -224,6 +254,11 @@ export function ProductForm({
                   { placeholder: "e.g. 3.5g" },
                   "col-span-2 sm:col-span-1",
                 )}
+                {sizeField(index, size, "sku", "SKU", {
+                  placeholder: size.id ? undefined : "Generated",
+                  autoCapitalize: "characters",
+                  spellCheck: false,
+                })}
                 {sizeField(index, size, "price", "Price ($)", {
                   type: "number",
                   inputMode: "decimal",
@@ -252,13 +287,13 @@ export function ProductForm({
                     min: "0",
                   })
                 )}
-                {sizeField(index, size, "flowerEquivalent", "Flower eq. (g)", {
-                  type: "number",
-                  inputMode: "decimal",
-                  step: "0.001",
-                  min: "0",
-                  placeholder: "e.g. 3.5",
-                })}
+                <FlowerEquivalentInput
+                  index={index}
+                  row={size}
+                  category={values.category}
+                  errors={errors}
+                  setSize={setSize}
+                />
                 {sizeField(index, size, "lowStockThreshold", "Low stock at", {
                   type: "number",
                   inputMode: "numeric",
@@ -296,7 +331,12 @@ export function ProductForm({
         <ImageField
           imageUrl={values.imageUrl}
           error={errors.imageUrl}
-          onChange={({ imageUrl, imageKey }) => setValues((current) => ({ ...current, imageUrl, imageKey }))}
+          onChange={({ imageUrl, imageKey }) => {
+            // An upload ends after other fields may have changed: from the latest values.
+            const next = { ...latest.current, imageUrl, imageKey };
+            setValues(next);
+            recheck(next, "imageUrl");
+          }}
           onUploadingChange={setUploading}
         />
         <input type="hidden" name="imageUrl" value={values.imageUrl} />
@@ -378,6 +418,7 @@ function SizeInput({
   errors,
   setSize,
   className,
+  "aria-describedby": describedBy,
   ...inputProps
 }: {
   index: number;
@@ -398,12 +439,58 @@ function SizeInput({
         id={`field-${name}`}
         name={name}
         aria-invalid={errors[name] ? true : undefined}
-        aria-describedby={errors[name] ? `error-${name}` : undefined}
+        aria-describedby={
+          [errors[name] ? `error-${name}` : null, describedBy].filter(Boolean).join(" ") || undefined
+        }
         {...inputProps}
         value={row[field]}
         onChange={(e) => setSize(index, field, e.target.value)}
       />
       <FieldError id={`error-${name}`}>{errors[name]}</FieldError>
+    </div>
+  );
+}
+
+/**
+ * The size's flower equivalent: left blank, the size's own weight counts for flower and pre-rolls
+ * (`3.5g`, `1/8 oz`) and is shown as such; typed, the typed grams count.
+ */
+function FlowerEquivalentInput({
+  index,
+  row,
+  category,
+  errors,
+  setSize,
+}: {
+  index: number;
+  row: SizeRow;
+  category: string;
+  errors: Record<string, string>;
+  setSize: (index: number, key: keyof SizeRow, value: string) => void;
+}) {
+  const derived = derivedFlowerEquivalent(category, row.size);
+  const fromSize = derived !== null && row.flowerEquivalent.trim() === "";
+  return (
+    <div className="space-y-1">
+      <SizeInput
+        index={index}
+        row={row}
+        field="flowerEquivalent"
+        label="Flower eq. (g)"
+        errors={errors}
+        setSize={setSize}
+        type="number"
+        inputMode="decimal"
+        step="0.001"
+        min="0"
+        placeholder={derived ?? "e.g. 3.5"}
+        aria-describedby={fromSize ? `from-size-${index}` : undefined}
+      />
+      {fromSize ? (
+        <p id={`from-size-${index}`} className="text-muted-foreground text-xs">
+          {derived} g from the size
+        </p>
+      ) : null}
     </div>
   );
 }

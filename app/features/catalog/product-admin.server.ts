@@ -3,7 +3,7 @@
  * writes'; decision 15). Catalogue pages see every change at once: the catalogue-version triggers
  * on products and product_sizes mark cached pages stale in the same transaction.
  */
-import { and, eq, isNull, notInArray, sql } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, isNull, notInArray, sql } from "drizzle-orm";
 import { db, type Executor } from "#app/db/client.server.ts";
 import { orderItems, productSizes, products } from "#app/db/schema.ts";
 import { formatGrams } from "#app/features/checkout/purchase-limits.ts";
@@ -18,6 +18,7 @@ import {
   type ProductFormData,
   type ProductFormValues,
   productFormSchema,
+  SKU_TAKEN,
   submittedFormValues,
 } from "./product.schema.ts";
 import { moveStock, StockBelowZero, type StockMove } from "./stock.server.ts";
@@ -38,13 +39,19 @@ export type AdminProductSize = {
   lowStockThreshold: number;
 };
 
-export type AdminProduct = ProductFields & { version: number; sizes: AdminProductSize[] };
+export type AdminProduct = ProductFields & {
+  version: number;
+  /** ISO time it was archived (hidden from the shop), or null. */
+  archivedAt: string | null;
+  sizes: AdminProductSize[];
+};
 
 async function withSizes(
   executor: Executor,
   rows: (typeof products.$inferSelect)[],
 ): Promise<AdminProduct[]> {
   const versions = new Map(rows.map((row) => [row.id, row.version]));
+  const archived = new Map(rows.map((row) => [row.id, row.archivedAt?.toISOString() ?? null]));
   const listed = await attachSizes(executor, rows, (size) => ({
     id: size.id,
     sku: size.sku,
@@ -55,16 +62,26 @@ async function withSizes(
     flowerEquivalentMg: size.flowerEquivalentMg,
     lowStockThreshold: size.lowStockThreshold,
   }));
-  return listed.map((product) => ({ ...product, version: versions.get(product.id) ?? 1 }));
+  return listed.map((product) => ({
+    ...product,
+    version: versions.get(product.id) ?? 1,
+    archivedAt: archived.get(product.id) ?? null,
+  }));
 }
 
-/** Every product not archived, newest first, with sizes and stock (spec §7 'All products'). */
-export async function listAdminProducts(executor?: Executor): Promise<AdminProduct[]> {
+/**
+ * Every product not archived, newest first, with sizes and stock; with
+ * `archived`, the archived ones instead.
+ */
+export async function listAdminProducts(
+  executor?: Executor,
+  options: { archived?: boolean } = {},
+): Promise<AdminProduct[]> {
   const database = executor ?? (await db());
   const rows = await database
     .select()
     .from(products)
-    .where(isNull(products.archivedAt))
+    .where(options.archived ? isNotNull(products.archivedAt) : isNull(products.archivedAt))
     .orderBy(...NEWEST_FIRST);
   return withSizes(database, rows);
 }
@@ -101,6 +118,7 @@ export function toFormValues(product: AdminProduct): ProductFormValues {
       id: size.id,
       key: size.id,
       size: size.size,
+      sku: size.sku,
       price: dollars(size.priceCents),
       salePrice: size.salePriceCents === null ? "" : dollars(size.salePriceCents),
       inventoryCount: String(size.inventoryCount),
@@ -127,6 +145,7 @@ function sizeColumns(size: ProductFormData["sizes"][number], position: number) {
     flowerEquivalentMg: size.flowerEquivalent,
     lowStockThreshold: size.lowStockThreshold,
     position,
+    ...(size.sku ? { sku: size.sku } : {}),
   };
 }
 
@@ -165,7 +184,7 @@ export type ProductWriteResult =
   | { ok: true; id: string }
   | { ok: false; reason: "not-found" }
   | { ok: false; reason: "conflict" }
-  | { ok: false; reason: "stock"; fieldErrors: Record<string, string> };
+  | { ok: false; reason: "stock" | "sku"; fieldErrors: Record<string, string> };
 
 /** Rolls the transaction back with a result for the caller. */
 class Refused extends Error {
@@ -225,6 +244,44 @@ async function applyFormMoves(
   }
 }
 
+/** A save whose SKU another size already has (case aside): the form shows it at the field. */
+export class SkuTaken extends Error {
+  readonly fieldErrors: Record<string, string>;
+  constructor(fieldErrors: Record<string, string>) {
+    super("sku taken");
+    this.fieldErrors = fieldErrors;
+  }
+}
+
+/**
+ * The SKU fields that another size (of any product, or of this form) already has. The unique index
+ * on lower(sku) is the last word; this names the field before it would answer with an error.
+ */
+async function skuConflicts(tx: Executor, input: ProductFormData): Promise<Record<string, string> | null> {
+  const typed = input.sizes.flatMap((size, index) =>
+    size.sku ? [{ index, sku: size.sku, id: size.id }] : [],
+  );
+  if (typed.length === 0) return null;
+  const taken = await tx
+    .select({ id: productSizes.id, sku: sql<string>`lower(${productSizes.sku})` })
+    .from(productSizes)
+    .where(
+      inArray(
+        sql`lower(${productSizes.sku})`,
+        typed.map((size) => size.sku.toLowerCase()),
+      ),
+    );
+  const errors: Record<string, string> = {};
+  const seen = new Set<string>();
+  for (const size of typed) {
+    const key = size.sku.toLowerCase();
+    const holder = taken.find((row) => row.sku === key);
+    if ((holder && holder.id !== size.id) || seen.has(key)) errors[`sizes.${size.index}.sku`] = SKU_TAKEN;
+    seen.add(key);
+  }
+  return Object.keys(errors).length > 0 ? errors : null;
+}
+
 async function refusable(work: () => Promise<ProductWriteResult>): Promise<ProductWriteResult> {
   try {
     return await work();
@@ -245,6 +302,8 @@ export async function createProduct(
   const now = options.now ?? new Date();
   const database = await db();
   return database.transaction(async (tx) => {
+    const skuErrors = await skuConflicts(tx, input);
+    if (skuErrors) throw new SkuTaken(skuErrors);
     const [created] = await tx
       .insert(products)
       .values({ ...productColumns(input), createdAt: now, updatedAt: now })
@@ -309,6 +368,8 @@ export async function updateProduct(
           .where(and(eq(products.id, id), isNull(products.archivedAt)));
         return { ok: false as const, reason: exists ? ("conflict" as const) : ("not-found" as const) };
       }
+      const skuErrors = await skuConflicts(tx, input);
+      if (skuErrors) throw new Refused({ ok: false, reason: "sku", fieldErrors: skuErrors });
       const existing = await tx
         .select({ id: productSizes.id, size: productSizes.size, priceCents: productSizes.priceCents })
         .from(productSizes)
@@ -414,6 +475,84 @@ export async function deleteOrArchiveProduct(
     await audit("deleted");
     return { outcome: "deleted" } as const;
   });
+}
+
+/**
+ * Archive: the product leaves the shop and the list of products on sale (kept for past orders and
+ * for restoring); nothing is deleted. Restore brings it back as it was (not featured, no deal).
+ */
+export async function setProductArchived(
+  id: string,
+  archived: boolean,
+  options: { now?: Date; audit?: AuditBy } = {},
+): Promise<{ ok: true; name: string } | { ok: false; reason: "not-found" }> {
+  if (!UUID.test(id)) return { ok: false, reason: "not-found" };
+  const now = options.now ?? new Date();
+  const database = await db();
+  return database.transaction(async (tx) => {
+    const [changed] = await tx
+      .update(products)
+      .set(
+        archived
+          ? { archivedAt: now, isFeatured: false, isDeal: false, updatedAt: now }
+          : { archivedAt: null, updatedAt: now },
+      )
+      .where(
+        and(eq(products.id, id), archived ? isNull(products.archivedAt) : isNotNull(products.archivedAt)),
+      )
+      .returning({ name: products.name });
+    if (!changed) return { ok: false, reason: "not-found" } as const;
+    await recordAuditBy(tx, options.audit, {
+      action: archived ? "product.archived" : "product.restored",
+      targetType: "product",
+      targetId: id,
+      details: { name: changed.name },
+    });
+    return { ok: true, name: changed.name } as const;
+  });
+}
+
+export type StockChangeResult =
+  | { ok: true; onHand: number; productName: string; sizeLabel: string }
+  | { ok: false; reason: "not-found" }
+  | { ok: false; reason: "below-zero"; onHand: number };
+
+/**
+ * One stock move of one size from the product list (decision 026: a movement with its note, never a
+ * figure written over), audited with the change.
+ */
+export async function changeSizeStock(
+  move: StockMove & { note: string },
+  options: ProductWriteOptions = {},
+): Promise<StockChangeResult> {
+  if (!UUID.test(move.sizeId)) return { ok: false, reason: "not-found" };
+  const database = await db();
+  try {
+    return await database.transaction(async (tx) => {
+      const [size] = await tx
+        .select({ productId: productSizes.productId, size: productSizes.size, name: products.name })
+        .from(productSizes)
+        .innerJoin(products, eq(products.id, productSizes.productId))
+        .where(and(eq(productSizes.id, move.sizeId), isNull(products.archivedAt)));
+      if (!size) return { ok: false, reason: "not-found" } as const;
+      const onHand = await moveStock(tx, [move], { actorId: options.actorId ?? null, now: options.now });
+      await recordAuditBy(tx, options.audit, {
+        action: "stock.changed",
+        targetType: "product",
+        targetId: size.productId,
+        details: { name: size.name, moves: [{ size: size.size, reason: move.reason, delta: move.delta }] },
+      });
+      return {
+        ok: true,
+        onHand: onHand.get(move.sizeId) ?? 0,
+        productName: size.name,
+        sizeLabel: size.size,
+      } as const;
+    });
+  } catch (error) {
+    if (error instanceof StockBelowZero) return { ok: false, reason: "below-zero", onHand: error.onHand };
+    throw error;
+  }
 }
 
 export type FixCaseResult =

@@ -1,18 +1,31 @@
 import { CATEGORIES, isKnownCategory } from "./catalog.ts";
 
-/** Spec §5: the admin list matches name or category, case-insensitively; 'All' matches everything. */
-export function filterAdminProducts<T extends { name: string; category: string }>(
+type ListedSize = { sku?: string; inventoryCount: number; lowStockThreshold: number };
+
+/** A size at or below its own low-stock threshold (sold out included): the digest's rule. */
+export function isLowStock(size: Pick<ListedSize, "inventoryCount" | "lowStockThreshold">) {
+  return size.inventoryCount <= size.lowStockThreshold;
+}
+
+/**
+ * The admin list matches name or category, case-insensitively; 'All' matches everything.
+ * A stock room also finds a size by its SKU, and may keep only products with a size low on stock.
+ */
+export function filterAdminProducts<T extends { name: string; category: string; sizes?: ListedSize[] }>(
   products: T[],
   search: string,
   category: string,
+  options: { lowStockOnly?: boolean } = {},
 ) {
   const needle = search.trim().toLowerCase();
   return products.filter(
     (product) =>
       (category === "all" || product.category === category) &&
+      (!options.lowStockOnly || (product.sizes ?? []).some(isLowStock)) &&
       (!needle ||
         product.name.toLowerCase().includes(needle) ||
-        product.category.toLowerCase().includes(needle)),
+        product.category.toLowerCase().includes(needle) ||
+        (product.sizes ?? []).some((size) => size.sku?.toLowerCase() === needle)),
   );
 }
 

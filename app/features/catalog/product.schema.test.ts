@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { formDataOf } from "#tests/support/form-data.ts";
 import {
+  derivedFlowerEquivalent,
   emptyProductForm,
   fieldErrorsOf,
   namedFieldsToPayload,
@@ -75,7 +76,11 @@ describe("product form schema (spec §5)", () => {
   it("requires each size's flower equivalent in grams (decision 28) and stores milligrams", () => {
     const withWeight = (flowerEquivalent: unknown) =>
       productFormSchema.safeParse({ ...valid, sizes: [{ ...valid.sizes[0], flowerEquivalent }] });
-    const missing = withWeight(undefined);
+    const missing = productFormSchema.safeParse({
+      ...valid,
+      category: "Edibles",
+      sizes: [{ ...valid.sizes[0], size: "10 pack", flowerEquivalent: undefined }],
+    });
     expect(missing.success || fieldErrorsOf(missing.error)["sizes.0.flowerEquivalent"]).toBe(
       "Flower equivalent is required",
     );
@@ -89,6 +94,50 @@ describe("product form schema (spec §5)", () => {
     expect(withWeight("0").data?.sizes[0]?.flowerEquivalent).toBe(0);
     expect(withWeight(0.125).data?.sizes[0]?.flowerEquivalent).toBe(125);
     expect(emptyProductForm().sizes[0]?.flowerEquivalent).toBe("");
+  });
+
+  it("fills a blank flower equivalent from a weight size of flower and pre-rolls, and asks only otherwise", () => {
+    const parse = (category: string, size: string, flowerEquivalent = "") =>
+      productFormSchema.safeParse({
+        ...valid,
+        category,
+        sizes: [{ ...valid.sizes[0], size, flowerEquivalent }],
+      });
+    const grams = (category: string, size: string, typed?: string) => {
+      const result = parse(category, size, typed);
+      return result.success ? result.data.sizes[0]?.flowerEquivalent : fieldErrorsOf(result.error);
+    };
+    expect(grams("Flower", "3.5g")).toBe(3500);
+    expect(grams("Flower", "1/8 oz")).toBe(3500);
+    expect(grams("Flower", "1 oz")).toBe(28_000);
+    expect(grams("Pre Rolls", "3 x 0.5g")).toBe(1500);
+    expect(grams("Mushrooms", "3.5g")).toBe(0);
+    // A typed figure wins over the size's.
+    expect(grams("Flower", "3.5g", "3")).toBe(3000);
+    // Not derivable: a flower size that names no weight, and every edible, cartridge or concentrate.
+    for (const [category, size] of [
+      ["Flower", "Shake bag"],
+      ["Edibles", "10 pack"],
+      ["Cartridges", "1g"],
+      ["Concentrates", "1g"],
+    ] as const) {
+      expect(grams(category, size), `${category} ${size}`).toEqual({
+        "sizes.0.flowerEquivalent": "Flower equivalent is required",
+      });
+    }
+    expect(derivedFlowerEquivalent("Flower", "1/8 oz")).toBe("3.5");
+    expect(derivedFlowerEquivalent("Edibles", "1/8 oz")).toBeNull();
+  });
+
+  it("takes a SKU of letters, digits, dots, dashes and underscores; blank keeps or generates one", () => {
+    const withSku = (sku: string) =>
+      productFormSchema.safeParse({ ...valid, sizes: [{ ...valid.sizes[0], sku }] });
+    expect(withSku(" CG-BD-35 ").data?.sizes[0]?.sku).toBe("CG-BD-35");
+    expect(withSku("").data?.sizes[0]?.sku).toBeUndefined();
+    const bad = withSku("has space");
+    expect(bad.success || fieldErrorsOf(bad.error)["sizes.0.sku"]).toBe(
+      "SKU may hold letters, digits, dots, dashes and underscores",
+    );
   });
 
   it("refuses an unknown category, a script URL and a THC percentage over 100", () => {
@@ -121,6 +170,33 @@ describe("admin product list rules", () => {
     expect(filterAdminProducts(products, "gum", "all").map((p) => p.name)).toEqual(["Gummies"]);
     expect(filterAdminProducts(products, "", "Flower").map((p) => p.name)).toEqual(["Blue Dream"]);
     expect(filterAdminProducts(products, "", "all")).toHaveLength(4);
+  });
+  it("keeps only products with a size at or below its threshold, and finds a size by its SKU", () => {
+    const stocked = [
+      {
+        name: "Plenty",
+        category: "Flower",
+        sizes: [{ sku: "CG-A", inventoryCount: 40, lowStockThreshold: 5 }],
+      },
+      {
+        name: "One Low",
+        category: "Flower",
+        sizes: [
+          { sku: "CG-B1", inventoryCount: 40, lowStockThreshold: 5 },
+          { sku: "CG-B2", inventoryCount: 5, lowStockThreshold: 5 },
+        ],
+      },
+      {
+        name: "Sold Out",
+        category: "Edibles",
+        sizes: [{ sku: "CG-C", inventoryCount: 0, lowStockThreshold: 0 }],
+      },
+    ];
+    expect(filterAdminProducts(stocked, "", "all", { lowStockOnly: true }).map((p) => p.name)).toEqual([
+      "One Low",
+      "Sold Out",
+    ]);
+    expect(filterAdminProducts(stocked, "cg-b2", "all").map((p) => p.name)).toEqual(["One Low"]);
   });
   it("counts categories, known first, unknown ones flagged", () => {
     expect(categoryCounts(products)).toEqual([

@@ -3,7 +3,7 @@
  * for the browser's messages and the server's check. Prices are typed in dollars and stored in cents.
  */
 
-import { gramsToMg } from "#app/features/checkout/purchase-limits.ts";
+import { flowerEquivalentFromSize, formatGrams, gramsToMg } from "#app/features/checkout/purchase-limits.ts";
 import { z } from "#app/utils/zod.ts";
 import { CATEGORIES, LOW_STOCK_THRESHOLD, STRAINS } from "./catalog.ts";
 
@@ -36,10 +36,22 @@ export const SALE_PRICE_NOT_LOWER = "Sale price must be lower than the price";
 export const DEFAULT_LOW_STOCK_THRESHOLD = LOW_STOCK_THRESHOLD;
 
 /** An empty price or inventory becomes 0; an empty sale price becomes unset (spec §5). */
+export const SKU_TAKEN = "Another size already has this SKU";
+
 export const productSizeSchema = z
   .object({
     id: z.preprocess(blankTo(undefined), z.uuid().optional()),
     size: z.string().trim().min(1, "Size is required").max(40, "Size must be 40 characters or fewer"),
+    /** The stock room's code; blank: a new size gets a generated one, an existing size keeps its own. */
+    sku: z.preprocess(
+      blankTo(undefined),
+      z
+        .string()
+        .trim()
+        .max(40, "SKU must be 40 characters or fewer")
+        .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, "SKU may hold letters, digits, dots, dashes and underscores")
+        .optional(),
+    ),
     price: z.preprocess(
       (value) => toNumber(blankTo(0)(value)),
       z.number().min(0, "Price must be positive").max(100_000, "Price is too high"),
@@ -126,7 +138,36 @@ const optionalNumber = (max: number, message: string) =>
     z.number().min(0, message).max(max, message).nullable(),
   );
 
-export const productFormSchema = z.object({
+/**
+ * A blank flower equivalent the size gives (`3.5g` of flower, `1/8 oz` of pre-rolls) is filled in
+ * before the sizes are checked, so it is asked only where it cannot be derived.
+ */
+function withDerivedFlowerEquivalents(raw: unknown) {
+  if (!raw || typeof raw !== "object") return raw;
+  const input = raw as Record<string, unknown>;
+  if (typeof input.category !== "string" || !Array.isArray(input.sizes)) return raw;
+  const category = input.category;
+  return {
+    ...input,
+    sizes: input.sizes.map((size: unknown) => {
+      if (!size || typeof size !== "object") return size;
+      const row = size as Record<string, unknown>;
+      const given = row.flowerEquivalent;
+      if (!(given === undefined || given === null || String(given).trim() === "")) return row;
+      const derived = derivedFlowerEquivalent(category, row.size);
+      return derived === null ? row : { ...row, flowerEquivalent: derived };
+    }),
+  };
+}
+
+/** The grams (as the field reads them, "3.5") a size's label gives in `category`, or null. */
+export function derivedFlowerEquivalent(category: string, sizeLabel: unknown): string | null {
+  if (typeof sizeLabel !== "string") return null;
+  const mg = flowerEquivalentFromSize(category, sizeLabel.trim());
+  return mg === null ? null : formatGrams(mg);
+}
+
+const productObjectSchema = z.object({
   name: z.string().trim().min(1, "Product name is required").max(200, "Product name is too long"),
   description: z.string().trim().min(1, "Description is required").max(5000, "Description is too long"),
   category: z.preprocess(
@@ -159,10 +200,12 @@ export const productFormSchema = z.object({
   version: z.preprocess((value) => toNumber(blankTo(undefined)(value)), z.number().int().min(1).optional()),
 });
 
+export const productFormSchema = z.preprocess(withDerivedFlowerEquivalents, productObjectSchema);
+
 /** The refusal of an edit saved over a newer version of the product (decision 026). */
 export const PRODUCT_CHANGED_MESSAGE = "This product was changed by someone else. Reload to see the changes.";
 
-export type ProductFormInput = z.input<typeof productFormSchema>;
+export type ProductFormInput = z.input<typeof productObjectSchema>;
 export type ProductFormData = z.output<typeof productFormSchema>;
 
 export type ProductFormValues = {
@@ -182,6 +225,8 @@ export type ProductFormValues = {
     id: string;
     key: string;
     size: string;
+    /** "" for a new size: one is generated when it is saved. */
+    sku: string;
     price: string;
     salePrice: string;
     /** Opening stock of a new size; the stock on hand (shown, not sent as a figure) of an existing one. */
@@ -207,6 +252,7 @@ export function emptySizeRow(): ProductFormValues["sizes"][number] {
     id: "",
     key: newSizeRowKey(),
     size: "",
+    sku: "",
     price: "0",
     salePrice: "",
     inventoryCount: "0",
@@ -271,6 +317,7 @@ export function submittedFormValues(raw: unknown): ProductFormValues {
         id: text(size.id),
         key: text(size.id) || newSizeRowKey(),
         size: text(size.size),
+        sku: text(size.sku),
         price: text(size.price),
         salePrice: text(size.salePrice),
         inventoryCount: text(size.inventoryCount),

@@ -3,6 +3,7 @@ import { demoProducts } from "#app/demo/demo-catalog.ts";
 import {
   DEFAULT_PURCHASE_LIMITS,
   estimateFlowerEquivalentMg,
+  flowerEquivalentFromSize,
   formatGrams,
   gramsInLabel,
   gramsToMg,
@@ -61,6 +62,19 @@ describe("weights of flower equivalent (decision 28)", () => {
         if (product.category !== "Mushrooms") expect(mg, `${product.name} ${size.size}`).toBeGreaterThan(0);
       }
     }
+  });
+
+  it("takes flower and pre-rolls' weight from a weight size: 1/8 oz is the trade's 3.5 g, 1 oz 28 g", () => {
+    expect(flowerEquivalentFromSize("Flower", "3.5g")).toBe(3500);
+    expect(flowerEquivalentFromSize("Flower", "1/8 oz")).toBe(3500);
+    expect(flowerEquivalentFromSize("Flower", "1/4 oz")).toBe(7000);
+    expect(flowerEquivalentFromSize("Flower", "1 oz")).toBe(28_000);
+    expect(flowerEquivalentFromSize("Pre Rolls", "1g")).toBe(1000);
+    expect(flowerEquivalentFromSize("Pre Rolls", "5 x 0.5g")).toBe(2500);
+    expect(flowerEquivalentFromSize("Mushrooms", "3.5g")).toBe(0);
+    expect(flowerEquivalentFromSize("Flower", "Shake bag")).toBeNull();
+    expect(flowerEquivalentFromSize("Edibles", "3.5g")).toBeNull();
+    expect(flowerEquivalentFromSize("Cartridges", "1g")).toBeNull();
   });
 
   it("formats and parses grams", () => {

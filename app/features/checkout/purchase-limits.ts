@@ -136,6 +136,21 @@ export function gramsInLabel(label: string): number | null {
   return null;
 }
 
+/** Categories whose flower equivalent is the weight their size names (`3.5g`, `1/8 oz`, `1 oz`). */
+const WEIGHED_BY_LABEL: ReadonlySet<string> = new Set(["Flower", "Pre Rolls"]);
+
+/**
+ * The flower equivalent of one unit in milligrams when the size alone says it, or null when staff
+ * must give it: flower and pre-rolls by the weight in their label (1/8 oz = 3.5 g, the trade's
+ * ounce of 28 g); mushrooms hold no cannabis (0). Other categories depend on their THC or oil.
+ */
+export function flowerEquivalentFromSize(category: string, sizeLabel: string): number | null {
+  if (category === "Mushrooms") return 0;
+  if (!WEIGHED_BY_LABEL.has(category)) return null;
+  const grams = gramsInLabel(sizeLabel);
+  return grams === null ? null : Math.round(grams * 1000);
+}
+
 /** How many pieces or packs a label names ("20 pack" → 20, "3 bars" → 3, "Single can" → 1). */
 export function unitsInLabel(label: string): number {
   const leading = /^\s*(\d+)\b/.exec(label);

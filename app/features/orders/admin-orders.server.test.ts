@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { expect, it } from "vitest";
-import { orderStatusCounts, productSizes } from "#app/db/schema.ts";
+import { orderStatusCounts, orders, productSizes } from "#app/db/schema.ts";
 import { deleteOrArchiveProduct, getAdminProduct } from "#app/features/catalog/product-admin.server.ts";
 import { describeEachDatabase } from "#tests/db.ts";
 import { createFormProduct, placedTestOrder } from "#tests/support/admin-fixtures.server.ts";
@@ -40,18 +40,21 @@ describeEachDatabase("admin orders", (database) => {
     expect(await setOrderStatus(placed.id, "confirmed")).toEqual({ ok: true, changed: false });
     expect(await counts()).toMatchObject({ pending: before.statusCounts.pending - 1, confirmed: 1 });
 
-    // Cancelling puts the items back and takes the total out of revenue.
+    // Cancelling puts the items back and takes the total out of the open orders' value.
     expect(await setOrderStatus(placed.id, "cancelled")).toEqual({ ok: true, changed: true });
     expect(await stock()).toBe(10);
     const cancelled = await getDashboardStats({ now: NOW });
-    expect(cancelled.totalRevenueCents).toBe(before.totalRevenueCents - placed.totalAmountCents);
+    expect(cancelled.openValueCents).toBe(before.openValueCents - placed.totalAmountCents);
+    expect(cancelled.totalRevenueCents).toBe(before.totalRevenueCents);
     expect(cancelled.totalOrders).toBe(before.totalOrders);
     expect(cancelled.statusCounts.cancelled).toBe(1);
 
-    // Re-opening takes the stock again; refused when it is gone.
+    // Re-opening takes the stock again; refused when it is gone. Delivered, it is revenue.
     expect(await setOrderStatus(placed.id, "delivered")).toEqual({ ok: true, changed: true });
     expect(await stock()).toBe(8);
-    expect((await getDashboardStats({ now: NOW })).totalRevenueCents).toBe(before.totalRevenueCents);
+    expect((await getDashboardStats({ now: NOW })).totalRevenueCents).toBe(
+      before.totalRevenueCents + placed.totalAmountCents,
+    );
     await setOrderStatus(placed.id, "cancelled");
     await db.update(productSizes).set({ inventoryCount: 1 }).where(eq(productSizes.id, p.sizeId));
     expect(await setOrderStatus(placed.id, "confirmed")).toEqual({
@@ -62,6 +65,41 @@ describeEachDatabase("admin orders", (database) => {
     expect(await stock()).toBe(1);
     expect(await setOrderStatus(randomUUID(), "confirmed")).toEqual({ ok: false, reason: "not-found" });
     expect(await setOrderStatus("not-a-uuid", "confirmed")).toEqual({ ok: false, reason: "not-found" });
+  });
+
+  it("counts only delivered orders as revenue, with the open orders' value apart", async () => {
+    const p = await product("Revenue Haze", 50, 45);
+    const before = await getDashboardStats({ now: NOW });
+    const [pending, confirmed, delivered, cancelled] = [
+      await order([{ productId: p.id, sizeId: p.sizeId, quantity: 2 }]),
+      await order([{ productId: p.id, sizeId: p.sizeId, quantity: 3 }]),
+      await order([{ productId: p.id, sizeId: p.sizeId, quantity: 4 }]),
+      await order([{ productId: p.id, sizeId: p.sizeId, quantity: 5 }]),
+    ];
+    await setOrderStatus(confirmed.id, "confirmed");
+    await setOrderStatus(delivered.id, "confirmed");
+    await setOrderStatus(delivered.id, "out_for_delivery");
+    const onTheRoad = await getDashboardStats({ now: NOW });
+    expect(onTheRoad.totalRevenueCents).toBe(before.totalRevenueCents);
+    await setOrderStatus(delivered.id, "delivered");
+    await setOrderStatus(cancelled.id, "cancelled");
+
+    const after = await getDashboardStats({ now: NOW });
+    expect(after.totalRevenueCents - before.totalRevenueCents).toBe(delivered.totalAmountCents);
+    expect(after.openValueCents - before.openValueCents).toBe(
+      pending.totalAmountCents + confirmed.totalAmountCents,
+    );
+    expect(after.openOrders - before.openOrders).toBe(2);
+    // The running sums agree with the orders themselves.
+    const { db } = database();
+    const [sums] = await db
+      .select({
+        delivered: sql<string>`coalesce(sum(${orders.totalAmountCents}) FILTER (WHERE ${orders.status} = 'delivered'), 0)::text`,
+        open: sql<string>`coalesce(sum(${orders.totalAmountCents}) FILTER (WHERE ${orders.status} IN ('pending', 'confirmed', 'out_for_delivery')), 0)::text`,
+      })
+      .from(orders);
+    expect(after.totalRevenueCents).toBe(Number(sums?.delivered));
+    expect(after.openValueCents).toBe(Number(sums?.open));
   });
 
   it("lists incoming and completed orders newest first, a page at a time, with every item", async () => {

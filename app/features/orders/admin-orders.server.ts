@@ -11,11 +11,12 @@
  *   revenue, un-cancelling adds it back. Order counts include every order placed.
  */
 
-import { and, asc, gte, inArray, isNull, sql } from "drizzle-orm";
+import { and, asc, eq, gte, inArray, isNull, sql } from "drizzle-orm";
 import { db, type Executor, type Transaction } from "#app/db/client.server.ts";
 import { decodeCursor, encodeCursor, newestFirst, UUID } from "#app/db/keyset.ts";
 import { rowsOf } from "#app/db/rows.ts";
 import {
+  deliveredRevenue,
   emailOutbox,
   type OrderStatus,
   orderDailyStats,
@@ -28,6 +29,7 @@ import { SQL_REFUSALS } from "#app/db/sql-refusals.ts";
 import { type AuditBy, recordAuditBy } from "#app/features/staff/audit.server.ts";
 import { config } from "#app/utils/env.server.ts";
 import { STORE_TIME_ZONE, storeDay } from "#app/utils/store-time.ts";
+import { type DeliveredBy, deliveredBy } from "./delivered-by.server.ts";
 import { isWithinScope, type StaffScope } from "./driver-scope.server.ts";
 import type { OrderFilters } from "./order-search.schema.ts";
 import { orderFilterCondition } from "./order-search.server.ts";
@@ -52,6 +54,8 @@ export type AdminOrder = OrderSummary &
     /** 'I'll pay with' in cents (decision 24), or null. */
     payWithCents: number | null;
     items: AdminOrderItem[];
+    /** On the completed list, a delivered order's who and when. */
+    delivered?: DeliveredBy | null;
   };
 
 export type OrderScope = "incoming" | "completed";
@@ -79,7 +83,13 @@ export async function listOrders(
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
   const nextCursor = rows.length > limit && last ? encodeCursor(last.createdAtText, last.id) : null;
-  return { orders: await withItems(database, page), nextCursor };
+  const listed: AdminOrder[] = await withItems(database, page);
+  if (scope === "completed") {
+    const delivered = listed.filter((order) => order.status === "delivered").map((order) => order.id);
+    const by = await deliveredBy(database, delivered);
+    for (const order of listed) order.delivered = by.get(order.id) ?? null;
+  }
+  return { orders: listed, nextCursor };
 }
 
 /** The columns every admin view of an order reads: the lists, the day board and the CSV export. */
@@ -457,8 +467,11 @@ function stockShortItem(error: unknown): string | null {
 export type DashboardStats = {
   totalProducts: number;
   totalOrders: number;
-  /** Sum of order totals, cancelled orders excluded. */
+  /** Revenue: the totals of delivered orders only. */
   totalRevenueCents: number;
+  /** The totals of open orders (pending, confirmed, out for delivery): expected, not yet earned. */
+  openValueCents: number;
+  openOrders: number;
   statusCounts: Record<OrderStatus, number>;
   /** Oldest first, one entry per store day (days without orders filled with 0). */
   last30Days: { day: string; orders: number; revenueCents: number }[];
@@ -483,9 +496,15 @@ export async function getDashboardStats(
     .from(products)
     .where(isNull(products.archivedAt));
   const statusRows = await database.select().from(orderStatusCounts);
-  const [revenue] = await database
+  // Revenue kept by place_order and change_order_status: every order not cancelled.
+  const [notCancelled] = await database
     .select({ total: sql<string>`coalesce(sum(${orderDailyStats.revenueCents}), 0)::text` })
     .from(orderDailyStats);
+  const [delivered] = await database
+    .select({ total: deliveredRevenue.totalCents })
+    .from(deliveredRevenue)
+    .where(eq(deliveredRevenue.id, 1));
+  const deliveredCents = Number(delivered?.total ?? 0);
   const dailyRows = await database
     .select()
     .from(orderDailyStats)
@@ -514,7 +533,9 @@ export async function getDashboardStats(
   return {
     totalProducts: productCount?.total ?? 0,
     totalOrders: Object.values(statusCounts).reduce((sum, value) => sum + value, 0),
-    totalRevenueCents: Number(revenue?.total ?? 0),
+    totalRevenueCents: deliveredCents,
+    openValueCents: Number(notCancelled?.total ?? 0) - deliveredCents,
+    openOrders: OPEN_STATUSES.reduce((sum, status) => sum + statusCounts[status], 0),
     statusCounts,
     last30Days: days.map((day) => ({
       day,

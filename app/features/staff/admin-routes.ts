@@ -59,7 +59,16 @@ export const ADMIN_ROUTES = {
   },
   "/admin/today/pick-list": { read: "today.plan" },
   "/admin/today/driver-slips": { read: "today.plan" },
-  "/admin/products": { read: "products", actions: { delete: "products", "fix-case": "products" } },
+  "/admin/products": {
+    read: "products",
+    actions: {
+      delete: "products",
+      "fix-case": "products",
+      archive: "products",
+      restore: "products",
+      stock: "products",
+    },
+  },
   "/admin/products/new": { read: "products", actions: { "*": "products" } },
   "/admin/products/import": { read: "products", actions: { preview: "products", import: "products" } },
   "/admin/products/export": { read: "products", resource: true },

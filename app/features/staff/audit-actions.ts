@@ -13,6 +13,8 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   "product.updated": "Edited a product",
   "product.price_changed": "Changed prices",
   "product.deleted": "Deleted a product",
+  "product.archived": "Archived a product",
+  "product.restored": "Restored a product",
   "stock.changed": "Changed stock",
   "stock.adopted": "Recorded stock set outside the ledger",
   "catalogue.imported": "Imported the catalogue (CSV)",

@@ -22,6 +22,7 @@ import {
 } from "#app/utils/url-filters.ts";
 import { z } from "#app/utils/zod.ts";
 import { AUDIT_FILTER_KEYS, type AuditFilters, type AuditRow } from "./audit-actions.ts";
+import { type FoldedHistoryEvent, foldOrderHistory, type HistoryEvent } from "./order-history.ts";
 
 export const AUDIT_PAGE_SIZE = 50;
 export const AUDIT_EXPORT_BATCH = 1000;
@@ -218,16 +219,15 @@ export function auditCsvStream(
   });
 }
 
-export type OrderHistoryEntry = {
-  createdAt: string;
-  actorEmail: string | null;
-  action: string;
-  details: unknown;
-};
+export type OrderHistoryEntry = FoldedHistoryEvent;
+
+/** Events read per order to fill its `perOrder` lines once repeated ID photo views are folded. */
+const EVENTS_READ_PER_ORDER = 100;
 
 /**
- * The last `perOrder` events of each of these orders (who confirmed it, who viewed the ID, when),
- * newest first: one index range of the target index per order.
+ * The last `perOrder` lines of each of these orders' history (who confirmed it, who viewed the ID,
+ * when), newest first, repeated views folded into one line (`foldOrderHistory`): one index range
+ * of the target index per order.
  */
 export async function orderHistories(
   orderIds: string[],
@@ -246,18 +246,22 @@ export async function orderHistories(
       SELECT created_at, actor_email, action, details FROM audit_events
       WHERE target_type = 'order' AND target_id = t.id
       ORDER BY created_at DESC NULLS LAST, id DESC NULLS LAST
-      LIMIT ${perOrder}
+      LIMIT ${EVENTS_READ_PER_ORDER}
     ) e`);
-  const byOrder: Record<string, OrderHistoryEntry[]> = {};
-  for (const row of rowsOf<OrderHistoryEntry & { orderId: string }>(result)) {
-    const list = byOrder[row.orderId] ?? [];
-    byOrder[row.orderId] = list;
+  const events: Record<string, HistoryEvent[]> = {};
+  for (const row of rowsOf<HistoryEvent & { orderId: string }>(result)) {
+    const list = events[row.orderId] ?? [];
+    events[row.orderId] = list;
     list.push({
       createdAt: new Date(row.createdAt).toISOString(),
       actorEmail: row.actorEmail,
       action: row.action,
       details: row.details,
     });
+  }
+  const byOrder: Record<string, OrderHistoryEntry[]> = {};
+  for (const [orderId, list] of Object.entries(events)) {
+    byOrder[orderId] = foldOrderHistory(list).slice(0, perOrder);
   }
   return byOrder;
 }

@@ -1,6 +1,5 @@
 import { data, Link } from "react-router";
 import { z } from "zod";
-import { SignOutButton } from "#app/components/admin/admin-header.tsx";
 import { BackupPanel, type BackupSummary } from "#app/components/admin/backup-panel.tsx";
 import { KeyBackupBanner, type KeyBackupBannerData } from "#app/components/admin/key-backup-banner.tsx";
 import { LowStockPanel, type LowStockSummary } from "#app/components/admin/low-stock-panel.tsx";
@@ -138,7 +137,6 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
         <Link to="/admin/products/new" className={buttonVariants({ variant: "primary" })}>
           <Icon name="plus" /> Add Product
         </Link>
-        <SignOutButton />
       </AdminPageHeader>
 
       {loaderData.keyBackup ? (
@@ -150,7 +148,7 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
       <h2 className="mt-6 mb-3 font-semibold text-muted-foreground text-xs uppercase tracking-wider">
         All time
       </h2>
-      <div className="grid gap-4 sm:grid-cols-3">
+      <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
         <StatCard
           icon={<Icon name="package" />}
           label="Total Products"
@@ -165,7 +163,17 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
           icon={<Icon name="dollar-sign" />}
           label="Total Revenue"
           value={stats ? formatCents(stats.totalRevenueCents) : "–"}
-          hint="All orders except cancelled ones"
+          hint="Delivered orders only"
+        />
+        <StatCard
+          icon={<Icon name="clipboard-list" />}
+          label="Open orders"
+          value={stats ? formatCents(stats.openValueCents) : "–"}
+          hint={
+            stats
+              ? `${stats.openOrders.toLocaleString("en-US")} not delivered yet (pending, confirmed, out for delivery)`
+              : undefined
+          }
         />
       </div>
 

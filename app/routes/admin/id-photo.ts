@@ -6,11 +6,13 @@ import type { Route } from "./+types/id-photo";
 
 /**
  * A customer's ID photo (decision 6): only behind the admin guard, never cached anywhere; a driver
- * only for orders of their run; every view recorded in the audit log (decision 27).
+ * only for orders of their run; every view recorded in the audit log (decision 27): the order card's
+ * thumbnail (`?view=thumbnail`) once per staff member, order and hour, the photo opened every time.
  */
-export async function loader({ params, context }: Route.LoaderArgs) {
+export async function loader({ request, params, context }: Route.LoaderArgs) {
   const admin = requireAdmin(context);
-  const photo = await viewIdPhoto(params.id, staffScopeOf(admin), auditBy(admin, context));
+  const kind = new URL(request.url).searchParams.get("view") === "thumbnail" ? "thumbnail" : "opened";
+  const photo = await viewIdPhoto(params.id, staffScopeOf(admin), auditBy(admin, context), { kind });
   if (!photo.ok) {
     const forbidden = photo.reason === "forbidden";
     return new Response(forbidden ? "You don't have access to this page" : "Not found", {

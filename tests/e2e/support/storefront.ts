@@ -117,3 +117,21 @@ export async function productSlugOf(request: APIRequestContext, id: string) {
   if (response.status() !== 301 || !slug) throw new Error(`/product/${id} answered ${response.status()}`);
   return slug;
 }
+
+/** A shopper's cart tells which size to order: the size id the product page put in the cart. */
+export async function sizeIdFromCart(shopper: BrowserContext, productId: string) {
+  await passAgeGate(shopper);
+  const shopPage = await shopper.newPage();
+  await shopPage.goto(`/product/${productId}`);
+  // A click before hydration does nothing: click until the cart says it took the item.
+  await expect(async () => {
+    await shopPage.getByRole("button", { name: "Add to Cart" }).click();
+    await expect(shopPage.getByText("Added to cart").first()).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 20_000 });
+  const cart = await shopPage.evaluate(() => window.localStorage.getItem("capital-grown-cart"));
+  const sizeId = (JSON.parse(cart ?? "[]") as { selectedSize?: { id: string }; sizeId?: string }[])
+    .map((line) => line.selectedSize?.id ?? line.sizeId)
+    .find(Boolean) as string;
+  expect(sizeId).toMatch(/^[0-9a-f-]{36}$/);
+  return sizeId;
+}

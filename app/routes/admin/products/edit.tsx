@@ -5,6 +5,7 @@ import { StockHistory } from "#app/components/admin/stock-history.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
 import { adminForm, requireAdmin } from "#app/features/admin-auth/guard.server.ts";
+import { productPath } from "#app/features/catalog/catalog.ts";
 import { PRODUCT_CHANGED_MESSAGE, SAVE_FAILED } from "#app/features/catalog/product.schema.ts";
 import {
   getAdminProduct,
@@ -32,6 +33,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     return {
       product: {
         id: product.id,
+        shopPath: productPath(product),
         values: toFormValues(product),
         history: product.sizes.map((size) => ({
           id: size.id,
@@ -63,7 +65,7 @@ export async function action({ params, context }: Route.ActionArgs) {
       // Decision 026: the form keeps what was typed; the admin reloads to see the other change.
       return data({ fieldErrors: { form: PRODUCT_CHANGED_MESSAGE }, values: parsed.values }, { status: 409 });
     }
-    if (!result.ok && result.reason === "stock") {
+    if (!result.ok && (result.reason === "stock" || result.reason === "sku")) {
       return data({ fieldErrors: result.fieldErrors, values: parsed.values }, { status: 409 });
     }
     if (!result.ok) {
@@ -99,7 +101,16 @@ export default function EditProduct({ loaderData, actionData }: Route.ComponentP
   return (
     <div className="mx-auto max-w-3xl">
       {back}
-      <AdminPageHeader title="Edit Product" />
+      <AdminPageHeader title="Edit Product">
+        <a
+          href={loaderData.product.shopPath}
+          target="_blank"
+          rel="noreferrer"
+          className={buttonVariants({ variant: "outline" })}
+        >
+          <Icon name="store" /> View in shop
+        </a>
+      </AdminPageHeader>
       <ProductForm
         key={loaderData.product.id}
         initial={actionData?.values ?? loaderData.product.values}

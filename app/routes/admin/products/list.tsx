@@ -1,13 +1,15 @@
 import { useEffect, useMemo, useState } from "react";
-import { data, Link, useFetcher } from "react-router";
+import { data, Link, type ShouldRevalidateFunctionArgs, useFetcher, useSearchParams } from "react-router";
 import { ConfirmDialog } from "#app/components/admin/confirm-dialog.tsx";
 import { useCsrfToken } from "#app/components/admin/csrf.tsx";
 import { AdminPageHeader } from "#app/components/admin/page-header.tsx";
+import { type ProductListResult, ProductTable } from "#app/components/admin/product-table.tsx";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { Button, buttonVariants } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
 import { Input, Label, NativeSelect, SelectOptions } from "#app/components/ui/input.tsx";
+import { Switch } from "#app/components/ui/switch.tsx";
 import { adminForm, requireAdmin } from "#app/features/admin-auth/guard.server.ts";
 import {
   CATEGORIES,
@@ -16,15 +18,18 @@ import {
   isOnSale,
   unitPriceCents,
 } from "#app/features/catalog/catalog.ts";
+import { fieldErrorsOf } from "#app/features/catalog/product.schema.ts";
 import {
   type AdminProduct,
+  changeSizeStock,
   deleteOrArchiveProduct,
   fixCategoryCase,
   LOW_STOCK_THRESHOLD,
   listAdminProducts,
+  setProductArchived,
 } from "#app/features/catalog/product-admin.server.ts";
 import { productListIntentSchema } from "#app/features/catalog/product-list.schema.ts";
-import { categoryCounts, filterAdminProducts } from "#app/features/catalog/product-list.ts";
+import { categoryCounts, filterAdminProducts, isLowStock } from "#app/features/catalog/product-list.ts";
 import { auditBy } from "#app/features/staff/audit.server.ts";
 import { cn } from "#app/utils/cn.ts";
 import { errorMessage, log } from "#app/utils/logger.server.ts";
@@ -36,29 +41,92 @@ export function meta() {
   return [{ title: "Products | Admin" }];
 }
 
-export async function loader({ context }: Route.LoaderArgs) {
+/** `?show=archived` lists the archived products (to restore one) instead of those in the shop. */
+export async function loader({ request, context }: Route.LoaderArgs) {
   requireAdmin(context);
+  const archived = new URL(request.url).searchParams.get("show") === "archived";
   try {
-    return { products: await listAdminProducts(), error: null, lowStock: LOW_STOCK_THRESHOLD };
+    return {
+      products: await listAdminProducts(undefined, { archived }),
+      archived,
+      error: null,
+      lowStock: LOW_STOCK_THRESHOLD,
+    };
   } catch (error) {
     log.error("Failed to fetch products", { error: errorMessage(error) });
     return {
       products: [] as AdminProduct[],
+      archived,
       error: "Failed to fetch products",
       lowStock: LOW_STOCK_THRESHOLD,
     };
   }
 }
 
-type ActionResult = { ok: boolean; title: string; description: string };
+type ActionResult = ProductListResult;
 
 export async function action({ context }: Route.ActionArgs) {
   const admin = requireAdmin(context);
   const parsed = productListIntentSchema.safeParse(Object.fromEntries(adminForm(context)));
   if (!parsed.success) {
-    return data<ActionResult>({ ok: false, title: "Error", description: "Unknown action" }, { status: 400 });
+    const fieldErrors = fieldErrorsOf(parsed.error);
+    const stock = adminForm(context).get("intent") === "stock";
+    return data<ActionResult>(
+      stock
+        ? { ok: false, title: "Error", description: "Check the stock change", fieldErrors }
+        : { ok: false, title: "Error", description: "Unknown action" },
+      { status: 400 },
+    );
+  }
+  if (parsed.data.intent === "stock") {
+    const { sizeId, reason, delta, note } = parsed.data;
+    const result = await changeSizeStock(
+      { sizeId, reason, delta, note },
+      { actorId: admin.userId, audit: auditBy(admin, context) },
+    );
+    if (result.ok) {
+      return data<ActionResult>({
+        ok: true,
+        title: "Stock updated",
+        description: `${result.productName} (${result.sizeLabel}): ${result.onHand} on hand`,
+      });
+    }
+    if (result.reason === "below-zero") {
+      return data<ActionResult>(
+        {
+          ok: false,
+          title: "Error",
+          description: "Not enough stock",
+          fieldErrors: {
+            delta: `Only ${result.onHand} in stock: a correction can take at most ${result.onHand}`,
+          },
+        },
+        { status: 409 },
+      );
+    }
+    return data<ActionResult>(
+      { ok: false, title: "Error", description: "That size no longer exists" },
+      { status: 404 },
+    );
   }
   const { intent, id } = parsed.data;
+  if (intent === "archive" || intent === "restore") {
+    const result = await setProductArchived(id, intent === "archive", { audit: auditBy(admin, context) });
+    if (!result.ok) {
+      return data<ActionResult>(
+        { ok: false, title: "Error", description: "That product is not there any more: reload the list" },
+        { status: 404 },
+      );
+    }
+    return data<ActionResult>({
+      ok: true,
+      title: intent === "archive" ? "Product archived" : "Product restored",
+      description:
+        intent === "archive"
+          ? `${result.name} is hidden from the shop. Find it under Archived to restore it.`
+          : `${result.name} is back in the shop.`,
+    });
+  }
   if (intent === "delete") {
     try {
       const result = await deleteOrArchiveProduct(id, { audit: auditBy(admin, context) });
@@ -98,15 +166,49 @@ export async function action({ context }: Route.ActionArgs) {
   }
 }
 
+/** The list's URL with one of its settings (view, stock, show) changed, the others kept. */
+function withParam(params: URLSearchParams, key: string, value: string | null) {
+  const next = new URLSearchParams(params);
+  if (value === null) next.delete(key);
+  else next.set(key, value);
+  const text = next.toString();
+  return text ? `?${text}` : "";
+}
+
+/** Switching the view or the low-stock filter needs no new data; switching to Archived does. */
+export function shouldRevalidate({
+  currentUrl,
+  nextUrl,
+  formMethod,
+  defaultShouldRevalidate,
+}: ShouldRevalidateFunctionArgs) {
+  if (formMethod || currentUrl.pathname !== nextUrl.pathname) return defaultShouldRevalidate;
+  return currentUrl.searchParams.get("show") !== nextUrl.searchParams.get("show");
+}
+
 export default function ProductList({ loaderData }: Route.ComponentProps) {
-  const { products, error, lowStock } = loaderData;
+  const { products, error, lowStock, archived } = loaderData;
+  const [params, setParams] = useSearchParams();
+  const view = params.get("view") === "table" ? "table" : "cards";
+  const lowStockOnly = params.get("stock") === "low";
   const [search, setSearch] = useState("");
   const [category, setCategory] = useState("all");
   const visible = useMemo(
-    () => filterAdminProducts(products, search, category),
-    [products, search, category],
+    () => filterAdminProducts(products, search, category, { lowStockOnly }),
+    [products, search, category, lowStockOnly],
   );
   const counts = useMemo(() => categoryCounts(products), [products]);
+  const lowCount = useMemo(
+    () => products.filter((product) => product.sizes.some(isLowStock)).length,
+    [products],
+  );
+
+  function setParam(key: string, value: string | null) {
+    setParams((current) => new URLSearchParams(withParam(current, key, value)), {
+      replace: true,
+      preventScrollReset: true,
+    });
+  }
 
   useEffect(() => {
     if (error) toast.error("Error", { description: error });
@@ -115,8 +217,12 @@ export default function ProductList({ loaderData }: Route.ComponentProps) {
   return (
     <>
       <AdminPageHeader
-        title="Products"
-        description={`${products.length} product${products.length === 1 ? "" : "s"} in the shop`}
+        title={archived ? "Archived products" : "Products"}
+        description={
+          archived
+            ? `${products.length} archived product${products.length === 1 ? "" : "s"}: hidden from the shop, kept for past orders`
+            : `${products.length} product${products.length === 1 ? "" : "s"} in the shop`
+        }
       >
         <Link to="/admin/dashboard" className={buttonVariants({ variant: "outline" })}>
           <Icon name="arrow-left" /> Back to Dashboard
@@ -172,6 +278,44 @@ export default function ProductList({ loaderData }: Route.ComponentProps) {
         </div>
       </div>
 
+      <div className="mb-4 flex flex-wrap items-center gap-x-6 gap-y-3">
+        <fieldset className="flex items-center gap-1">
+          <legend className="sr-only">View</legend>
+          <Button
+            type="button"
+            size="sm"
+            variant={view === "cards" ? "secondary" : "ghost"}
+            aria-pressed={view === "cards"}
+            onClick={() => setParam("view", null)}
+          >
+            <Icon name="layout-grid" /> Cards
+          </Button>
+          <Button
+            type="button"
+            size="sm"
+            variant={view === "table" ? "secondary" : "ghost"}
+            aria-pressed={view === "table"}
+            onClick={() => setParam("view", "table")}
+          >
+            <Icon name="clipboard-list" /> Table
+          </Button>
+        </fieldset>
+        <div className="flex min-h-11 items-center gap-3">
+          <Switch
+            id="low-stock-only"
+            checked={lowStockOnly}
+            onCheckedChange={(checked) => setParam("stock", checked ? "low" : null)}
+          />
+          <Label htmlFor="low-stock-only">Low stock only ({lowCount})</Label>
+        </div>
+        <Link
+          to={{ search: withParam(params, "show", archived ? null : "archived") }}
+          className="inline-flex min-h-11 items-center text-primary text-sm underline-offset-4 hover:underline"
+        >
+          {archived ? "Back to products in the shop" : "Archived products"}
+        </Link>
+      </div>
+
       <ul className="mb-6 flex flex-wrap gap-2" aria-label="Categories">
         {counts.map((entry) => (
           <li key={entry.category}>
@@ -197,8 +341,17 @@ export default function ProductList({ loaderData }: Route.ComponentProps) {
 
       {visible.length === 0 ? (
         <p className="rounded-lg border border-border border-dashed bg-card px-6 py-16 text-center text-muted-foreground">
-          No products found.
+          {lowStockOnly
+            ? "No product is low on stock."
+            : archived
+              ? "No archived products."
+              : "No products found."}
         </p>
+      ) : view === "table" ? (
+        <ProductTable
+          products={visible}
+          onArchive={(product) => <ArchiveButton product={product} compact />}
+        />
       ) : (
         <ul className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4">
           {visible.map((product) => (
@@ -212,6 +365,72 @@ export default function ProductList({ loaderData }: Route.ComponentProps) {
   );
 }
 
+/**
+ * 'Archive' (asks first) hides the product from the shop and this list; 'Restore' brings an archived
+ * one back. Nothing is deleted: past orders and the stock ledger keep pointing at it.
+ */
+function ArchiveButton({ product, compact = false }: { product: AdminProduct; compact?: boolean }) {
+  const fetcher = useFetcher<ActionResult>();
+  const csrf = useCsrfToken();
+  const [confirming, setConfirming] = useState(false);
+  const archived = product.archivedAt !== null;
+  const busy = fetcher.state !== "idle";
+
+  // The answer arrives while the list reloads (this button may be gone after it): toast at once.
+  const result = fetcher.data;
+  useEffect(() => {
+    if (!result) return;
+    if (result.ok) toast.success(result.title, { description: result.description });
+    else toast.error(result.title, { description: result.description });
+    setConfirming(false);
+  }, [result]);
+
+  const run = (intent: "archive" | "restore") =>
+    fetcher.submit({ csrf, intent, id: product.id }, { method: "post", action: "/admin/products" });
+
+  if (archived) {
+    return (
+      <Button
+        type="button"
+        variant="outline"
+        size="sm"
+        onClick={() => run("restore")}
+        disabled={busy}
+        aria-label={`Restore ${product.name}`}
+      >
+        <Icon name="refresh-cw" /> Restore
+      </Button>
+    );
+  }
+  return (
+    <>
+      <Button
+        type="button"
+        variant={compact ? "ghost" : "outline"}
+        size="sm"
+        onClick={() => setConfirming(true)}
+        aria-label={`Archive ${product.name}`}
+      >
+        Archive
+      </Button>
+      <ConfirmDialog
+        open={confirming}
+        onOpenChange={setConfirming}
+        title="Archive product?"
+        description={
+          <>
+            <strong>{product.name}</strong> will be hidden from the shop and this list. Past orders keep it,
+            and you can restore it from Archived products.
+          </>
+        }
+        confirmLabel="Archive"
+        busy={busy}
+        onConfirm={() => run("archive")}
+      />
+    </>
+  );
+}
+
 function AdminProductCard({ product, lowStock }: { product: AdminProduct; lowStock: number }) {
   const fetcher = useFetcher<ActionResult>();
   const csrf = useCsrfToken();
@@ -219,8 +438,8 @@ function AdminProductCard({ product, lowStock }: { product: AdminProduct; lowSto
   const known = isKnownCategory(product.category);
   const fixable = !known && canonicalCategory(product.category) !== undefined;
   const busyIntent = fetcher.state !== "idle" ? fetcher.formData?.get("intent") : null;
+  const archived = product.archivedAt !== null;
 
-  // The answer arrives while the list reloads (this card may be gone after it): toast at once.
   const result = fetcher.data;
   useEffect(() => {
     if (!result) return;
@@ -239,6 +458,7 @@ function AdminProductCard({ product, lowStock }: { product: AdminProduct; lowSto
           <img src={product.imageUrl} alt="" className="size-full object-cover" loading="lazy" />
         ) : null}
         <div className="absolute top-2 left-2 flex gap-1.5">
+          {archived ? <Badge variant="overlay">Archived</Badge> : null}
           {product.isFeatured ? <Badge variant="accent">Featured</Badge> : null}
           {product.isDeal ? <Badge variant="sale">Deal</Badge> : null}
         </div>
@@ -307,21 +527,27 @@ function AdminProductCard({ product, lowStock }: { product: AdminProduct; lowSto
           </ul>
         </div>
         <div className="mt-auto flex gap-2 pt-1">
-          <Link
-            to={`/admin/products/edit/${product.id}`}
-            className={buttonVariants({ variant: "outline", className: "flex-1" })}
-            aria-label={`Edit ${product.name}`}
-          >
-            <Icon name="pencil" /> Edit
-          </Link>
-          <Button
-            type="button"
-            variant="outlineDestructive"
-            onClick={() => setConfirming(true)}
-            aria-label={`Delete ${product.name}`}
-          >
-            <Icon name="trash" />
-          </Button>
+          {archived ? null : (
+            <Link
+              to={`/admin/products/edit/${product.id}`}
+              className={buttonVariants({ variant: "outline", className: "flex-1" })}
+              aria-label={`Edit ${product.name}`}
+            >
+              <Icon name="pencil" /> Edit
+            </Link>
+          )}
+          <ArchiveButton product={product} />
+          {archived ? null : (
+            <Button
+              type="button"
+              variant="outlineDestructive"
+              size="icon"
+              onClick={() => setConfirming(true)}
+              aria-label={`Delete ${product.name}`}
+            >
+              <Icon name="trash" />
+            </Button>
+          )}
         </div>
       </div>
       <ConfirmDialog
@@ -331,7 +557,8 @@ function AdminProductCard({ product, lowStock }: { product: AdminProduct; lowSto
         description={
           <>
             Are you sure you want to delete this product? <strong>{product.name}</strong> will be removed from
-            the shop. If it appears in past orders it is kept for their history.
+            the shop. If it appears in past orders it is kept for their history. To take it off the shop for a
+            while, archive it instead.
           </>
         }
         confirmLabel="Delete"

@@ -5,7 +5,7 @@ import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
 import { adminForm, requireAdmin } from "#app/features/admin-auth/guard.server.ts";
 import { emptyProductForm } from "#app/features/catalog/product.schema.ts";
-import { createProduct, parseProductForm } from "#app/features/catalog/product-admin.server.ts";
+import { createProduct, parseProductForm, SkuTaken } from "#app/features/catalog/product-admin.server.ts";
 import { auditBy } from "#app/features/staff/audit.server.ts";
 import { productSaved, productSaveFailed } from "#app/routes/shared/product-save-response.server.ts";
 import type { Route } from "./+types/new";
@@ -27,6 +27,9 @@ export async function action({ context }: Route.ActionArgs) {
   try {
     await createProduct(parsed.data, { actorId: admin.userId, audit: auditBy(admin, context) });
   } catch (error) {
+    if (error instanceof SkuTaken) {
+      return data({ fieldErrors: error.fieldErrors, values: parsed.values }, { status: 409 });
+    }
     return productSaveFailed(error, parsed.values);
   }
   return productSaved("Product created successfully");
