@@ -8,12 +8,18 @@ import { adminForm, requireAdmin } from "#app/features/admin-auth/guard.server.t
 import { type AuditBy, auditBy } from "#app/features/staff/audit.server.ts";
 import { errorMessage, log } from "#app/utils/logger.server.ts";
 import { applyOrderAction } from "./admin-orders.server.ts";
-import { assignDriver, assignmentSchema } from "./driver-assignment.server.ts";
+import { assignDriver, assignmentSchema, NOT_CONFIRMED_FOR_DRIVER } from "./driver-assignment.server.ts";
 import { type StaffScope, staffScopeOf } from "./driver-scope.server.ts";
 import { orderStatusSchema } from "./order-status.schema.ts";
 import { type CancelReasonCode, cancelReasonText } from "./order-status.ts";
 
 export type OrderActionData = { ok: boolean; title: string; description: string };
+
+const ASSIGNMENT_REFUSALS = {
+  "not-a-driver": "Choose an active driver",
+  "not-confirmed": NOT_CONFIRMED_FOR_DRIVER,
+  "not-open": "This order is no longer open",
+} as const;
 
 /**
  * `by`: the signed-in admin, recorded on the stock movements a cancel or reopen writes and in the
@@ -80,14 +86,22 @@ export async function todayBoardAction(context: Readonly<RouterContextProvider>)
   const parsed = assignmentSchema.safeParse(Object.fromEntries(form));
   if (!parsed.success) return data(failed, { status: 400 });
   const result = await assignDriver(parsed.data, by);
-  if (!result.ok) return data({ ...failed, description: "Choose an active driver" }, { status: 400 });
+  if (!result.ok)
+    return data(
+      { ...failed, description: ASSIGNMENT_REFUSALS[result.reason] },
+      { status: result.reason === "not-a-driver" ? 400 : 409 },
+    );
   const who = result.driverName ?? "nobody";
+  const left =
+    result.pendingLeft > 0
+      ? ` ${result.pendingLeft} pending ${result.pendingLeft === 1 ? "order was" : "orders were"} left out: confirm ${result.pendingLeft === 1 ? "it" : "them"} first.`
+      : "";
   return {
     ok: true,
     title: "Success",
     description:
       parsed.data.intent === "assign"
         ? `Order assigned to ${who}`
-        : `${result.orders} ${result.orders === 1 ? "order" : "orders"} of ${parsed.data.slot} assigned to ${who}`,
+        : `${result.orders} ${result.orders === 1 ? "order" : "orders"} of ${parsed.data.slot} assigned to ${who}.${left}`,
   } satisfies OrderActionData;
 }
