@@ -10,6 +10,7 @@ import { boardHref, mapSearchUrl } from "#app/features/orders/day-board.ts";
 import { CLOSED_STATUSES, type OrderAction } from "#app/features/orders/order-status.ts";
 import { formatCents } from "#app/utils/money.ts";
 import { formatPhone } from "#app/utils/phone.ts";
+import { AutoCancelFlag } from "./auto-cancel-flag.tsx";
 import { CsrfInput } from "./csrf.tsx";
 import { IdPhoto, OrderNotes } from "./order-card.tsx";
 import { OrderActions } from "./orders-screen.tsx";
@@ -303,15 +304,6 @@ export function BoardOrderCard({ order, role, now }: { order: BoardOrder; role: 
         ) : null}
       </div>
     </Card>
-  );
-}
-
-/** A pending order the shop is about to cancel by itself, flagged on the board and the incoming list. */
-export function AutoCancelFlag({ text }: { text: string }) {
-  return (
-    <p className="flex items-center gap-2 border-honey-400 border-b bg-honey-100 px-4 py-2 font-semibold text-honey-700 text-sm">
-      <Icon name="clock" className="size-4 shrink-0" /> {text}
-    </p>
   );
 }
 
