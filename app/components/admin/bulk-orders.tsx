@@ -60,7 +60,7 @@ export function SelectOrderBox({ orderId, group }: { orderId: string; group: str
         aria-label={`Select order #${orderId.slice(0, 8)}`}
         onChange={(event) => {
           if (!event.currentTarget.checked) {
-            for (const box of boxes(`input[name="slots"][value="${CSS.escape(group)}"]`)) box.checked = false;
+            for (const box of boxes(`input[data-group="${CSS.escape(group)}"]`)) box.checked = false;
           }
           announceSelection();
         }}
@@ -70,15 +70,18 @@ export function SelectOrderBox({ orderId, group }: { orderId: string; group: str
 }
 
 /**
- * A whole slot ticked: posted as the slot itself (works without JavaScript: the server takes its
- * open orders), and with JavaScript it ticks the slot's orders too.
+ * A whole slot ticked. Without JavaScript it is posted as the slot itself (the server takes every
+ * open order of it, and the confirmation lists them); with JavaScript it ticks the slot's orders
+ * shown, and only those are posted (a search may show part of a slot).
  */
 export function SelectSlotBox({ group, label }: { group: string; label: string }) {
+  const hydrated = useHydrated();
   return (
     <label className="flex min-h-11 cursor-pointer items-center gap-2 text-sm">
       <input
         type="checkbox"
-        name="slots"
+        name={hydrated ? undefined : "slots"}
+        data-group={group}
         value={group}
         form={BULK_FORM_ID}
         className="size-5 accent-primary"
@@ -130,7 +133,7 @@ export function BulkBar({ canAssign, shown }: { canAssign: boolean; shown: numbe
             onChange={(event) => {
               const checked = event.currentTarget.checked;
               for (const box of boxes(`input[name="orderIds"]`)) box.checked = checked;
-              if (!checked) for (const box of boxes(`input[name="slots"]`)) box.checked = false;
+              for (const box of boxes("input[data-group]")) box.checked = checked;
               announceSelection();
             }}
           />
