@@ -34,7 +34,15 @@ async function shot(page: Page, name: string) {
 async function product(browser: Browser, baseURL: string, prefix: string) {
   const name = uniqueName(prefix);
   const [productId] = await createProducts(browser, baseURL, [
-    { name, category: "Edibles", sizes: [{ size: "10 pack", price: "45.00", inventoryCount: 100 }] },
+    {
+      name,
+      category: "Edibles",
+      // Two sizes: the product page then lists them in its size picker, where the ids are read.
+      sizes: [
+        { size: "10 pack", price: "45.00", inventoryCount: 100 },
+        { size: "20 pack", price: "80.00", inventoryCount: 100 },
+      ],
+    },
   ]);
   const context = await browser.newContext({ baseURL });
   const html = await (await context.request.get(`/product/${productId}`)).text();
@@ -115,7 +123,7 @@ test("the owner confirms a whole slot at once: one confirmation, each order conf
   const group = page.getByRole("region", {
     name: new RegExp(`${SIX_PM.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`),
   });
-  await expect(group.getByRole("listitem")).toHaveCount(3);
+  await expect(group.getByRole("checkbox", { name: /^Select order #/ })).toHaveCount(3);
   const ids = await Promise.all(
     names.map((name) =>
       group

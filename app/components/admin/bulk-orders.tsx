@@ -1,8 +1,7 @@
-import { useEffect, useState } from "react";
+import { useEffect, useState, useSyncExternalStore } from "react";
 import { Form, Link, useLocation, useNavigation } from "react-router";
 import { Button, buttonVariants } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
-import { Icon } from "#app/components/ui/icon.tsx";
 import { Input, Label, NativeSelect, SelectOptions } from "#app/components/ui/input.tsx";
 import { formatDeliveryDate } from "#app/features/checkout/delivery-slots.ts";
 import type { BulkPostAnswer } from "#app/features/orders/bulk-orders.server.ts";
@@ -168,10 +167,15 @@ const CONSEQUENCES: Record<Exclude<BulkAction, "bulk-print">, string> = {
   "bulk-cancel": "Their items go back in stock and each customer is told by e-mail, with the reason.",
 };
 
+const noSubscription = () => () => {};
+
+/** False on the server and while hydrating, true in the browser after: JavaScript is running. */
 function useHydrated() {
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
-  return hydrated;
+  return useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  );
 }
 
 /**
@@ -196,7 +200,7 @@ export function BulkReviewQuestion({
   const title = QUESTIONS[intent](taken.length);
   const description =
     taken.length === 0 ? "None of the selected orders can take this action." : CONSEQUENCES[intent];
-  const body = <BulkReviewForm review={review} drivers={drivers} taken={taken.length} />;
+  const body = <BulkReviewForm review={review} drivers={drivers} taken={taken.length} inDialog={hydrated} />;
   if (hydrated) {
     return open ? (
       <QuestionDialog onOpenChange={setOpen} title={title} description={description}>
@@ -217,15 +221,30 @@ function BulkReviewForm({
   review,
   drivers,
   taken,
+  inDialog,
 }: {
   review: Review;
   drivers: { id: string; name: string }[];
   taken: number;
+  /** In the dialog 'Go back' closes it; in the page (no JavaScript) it is a link back to the list. */
+  inDialog: boolean;
 }) {
   const navigation = useNavigation();
   const location = useLocation();
   const busy = navigation.state === "submitting";
   const [reason, setReason] = useState("");
+  const submit =
+    taken > 0 ? (
+      <Button
+        type="submit"
+        variant={review.intent === "bulk-cancel" ? "destructive" : "primary"}
+        disabled={busy}
+      >
+        {busy
+          ? "Updating..."
+          : `${BULK_ACTIONS[review.intent].label} ${taken} ${taken === 1 ? "order" : "orders"}`}
+      </Button>
+    ) : null;
   return (
     <Form method="post" className="mt-4 space-y-4">
       <CsrfInput />
@@ -296,32 +315,20 @@ function BulkReviewForm({
           </div>
         </>
       ) : null}
-      <NoScriptBack href={`${location.pathname}${location.search}`} />
-      <DialogButtons backLabel="Go back">
-        {taken > 0 ? (
-          <Button
-            type="submit"
-            variant={review.intent === "bulk-cancel" ? "destructive" : "primary"}
-            disabled={busy}
+      {inDialog ? (
+        <DialogButtons backLabel="Go back">{submit}</DialogButtons>
+      ) : (
+        <div className="mt-6 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+          <Link
+            to={`${location.pathname}${location.search}`}
+            className={buttonVariants({ variant: "outline" })}
           >
-            {busy
-              ? "Updating..."
-              : `${BULK_ACTIONS[review.intent].label} ${taken} ${taken === 1 ? "order" : "orders"}`}
-          </Button>
-        ) : null}
-      </DialogButtons>
+            Go back
+          </Link>
+          {submit}
+        </div>
+      )}
     </Form>
-  );
-}
-
-/** Without JavaScript the dialog's 'Go back' cannot close anything: a link back to the list. */
-function NoScriptBack({ href }: { href: string }) {
-  return (
-    <noscript>
-      <Link to={href} className={buttonVariants({ variant: "link", size: "bare" })}>
-        <Icon name="arrow-left" /> Back to the list without changing anything
-      </Link>
-    </noscript>
   );
 }
 
