@@ -117,7 +117,7 @@ export function BulkBar({ canAssign, shown }: { canAssign: boolean; shown: numbe
     <Form
       id={BULK_FORM_ID}
       method="post"
-      className="sticky bottom-0 z-10 mb-6 flex flex-wrap items-center gap-2 rounded-lg border border-border bg-card p-3 shadow-sm sm:static sm:shadow-none print:hidden"
+      className="mb-6 flex flex-wrap items-center gap-2 rounded-lg border border-border bg-card p-3 print:hidden"
       aria-label="Selected orders"
     >
       <CsrfInput />
