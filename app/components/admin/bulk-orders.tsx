@@ -161,6 +161,12 @@ const QUESTIONS: Record<Exclude<BulkAction, "bulk-print">, (count: number) => st
   "bulk-cancel": (count) => `Cancel ${count} ${count === 1 ? "order" : "orders"}?`,
 };
 
+const SUBMIT_VERBS: Record<Exclude<BulkAction, "bulk-print">, string> = {
+  "bulk-confirm": "Confirm",
+  "bulk-assign": "Assign",
+  "bulk-cancel": "Cancel",
+};
+
 const CONSEQUENCES: Record<Exclude<BulkAction, "bulk-print">, string> = {
   "bulk-confirm": "Each customer gets the confirmation e-mail.",
   "bulk-assign": "They go on the driver's run.",
@@ -233,6 +239,7 @@ function BulkReviewForm({
   const location = useLocation();
   const busy = navigation.state === "submitting";
   const [reason, setReason] = useState("");
+  const intent = review.intent as Exclude<BulkAction, "bulk-print">;
   const submit =
     taken > 0 ? (
       <Button
@@ -240,9 +247,7 @@ function BulkReviewForm({
         variant={review.intent === "bulk-cancel" ? "destructive" : "primary"}
         disabled={busy}
       >
-        {busy
-          ? "Updating..."
-          : `${BULK_ACTIONS[review.intent].label} ${taken} ${taken === 1 ? "order" : "orders"}`}
+        {busy ? "Updating..." : `${SUBMIT_VERBS[intent]} ${taken} ${taken === 1 ? "order" : "orders"}`}
       </Button>
     ) : null;
   return (

@@ -58,7 +58,7 @@ describeEachDatabase("bulk order actions", (database) => {
     expect(review.orders.map((order) => [order.id, order.skip])).toEqual([
       [a.id, null],
       [b.id, null],
-      [c.id, "Already confirmed"],
+      [c.id, "already confirmed"],
     ]);
     expect(review.orders.map((order) => order.id)).not.toContain(elsewhere.id);
 

@@ -28,9 +28,9 @@ export function isBulkIntent(intent: unknown): intent is BulkAction {
 /** Why an order in `status` is not part of `action` (null: it is), in words for the review. */
 export function bulkSkipReason(action: BulkAction, status: OrderStatus): string | null {
   if ((BULK_ACTIONS[action].from as readonly OrderStatus[]).includes(status)) return null;
-  if (action === "bulk-assign" && status === "pending") return "Not confirmed yet: confirm it first";
-  if (action === "bulk-confirm") return "Already confirmed";
-  return "No longer open";
+  if (action === "bulk-assign" && status === "pending") return "not confirmed yet (confirm it first)";
+  if (action === "bulk-confirm") return "already confirmed";
+  return "no longer open";
 }
 
 /** A whole slot ticked: `yyyy-MM-dd|<slot label>`. */
