@@ -20,11 +20,14 @@ export async function readFormData(request: Request): Promise<FormData> {
   }
 }
 
-/** The first field `form` names twice, or null when each of its fields appears once. */
-export function repeatedField(form: FormData): string | null {
+/**
+ * The first field `form` names twice, or null when each of its fields appears once; `allowed`
+ * names the fields a form may repeat (a list of ticked orders).
+ */
+export function repeatedField(form: FormData, allowed: readonly string[] = []): string | null {
   const seen = new Set<string>();
   for (const name of form.keys()) {
-    if (seen.has(name)) return name;
+    if (seen.has(name) && !allowed.includes(name)) return name;
     seen.add(name);
   }
   return null;

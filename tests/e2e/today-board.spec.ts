@@ -184,6 +184,10 @@ test("the pick list sums each product and size over the slot's orders, and the d
   await page.getByRole("region", { name: FOUR_PM }).getByRole("link", { name: "Pick list" }).click();
   await expect(page.getByRole("heading", { name: "Pick list", exact: true })).toBeVisible();
   await expect(page.getByRole("button", { name: "Print pick list" })).toBeVisible();
+  // Both orders are still pending: nothing of theirs is packed until staff include pending orders.
+  await expect(page.getByText(product.name)).toHaveCount(0);
+  await page.getByRole("switch", { name: "Include pending orders" }).click();
+  await expect(page.getByText("Including pending orders")).toBeVisible();
 
   const pick = (await pdfPages(page)).join("\n");
   expect(pick).toContain(`Pick list · `);
@@ -194,14 +198,18 @@ test("the pick list sums each product and size over the slot's orders, and the d
   // The admin's header and buttons are not printed.
   expect(pick).not.toContain("Sign Out");
   expect(pick).not.toContain("Print pick list");
+  expect(pick).toMatch(/\d+ of them pending: not confirmed yet/);
 
   await page.getByRole("link", { name: "Back to the board" }).click();
   await page.getByRole("region", { name: FOUR_PM }).getByRole("link", { name: "Driver slips" }).click();
   await expect(page.getByRole("heading", { name: "Driver slips" })).toBeVisible();
+  await page.getByRole("switch", { name: "Include pending orders" }).click();
+  await expect(page.getByText("Including pending orders")).toBeVisible();
   const slips = (await pdfPages(page)).join("\n");
   const start = slips.indexOf(first);
   expect(start).toBeGreaterThanOrEqual(0);
   const slip = slips.slice(start, slips.indexOf("Signature", start) + "Signature".length);
+  expect(slip).toMatch(/Pending: not confirmed yet/i);
   expect(slip).toContain("Phone (202) 555-0177");
   expect(slip).toMatch(/Address \d+ Board Story St NW, Washington, DC 20001/);
   expect(slip).toContain("Notes Back door, ring twice");

@@ -67,7 +67,17 @@ const DECISION_26: Record<string, { read: Role[]; actions?: Record<string, Role[
   "/admin/products/upload-image": { read: [O, M], actions: { "*": [O, M] } },
   "/admin/orders": {
     read: [O, M],
-    actions: { confirm: [O, M], "out-for-delivery": [O, M], deliver: [O, M], cancel: [O, M], reopen: [O, M] },
+    actions: {
+      confirm: [O, M],
+      "out-for-delivery": [O, M],
+      deliver: [O, M],
+      cancel: [O, M],
+      reopen: [O, M],
+      "bulk-confirm": [O, M],
+      "bulk-cancel": [O, M],
+      "bulk-print": [O, M],
+      "bulk-assign": [O, M],
+    },
   },
   "/admin/orders/export": { read: [O, M] },
   "/admin/completed-orders": {

@@ -4,11 +4,13 @@ import { Card } from "#app/components/ui/card.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
 import { NativeSelect } from "#app/components/ui/input.tsx";
 import { changeDueCents } from "#app/features/delivery/cash-change.ts";
+import { autoCancelNotice } from "#app/features/orders/auto-cancel-notice.ts";
 import type { BoardOrder, BoardSlot } from "#app/features/orders/day-board.server.ts";
 import { boardHref, mapSearchUrl } from "#app/features/orders/day-board.ts";
 import { CLOSED_STATUSES, type OrderAction } from "#app/features/orders/order-status.ts";
 import { formatCents } from "#app/utils/money.ts";
 import { formatPhone } from "#app/utils/phone.ts";
+import { AutoCancelFlag } from "./auto-cancel-flag.tsx";
 import { CsrfInput } from "./csrf.tsx";
 import { IdPhoto, OrderNotes } from "./order-card.tsx";
 import { OrderActions } from "./orders-screen.tsx";
@@ -64,6 +66,10 @@ export function BoardDatePicker({
  */
 export type BoardRole = { planning: true; drivers: { id: string; name: string }[] } | { planning: false };
 
+/** Why a driver cannot take an order out yet, in plain words (a pending order on their run). */
+export const NOT_CONFIRMED_YET =
+  "Not confirmed yet: the shop has to confirm this order before it can go out for delivery.";
+
 /** A driver's moves (decision 26). */
 const DRIVER_ACTIONS: readonly OrderAction[] = ["out-for-delivery", "deliver", "cancel"];
 
@@ -76,11 +82,14 @@ function AssignDriverForm({
   current,
   fields,
   label,
+  hint,
 }: {
   drivers: { id: string; name: string }[];
   current: string | null;
   fields: Record<string, string>;
   label: string;
+  /** What the assignment takes, said beside the button. */
+  hint?: string;
 }) {
   const fetcher = useFetcher();
   const busy = fetcher.state !== "idle";
@@ -113,6 +122,7 @@ function AssignDriverForm({
       <Button type="submit" variant="outline" size="sm" disabled={busy}>
         <Icon name="truck" /> {busy ? "Assigning..." : label}
       </Button>
+      {hint ? <span className="text-muted-foreground text-xs">{hint}</span> : null}
     </fetcher.Form>
   );
 }
@@ -123,11 +133,14 @@ export function BoardSlotSection({
   date,
   showingOne,
   role,
+  now,
 }: {
   slot: BoardSlot;
   date: string;
   showingOne: boolean;
   role: BoardRole;
+  /** The loader's clock (ISO), for the auto-cancel warnings. */
+  now: string;
 }) {
   const headingId = `slot-${slot.label.replace(/[^0-9A-Za-z]+/g, "-")}`;
   const full = slot.capacity !== undefined && slot.count >= slot.capacity;
@@ -172,6 +185,7 @@ export function BoardSlotSection({
               current={null}
               fields={{ intent: "assign-slot", date, slot: slot.label }}
               label="Assign slot"
+              hint="Confirmed orders only"
             />
           ) : null}
         </div>
@@ -184,7 +198,7 @@ export function BoardSlotSection({
         <ul className="grid gap-3 lg:grid-cols-2">
           {slot.orders.map((order) => (
             <li key={order.id}>
-              <BoardOrderCard order={order} role={role} />
+              <BoardOrderCard order={order} role={role} now={now} />
             </li>
           ))}
         </ul>
@@ -202,9 +216,11 @@ export function BoardSlotSection({
 }
 
 /** An order as the person packing or driving needs it, on a phone: tap to call, tap for the map. */
-export function BoardOrderCard({ order, role }: { order: BoardOrder; role: BoardRole }) {
+export function BoardOrderCard({ order, role, now }: { order: BoardOrder; role: BoardRole; now: string }) {
   const change = changeDueCents(order.totalAmountCents, order.payWithCents);
   const open = order.status !== "delivered" && order.status !== "cancelled";
+  const pending = order.status === "pending";
+  const autoCancel = autoCancelNotice(order, new Date(now));
   return (
     <Card className="flex h-full flex-col">
       <div className="flex flex-wrap items-center justify-between gap-2 border-border border-b bg-muted/60 px-4 py-2">
@@ -214,6 +230,7 @@ export function BoardOrderCard({ order, role }: { order: BoardOrder; role: Board
         </div>
         <span className="font-mono text-muted-foreground text-xs">#{order.id.slice(0, 8)}</span>
       </div>
+      {autoCancel ? <AutoCancelFlag text={autoCancel} /> : null}
       <div className="flex flex-1 flex-col gap-2 px-4 py-3 text-sm">
         <a
           href={`tel:${order.phone}`}
@@ -262,18 +279,28 @@ export function BoardOrderCard({ order, role }: { order: BoardOrder; role: Board
         </p>
       </div>
       <div className="space-y-3 border-border border-t px-4 py-3 print:hidden">
-        <OrderActions
-          order={order}
-          scope={(CLOSED_STATUSES as readonly string[]).includes(order.status) ? "completed" : "incoming"}
-          only={role.planning ? undefined : DRIVER_ACTIONS}
-        />
-        {role.planning && open && role.drivers.length > 0 ? (
-          <AssignDriverForm
-            drivers={role.drivers}
-            current={order.driverId ?? null}
-            fields={{ intent: "assign", orderId: order.id }}
-            label="Assign"
+        {!role.planning && pending ? (
+          <p role="note" className="rounded-md bg-honey-100 px-3 py-2 text-sm">
+            {NOT_CONFIRMED_YET}
+          </p>
+        ) : (
+          <OrderActions
+            order={order}
+            scope={(CLOSED_STATUSES as readonly string[]).includes(order.status) ? "completed" : "incoming"}
+            only={role.planning ? undefined : DRIVER_ACTIONS}
           />
+        )}
+        {role.planning && open && role.drivers.length > 0 ? (
+          pending && !order.driverId ? (
+            <p className="text-muted-foreground text-sm">Confirm it to give it to a driver.</p>
+          ) : (
+            <AssignDriverForm
+              drivers={role.drivers}
+              current={order.driverId ?? null}
+              fields={{ intent: "assign", orderId: order.id }}
+              label="Assign"
+            />
+          )
         ) : null}
       </div>
     </Card>

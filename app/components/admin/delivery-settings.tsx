@@ -1,6 +1,7 @@
-import { Form, useNavigation } from "react-router";
+import { useEffect, useRef, useState } from "react";
+import { Form, Link, useNavigation } from "react-router";
 import { Badge } from "#app/components/ui/badge.tsx";
-import { Button } from "#app/components/ui/button.tsx";
+import { Button, buttonVariants } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
 import { Field, Input, NativeSelect, SelectOptions, Textarea } from "#app/components/ui/input.tsx";
 import { MIN_ORDER_TEXT } from "#app/features/cart/cart.ts";
@@ -12,6 +13,7 @@ import {
 } from "#app/features/checkout/delivery-slots.ts";
 import { STATE_NAMES } from "#app/features/checkout/purchase-limits.ts";
 import type { DeliveryClosure, DeliveryZone } from "#app/features/delivery/delivery.server.ts";
+import type { ClosingQuestion } from "#app/features/delivery/delivery-admin.server.ts";
 import {
   capacityField,
   closureFormSchema,
@@ -21,12 +23,13 @@ import {
   zoneFormSchema,
 } from "#app/features/delivery/delivery-settings.schema.ts";
 import { WEEKDAY_NAMES } from "#app/features/delivery/delivery-settings.ts";
+import { STATUS_LABELS } from "#app/features/orders/order-status.ts";
 import { centsToDollarString, formatCents } from "#app/utils/money.ts";
 import type { z } from "#app/utils/zod.ts";
 import { useCheckedSubmit } from "./checked-submit.ts";
 import { CsrfInput } from "./csrf.tsx";
 
-type Failed = { form: string; fieldErrors: Record<string, string> } | null;
+type Failed = { form: string; fieldErrors: Record<string, string>; closing?: ClosingQuestion | null } | null;
 
 /** Short column heads for the capacity table: "10–12", "12–2" … */
 const SLOT_HEADS = ["10–12", "12–2", "2–4", "4–6", "6–8"];
@@ -61,6 +64,7 @@ export function DeliverySettingsScreen({
 }) {
   return (
     <div className="space-y-8">
+      {failed?.closing ? <OpenOrdersQuestion closing={failed.closing} errors={failed.fieldErrors} /> : null}
       <SettingsSection
         id="zones-heading"
         title="Delivery zones"
@@ -393,6 +397,141 @@ function ClosuresSection({
         </Form>
       </Card>
     </SettingsSection>
+  );
+}
+
+/**
+ * Closing a date or slot that has open orders: what becomes of them — kept, moved to another time
+ * (each customer e-mailed) or cancelled with the closure's reason. A plain form (radio buttons).
+ */
+function OpenOrdersQuestion({
+  closing,
+  errors,
+}: {
+  closing: ClosingQuestion;
+  errors: Record<string, string>;
+}) {
+  const navigation = useNavigation();
+  const saving = navigation.state !== "idle" && navigation.formData?.get("intent") === "close";
+  const where = `${formatDeliveryDate(closing.date)} · ${closing.slot ?? "whole day"}`;
+  const count = closing.orders.length;
+  const headingId = "closing-orders-heading";
+  const [choice, setChoice] = useState<string>("");
+  const heading = useRef<HTMLHeadingElement>(null);
+  // The question replaces a post made at the foot of the page: bring it into view.
+  useEffect(() => heading.current?.focus(), []);
+  return (
+    <Card className="border-primary p-4 sm:p-5" role="region" aria-labelledby={headingId}>
+      <h2
+        id={headingId}
+        ref={heading}
+        className="font-display text-primary text-xl outline-none"
+        tabIndex={-1}
+      >
+        {count} open {count === 1 ? "order" : "orders"} in {where}
+      </h2>
+      <p className="mt-1 text-muted-foreground text-sm">
+        Closing it ({closing.reason}) does not change them by itself: choose what happens to them.
+      </p>
+      <ul
+        aria-label="Open orders"
+        className="mt-3 divide-y divide-border rounded-md border border-border text-sm"
+      >
+        {closing.orders.map((order) => (
+          <li key={order.id} className="flex flex-wrap justify-between gap-x-3 px-3 py-2">
+            <span>
+              <span className="font-mono text-xs">#{order.id.slice(0, 8)}</span> {order.customerName}{" "}
+              <span className="text-muted-foreground">
+                · {order.deliveryTime} · {STATUS_LABELS[order.status]}
+              </span>
+            </span>
+            <span className="tabular-nums">{formatCents(order.totalAmountCents)}</span>
+          </li>
+        ))}
+      </ul>
+      <Form method="post" className="mt-4 space-y-3">
+        <CsrfInput />
+        <input type="hidden" name="intent" value="close" />
+        <input type="hidden" name="date" value={closing.date} />
+        <input type="hidden" name="slot" value={closing.slot ?? ""} />
+        <input type="hidden" name="reason" value={closing.reason} />
+        <fieldset
+          className="space-y-2"
+          aria-describedby={errors.openOrders ? "open-orders-error" : undefined}
+        >
+          <legend className="mb-1 font-semibold text-sm">What happens to them?</legend>
+          <Choice name="keep" choice={choice} onChoose={setChoice}>
+            Keep them: deliver them as booked
+          </Choice>
+          <Choice name="move" choice={choice} onChoose={setChoice}>
+            Move them to another delivery time (each customer gets an e-mail)
+          </Choice>
+          <div className="pl-9">
+            <Field id="closing-move-to" label="Move to" error={errors.moveTo}>
+              <NativeSelect
+                id="closing-move-to"
+                name="moveTo"
+                defaultValue=""
+                className="w-full sm:w-auto"
+                aria-invalid={errors.moveTo ? true : undefined}
+                onChange={() => setChoice("move")}
+              >
+                <option value="">Choose a delivery time</option>
+                {closing.targets.map((target) => (
+                  <option key={target.value} value={target.value} disabled={target.placesLeft < count}>
+                    {formatDeliveryDate(target.date)}, {target.slot} ({Math.max(target.placesLeft, 0)}{" "}
+                    {target.placesLeft === 1 ? "place" : "places"} left)
+                  </option>
+                ))}
+              </NativeSelect>
+            </Field>
+          </div>
+          <Choice name="cancel" choice={choice} onChoose={setChoice}>
+            Cancel them, telling each customer the reason: “{closing.reason}”
+          </Choice>
+          {errors.openOrders ? (
+            <p id="open-orders-error" className="text-destructive text-sm" role="alert">
+              {errors.openOrders}
+            </p>
+          ) : null}
+        </fieldset>
+        <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+          <Link to="/admin/settings/delivery" className={buttonVariants({ variant: "outline" })}>
+            Don't close
+          </Link>
+          <Button type="submit" variant="secondary" disabled={saving}>
+            {saving ? "Closing..." : "Close"}
+          </Button>
+        </div>
+      </Form>
+    </Card>
+  );
+}
+
+function Choice({
+  name,
+  choice,
+  onChoose,
+  children,
+}: {
+  name: string;
+  choice: string;
+  onChoose: (name: string) => void;
+  children: React.ReactNode;
+}) {
+  return (
+    <label className="flex min-h-11 cursor-pointer items-center gap-3 text-sm">
+      <input
+        type="radio"
+        name="openOrders"
+        value={name}
+        required
+        checked={choice === name}
+        onChange={() => onChoose(name)}
+        className="size-5 shrink-0 accent-primary"
+      />
+      <span>{children}</span>
+    </label>
   );
 }
 

@@ -49,18 +49,25 @@ export function OrderCard({
   actions,
   footer,
   today,
+  select,
+  flag,
 }: {
   order: AdminOrder;
   actions?: React.ReactNode;
   /** Below the actions: the order's own history, for those who may read it. */
   footer?: React.ReactNode;
   today: string;
+  /** Before the order number: the box that ticks it for a bulk action. */
+  select?: React.ReactNode;
+  /** Under the header: a warning such as 'Auto-cancels at 2:00 PM if not confirmed'. */
+  flag?: React.ReactNode;
 }) {
   const first = order.items[0];
   return (
     <Card id={`order-${order.id}`} className="overflow-hidden scroll-mt-20">
       <div className="flex flex-wrap items-center justify-between gap-2 border-border border-b bg-muted/60 px-4 py-3 sm:px-5">
         <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
+          {select}
           <h2 className="font-mono font-semibold text-base">Order #{order.id.slice(0, 8)}</h2>
           <StatusBadge status={order.status} />
           {order.status === "cancelled" && order.cancelReason ? (
@@ -84,6 +91,7 @@ export function OrderCard({
           </p>
         ) : null}
       </div>
+      {flag}
       <div className="grid gap-5 p-4 sm:p-5 lg:grid-cols-[1fr_1fr_1.4fr]">
         <section aria-label={`Customer, order #${order.id.slice(0, 8)}`}>
           <h3 className="mb-2 font-semibold text-muted-foreground text-xs uppercase tracking-wider">

@@ -4,6 +4,8 @@ import { Button, buttonVariants } from "#app/components/ui/button.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
 import { Field, Input, Label, NativeSelect, SelectOptions } from "#app/components/ui/input.tsx";
 import type { AdminOrder, OrderScope } from "#app/features/orders/admin-orders.server.ts";
+import { autoCancelNotice } from "#app/features/orders/auto-cancel-notice.ts";
+import type { BulkPostAnswer } from "#app/features/orders/bulk-orders.server.ts";
 import { type OrderFilters, orderFiltersQuery } from "#app/features/orders/order-search.schema.ts";
 import {
   actionsFor,
@@ -18,10 +20,19 @@ import {
 } from "#app/features/orders/order-status.ts";
 import { toast } from "#app/utils/toast-client.ts";
 import { OrderHistory, type OrderHistoryView } from "./audit-log.tsx";
+import { AutoCancelFlag } from "./auto-cancel-flag.tsx";
+import {
+  BulkBar,
+  BulkReportPanel,
+  BulkReviewQuestion,
+  SelectOrderBox,
+  SelectSlotBox,
+  slotKey,
+} from "./bulk-orders.tsx";
 import { DialogButtons, QuestionDialog } from "./confirm-dialog.tsx";
 import { CsrfInput } from "./csrf.tsx";
 import { FilterActions } from "./filter-actions.tsx";
-import { OrderCard } from "./order-card.tsx";
+import { DeliveryDate, OrderCard } from "./order-card.tsx";
 import { AdminPageHeader } from "./page-header.tsx";
 import { usePolling } from "./use-polling.ts";
 
@@ -257,7 +268,15 @@ function ConfirmAction({
 }
 
 /** Search and filters as a GET form: the URL holds them (bookmarkable), no JavaScript needed. */
-export function OrderSearch({ scope, filters }: { scope: OrderScope; filters: OrderFilters }) {
+export function OrderSearch({
+  scope,
+  filters,
+  view,
+}: {
+  scope: OrderScope;
+  filters: OrderFilters;
+  view?: "slots" | "newest";
+}) {
   const statuses = scope === "incoming" ? OPEN_STATUSES : CLOSED_STATUSES;
   const query = orderFiltersQuery(filters);
   const exportHref = `/admin/orders/export?${new URLSearchParams({ scope, ...filters }).toString()}`;
@@ -268,6 +287,7 @@ export function OrderSearch({ scope, filters }: { scope: OrderScope; filters: Or
       aria-label="Find orders"
       className="mb-6 grid gap-3 rounded-lg border border-border bg-card p-4 sm:grid-cols-2 lg:grid-cols-[2fr_1fr_1fr_1fr_auto]"
     >
+      {view === "newest" ? <input type="hidden" name="view" value="newest" /> : null}
       <Field id="order-search-q" label="Search orders" className="sm:col-span-2 lg:col-span-1">
         <Input
           id="order-search-q"
@@ -311,20 +331,7 @@ export function OrderSearch({ scope, filters }: { scope: OrderScope; filters: Or
   );
 }
 
-export function OrdersScreen({
-  title,
-  description,
-  orders,
-  nextCursor,
-  isFirstPage,
-  emptyText,
-  buttons,
-  scope,
-  filters,
-  today,
-  error,
-  histories,
-}: {
+type OrdersScreenProps = {
   title: string;
   description: string;
   orders: AdminOrder[];
@@ -340,39 +347,181 @@ export function OrdersScreen({
   error?: string | null;
   /** Each order's own history, for those who may read the audit log. */
   histories?: Record<string, OrderHistoryView[]> | null;
-}) {
+  /** The incoming list's layout: by delivery date and slot (with bulk actions) or newest first. */
+  view?: "slots" | "newest";
+  /** The loader's clock (ISO): the auto-cancel warnings read it. */
+  now?: string;
+  /** More open orders than the grouped view shows. */
+  more?: boolean;
+  /** Drivers a selection can be given to (empty: this role does not assign). */
+  drivers?: { id: string; name: string }[];
+  /** Whether this role may assign drivers and print slips. */
+  canPlan?: boolean;
+  /** The answer to a bulk post: its review (the one confirmation) or its report. */
+  bulk?: BulkPostAnswer | null;
+};
+
+export function OrdersScreen({
+  title,
+  description,
+  orders,
+  nextCursor,
+  isFirstPage,
+  emptyText,
+  buttons,
+  scope,
+  filters,
+  today,
+  error,
+  histories,
+  view = "newest",
+  now,
+  more,
+  drivers = [],
+  canPlan = false,
+  bulk,
+}: OrdersScreenProps) {
   usePolling();
   useEffect(() => {
     if (error) toast.error("Error", { description: error });
   }, [error]);
   const filtered = orderFiltersQuery(filters) !== "";
+  const bulkActions = scope === "incoming";
+  const card = (order: AdminOrder) => {
+    const autoCancel = now ? autoCancelNotice(order, new Date(now)) : null;
+    return (
+      <OrderCard
+        order={order}
+        today={today}
+        select={bulkActions ? <SelectOrderBox orderId={order.id} group={slotKey(order)} /> : undefined}
+        flag={autoCancel ? <AutoCancelFlag text={autoCancel} /> : undefined}
+        actions={<OrderActions order={order} scope={scope} />}
+        footer={histories ? <OrderHistory orderId={order.id} history={histories[order.id] ?? []} /> : null}
+      />
+    );
+  };
   return (
     <>
       <AdminPageHeader title={title} description={description}>
         {buttons}
       </AdminPageHeader>
-      <OrderSearch scope={scope} filters={filters} />
+      {scope === "incoming" ? <ViewTabs view={view} filters={filters} /> : null}
+      <OrderSearch scope={scope} filters={filters} view={view} />
+      {bulk?.kind === "review" ? <BulkReviewQuestion review={bulk.review} drivers={drivers} /> : null}
+      {bulk?.kind === "report" ? <BulkReportPanel report={bulk.report} /> : null}
+      {bulk?.kind === "invalid" ? (
+        <p role="alert" className="mb-6 rounded-lg border border-destructive bg-card px-4 py-3 text-sm">
+          {bulk.message}
+        </p>
+      ) : null}
+      {bulkActions && orders.length > 0 ? <BulkBar canAssign={canPlan} shown={orders.length} /> : null}
       {orders.length === 0 ? (
         <p className="rounded-lg border border-border border-dashed bg-card px-6 py-16 text-center text-muted-foreground">
           {filtered && !error ? "No orders match this search" : emptyText}
         </p>
+      ) : view === "slots" ? (
+        <SlotGroups orders={orders} today={today} card={card} />
       ) : (
         <ul className="space-y-4">
           {orders.map((order) => (
-            <li key={order.id}>
-              <OrderCard
-                order={order}
-                today={today}
-                actions={<OrderActions order={order} scope={scope} />}
-                footer={
-                  histories ? <OrderHistory orderId={order.id} history={histories[order.id] ?? []} /> : null
-                }
-              />
-            </li>
+            <li key={order.id}>{card(order)}</li>
           ))}
         </ul>
       )}
-      <Pager nextCursor={nextCursor} isFirstPage={isFirstPage} filters={filters} />
+      {more ? (
+        <p className="mt-6 rounded-md bg-honey-100 px-3 py-2 text-sm">
+          Showing the first {orders.length} open orders by delivery time: choose a delivery date above for the
+          rest, or list them newest first.
+        </p>
+      ) : null}
+      <Pager
+        nextCursor={nextCursor}
+        isFirstPage={isFirstPage}
+        filters={filters}
+        query={view === "newest" && scope === "incoming" ? viewQuery(filters, "newest") : undefined}
+      />
     </>
+  );
+}
+
+function viewQuery(filters: OrderFilters, view: "slots" | "newest") {
+  const params = new URLSearchParams(orderFiltersQuery(filters));
+  if (view === "newest") params.set("view", "newest");
+  return params.toString();
+}
+
+/** 'By delivery time' (the default) or 'Newest first', keeping the search. */
+function ViewTabs({ view, filters }: { view: "slots" | "newest"; filters: OrderFilters }) {
+  const location = useLocation();
+  return (
+    <nav aria-label="Order list layout" className="mb-4 flex gap-2">
+      {(
+        [
+          ["slots", "By delivery time"],
+          ["newest", "Newest first"],
+        ] as const
+      ).map(([name, label]) => {
+        const query = viewQuery(filters, name);
+        return (
+          <Link
+            key={name}
+            to={query ? `${location.pathname}?${query}` : location.pathname}
+            aria-current={view === name ? "page" : undefined}
+            className={buttonVariants({ variant: view === name ? "secondary" : "ghost", size: "sm" })}
+          >
+            {label}
+          </Link>
+        );
+      })}
+    </nav>
+  );
+}
+
+/** Open orders grouped by delivery date and slot, each slot with the box that ticks all of it. */
+function SlotGroups({
+  orders,
+  today,
+  card,
+}: {
+  orders: AdminOrder[];
+  today: string;
+  card: (order: AdminOrder) => React.ReactNode;
+}) {
+  const groups: { key: string; date: string; slot: string; orders: AdminOrder[] }[] = [];
+  for (const order of orders) {
+    const key = slotKey(order);
+    const last = groups[groups.length - 1];
+    if (last?.key === key) last.orders.push(order);
+    else groups.push({ key, date: order.deliveryDate, slot: order.deliveryTime, orders: [order] });
+  }
+  return (
+    <div className="space-y-8">
+      {groups.map((group) => {
+        const headingId = `group-${group.key.replace(/[^0-9A-Za-z]+/g, "-")}`;
+        const count = group.orders.length;
+        const pending = group.orders.filter((order) => order.status === "pending").length;
+        return (
+          <section key={group.key} aria-labelledby={headingId} className="space-y-3">
+            <div className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1 border-border border-b pb-2">
+              <h2 id={headingId} className="font-display text-primary text-xl">
+                <DeliveryDate date={group.date} today={today} /> · {group.slot}
+              </h2>
+              <div className="flex flex-wrap items-center gap-x-4 text-sm">
+                <span className="text-muted-foreground">
+                  {count} {count === 1 ? "order" : "orders"}
+                  {pending > 0 ? ` · ${pending} pending` : ""}
+                </span>
+                <SelectSlotBox group={group.key} label={`Select all ${count} of this slot`} />
+              </div>
+            </div>
+            <ul className="space-y-4">
+              {group.orders.map((order) => (
+                <li key={order.id}>{card(order)}</li>
+              ))}
+            </ul>
+          </section>
+        );
+      })}
+    </div>
   );
 }

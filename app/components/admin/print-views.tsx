@@ -1,5 +1,5 @@
 import type * as React from "react";
-import { Link } from "react-router";
+import { Link, useLocation } from "react-router";
 import { Button, buttonVariants } from "#app/components/ui/button.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
 import { formatDeliveryDate } from "#app/features/checkout/delivery-slots.ts";
@@ -21,6 +21,8 @@ export function PrintPage({
   date,
   slot,
   error,
+  includePending,
+  selected,
   children,
 }: {
   title: string;
@@ -28,16 +30,49 @@ export function PrintPage({
   date: string;
   slot?: string;
   error: string | null;
+  /** Whether pending orders are in the view (staff asked for them); null: no switch (a selection). */
+  includePending: boolean | null;
+  /** Printing orders chosen on the incoming list rather than a date. */
+  selected?: number;
   children: React.ReactNode;
 }) {
+  const location = useLocation();
+  const switched = new URLSearchParams(location.search);
+  if (includePending) switched.delete("pending");
+  else switched.set("pending", "1");
   return (
     <>
       <div className="print:hidden">
         <AdminPageHeader
           title={title}
-          description={`${formatDeliveryDate(date)}${slot ? ` · ${slot}` : " · every slot"}: ${summary}`}
+          description={
+            selected !== undefined
+              ? `${selected} selected ${selected === 1 ? "order" : "orders"}: ${summary}`
+              : `${formatDeliveryDate(date)}${slot ? ` · ${slot}` : " · every slot"}: ${summary}`
+          }
         />
       </div>
+      {includePending === null ? null : (
+        <div
+          className={`mb-4 flex flex-wrap items-center justify-between gap-3 rounded-lg border px-4 py-3 text-sm print:hidden ${
+            includePending ? "border-honey-400 bg-honey-100" : "border-border bg-card"
+          }`}
+        >
+          <p>
+            {includePending
+              ? "Including pending orders: they are not confirmed yet and may still be cancelled."
+              : "Confirmed orders only. Pending orders are left out until someone confirms them."}
+          </p>
+          <Link
+            to={`${location.pathname}?${switched.toString()}`}
+            className={buttonVariants({ variant: "outline", size: "sm" })}
+            role="switch"
+            aria-checked={includePending}
+          >
+            {includePending ? "Confirmed orders only" : "Include pending orders"}
+          </Link>
+        </div>
+      )}
       <PrintBar date={date} slot={slot} title={title.toLowerCase()} />
       {error ? (
         <p role="alert" className="py-12 text-center text-destructive">
@@ -125,7 +160,13 @@ export function PickListView({ dayText, slots }: { dayText: string; slots: PickS
             Pick list · {dayText} · {slot.label}
           </h2>
           <p className="mb-3 text-muted-foreground text-sm print:text-black">
-            {slot.orders} {slot.orders === 1 ? "order" : "orders"} to pack (not yet delivered or cancelled)
+            {slot.orders} {slot.orders === 1 ? "order" : "orders"} to pack (confirmed, not yet delivered)
+            {slot.pending > 0 ? (
+              <span className="font-semibold text-foreground">
+                {" "}
+                · {slot.pending} of them pending: not confirmed yet
+              </span>
+            ) : null}
           </p>
           <DataTable
             className="w-full border-collapse text-left text-sm print:text-base"
@@ -142,15 +183,23 @@ export function PickListView({ dayText, slots }: { dayText: string; slots: PickS
 }
 
 /** One driver slip (decision 25): who, where, what, how much; the ID check and a signature line. */
-export function DriverSlip({ order, dayText }: { order: BoardOrder; dayText: string }) {
+export function DriverSlip({ order }: { order: BoardOrder }) {
   const change = changeDueCents(order.totalAmountCents, order.payWithCents);
+  const dayText = formatDeliveryDate(order.deliveryDate);
   return (
     <article
       aria-label={`Driver slip for ${order.customerName}`}
       className="break-inside-avoid rounded-lg border border-border bg-card p-4 text-sm print:mb-6 print:rounded-none print:border-2 print:border-black print:text-base"
     >
       <header className="mb-2 flex flex-wrap items-baseline justify-between gap-2 border-border border-b pb-2">
-        <h2 className="font-semibold text-lg">{order.customerName}</h2>
+        <h2 className="font-semibold text-lg">
+          {order.customerName}
+          {order.status === "pending" ? (
+            <span className="ml-2 rounded-md border-2 border-foreground px-1.5 py-0.5 align-middle font-bold text-xs uppercase">
+              Pending: not confirmed yet
+            </span>
+          ) : null}
+        </h2>
         <p className="font-mono text-xs">
           Order #{order.id.slice(0, 8)} · {dayText} · {order.deliveryTime}
         </p>

@@ -95,8 +95,11 @@ function wantsPage(request: Request) {
 
 type PostedForm = { ok: true; form: FormData | null } | { ok: false; message: string };
 
-/** The post's form, read once (null for a body that is not a form). */
-async function readPostedForm(request: Request): Promise<PostedForm> {
+/**
+ * The post's form, read once (null for a body that is not a form). Only the fields in
+ * `multiValueFields` (the route's rule) may come more than once.
+ */
+async function readPostedForm(request: Request, multiValueFields?: readonly string[]): Promise<PostedForm> {
   const type = request.headers.get("Content-Type") ?? "";
   if (!type.includes("application/x-www-form-urlencoded") && !type.includes("multipart/form-data"))
     return { ok: true, form: null };
@@ -106,7 +109,7 @@ async function readPostedForm(request: Request): Promise<PostedForm> {
   } catch {
     return { ok: false, message: FORM_UNREADABLE };
   }
-  const repeated = repeatedField(form);
+  const repeated = repeatedField(form, multiValueFields);
   return repeated === null ? { ok: true, form } : { ok: false, message: repeatedFieldMessage(repeated) };
 }
 
@@ -201,7 +204,7 @@ export const adminGuard: MiddlewareFunction<Response> = async ({ request, contex
       return forbidden("Cross-site request refused");
     }
     if (!rule?.streamedBody) {
-      const posted = await readPostedForm(request);
+      const posted = await readPostedForm(request, rule?.multiValueFields);
       if (!posted.ok) return plainText(400, posted.message);
       form = posted.form;
     }

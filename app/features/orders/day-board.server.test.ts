@@ -95,7 +95,7 @@ describeEachDatabase("the day's work", () => {
     const [small, large] = pick.sizeIds as [string, string];
     const date = TODAY; // the first test also put an order on 12:00 PM-2:00 PM today
     const slot = "2:00 PM-4:00 PM";
-    await order(
+    const pat = await order(
       "Pat Picker",
       date,
       slot,
@@ -105,18 +105,32 @@ describeEachDatabase("the day's work", () => {
       ],
       "Ring twice",
     );
-    await order("Quinn Picker", date, slot, [{ productId: pick.id, sizeId: small, quantity: 3 }]);
+    const quinn = await order("Quinn Picker", date, slot, [
+      { productId: pick.id, sizeId: small, quantity: 3 },
+    ]);
     const done = await order("Done Already", date, slot, [
       { productId: pick.id, sizeId: small, quantity: 4 },
     ]);
-    await order("Evening", date, "6:00 PM-8:00 PM", [{ productId: pick.id, sizeId: large, quantity: 1 }]);
+    const evening = await order("Evening", date, "6:00 PM-8:00 PM", [
+      { productId: pick.id, sizeId: large, quantity: 1 },
+    ]);
     await setOrderStatus(done.id, "delivered");
+
+    // Pending orders do not go downstream: nothing to pack, no slips, until staff ask for them.
+    expect(await getPickList(date)).toEqual([]);
+    expect(await getDriverSlips(date)).toEqual({ slips: [], total: 0 });
+    const withPending = await getPickList(date, { slot, includePending: true });
+    expect(withPending).toMatchObject([{ label: slot, orders: 2, pending: 2 }]);
+    expect((await getDriverSlips(date, { includePending: true })).total).toBe(4);
+
+    for (const { id } of [pat, quinn, evening]) await setOrderStatus(id, "confirmed");
 
     const list = (await getPickList(date)).filter((slot) => slot.label !== "12:00 PM-2:00 PM");
     expect(list).toEqual([
       {
         label: slot,
         orders: 2,
+        pending: 0,
         lines: [
           { productName: "Pick Haze", sizeLabel: "3.5g", quantity: 5, orders: 2 },
           { productName: "Pick Haze", sizeLabel: "7g", quantity: 1, orders: 1 },
@@ -125,6 +139,7 @@ describeEachDatabase("the day's work", () => {
       {
         label: "6:00 PM-8:00 PM",
         orders: 1,
+        pending: 0,
         lines: [{ productName: "Pick Haze", sizeLabel: "7g", quantity: 1, orders: 1 }],
       },
     ]);
@@ -133,7 +148,8 @@ describeEachDatabase("the day's work", () => {
     ]);
 
     const slips = await getDriverSlips(date);
-    expect(slips.total).toBe(4);
+    // "Other Day" (12:00 PM-2:00 PM, the first test's) is still pending: left out.
+    expect(slips.total).toBe(3);
     expect(
       slips.slips
         .filter((slip) => slip.customerName !== "Other Day")

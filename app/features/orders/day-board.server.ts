@@ -10,7 +10,7 @@
  * Statuses are not enumerated here beyond 'cancelled' and 'delivered', so a status added later
  * (out_for_delivery) shows up on the board, the slips and the figures without a change.
  */
-import { and, asc, eq, notInArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, ne, notInArray, type SQL, sql } from "drizzle-orm";
 import { db, type Executor } from "#app/db/client.server.ts";
 import { adminUsers, orderDailyStats, orderItems, orderStatusCounts, orders } from "#app/db/schema.ts";
 import { DELIVERY_SLOT_LABELS } from "#app/features/checkout/delivery-slots.ts";
@@ -44,6 +44,24 @@ export type DayBoard = { date: string; slots: BoardSlot[]; orders: number; toCol
 /** Statuses that no longer need packing or a driver. */
 const DONE = ["cancelled", "delivered"] as const;
 
+/**
+ * What goes downstream (the pick list, the slips, a driver's run): orders still to deliver that the
+ * shop has confirmed; pending ones only when staff ask for them (`includePending`), labelled so.
+ */
+export type DownstreamOptions = {
+  includePending?: boolean;
+  /** Only these orders (a selection printed from the incoming list). */
+  orderIds?: readonly string[];
+};
+
+function downstreamCondition(options: DownstreamOptions): SQL | undefined {
+  return and(
+    notInArray(orders.status, [...DONE]),
+    options.includePending ? undefined : ne(orders.status, "pending"),
+    options.orderIds ? inArray(orders.id, [...options.orderIds]) : undefined,
+  );
+}
+
 type SlotCountRow = { label: string; count: number; cancelled: number; toCollectCents: number };
 
 async function slotCounts(
@@ -51,6 +69,7 @@ async function slotCounts(
   date: string,
   slot?: string,
   scope: StaffScope = { kind: "all" },
+  extra?: SQL,
 ): Promise<SlotCountRow[]> {
   return executor
     .select({
@@ -65,6 +84,7 @@ async function slotCounts(
         eq(orders.deliveryDate, date),
         slot ? eq(orders.deliveryTime, slot) : undefined,
         scopeCondition(scope),
+        extra,
       ),
     )
     .groupBy(orders.deliveryTime);
@@ -90,12 +110,15 @@ export async function getDayBoard(
     capacities?: ReadonlyMap<string, number>;
     /** A driver's run: only their orders and unassigned ones (decision 26). */
     scope?: StaffScope;
+    /** Leave pending orders out (a driver's run takes confirmed orders unless they ask). */
+    withoutPending?: boolean;
     executor?: Executor;
   } = {},
 ): Promise<DayBoard> {
   const executor = options.executor ?? (await db());
   const perSlot = Math.min(Math.max(options.perSlot ?? BOARD_ORDERS_PER_SLOT, 1), 200);
-  const counts = await slotCounts(executor, date, options.slot, options.scope);
+  const notPending = options.withoutPending ? ne(orders.status, "pending") : undefined;
+  const counts = await slotCounts(executor, date, options.slot, options.scope, notPending);
   const byLabel = new Map(counts.map((row) => [row.label, row]));
   const labels = options.slot
     ? [options.slot]
@@ -116,6 +139,7 @@ export async function getDayBoard(
             eq(orders.deliveryTime, label),
             sql`${orders.status} <> 'cancelled'`,
             scopeCondition(options.scope ?? { kind: "all" }),
+            notPending,
           ),
         )
         .orderBy(asc(orders.createdAt), asc(orders.id))
@@ -144,15 +168,16 @@ export async function getDayBoard(
 }
 
 export type PickLine = { productName: string; sizeLabel: string; quantity: number; orders: number };
-export type PickSlot = { label: string; orders: number; lines: PickLine[] };
+/** `pending`: how many of the slot's `orders` are not confirmed yet (only when staff include them). */
+export type PickSlot = { label: string; orders: number; pending: number; lines: PickLine[] };
 
 /**
- * What to pack for `date` (one slot, or each slot): every product and size of the orders still to
- * pack (not yet delivered or cancelled), quantities summed, by product name and size.
+ * What to pack for `date` (one slot, or each slot): every product and size of the confirmed orders
+ * still to pack (pending ones too with `includePending`), quantities summed, by product name and size.
  */
 export async function getPickList(
   date: string,
-  options: { slot?: string; executor?: Executor } = {},
+  options: { slot?: string; executor?: Executor } & DownstreamOptions = {},
 ): Promise<PickSlot[]> {
   const executor = options.executor ?? (await db());
   const rows = await executor
@@ -169,44 +194,50 @@ export async function getPickList(
       and(
         eq(orders.deliveryDate, date),
         options.slot ? eq(orders.deliveryTime, options.slot) : undefined,
-        notInArray(orders.status, [...DONE]),
+        downstreamCondition(options),
       ),
     )
     .groupBy(orders.deliveryTime, orderItems.productName, orderItems.sizeLabel)
     .orderBy(asc(orderItems.productName), asc(orderItems.sizeLabel));
   const orderCounts = await executor
-    .select({ label: orders.deliveryTime, orders: sql<number>`count(*)::int` })
+    .select({
+      label: orders.deliveryTime,
+      orders: sql<number>`count(*)::int`,
+      pending: sql<number>`(count(*) FILTER (WHERE ${orders.status} = 'pending'))::int`,
+    })
     .from(orders)
     .where(
       and(
         eq(orders.deliveryDate, date),
         options.slot ? eq(orders.deliveryTime, options.slot) : undefined,
-        notInArray(orders.status, [...DONE]),
+        downstreamCondition(options),
       ),
     )
     .groupBy(orders.deliveryTime);
   return orderCounts
     .sort((a, b) => slotOrder(a.label) - slotOrder(b.label))
-    .map(({ label, orders: count }) => ({
+    .map(({ label, orders: count, pending }) => ({
       label,
       orders: count,
+      pending,
       lines: rows.filter((row) => row.label === label).map(({ label: _label, ...line }) => line),
     }));
 }
 
 /**
- * One slip per order still to deliver on `date` (not delivered or cancelled), by slot then first
- * placed first; at most MAX_DRIVER_SLIPS (`total` tells how many there are).
+ * One slip per confirmed order still to deliver on `date` (pending ones too with `includePending`),
+ * by slot then first placed first; at most MAX_DRIVER_SLIPS (`total` tells how many there are).
+ * With `orderIds`, the slips of those orders whatever their date (a selection from the incoming list).
  */
 export async function getDriverSlips(
   date: string,
-  options: { slot?: string; executor?: Executor } = {},
+  options: { slot?: string; executor?: Executor } & DownstreamOptions = {},
 ): Promise<{ slips: BoardOrder[]; total: number }> {
   const executor = options.executor ?? (await db());
   const where = and(
-    eq(orders.deliveryDate, date),
+    options.orderIds ? undefined : eq(orders.deliveryDate, date),
     options.slot ? eq(orders.deliveryTime, options.slot) : undefined,
-    notInArray(orders.status, [...DONE]),
+    downstreamCondition(options),
   );
   const [counted] = await executor.select({ total: sql<number>`count(*)::int` }).from(orders).where(where);
   const rows = await executor
@@ -214,9 +245,12 @@ export async function getDriverSlips(
     .from(orders)
     .leftJoin(adminUsers, eq(adminUsers.id, orders.driverId))
     .where(where)
-    .orderBy(asc(orders.deliveryTime), asc(orders.createdAt), asc(orders.id))
+    .orderBy(asc(orders.deliveryDate), asc(orders.deliveryTime), asc(orders.createdAt), asc(orders.id))
     .limit(MAX_DRIVER_SLIPS);
-  rows.sort((a, b) => slotOrder(a.deliveryTime) - slotOrder(b.deliveryTime));
+  rows.sort(
+    (a, b) =>
+      a.deliveryDate.localeCompare(b.deliveryDate) || slotOrder(a.deliveryTime) - slotOrder(b.deliveryTime),
+  );
   return { slips: await withItems(executor, rows), total: counted?.total ?? 0 };
 }
 

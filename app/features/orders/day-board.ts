@@ -71,3 +71,22 @@ export function alertTitle(title: string, newOrders: number) {
   const base = title.replace(NEW_ORDERS_PREFIX, "");
   return newOrders > 0 ? `(${newOrders}) New orders · ${base}` : base;
 }
+
+/** Orders a print view takes at once when staff print a selection (`?order=…` repeated). */
+export const MAX_SELECTED_ORDERS = 100;
+
+const ORDER_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * What a print view's URL asks beyond its date and slot: pending orders too (`?pending=1`, the
+ * visible switch), or a selection of orders (`?order=<id>&order=<id>`, printed from the incoming
+ * list; a selection prints what staff chose, pending ones included and labelled).
+ */
+export function downstreamQuery(url: URL): { includePending: boolean; orderIds?: string[] } {
+  const orderIds = url.searchParams
+    .getAll("order")
+    .filter((id) => ORDER_ID.test(id))
+    .slice(0, MAX_SELECTED_ORDERS);
+  if (orderIds.length > 0) return { includePending: true, orderIds };
+  return { includePending: url.searchParams.get("pending") === "1" };
+}

@@ -1,7 +1,9 @@
 /**
- * Driver assignment (issue 16 item 1b): on the today board an owner or manager gives an order, or
- * every open order of a slot, to an active driver (or back to nobody). Each order assigned is one
- * audit event in the same transaction (the order's own history shows it).
+ * Driver assignment: on the today board an owner or manager gives an order, or every confirmed
+ * order of a slot, to an active driver (or back to nobody). Only confirmed orders go to a driver: a
+ * pending one is refused on its own and left out of a slot's assignment (counted, so the answer
+ * says so). Each order assigned is one audit event in the same transaction (the order's own
+ * history shows it).
  */
 import { and, asc, eq, inArray, isNull, notInArray } from "drizzle-orm";
 import { db } from "#app/db/client.server.ts";
@@ -37,8 +39,12 @@ export const assignmentSchema = z.discriminatedUnion("intent", [
 export type AssignmentInput = z.infer<typeof assignmentSchema>;
 
 export type AssignmentResult =
-  | { ok: true; orders: number; driverName: string | null }
-  | { ok: false; reason: "not-a-driver" };
+  | { ok: true; orders: number; driverName: string | null; pendingLeft: number }
+  | { ok: false; reason: AssignmentRefusal };
+
+export type AssignmentRefusal = "not-a-driver" | "not-confirmed" | "not-open";
+
+export const NOT_CONFIRMED_FOR_DRIVER = "Confirm this order before giving it to a driver";
 
 export async function assignDriver(input: AssignmentInput, by: AuditBy): Promise<AssignmentResult> {
   const database = await db();
@@ -63,12 +69,19 @@ export async function assignDriver(input: AssignmentInput, by: AuditBy): Promise
         ? eq(orders.id, input.orderId)
         : and(eq(orders.deliveryDate, input.date), eq(orders.deliveryTime, input.slot));
     const locked = await tx
-      .select({ id: orders.id, driverId: orders.driverId })
+      .select({ id: orders.id, driverId: orders.driverId, status: orders.status })
       .from(orders)
       .where(and(which, notInArray(orders.status, [...CLOSED_STATUSES])))
       .orderBy(asc(orders.id))
       .for("update");
-    const changing = locked.filter((row) => (row.driverId ?? "") !== input.driverId);
+    // Giving orders to a driver takes confirmed ones; taking them back (no driver) takes any open one.
+    const pending = input.driverId ? locked.filter((row) => row.status === "pending") : [];
+    if (input.intent === "assign" && locked.length === 0) return { ok: false, reason: "not-open" } as const;
+    if (input.intent === "assign" && pending.length > 0)
+      return { ok: false, reason: "not-confirmed" } as const;
+    const changing = locked.filter(
+      (row) => (row.driverId ?? "") !== input.driverId && !pending.includes(row),
+    );
     if (changing.length > 0) {
       await tx
         .update(orders)
@@ -88,7 +101,7 @@ export async function assignDriver(input: AssignmentInput, by: AuditBy): Promise
         details: { from: row.driverId, to: input.driverId || null, driver: driverName },
       });
     }
-    return { ok: true, orders: changing.length, driverName } as const;
+    return { ok: true, orders: changing.length, driverName, pendingLeft: pending.length } as const;
   });
 }
 

@@ -9,7 +9,7 @@ import { adminForm, requireAdmin } from "#app/features/admin-auth/guard.server.t
 import { type AuditBy, auditBy } from "#app/features/staff/audit.server.ts";
 import { errorMessage, log } from "#app/utils/logger.server.ts";
 import { applyOrderAction } from "./admin-orders.server.ts";
-import { assignDriver, assignmentSchema } from "./driver-assignment.server.ts";
+import { type AssignmentRefusal, assignDriver, assignmentSchema } from "./driver-assignment.server.ts";
 import { type StaffScope, staffScopeOf } from "./driver-scope.server.ts";
 import { orderStatusSchema } from "./order-status.schema.ts";
 import { type CancelReasonCode, cancelReasonText } from "./order-status.ts";
@@ -17,7 +17,15 @@ import { type CancelReasonCode, cancelReasonText } from "./order-status.ts";
 export type OrderActionResult =
   | { ok: true; kind: "status-changed" }
   | { ok: true; kind: "order-assigned"; driverName: string | null }
-  | { ok: true; kind: "slot-assigned"; slot: string; orders: number; driverName: string | null }
+  | {
+      ok: true;
+      kind: "slot-assigned";
+      slot: string;
+      orders: number;
+      driverName: string | null;
+      /** Pending orders of the slot left out: only confirmed orders go to a driver. */
+      pendingLeft: number;
+    }
   /** The form did not parse; `message` is the schema's for a field, null for an unknown intent. */
   | { ok: false; kind: "invalid-form"; message: string | null }
   /** The order had moved on meanwhile (another person's change): nothing was changed. */
@@ -28,7 +36,7 @@ export type OrderActionResult =
   | { ok: false; kind: "not-found" }
   | { ok: false; kind: "failed" }
   | { ok: false; kind: "invalid-assignment" }
-  | { ok: false; kind: "not-a-driver" };
+  | { ok: false; kind: "assignment-refused"; reason: AssignmentRefusal };
 
 /**
  * `by`: the signed-in admin, recorded on the stock movements a cancel or reopen writes and in the
@@ -82,7 +90,7 @@ export async function todayBoardAction(context: Readonly<RouterContextProvider>)
   const parsed = assignmentSchema.safeParse(Object.fromEntries(form));
   if (!parsed.success) return { ok: false, kind: "invalid-assignment" };
   const result = await assignDriver(parsed.data, by);
-  if (!result.ok) return { ok: false, kind: "not-a-driver" };
+  if (!result.ok) return { ok: false, kind: "assignment-refused", reason: result.reason };
   return parsed.data.intent === "assign"
     ? { ok: true, kind: "order-assigned", driverName: result.driverName }
     : {
@@ -91,5 +99,6 @@ export async function todayBoardAction(context: Readonly<RouterContextProvider>)
         slot: parsed.data.slot,
         orders: result.orders,
         driverName: result.driverName,
+        pendingLeft: result.pendingLeft,
       };
 }

@@ -123,5 +123,8 @@ export function cancelReasonForCustomer(stored: string | null): string {
     if (reason.label.toLowerCase() === lower && reason.customerText) return reason.customerText;
   }
   if (lower.startsWith("other: ")) return stored.slice("Other: ".length);
+  // A delivery time staff closed ('Closed: Staff training'): its reason, in a sentence.
+  if (lower.startsWith("closed: "))
+    return `we are not delivering at that time: ${stored.slice("Closed: ".length)}`;
   return lower === "other" ? "" : stored;
 }

@@ -10,11 +10,23 @@ import { type OrderHistoryEntry, orderHistories } from "#app/features/staff/audi
 import { can } from "#app/features/staff/permissions.ts";
 import { errorMessage, log } from "#app/utils/logger.server.ts";
 import { storeDay } from "#app/utils/store-time.ts";
-import { listOrders, type OrderScope } from "./admin-orders.server.ts";
+import { type AdminOrder, listOrders, type OrderScope, type OrdersPage } from "./admin-orders.server.ts";
+import { incomingBySlot } from "./bulk-orders.server.ts";
 import { countPlacedOrders } from "./day-board.server.ts";
+import { type ActiveDriver, listActiveDrivers } from "./driver-assignment.server.ts";
 import { parseOrderFilters } from "./order-search.schema.ts";
 
 export type OrderHistories = Record<string, OrderHistoryEntry[]> | null;
+
+/**
+ * How the incoming list is laid out: by delivery date and slot (the day's work, bulk actions by
+ * slot; the default) or newest first with pages. The completed list is always newest first.
+ */
+export type OrdersView = "slots" | "newest";
+
+export function ordersViewOf(params: URLSearchParams, scope: OrderScope): OrdersView {
+  return scope === "incoming" && params.get("view") !== "newest" ? "slots" : "newest";
+}
 
 export async function loadOrdersScreen(
   request: Request,
@@ -24,24 +36,43 @@ export async function loadOrdersScreen(
   const params = new URL(request.url).searchParams;
   const before = params.get("before");
   const filters = parseOrderFilters(params);
-  const today = storeDay(new Date());
+  const now = new Date();
+  const today = storeDay(now);
+  const view = ordersViewOf(params, scope);
+  const common = { filters, today, view, now: now.toISOString() };
   try {
-    const page = await listOrders(scope, { cursor: before, filters });
+    const page: OrdersPage & { more?: boolean } =
+      view === "slots"
+        ? { ...(await incomingBySlot(filters)), nextCursor: null }
+        : await listOrders(scope, { cursor: before, filters });
     const histories: OrderHistories = can(session.role, "audit")
-      ? await orderHistories(page.orders.map((order) => order.id))
+      ? await orderHistories(page.orders.map((order: AdminOrder) => order.id))
       : null;
     const placed = scope === "incoming" ? await countPlacedOrders() : null;
-    return { ...page, histories, isFirstPage: !before, filters, today, placed, failed: false };
+    const drivers: ActiveDriver[] =
+      scope === "incoming" && can(session.role, "today.plan") ? await listActiveDrivers() : [];
+    return {
+      orders: page.orders,
+      nextCursor: page.nextCursor,
+      more: page.more ?? false,
+      histories,
+      isFirstPage: !before,
+      ...common,
+      placed,
+      drivers,
+      failed: false,
+    };
   } catch (error) {
     log.error(`Failed to fetch the ${scope} orders`, { error: errorMessage(error) });
     return {
       orders: [],
-      histories: null,
       nextCursor: null,
+      more: false,
+      histories: null,
       isFirstPage: true,
-      filters,
-      today,
+      ...common,
       placed: null,
+      drivers: [],
       failed: true,
     };
   }

@@ -29,6 +29,11 @@ export type AdminRouteRule = {
    * reads nothing of the body (the CSRF token must come in the `X-CSRF-Token` header).
    */
   streamedBody?: true;
+  /**
+   * Fields its posts may repeat (a selection of orders): every other field, the intent first, must
+   * come once, as on every admin form.
+   */
+  multiValueFields?: readonly string[];
 };
 
 /** The order lists' status moves: all of them need the orders permission. */
@@ -79,7 +84,17 @@ export const ADMIN_ROUTES = {
     streamedBody: true,
     actions: { "*": "products" },
   },
-  "/admin/orders": { read: "orders", actions: ORDER_LIST_INTENTS },
+  "/admin/orders": {
+    read: "orders",
+    actions: {
+      ...ORDER_LIST_INTENTS,
+      "bulk-confirm": "orders",
+      "bulk-cancel": "orders",
+      "bulk-print": "today.plan",
+      "bulk-assign": "today.plan",
+    },
+    multiValueFields: ["orderIds", "slots"],
+  },
   "/admin/orders/export": { read: "orders.export", resource: true },
   "/admin/completed-orders": { read: "orders", actions: ORDER_LIST_INTENTS },
   "/admin/outbox": { read: "outbox", actions: { "send-held": "outbox", "discard-held": "outbox" } },

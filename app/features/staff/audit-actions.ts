@@ -8,6 +8,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   "order.status_changed": "Changed the status",
   "order.reopened": "Reopened",
   "order.driver_assigned": "Assigned a driver",
+  "order.delivery_moved": "Moved to another delivery time",
   "orders.exported": "Exported orders (CSV)",
   "product.created": "Created a product",
   "product.updated": "Edited a product",
@@ -76,6 +77,7 @@ export function auditSummary(action: string, details: unknown): string {
     return `${String(value.from)} → ${String(value.to)}${reason}`;
   }
   if (action === "order.driver_assigned") return value.driver ? `to ${String(value.driver)}` : "to nobody";
+  if (action === "order.delivery_moved") return `${String(value.from)} → ${String(value.to)}`;
   if (action === "product.price_changed" && Array.isArray(value.prices)) {
     const name = typeof value.name === "string" ? `${value.name}: ` : "";
     return `${name}${value.prices

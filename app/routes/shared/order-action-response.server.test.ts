@@ -17,14 +17,42 @@ describe("the order screens' answer to each action result", () => {
     [{ ok: true, kind: "order-assigned", driverName: "Dana" }, 200, success("Order assigned to Dana")],
     [{ ok: true, kind: "order-assigned", driverName: null }, 200, success("Order assigned to nobody")],
     [
-      { ok: true, kind: "slot-assigned", slot: "10:00 AM-12:00 PM", orders: 1, driverName: "Dana" },
+      {
+        ok: true,
+        kind: "slot-assigned",
+        slot: "10:00 AM-12:00 PM",
+        orders: 1,
+        driverName: "Dana",
+        pendingLeft: 0,
+      },
       200,
       success("1 order of 10:00 AM-12:00 PM assigned to Dana"),
     ],
     [
-      { ok: true, kind: "slot-assigned", slot: "10:00 AM-12:00 PM", orders: 3, driverName: null },
+      {
+        ok: true,
+        kind: "slot-assigned",
+        slot: "10:00 AM-12:00 PM",
+        orders: 3,
+        driverName: null,
+        pendingLeft: 0,
+      },
       200,
       success("3 orders of 10:00 AM-12:00 PM assigned to nobody"),
+    ],
+    [
+      {
+        ok: true,
+        kind: "slot-assigned",
+        slot: "10:00 AM-12:00 PM",
+        orders: 2,
+        driverName: "Dana",
+        pendingLeft: 1,
+      },
+      200,
+      success(
+        "2 orders of 10:00 AM-12:00 PM assigned to Dana. 1 pending order was left out: confirm it first.",
+      ),
     ],
     [{ ok: false, kind: "invalid-form", message: "Choose a reason" }, 400, error("Choose a reason")],
     [{ ok: false, kind: "invalid-form", message: null }, 400, error("Failed to update order status")],
@@ -47,7 +75,21 @@ describe("the order screens' answer to each action result", () => {
     [{ ok: false, kind: "not-found" }, 404, error("Failed to update order status")],
     [{ ok: false, kind: "failed" }, 500, error("Failed to update order status")],
     [{ ok: false, kind: "invalid-assignment" }, 400, error("Failed to assign the driver")],
-    [{ ok: false, kind: "not-a-driver" }, 400, error("Choose an active driver")],
+    [
+      { ok: false, kind: "assignment-refused", reason: "not-a-driver" },
+      400,
+      error("Choose an active driver"),
+    ],
+    [
+      { ok: false, kind: "assignment-refused", reason: "not-confirmed" },
+      409,
+      error("Confirm this order before giving it to a driver"),
+    ],
+    [
+      { ok: false, kind: "assignment-refused", reason: "not-open" },
+      409,
+      error("This order is no longer open"),
+    ],
   ])("%j → %i", (result, status, body) => {
     expect(answered(orderActionResponse(result))).toEqual({ status, body });
   });

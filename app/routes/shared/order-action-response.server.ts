@@ -5,6 +5,10 @@
  * the today board.
  */
 import { data } from "react-router";
+import {
+  type AssignmentRefusal,
+  NOT_CONFIRMED_FOR_DRIVER,
+} from "#app/features/orders/driver-assignment.server.ts";
 import type { OrderActionResult } from "#app/features/orders/order-action.server.ts";
 
 export type OrderActionData = { ok: boolean; title: string; description: string };
@@ -28,7 +32,7 @@ export function orderActionResponse(result: OrderActionResult) {
       return done(`Order assigned to ${result.driverName ?? "nobody"}`);
     case "slot-assigned":
       return done(
-        `${result.orders} ${result.orders === 1 ? "order" : "orders"} of ${result.slot} assigned to ${result.driverName ?? "nobody"}`,
+        `${result.orders} ${result.orders === 1 ? "order" : "orders"} of ${result.slot} assigned to ${result.driverName ?? "nobody"}${pendingLeftText(result.pendingLeft)}`,
       );
     case "invalid-form":
       return refused(400, result.message ?? STATUS_FAILED);
@@ -46,7 +50,20 @@ export function orderActionResponse(result: OrderActionResult) {
       return refused(500, STATUS_FAILED);
     case "invalid-assignment":
       return refused(400, ASSIGN_FAILED);
-    case "not-a-driver":
-      return refused(400, "Choose an active driver");
+    case "assignment-refused":
+      return refused(result.reason === "not-a-driver" ? 400 : 409, ASSIGNMENT_REFUSALS[result.reason]);
   }
+}
+
+const ASSIGNMENT_REFUSALS: Record<AssignmentRefusal, string> = {
+  "not-a-driver": "Choose an active driver",
+  "not-confirmed": NOT_CONFIRMED_FOR_DRIVER,
+  "not-open": "This order is no longer open",
+};
+
+function pendingLeftText(pendingLeft: number) {
+  if (pendingLeft === 0) return "";
+  return pendingLeft === 1
+    ? ". 1 pending order was left out: confirm it first."
+    : `. ${pendingLeft} pending orders were left out: confirm them first.`;
 }

@@ -19,7 +19,13 @@ export async function loader({ context }: Route.LoaderArgs) {
 export async function action({ context }: Route.ActionArgs) {
   const admin = requireAdmin(context);
   const result = await handleDeliveryPost(adminForm(context), new Date(), auditBy(admin, context));
-  if (!result.ok) return data({ form: result.form, fieldErrors: result.fieldErrors }, { status: 400 });
+  if (!result.ok) {
+    const asking = result.closing && Object.keys(result.fieldErrors).length === 0;
+    return data(
+      { form: result.form, fieldErrors: result.fieldErrors, closing: result.closing ?? null },
+      { status: asking ? 200 : 400 },
+    );
+  }
   return redirectWithToast("/admin/settings/delivery", {
     type: "success",
     title: "Success",

@@ -12,7 +12,7 @@ import { formatDeliveryDate } from "#app/features/checkout/delivery-slots.ts";
 import { getDeliverySettings } from "#app/features/delivery/delivery.server.ts";
 import { slotCapacitiesOf } from "#app/features/delivery/delivery-settings.ts";
 import { countPlacedOrders, getDayBoard } from "#app/features/orders/day-board.server.ts";
-import { boardHref, boardQuery, SLOT_PAGE_ORDERS } from "#app/features/orders/day-board.ts";
+import { boardHref, boardQuery, downstreamQuery, SLOT_PAGE_ORDERS } from "#app/features/orders/day-board.ts";
 import { listActiveDrivers } from "#app/features/orders/driver-assignment.server.ts";
 import { staffScopeOf } from "#app/features/orders/driver-scope.server.ts";
 import { todayBoardAction } from "#app/features/orders/order-action.server.ts";
@@ -40,6 +40,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // A driver's run is today's only (decision 26): another date needs the planning permission.
   if (!query.isToday) requirePermission(context, "today.plan");
   const planning = scope.kind === "all";
+  // A driver's run takes confirmed orders; pending ones only when they ask (each says why it waits).
+  const includePending = planning || downstreamQuery(new URL(request.url)).includePending;
   const days = {
     previous: previousDate(query.date),
     next: nextDate(query.date),
@@ -53,11 +55,22 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         ...(planning ? { capacities: slotCapacitiesOf(await getDeliverySettings(), query.date) } : {}),
         ...(query.slot ? { perSlot: SLOT_PAGE_ORDERS } : {}),
         scope,
+        withoutPending: !includePending,
       }),
       planning ? await countPlacedOrders() : null,
     ];
     const drivers = planning ? await listActiveDrivers() : [];
-    return { ...query, ...days, board, placed, planning, drivers, error: null };
+    return {
+      ...query,
+      ...days,
+      board,
+      placed,
+      planning,
+      drivers,
+      includePending,
+      now: now.toISOString(),
+      error: null,
+    };
   } catch (error) {
     log.error("Failed to fetch the day's orders", { error: errorMessage(error) });
     return {
@@ -67,6 +80,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       placed: null,
       planning,
       drivers: [],
+      includePending,
+      now: now.toISOString(),
       error: "Failed to fetch orders",
     };
   }
@@ -122,7 +137,23 @@ export default function TodayBoard({ loaderData }: Route.ComponentProps) {
             </Link>
           </div>
         </div>
-      ) : null}
+      ) : (
+        <div className="mb-6 flex flex-wrap items-center justify-between gap-3 rounded-lg border border-border bg-card px-4 py-3 text-sm">
+          <p>
+            {loaderData.includePending
+              ? "Showing orders not confirmed yet too: they cannot go out until the shop confirms them."
+              : "Your run: confirmed orders. Orders not confirmed yet are left out."}
+          </p>
+          <Link
+            to={loaderData.includePending ? "/admin/today" : "/admin/today?pending=1"}
+            className={buttonVariants({ variant: "outline", size: "sm" })}
+            role="switch"
+            aria-checked={loaderData.includePending}
+          >
+            {loaderData.includePending ? "Confirmed orders only" : "Show orders not confirmed yet"}
+          </Link>
+        </div>
+      )}
 
       {slot ? (
         <Link
@@ -152,6 +183,7 @@ export default function TodayBoard({ loaderData }: Route.ComponentProps) {
                 date={date}
                 showingOne={Boolean(slot)}
                 role={role}
+                now={loaderData.now}
               />
             ))}
           </div>

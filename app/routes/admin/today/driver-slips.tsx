@@ -2,6 +2,7 @@ import { DriverSlip, PrintPage } from "#app/components/admin/print-views.tsx";
 import { requireAdmin } from "#app/features/admin-auth/guard.server.ts";
 import { formatDeliveryDate } from "#app/features/checkout/delivery-slots.ts";
 import { getDriverSlips, loadPrintView } from "#app/features/orders/day-board.server.ts";
+import { downstreamQuery } from "#app/features/orders/day-board.ts";
 import type { Route } from "./+types/driver-slips";
 
 export function meta() {
@@ -10,25 +11,34 @@ export function meta() {
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireAdmin(context);
-  return loadPrintView(request, "driver slips", (date, slot) => getDriverSlips(date, { slot }), {
-    slips: [],
-    total: 0,
-  });
+  const query = downstreamQuery(new URL(request.url));
+  return loadPrintView(
+    request,
+    "driver slips",
+    async (date, slot) => ({ ...(await getDriverSlips(date, { slot, ...query })), ...query }),
+    { slips: [], total: 0, ...query },
+  );
 }
 
 export default function DriverSlips({ loaderData }: Route.ComponentProps) {
-  const { date, slot, slips, total, error } = loaderData;
+  const { date, slot, slips, total, error, includePending, orderIds } = loaderData;
   const dayText = formatDeliveryDate(date);
   return (
     <PrintPage
       title="Driver slips"
       summary="one slip per order still to deliver."
       date={date}
-      slot={slot}
+      slot={orderIds ? undefined : slot}
       error={error}
+      includePending={orderIds ? null : includePending}
+      selected={orderIds?.length}
     >
       {slips.length === 0 ? (
-        <p className="py-12 text-center text-muted-foreground">No orders to deliver for {dayText}.</p>
+        <p className="py-12 text-center text-muted-foreground">
+          {orderIds
+            ? "None of the selected orders is still to deliver."
+            : `No orders to deliver for ${dayText}.`}
+        </p>
       ) : (
         <>
           {total > slips.length ? (
@@ -38,7 +48,7 @@ export default function DriverSlips({ loaderData }: Route.ComponentProps) {
           ) : null}
           <div className="grid gap-4 lg:grid-cols-2 print:block">
             {slips.map((order) => (
-              <DriverSlip key={order.id} order={order} dayText={dayText} />
+              <DriverSlip key={order.id} order={order} />
             ))}
           </div>
         </>

@@ -2,6 +2,7 @@ import { PickListView, PrintPage } from "#app/components/admin/print-views.tsx";
 import { requireAdmin } from "#app/features/admin-auth/guard.server.ts";
 import { formatDeliveryDate } from "#app/features/checkout/delivery-slots.ts";
 import { getPickList, loadPrintView } from "#app/features/orders/day-board.server.ts";
+import { downstreamQuery } from "#app/features/orders/day-board.ts";
 import type { Route } from "./+types/pick-list";
 
 export function meta() {
@@ -10,16 +11,17 @@ export function meta() {
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireAdmin(context);
+  const { includePending } = downstreamQuery(new URL(request.url));
   return loadPrintView(
     request,
     "pick list",
-    async (date, slot) => ({ slots: await getPickList(date, { slot }) }),
-    { slots: [] },
+    async (date, slot) => ({ slots: await getPickList(date, { slot, includePending }), includePending }),
+    { slots: [], includePending },
   );
 }
 
 export default function PickList({ loaderData }: Route.ComponentProps) {
-  const { date, slot, slots, error } = loaderData;
+  const { date, slot, slots, error, includePending } = loaderData;
   const dayText = formatDeliveryDate(date);
   return (
     <PrintPage
@@ -28,6 +30,7 @@ export default function PickList({ loaderData }: Route.ComponentProps) {
       date={date}
       slot={slot}
       error={error}
+      includePending={includePending}
     >
       <PickListView dayText={dayText} slots={slots} />
     </PrintPage>
