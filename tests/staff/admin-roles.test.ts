@@ -106,6 +106,7 @@ const DECISION_26: Record<string, { read: Role[]; actions?: Record<string, Role[
     actions: {
       invite: [O],
       resend: [O],
+      revoke: [O],
       "change-role": [O],
       deactivate: [O],
       "reset-two-factor": [O],
