@@ -69,11 +69,11 @@ export default function App({ loaderData }: Route.ComponentProps) {
   );
 }
 
-/** Last line of defence: a calm page, never a stack trace (spec §8: 'Unexpected Application Error!'). */
+/** Last line of defence: a calm page, never a stack trace (K-8: 'Unexpected Application Error!'). */
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const { requestId, elementId } = useServerRequestId();
   if (isRouteErrorResponse(error) && error.status === 429) return <TooManyRequests message={error.data} />;
-  // The admin guard's 403 (decision 26) stops before every loader, so it lands here, with its chrome.
+  // The admin guard's 403 (P-26) stops before every loader, so it lands here, with its chrome.
   const adminChrome = isRouteErrorResponse(error) && error.status === 403 ? chromeOfError(error.data) : null;
   if (adminChrome) {
     return (
@@ -109,7 +109,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   );
 }
 
-/** A budget used up (decision 30): what happened and when to come back, with the way home. */
+/** A budget used up (P-30): what happened and when to come back, with the way home. */
 function TooManyRequests({ message }: { message: unknown }) {
   const text =
     message && typeof message === "object" && "message" in message && typeof message.message === "string"

@@ -5,7 +5,7 @@ import { Icon } from "#app/components/ui/icon.tsx";
 import { AGE_GATE_STORAGE_KEY } from "./age-gate-key.ts";
 
 /**
- * Decision 19: on the first visit the shopper confirms they are 21 or older; the answer is kept in
+ * P-19: on the first visit the shopper confirms they are 21 or older; the answer is kept in
  * local storage (never a cookie, so every shopper gets the same server HTML). Declining shows a polite
  * refusal. Not shown on the legal pages, so anyone can read them.
  *

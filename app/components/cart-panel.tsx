@@ -12,7 +12,7 @@ import { productImageSrc } from "#app/features/media/image-urls.ts";
 import { cn } from "#app/utils/cn.ts";
 import { formatCents } from "#app/utils/money.ts";
 
-/** Spec §2 cart panel and §5 minimum order. A Radix dialog: focus trap, Escape, labelled. */
+/** K-2 cart panel and K-5 minimum order. A Radix dialog: focus trap, Escape, labelled. */
 export function CartPanel({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
   const { items, totalCents, itemCount, removeItem, updateQuantity } = useCart();
   const missing = amountToMinimumCents(totalCents);

@@ -1,6 +1,6 @@
 /**
- * A listing's grid cell, whose card hydrates only when it is about to be seen (decision record 025,
- * issue 13 item 8). Hydrating /shop's 36 cards was most of the page's blocking script time on a slow
+ * A listing's grid cell, whose card hydrates only when it is about to be seen (record 025).
+ * Hydrating /shop's 36 cards was most of the page's blocking script time on a slow
  * phone, though most of them are far below the fold.
  *
  * On the page's first hydration the cell keeps the server's markup untouched (an element whose

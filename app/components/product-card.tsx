@@ -41,12 +41,12 @@ export function sizeOptionLabel(size: ProductSizeView) {
   return `${size.size} - ${formatCents(isOnSale(size) ? (size.salePriceCents as number) : size.priceCents)}`;
 }
 
-/** The first size that can be bought, else the first size (spec §4: defaults to the first size). */
+/** The first size that can be bought, else the first size (K-4: defaults to the first size). */
 export function defaultSizeId(sizes: ProductSizeView[]) {
   return (sizes.find((size) => size.inStock) ?? sizes[0])?.id ?? "";
 }
 
-/** Spec §2 product card. */
+/** K-2 product card. */
 export function ProductCard({ product, priority = false }: { product: CardProduct; priority?: boolean }) {
   const { addItem } = useCartActions();
   const navigate = useNavigate();

@@ -21,7 +21,7 @@ const INFORMATION_LINKS = [
 const linkClass =
   "inline-flex min-h-11 items-center rounded-sm text-paper-200 hover:text-white hover:underline";
 
-/** Spec §1 footer: contact, agency credit, links to real pages (decision 18), 21+ and FDA disclaimer. */
+/** K-1 footer: contact, agency credit, links to real pages (P-18), 21+ and FDA disclaimer. */
 export function StoreFooter({ store }: { store: FooterStore }) {
   const year = 2026;
   return (

@@ -30,7 +30,7 @@ export function followInApp(
  * A storefront link to an app path (`/shop?category=Flower`): a plain `<a>` that navigates like
  * React Router's `<Link>` on a plain click, at a fraction of its render and hydration cost (a
  * `<Link>` resolves its path against the location and the matched routes, twice, on every render;
- * decision 025). `data-discover` is what a `<Link>` writes too: the router's route discovery reads
+ * record 025). `data-discover` is what a `<Link>` writes too: the router's route discovery reads
  * it from the document, so the target's route is still known before the tap. Not for relative paths.
  */
 type StoreLinkProps = Omit<ComponentProps<"a">, "href"> & {

@@ -1,5 +1,5 @@
 /**
- * Structured logs (issue 12 item 6, decisions 018 and 024): one JSON object per line through pino, on
+ * Structured logs (records 018 and 024): one JSON object per line through pino, on
  * stdout. `LOG_LEVEL` picks the level, `LOG_FORMAT=pretty` gives coloured lines for development
  * (pino-pretty, a dev dependency: without it the lines stay JSON).
  *
@@ -11,7 +11,7 @@
  *
  * The one line per request (`logRequest`) does not go through pino's serializer: it is built from
  * a fixed set of fields known to hold no personal data, and those lines are written in batches
- * (decision 024): a /shop cache hit costs about 30 µs, and a pino line with a write of its own cost
+ * (record 024): a /shop cache hit costs about 30 µs, and a pino line with a write of its own cost
  * a fifth of that.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
@@ -96,7 +96,7 @@ const STRINGS = 5; // level, requestId, method, route, cache
 
 /**
  * Request lines waiting for their write, kept as their fields and made into JSON only when written
- * (decision 024): building 256 lines in one go cost the server about half of what building each line
+ * (record 024): building 256 lines in one go cost the server about half of what building each line
  * as its request ended did, measured in one process with the level switched. A line's fields sit
  * side by side, its numbers in one row of a Float64Array and its strings in one row of an array, so
  * that recording a request touches two short runs of memory rather than nine arrays (a small gain in
@@ -211,7 +211,7 @@ function createRoot(lines: RequestLines): Logger {
     root.warn("LOG_FORMAT=pretty needs the pino-pretty dev dependency (npm install): writing JSON lines");
     return root;
   }
-  // Synchronous writes (decision 024): a line pino writes (the application's own: a warning, an
+  // Synchronous writes (record 024): a line pino writes (the application's own: a warning, an
   // error before a crash) is in the file when the call returns. Request lines, the many, are
   // batched before they get here (RequestLines).
   return pino(options, pino.destination({ dest: 1, sync: true }));

@@ -1,5 +1,5 @@
 /**
- * The store's clock (spec §5, decisions 4 and 13): every calendar question — delivery dates, the
+ * The store's clock (K-5, P-4 and P-13): every calendar question — delivery dates, the
  * dashboard's days, the dates shown to staff — is answered in this zone whatever the server's zone.
  * The one place the zone is written.
  */
@@ -50,7 +50,7 @@ export function weekday(date: string) {
 
 /**
  * When the store opens on a weekday (0 = Sunday), in minutes after midnight store time: delivery
- * hours are Mon–Sat 10am–8pm and Sun 11am–6pm (spec). The low-stock digest goes out then.
+ * hours are Mon–Sat 10am–8pm and Sun 11am–6pm (K-9). The low-stock digest goes out then.
  */
 export function openingMinutes(day: number) {
   return day === 0 ? 11 * 60 : 10 * 60;

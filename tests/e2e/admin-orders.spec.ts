@@ -90,7 +90,7 @@ test("a placed order moves through Confirm and Mark Delivered into completed ord
   await expect(card.getByRole("button", { name: "Confirm" })).toBeDisabled();
   await expect(card.getByRole("button", { name: "Mark Delivered" })).toBeEnabled();
 
-  // Mark Delivered asks first (decision 23).
+  // Mark Delivered asks first (P-23).
   await card.getByRole("button", { name: "Mark Delivered" }).click();
   const dialog = page.getByRole("dialog", { name: "Mark this order delivered?" });
   await dialog.getByRole("button", { name: "Mark Delivered" }).click();
@@ -179,7 +179,7 @@ test("cancelling an order puts its quantity back in stock", async ({ browser, ba
 
   await page.goto("/admin/orders");
   const card = page.getByRole("listitem").filter({ hasText: customer });
-  // Cancel asks for the reason first (decision 23); the order then leaves the incoming list and is
+  // Cancel asks for the reason first (P-23); the order then leaves the incoming list and is
   // in the completed list with its reason.
   await card.getByRole("button", { name: "Cancel" }).click();
   const dialog = page.getByRole("dialog", { name: "Cancel this order?" });

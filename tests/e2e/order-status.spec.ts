@@ -1,5 +1,5 @@
 /**
- * Issue 15 items 3, 4b and 6 as stories: an order goes pending → confirmed → out for delivery →
+ * The order status flow (P-23, record 030) as stories: an order goes pending → confirmed → out for delivery →
  * delivered with an e-mail for each and the customer's page showing the timeline; a customer cancels
  * a pending order (no JavaScript) and its stock comes back; staff find an order by phone and export
  * exactly the filtered orders as CSV.

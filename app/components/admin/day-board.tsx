@@ -64,7 +64,7 @@ export function BoardDatePicker({
  */
 export type BoardRole = { planning: true; drivers: { id: string; name: string }[] } | { planning: false };
 
-/** A driver's moves (decision 26). */
+/** A driver's moves (P-26). */
 const DRIVER_ACTIONS: readonly OrderAction[] = ["out-for-delivery", "deliver", "cancel"];
 
 /**

@@ -41,7 +41,7 @@ export function DeliveryDate({ date, today }: { date: string; today: string }) {
 }
 
 /**
- * One order as staff need it (spec §2 'Admin incoming orders', decision 8: every item listed). `today`
+ * One order as staff need it (K-2 'Admin incoming orders', P-8: every item listed). `today`
  * is the store's date (from the loader, so the server and the browser tag the same days).
  */
 export function OrderCard({
@@ -158,7 +158,7 @@ export function OrderCard({
   );
 }
 
-/** What the driver brings (decision 24): 'Bring $13.50 change' when the customer pays with more. */
+/** What the driver brings (P-24): 'Bring $13.50 change' when the customer pays with more. */
 function CashNote({ order }: { order: AdminOrder }) {
   const change = changeToBringText(order.totalAmountCents, order.payWithCents);
   if (change === null || order.payWithCents === null) return null;
@@ -173,7 +173,7 @@ function CashNote({ order }: { order: AdminOrder }) {
   );
 }
 
-/** The customer's ID: admin-only URL, hidden if it fails to load (spec §2). */
+/** The customer's ID: admin-only URL, hidden if it fails to load (K-2). */
 export function IdPhoto({ photoId, name }: { photoId: string | null; name: string }) {
   const [failed, setFailed] = useState(false);
   if (!photoId || failed) return null;

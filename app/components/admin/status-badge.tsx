@@ -9,8 +9,8 @@ const VARIANTS = {
 } as const;
 
 /**
- * Spec §9: pending yellow, confirmed blue, delivered green, cancelled red, anything else grey;
- * out for delivery (decision 23) in the accent colour. The status reads as words ('out for delivery').
+ * K-9: pending yellow, confirmed blue, delivered green, cancelled red, anything else grey;
+ * out for delivery (P-23) in the accent colour. The status reads as words ('out for delivery').
  */
 export function StatusBadge({ status }: { status: string }) {
   const variant = VARIANTS[status as keyof typeof VARIANTS] ?? "neutral";

@@ -72,7 +72,7 @@ const MOVEMENT_COLUMNS: Column<StockMovementView>[] = [
   },
 ];
 
-/** The last 20 stock movements of each size (decision 026), newest first. */
+/** The last 20 stock movements of each size (record 026), newest first. */
 export function StockHistory({ sizes }: { sizes: SizeHistory[] }) {
   if (sizes.length === 0) return null;
   return (

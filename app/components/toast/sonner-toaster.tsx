@@ -2,7 +2,7 @@ import { useEffect } from "react";
 import { Toaster, toast } from "sonner";
 import { sonnerReady } from "#app/utils/toast-client.ts";
 
-/** One toast at a time (spec §9), bottom-centre above the mobile bar. */
+/** One toast at a time (K-9), bottom-centre above the mobile bar. */
 export default function SonnerToaster() {
   // Runs after sonner's own effects (children first), so its toaster is already listening.
   useEffect(() => {

@@ -1,6 +1,6 @@
 import { CATEGORIES, isKnownCategory } from "./catalog.ts";
 
-/** Spec §5: the admin list matches name or category, case-insensitively; 'All' matches everything. */
+/** K-5: the admin list matches name or category, case-insensitively; 'All' matches everything. */
 export function filterAdminProducts<T extends { name: string; category: string }>(
   products: T[],
   search: string,

@@ -3,7 +3,7 @@
  * fast as page 1), status changes that keep the running totals and the stock right, and the
  * dashboard figures read from running totals instead of scanning every order.
  *
- * Rules written down (decision 9 and the lead's brief):
+ * Rules written down (P-9 and the lead's brief):
  * - Cancelling puts every item's quantity back on its size (if the size still exists).
  * - Moving a cancelled order to confirmed or delivered takes the items out of stock again; when
  *   the stock no longer covers it the change is refused with a message naming the item.
@@ -43,7 +43,7 @@ export type AdminOrder = OrderSummary &
     /** Why a cancelled order was cancelled, when the shop recorded it ('not confirmed in time'). */
     cancelReason: string | null;
     idPhotoId: string | null;
-    /** 'I'll pay with' in cents (decision 24), or null. */
+    /** 'I'll pay with' in cents (P-24), or null. */
     payWithCents: number | null;
     items: AdminOrderItem[];
   };
@@ -52,7 +52,7 @@ export type OrderScope = "incoming" | "completed";
 
 export type OrdersPage = { orders: AdminOrder[]; nextCursor: string | null };
 
-/** Incoming: still to deliver. Completed: delivered, and cancelled with its reason (decision 23). */
+/** Incoming: still to deliver. Completed: delivered, and cancelled with its reason (P-23). */
 export const SCOPE_STATUSES: Record<OrderScope, readonly OrderStatus[]> = {
   incoming: OPEN_STATUSES,
   completed: CLOSED_STATUSES,
@@ -191,13 +191,13 @@ export type StatusChangeOptions = {
   onlyFrom?: readonly OrderStatus[];
   /** The admin making the change, recorded on its stock movements (null for the shop's own jobs). */
   actorId?: string | null;
-  /** Recorded in the audit log with the change (decision 27); the shop's own jobs pass none. */
+  /** Recorded in the audit log with the change (P-27); the shop's own jobs pass none. */
   audit?: AuditBy;
-  /** Only an order within this scope may change (a driver's run, decision 26). */
+  /** Only an order within this scope may change (a driver's run, P-26). */
   scope?: StaffScope;
 };
 
-/** Sets an order's status (any state to any state, spec §4) in one transaction with its side effects. */
+/** Sets an order's status (any state to any state, K-4) in one transaction with its side effects. */
 export async function setOrderStatus(
   orderId: string,
   status: OrderStatus,
@@ -245,7 +245,7 @@ export function applyOrderAction(
 /**
  * The status change inside the caller's transaction, by the `change_order_status` SQL function: the
  * order row locked, stock moved, running totals kept right, the timeline step written. Then the
- * customer's e-mail for the new status is queued in the same transaction (decision 23). Throws
+ * customer's e-mail for the new status is queued in the same transaction (P-23). Throws
  * StockShort when un-cancelling needs stock that is gone, SlotRefused when its slot is full.
  */
 export async function changeOrderStatus(
@@ -269,7 +269,7 @@ export async function changeOrderStatus(
       )}]::text[]`
     : sql`NULL::text[]`;
   if (status !== "cancelled") {
-    // Reopening a cancelled order takes its place in the slot again (decision 22, slot capacity).
+    // Reopening a cancelled order takes its place in the slot again (P-22, slot capacity).
     const [current] = await tx
       .select({ status: orders.status, deliveryDate: orders.deliveryDate, deliveryTime: orders.deliveryTime })
       .from(orders)
@@ -284,7 +284,7 @@ export async function changeOrderStatus(
   try {
     // change_order_status reads the admin from this transaction-local setting for its stock movements.
     if (options.actorId) await tx.execute(sql`SELECT set_config('stock.actor', ${options.actorId}, true)`);
-    // Stock and running totals move in SQL only, next to place_order (drizzle/0004, decision 020).
+    // Stock and running totals move in SQL only, next to place_order (drizzle/0004, record 020).
     const result = await tx.execute(
       sql`SELECT change_order_status(${orderId}::uuid, ${status}, ${now.toISOString()}::timestamptz,
         ${options.cancelReason ?? null}, ${onlyFrom}, ${STORE_TIME_ZONE}) AS outcome`,
@@ -358,7 +358,7 @@ export const CUSTOMER_CANCEL_REASON = "Customer request";
 export type CustomerCancelResult = { ok: true } | { ok: false; reason: "not-found" | "not-pending" };
 
 /**
- * The customer cancels their own order on its page (decision 23): only while it is pending. Stock goes
+ * The customer cancels their own order on its page (P-23): only while it is pending. Stock goes
  * back, its slot frees up (capacity counts orders that are not cancelled), the customer gets the
  * cancellation e-mail and the shop a notice, all in one transaction.
  */

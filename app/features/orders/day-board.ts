@@ -1,5 +1,5 @@
 /**
- * Pure rules of the day's work (decision 25): which date and slot a board URL asks for, the order
+ * Pure rules of the day's work (P-25): which date and slot a board URL asks for, the order
  * of slots, the map search of an address, the change a driver brings, and the new-order alert's
  * title. Shared by the server (loaders) and the browser (the board, the alert).
  */
@@ -10,7 +10,7 @@ import { z } from "#app/utils/zod.ts";
 
 /**
  * Orders shown per slot on the board; the rest of a busy slot is one link away (`?slot=`). The
- * default capacity of a slot (decision 22), so a normal day shows every order; it bounds the page
+ * default capacity of a slot (P-22), so a normal day shows every order; it bounds the page
  * (and its server time) on a day with hundreds.
  */
 export const BOARD_ORDERS_PER_SLOT = 8;

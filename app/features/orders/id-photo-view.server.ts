@@ -1,7 +1,7 @@
 /**
  * A staff member opens a customer's ID photo (the card's thumbnail counts as much as the full
  * size): allowed only within their scope (a driver: today's orders assigned to them or unassigned),
- * and recorded in the audit log in the same transaction as the read (decision 27). The event names
+ * and recorded in the audit log in the same transaction as the read (P-27). The event names
  * the order, never the photo.
  */
 import { eq } from "drizzle-orm";

@@ -97,7 +97,7 @@ export default function CategoryPage({ loaderData }: Route.ComponentProps) {
       <EffectFilters
         items={CATEGORY_EFFECT_FILTERS.map((value) => ({
           label: value,
-          // A toggle: choosing the active effect clears it (spec §4).
+          // A toggle: choosing the active effect clears it (K-4).
           to: effectHref(effect === value ? null : value),
           active: effect === value,
         }))}

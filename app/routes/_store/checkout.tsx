@@ -28,7 +28,7 @@ export function headers(args: Route.HeadersArgs) {
  * After a placed order the page leaves for /thank-you without running its loaders again
  * (`skipAfterPlacedOrder`). React Router does not reload after a refused (4xx) post; a refusal about
  * the delivery time means a slot filled up or closed meanwhile, so the slot list is read again
- * (decision 22). Nothing was placed, so the fresh idempotency key that comes with it is safe.
+ * (P-22). Nothing was placed, so the fresh idempotency key that comes with it is safe.
  */
 export function shouldRevalidate(args: ShouldRevalidateFunctionArgs) {
   const refused = args.actionResult as { ok?: boolean; fieldErrors?: { timeSlot?: string } } | undefined;
@@ -44,7 +44,7 @@ export async function loader() {
     zoneCheckData(),
   ]);
   // A fresh key per page view: a double submit, a retry or a resubmitted post of this page
-  // carries the same key and gets the first order back (decision 10).
+  // carries the same key and gets the first order back (P-10).
   return {
     delivery: { days: delivery.days, defaultDate: delivery.defaultDate },
     zones,

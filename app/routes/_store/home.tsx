@@ -17,7 +17,7 @@ import type { Route } from "./+types/home";
 
 export const handle = CATALOGUE_PAGE;
 
-/** Spec §9: featured limit 8 (4 s), Flower limit 10 (3 s). */
+/** K-9: featured limit 8 (4 s), Flower limit 10 (3 s). */
 const FEATURED_LIMIT = 8;
 const FLOWER_LIMIT = 10;
 
@@ -29,7 +29,7 @@ export async function loader() {
         log.error("Failed to load featured products", { error: String(error) });
         return { products: [], failed: true };
       }),
-    // Spec §8: a failed Flower carousel load is logged only.
+    // K-8: a failed Flower carousel load is logged only.
     findProducts({ category: "Flower", featuredOnly: true }, { limit: FLOWER_LIMIT })
       .then((result) => result.products)
       .catch((error: unknown) => {
@@ -138,7 +138,7 @@ const HOME_FEATURES = [
 
 export default function Home({ loaderData, matches }: Route.ComponentProps) {
   const { featured, flower } = loaderData;
-  // Decision 17: the configured store name; the tagline stays the spec's words.
+  // P-17: the configured store name; the tagline stays the first shop's words.
   const storeName = storeFromMatches(matches).name;
   useLoadErrorToast(featured.failed, "Failed to load featured products.");
 

@@ -46,7 +46,7 @@ const FAQ = [
 ];
 
 /**
- * 'Do we deliver to you?' (decision 21): a GET form, so it works without JavaScript. The page is
+ * 'Do we deliver to you?' (P-21): a GET form, so it works without JavaScript. The page is
  * cached only without `zip` (the page cache renders every `zip=` request, see
  * app/server/page-cache.server.ts), so an answer is always read from the current zones.
  */

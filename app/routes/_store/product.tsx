@@ -87,7 +87,7 @@ function BackButton() {
 
 function NotFound() {
   const navigate = useNavigate();
-  // Spec §2: a missing product sends the shopper to /shop.
+  // K-2: a missing product sends the shopper to /shop.
   useEffect(() => {
     const timer = setTimeout(() => navigate("/shop", { replace: true }), 2500);
     return () => clearTimeout(timer);
@@ -114,7 +114,7 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
   if (!product) return <NotFound />;
 
   const size = product.sizes.find((candidate) => candidate.id === sizeId);
-  // At most the stock on hand when the page knows it (decision 026), and never below 1.
+  // At most the stock on hand when the page knows it (record 026), and never below 1.
   const maxQuantity = Math.max(1, Math.min(perSizeLimit, size?.left ?? perSizeLimit));
   const onlyLeft = onlyLeftText(size?.left);
   const onSale = product.sizes.some(isOnSale);

@@ -31,7 +31,7 @@ const stepTime = new Intl.DateTimeFormat("en-US", {
   minute: "2-digit",
 });
 
-/** The customer's order page (decision 23): the thank-you words, the status timeline, 'Cancel order'. */
+/** The customer's order page (P-23): the thank-you words, the status timeline, 'Cancel order'. */
 export async function loader({ request }: Route.LoaderArgs) {
   const order = await getOrderOfRequest(request);
   if (!order) return { order: null };

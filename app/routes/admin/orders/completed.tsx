@@ -15,7 +15,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return loadOrdersScreen(request, "completed", requireAdmin(context));
 }
 
-/** Reopening a delivered or cancelled order (decision 23). */
+/** Reopening a delivered or cancelled order (P-23). */
 export function action({ context }: Route.ActionArgs) {
   return staffOrderAction(context);
 }

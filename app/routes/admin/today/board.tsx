@@ -36,7 +36,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const now = new Date();
   const query = boardQuery(new URL(request.url), now);
   const scope = staffScopeOf(admin, now);
-  // A driver's run is today's only (decision 26): another date needs the planning permission.
+  // A driver's run is today's only (P-26): another date needs the planning permission.
   if (!query.isToday) requirePermission(context, "today.plan");
   const planning = scope.kind === "all";
   const days = {
