@@ -3,7 +3,7 @@ import { data, isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestora
 import { chromeOfError } from "#app/components/admin/admin-chrome-data.ts";
 import { Toaster } from "#app/components/toast/toaster.tsx";
 import { databaseOutageMiddleware } from "#app/db/database-unavailable.server.ts";
-import { markDocumentHydrated } from "#app/utils/first-hydration.ts";
+import { markDocumentHydrated } from "#app/components/listing/first-hydration.ts";
 import { useNonce, useServerRequestId } from "#app/utils/render-context.ts";
 import { readToast } from "#app/utils/toast.server.ts";
 import type { Route } from "./+types/root";

@@ -9,7 +9,15 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
-const SCANNED = ["app", "scripts", "tests", "server.ts", "vitest.config.ts", "playwright.config.ts", "vite.config.ts"];
+const SCANNED = [
+  "app",
+  "scripts",
+  "tests",
+  "server.ts",
+  "vitest.config.ts",
+  "playwright.config.ts",
+  "vite.config.ts",
+];
 const SOURCE = /\.(ts|tsx|css)$/;
 const THIS_FILE = path.relative(ROOT, import.meta.filename);
 

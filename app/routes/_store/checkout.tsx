@@ -1,7 +1,8 @@
 import { useCallback } from "react";
-import { data, Link, type ShouldRevalidateFunctionArgs } from "react-router";
+import { data, type ShouldRevalidateFunctionArgs } from "react-router";
 import { useCart } from "#app/components/cart-context.tsx";
 import { CheckoutForm } from "#app/components/checkout/checkout-form.tsx";
+import { StoreLink } from "#app/components/store-link.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
 import { storeFromMatches } from "#app/features/catalog/seo.ts";
@@ -124,9 +125,9 @@ function EmptyCart() {
       </span>
       <h2 className="mt-4 font-display text-2xl font-semibold">Your cart is empty</h2>
       <p className="mt-2 text-muted-foreground">Add some items to your cart before checkout.</p>
-      <Link to="/shop" className={buttonVariants({ size: "lg", className: "mt-6" })}>
+      <StoreLink to="/shop" className={buttonVariants({ size: "lg", className: "mt-6" })}>
         Continue Shopping
-      </Link>
+      </StoreLink>
     </div>
   );
 }

@@ -6,7 +6,7 @@ import {
   PaginatedGrid,
   ProductGridList,
   SearchForm,
-} from "#app/components/listing.tsx";
+} from "#app/components/listing/listing.tsx";
 import { LoadErrorNotice, useLoadErrorToast } from "#app/components/load-error.tsx";
 import { StoreLink } from "#app/components/store-link.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";

@@ -11,7 +11,7 @@
  */
 import { renderToString } from "react-dom/server";
 import { provideCardMarkup } from "./card-markup.ts";
-import { type CardProduct, ProductCardView } from "./product-card.tsx";
+import { type CardProduct, ProductCardView } from "./product-card-view.tsx";
 
 /** About 2 KB each: at most a few megabytes, more than a 500-product catalogue's cards. */
 const MAX_ENTRIES = 2_000;
