@@ -1,9 +1,9 @@
 import { lazy, Suspense, useEffect } from "react";
 import { data, isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration } from "react-router";
 import { chromeOfError } from "#app/components/admin/admin-chrome-data.ts";
+import { markDocumentHydrated } from "#app/components/listing/first-hydration.ts";
 import { Toaster } from "#app/components/toast/toaster.tsx";
 import { databaseOutageMiddleware } from "#app/db/database-unavailable.server.ts";
-import { markDocumentHydrated } from "#app/components/listing/first-hydration.ts";
 import { useNonce, useServerRequestId } from "#app/utils/render-context.ts";
 import { readToast } from "#app/utils/toast.server.ts";
 import type { Route } from "./+types/root";
