@@ -7,7 +7,7 @@ import type { AdminOrder } from "#app/features/orders/admin-orders.server.ts";
 import { cn } from "#app/utils/cn.ts";
 import { formatCents } from "#app/utils/money.ts";
 import { formatPhone } from "#app/utils/phone.ts";
-import { nextDate, STORE_TIME_ZONE } from "#app/utils/store-time.ts";
+import { formatStoreDate, nextDate, STORE_TIME_ZONE } from "#app/utils/store-time.ts";
 import { StatusBadge } from "./status-badge.tsx";
 
 const placedAt = new Intl.DateTimeFormat("en-US", {
@@ -16,17 +16,9 @@ const placedAt = new Intl.DateTimeFormat("en-US", {
   timeZone: STORE_TIME_ZONE,
 });
 
-const deliveryDay = new Intl.DateTimeFormat("en-US", {
-  timeZone: "UTC",
-  weekday: "short",
-  month: "short",
-  day: "numeric",
-});
-
 /** 'Sat, Nov 28' for a yyyy-MM-dd delivery date, with 'Today' / 'Tomorrow' against the store's `today`. */
 export function DeliveryDate({ date, today }: { date: string; today: string }) {
-  const [year, month, day] = date.split("-").map(Number) as [number, number, number];
-  const words = deliveryDay.format(new Date(Date.UTC(year, month - 1, day)));
+  const words = formatStoreDate(date);
   const tag = date === today ? "Today" : date === nextDate(today) ? "Tomorrow" : null;
   return (
     <>

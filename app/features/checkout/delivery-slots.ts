@@ -4,7 +4,7 @@
  * (utils/store-time.ts).
  */
 
-import { nextDate, storeClock, weekday } from "#app/utils/store-time.ts";
+import { formatStoreDate, nextDate, storeClock, weekday } from "#app/utils/store-time.ts";
 
 export const DELIVERY_SLOTS = [
   { label: "10:00 AM-12:00 PM", startHour: 10, endHour: 12 },
@@ -104,16 +104,8 @@ export type DeliveryDay = {
   closedForToday: boolean;
 };
 
-const dayLabelFormatter = new Intl.DateTimeFormat("en-US", {
-  timeZone: "UTC",
-  weekday: "short",
-  month: "short",
-  day: "numeric",
-});
-
 export function formatDeliveryDate(date: string) {
-  const [year, month, day] = date.split("-").map(Number) as [number, number, number];
-  return dayLabelFormatter.format(new Date(Date.UTC(year, month - 1, day)));
+  return formatStoreDate(date);
 }
 
 /** Today and tomorrow (the only selectable dates) with their open slots, and the default date. */

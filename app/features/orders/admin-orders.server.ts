@@ -26,7 +26,7 @@ import {
 } from "#app/db/schema.ts";
 import { type AuditBy, recordAuditBy } from "#app/features/staff/audit.server.ts";
 import { config } from "#app/utils/env.server.ts";
-import { STORE_TIME_ZONE, storeDay } from "#app/utils/store-time.ts";
+import { addStoreDays, STORE_TIME_ZONE, storeDay } from "#app/utils/store-time.ts";
 import { orderWithinScope, type StaffScope } from "./driver-scope.server.ts";
 import type { OrderFilters } from "./order-search.schema.ts";
 import { orderFilterCondition } from "./order-search.server.ts";
@@ -477,8 +477,5 @@ export async function getDashboardStats(
 
 /** The `count` calendar days ending with `lastDay` (yyyy-MM-dd), oldest first. */
 export function lastDays(lastDay: string, count: number) {
-  const [year, month, day] = lastDay.split("-").map(Number) as [number, number, number];
-  return Array.from({ length: count }, (_, index) =>
-    new Date(Date.UTC(year, month - 1, day - (count - 1 - index))).toISOString().slice(0, 10),
-  );
+  return Array.from({ length: count }, (_, index) => addStoreDays(lastDay, index - (count - 1)));
 }

@@ -18,17 +18,12 @@ import { staffScopeOf } from "#app/features/orders/driver-scope.server.ts";
 import { todayBoardAction } from "#app/features/orders/order-action.server.ts";
 import { errorMessage, log } from "#app/utils/logger.server.ts";
 import { formatCents } from "#app/utils/money.ts";
-import { nextDate, storeClock } from "#app/utils/store-time.ts";
+import { addStoreDays, nextDate, storeClock } from "#app/utils/store-time.ts";
 import { toast } from "#app/utils/toast-client.ts";
 import type { Route } from "./+types/board";
 
 export function meta() {
   return [{ title: "Today | Admin" }];
-}
-
-function previousDate(date: string) {
-  const [year, month, day] = date.split("-").map(Number) as [number, number, number];
-  return new Date(Date.UTC(year, month - 1, day - 1)).toISOString().slice(0, 10);
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -40,7 +35,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (!query.isToday) requirePermission(context, "today.plan");
   const planning = scope.kind === "all";
   const days = {
-    previous: previousDate(query.date),
+    previous: addStoreDays(query.date, -1),
     next: nextDate(query.date),
     today: storeClock(now).date,
   };
