@@ -63,7 +63,7 @@ test("a placed order moves through Confirm and Mark Delivered into completed ord
   const orderHeading = card.getByRole("heading", { name: /^Order #[0-9a-f]{8}$/ });
   await expect(orderHeading).toBeVisible();
   const shortId = ((await orderHeading.textContent()) ?? "").replace(/^Order #/, "").trim();
-  await expect(card.getByText("pending", { exact: true })).toBeVisible();
+  await expect(card.getByText("Pending", { exact: true })).toBeVisible();
   await expect(card.getByText(`${productName}`)).toBeVisible();
   await expect(card.getByText("(10 pack) × 2 @ $45.00")).toBeVisible();
   await expect(card.getByText("$90.00").first()).toBeVisible();
@@ -86,7 +86,7 @@ test("a placed order moves through Confirm and Mark Delivered into completed ord
 
   await card.getByRole("button", { name: "Confirm" }).click();
   await expect(page.getByText("Order status updated").first()).toBeVisible();
-  await expect(card.getByText("confirmed", { exact: true })).toBeVisible();
+  await expect(card.getByText("Confirmed", { exact: true })).toBeVisible();
   await expect(card.getByRole("button", { name: "Confirm" })).toBeDisabled();
   await expect(card.getByRole("button", { name: "Mark Delivered" })).toBeEnabled();
 
@@ -99,7 +99,7 @@ test("a placed order moves through Confirm and Mark Delivered into completed ord
   await page.getByRole("link", { name: "View Completed Orders" }).click();
   await expect(page.getByRole("heading", { name: "Completed Orders" })).toBeVisible();
   const done = page.getByRole("listitem").filter({ hasText: customer });
-  await expect(done.getByText("delivered", { exact: true })).toBeVisible();
+  await expect(done.getByText("Delivered", { exact: true })).toBeVisible();
   await expect(done.getByRole("button", { name: "Confirm" })).toHaveCount(0);
   await expect(page.getByRole("link", { name: "Back to Incoming Orders" })).toBeVisible();
 
@@ -189,7 +189,7 @@ test("cancelling an order puts its quantity back in stock", async ({ browser, ba
   await expect(page.getByRole("listitem").filter({ hasText: customer })).toHaveCount(0);
   await page.goto("/admin/completed-orders");
   const done = page.getByRole("listitem").filter({ hasText: customer });
-  await expect(done.getByText("cancelled", { exact: true })).toBeVisible();
+  await expect(done.getByText("Cancelled", { exact: true })).toBeVisible();
   await expect(done.getByText("(Out of stock)")).toBeVisible();
   await expect((await stockOf()).getByText("50 in stock")).toBeVisible();
   await admin.close();

@@ -102,9 +102,9 @@ test("an order moves pending → confirmed → out for delivery → delivered, e
   await expect(card.getByText("Tomorrow", { exact: true })).toBeVisible();
 
   await card.getByRole("button", { name: "Confirm" }).click();
-  await expect(card.getByText("confirmed", { exact: true })).toBeVisible();
+  await expect(card.getByText("Confirmed", { exact: true })).toBeVisible();
   await card.getByRole("button", { name: "Out for Delivery" }).click();
-  await expect(card.getByText("out for delivery", { exact: true })).toBeVisible();
+  await expect(card.getByText("Out for delivery", { exact: true })).toBeVisible();
   await expect(card.getByRole("button", { name: "Confirm" })).toBeDisabled();
   await shoot(page, "admin-incoming");
   await card.getByRole("button", { name: "Mark Delivered" }).click();

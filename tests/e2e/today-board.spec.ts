@@ -133,12 +133,12 @@ test("the today board groups tomorrow's orders by slot and shows a new order by 
   await expect(earlyCard.getByText("Gate code 4411")).toBeVisible();
   await expect(earlyCard.getByText(`2 × ${product.name}`)).toBeVisible();
   await expect(earlyCard.getByText("Collect $90.00 cash")).toBeVisible();
-  await expect(earlyCard.getByText("pending", { exact: true })).toBeVisible();
+  await expect(earlyCard.getByText("Pending", { exact: true })).toBeVisible();
 
   // The incoming list's status buttons work here, and the board stays.
   await earlyCard.getByRole("button", { name: "Confirm" }).click();
   await expect(page.getByText("Order status updated").first()).toBeVisible();
-  await expect(earlyCard.getByText("confirmed", { exact: true })).toBeVisible();
+  await expect(earlyCard.getByText("Confirmed", { exact: true })).toBeVisible();
   await expect(page).toHaveURL(/\/admin\/today\?date=/);
 
   // A shopper in another browser context orders for 2 PM: the board shows it without a reload.
