@@ -16,9 +16,9 @@
  *   as they are (`X-Cache: STALE`; nothing can change the catalogue meanwhile).
  * - Bounded by bytes, least recently used entries go first. Concurrent misses of one key render once.
  * - A miss is compressed with a fast brotli quality; an entry served again is compressed once more at
- *   `refinedBrotliQuality`, off the request path (see `#refine`): /shop's brotli body 13.7 → 12.0 KB,
- *   which brings the whole first response within the 10 packets a TCP connection may send before
- *   its first acknowledgement (record 025).
+ *   `refinedBrotliQuality`, off the request path (see `#refine`): the smaller body brings /shop's
+ *   whole first response within the 10 packets a TCP connection may send before its first
+ *   acknowledgement (record 025 has the figures).
  *
  * Plain Node types (IncomingMessage/ServerResponse) so it is used as an Express middleware by
  * server.ts and tested without a server.
