@@ -113,7 +113,19 @@ type Destination = { write(chunk: string): unknown; flushSync?(): void };
  * by `flushLogs()`, and when the process exits, a crash included.
  */
 class RequestLines {
-  private waiting: RequestLine[] = [];
+  /** One line per request of a batch, reused from batch to batch: the first `count` are waiting. */
+  private readonly lines: RequestLine[] = Array.from({ length: BATCH_LINES }, () => ({
+    time: 0,
+    level: "info",
+    requestId: "",
+    method: "",
+    route: "",
+    status: 0,
+    responseTimeMs: 0,
+    cache: undefined,
+    aborted: false,
+  }));
+  private count = 0;
   private timer: NodeJS.Timeout | undefined;
   private readonly writeOut = () => this.flush();
   private readonly destination: Destination;
@@ -131,18 +143,17 @@ class RequestLines {
     cache,
     aborted,
   ) => {
-    const count = this.waiting.push({
-      time: Date.now(),
-      level,
-      requestId,
-      method,
-      route,
-      status,
-      responseTimeMs,
-      cache,
-      aborted,
-    });
-    if (count === BATCH_LINES) this.flush();
+    const line = this.lines[this.count++] as RequestLine;
+    line.time = Date.now();
+    line.level = level;
+    line.requestId = requestId;
+    line.method = method;
+    line.route = route;
+    line.status = status;
+    line.responseTimeMs = responseTimeMs;
+    line.cache = cache;
+    line.aborted = aborted;
+    if (this.count === BATCH_LINES) this.flush();
     else if (this.timer === undefined) {
       this.timer = setTimeout(this.writeOut, BATCH_DELAY_MS);
       this.timer.unref();
@@ -151,15 +162,15 @@ class RequestLines {
 
   /** The waiting lines as JSON, now no longer waiting (the caller writes them). */
   take(): string {
-    if (this.waiting.length === 0) return "";
-    let lines = "";
-    for (const line of this.waiting) {
-      lines += `{"level":"${line.level}","time":"${isoTime(line.time)}","requestId":${jsonString(line.requestId)},"method":${jsonString(line.method)},"route":${jsonString(line.route)},"status":${line.status},"responseTime":${Math.round(line.responseTimeMs * 100) / 100}${line.cache === undefined ? "" : `,"cache":${jsonString(line.cache)}`}${line.aborted ? ',"aborted":true' : ""},"msg":"request"}\n`;
+    let text = "";
+    for (let at = 0; at < this.count; at++) {
+      const line = this.lines[at] as RequestLine;
+      text += `{"level":"${line.level}","time":"${isoTime(line.time)}","requestId":${jsonString(line.requestId)},"method":${jsonString(line.method)},"route":${jsonString(line.route)},"status":${line.status},"responseTime":${Math.round(line.responseTimeMs * 100) / 100}${line.cache === undefined ? "" : `,"cache":${jsonString(line.cache)}`}${line.aborted ? ',"aborted":true' : ""},"msg":"request"}\n`;
     }
-    this.waiting = [];
+    this.count = 0;
     clearTimeout(this.timer);
     this.timer = undefined;
-    return lines;
+    return text;
   }
 
   flush() {
