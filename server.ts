@@ -91,12 +91,12 @@ let stopping = false;
 
 const app = express();
 app.disable("x-powered-by");
-// X-Forwarded-For is read only from the proxies TRUST_PROXY names (decision 30): by default nobody.
+// X-Forwarded-For is read only from the proxies TRUST_PROXY names (P-30): by default nobody.
 app.set("trust proxy", settings.TRUST_PROXY);
 // `GET http://host/path HTTP/1.1`: served as `/path` from here on (http-guards.server.ts).
 app.use(originFormTarget(settings.publicUrl));
 
-// --- Request ids, the request log, the duration histogram (issue 12 items 6 and 7, decision 018) ---
+// --- Request ids, the request log, the duration histogram (record 018) ---
 const routeOf = routePatterns(build.routes);
 const OPS_PATHS = new Set(["/healthz", "/readyz", "/metrics"]);
 const requestDuration = metrics().requestDuration;
@@ -123,7 +123,7 @@ function levelOf(route: string, status: number) {
 }
 
 // One line per request, written when its response is done (or its connection lost), and one
-// duration observation: the same listener, one clock reading at each end (decision 024).
+// duration observation: the same listener, one clock reading at each end (record 024).
 app.use((req, res, next) => {
   const incoming = req.headers["x-request-id"];
   const requestId = typeof incoming === "string" && REQUEST_ID.test(incoming) ? incoming : randomUUID();
@@ -154,7 +154,7 @@ app.use((req, res, next) => {
   withRequestId(requestId, next);
 });
 
-// --- Endpoints for operators: before every guard, limit and cache (issue 12 item 7) ---
+// --- Endpoints for operators: before every guard, limit and cache ---
 /** Liveness: the process answers. No database query, so a database outage never restarts it. */
 app.get("/healthz", (_req, res) => {
   res.setHeader("Cache-Control", "no-store");
@@ -213,8 +213,8 @@ app.get("/metrics", async (req, res, next) => {
   }
 });
 
-// --- Nonces, methods, cross-site refusals, last error handler (issue 11 items 5 and 7) ---
-/** The CSP of one response: its scripts must carry its nonce (decision 013). */
+// --- Nonces, methods, cross-site refusals, last error handler ---
+/** The CSP of one response: its scripts must carry its nonce (record 013). */
 const cspWithNonce = noncePolicy(settings.IMAGE_HOSTS);
 
 app.use((_req, res, next) => {
@@ -238,7 +238,7 @@ app.use(methodGuard);
 app.use(hostGuard);
 app.use(crossSiteGuard(settings.publicUrl));
 
-// Bounded work per request (decision 015): a POST must be a form (415), and every body has a
+// Bounded work per request (record 015): a POST must be a form (415), and every body has a
 // limit by route before it is read (413).
 app.use(boundRequests());
 
@@ -353,7 +353,7 @@ server.on("error", (error: NodeJS.ErrnoException) => {
   );
 });
 
-/** Graceful shutdown (issue 12 item 8): readiness 503 at once, no new connections, in-flight
+/** Graceful shutdown: readiness 503 at once, no new connections, in-flight
  * requests get up to 10 s, then background jobs (the mail being sent) finish and the database
  * closes (PGlite flushes and gives back the data-folder lock). */
 const SHUTDOWN_GRACE_MS = 10_000;

@@ -10,7 +10,7 @@ export default defineConfig({
     hookTimeout: 120_000,
     // Database tests run their PGlite and PostgreSQL suites one after the other in each file.
     sequence: { concurrent: false },
-    // Many tests place orders for the same date and slot: each slot's capacity (decision 22) is
+    // Many tests place orders for the same date and slot: each slot's capacity (P-22) is
     // raised through the configuration, as an operator would; the capacity tests set their own
     // at /admin/settings/delivery's store (saveDeliverySettings).
     env: { DELIVERY_SLOT_CAPACITY: "1000000" },

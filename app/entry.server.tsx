@@ -14,8 +14,8 @@ import {
 import { errorMessage, log } from "#app/utils/logger.server.ts";
 import { NonceContext, RequestIdContext } from "#app/utils/render-context.ts";
 import { requestInfoContext } from "#app/utils/request-context.ts";
-// Listing cards below the fold are written from cached markup on the server (card-markup.server.tsx).
-import "#app/components/card-markup.server.tsx";
+// Listing cards below the fold are written from cached markup on the server (components/listing/).
+import "#app/components/listing/card-markup.server.tsx";
 
 // The custom server (server.ts) reaches the app's own module instances through these exports.
 export { boot, shutdown } from "#app/server/boot.server.ts";

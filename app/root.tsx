@@ -1,9 +1,9 @@
 import { lazy, Suspense, useEffect } from "react";
 import { data, isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration } from "react-router";
 import { chromeOfError } from "#app/components/admin/admin-chrome-data.ts";
+import { markDocumentHydrated } from "#app/components/listing/first-hydration.ts";
 import { Toaster } from "#app/components/toast/toaster.tsx";
 import { databaseOutageMiddleware } from "#app/db/database-unavailable.server.ts";
-import { markDocumentHydrated } from "#app/utils/first-hydration.ts";
 import { useNonce, useServerRequestId } from "#app/utils/render-context.ts";
 import { readToast } from "#app/utils/toast.server.ts";
 import type { Route } from "./+types/root";
@@ -69,11 +69,11 @@ export default function App({ loaderData }: Route.ComponentProps) {
   );
 }
 
-/** Last line of defence: a calm page, never a stack trace (spec §8: 'Unexpected Application Error!'). */
+/** Last line of defence: a calm page, never a stack trace (K-8: 'Unexpected Application Error!'). */
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const { requestId, elementId } = useServerRequestId();
   if (isRouteErrorResponse(error) && error.status === 429) return <TooManyRequests message={error.data} />;
-  // The admin guard's 403 (decision 26) stops before every loader, so it lands here, with its chrome.
+  // The admin guard's 403 (P-26) stops before every loader, so it lands here, with its chrome.
   const adminChrome = isRouteErrorResponse(error) && error.status === 403 ? chromeOfError(error.data) : null;
   if (adminChrome) {
     return (
@@ -109,7 +109,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   );
 }
 
-/** A budget used up (decision 30): what happened and when to come back, with the way home. */
+/** A budget used up (P-30): what happened and when to come back, with the way home. */
 function TooManyRequests({ message }: { message: unknown }) {
   const text =
     message && typeof message === "object" && "message" in message && typeof message.message === "string"

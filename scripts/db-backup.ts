@@ -1,6 +1,6 @@
 /**
  * `npm run db:backup -- [file]`: a consistent backup of the configured database (PGlite or
- * PostgreSQL). While a server owns the embedded database, the server writes it (decision 017).
+ * PostgreSQL). While a server owns the embedded database, the server writes it (record 017).
  */
 import { existsSync } from "node:fs";
 import { request } from "node:http";

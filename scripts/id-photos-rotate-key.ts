@@ -1,6 +1,6 @@
 /**
  * `npm run id-photos:rotate-key`: re-encrypts every ID photo under a new key, in batches, while the
- * shop keeps serving (decision 014).
+ * shop keeps serving (record 014).
  *
  * - With `ID_PHOTO_KEY` set, the new key is ID_PHOTO_KEY and the old one must be readable
  *   (`ID_PHOTO_PREVIOUS_KEYS`): every instance should already run with that pair.

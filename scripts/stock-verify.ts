@@ -1,6 +1,6 @@
 /**
  * `npm run stock:verify`: checks that every size's stock on hand equals the sum of its stock
- * movements (decision 026), and explains each size where it does not (stock set or changed outside
+ * movements (record 026), and explains each size where it does not (stock set or changed outside
  * the ledger: by an instance of an older version during an upgrade, or by hand).
  * `npm run stock:verify -- --adopt` records each difference as a 'correction' movement (stock on
  * hand stays as it is) and each adoption in the audit log.

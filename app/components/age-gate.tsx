@@ -1,11 +1,11 @@
 import { useEffect, useId, useRef, useState } from "react";
-import { Link } from "react-router";
 import { Button, buttonVariants } from "#app/components/ui/button.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
 import { AGE_GATE_STORAGE_KEY } from "./age-gate-key.ts";
+import { StoreLink } from "./store-link.tsx";
 
 /**
- * Decision 19: on the first visit the shopper confirms they are 21 or older; the answer is kept in
+ * P-19: on the first visit the shopper confirms they are 21 or older; the answer is kept in
  * local storage (never a cookie, so every shopper gets the same server HTML). Declining shows a polite
  * refusal. Not shown on the legal pages, so anyone can read them.
  *
@@ -85,13 +85,13 @@ export function AgeGate({ storeName, skip }: { storeName: string; skip: boolean 
                 <Button variant="outline" autoFocus onClick={() => setState("ask")}>
                   I answered by mistake
                 </Button>
-                <Link
+                <StoreLink
                   to="/age-verification"
                   className={buttonVariants({ variant: "link" })}
                   onClick={() => setState("ask")}
                 >
                   Why we ask
-                </Link>
+                </StoreLink>
               </div>
             </>
           ) : (

@@ -9,7 +9,7 @@ const itemClass = (isActive: boolean) =>
     isActive ? "text-primary" : "text-muted-foreground",
   );
 
-/** Spec §2 bottom bar on mobile: Home, Shop and the cart. */
+/** K-2 bottom bar on mobile: Home, Shop and the cart. */
 export function BottomBar({ onOpenCart }: { onOpenCart: () => void }) {
   return (
     <nav

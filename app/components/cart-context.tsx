@@ -1,5 +1,5 @@
 /**
- * The cart in the browser (spec §4, decision 20). Server HTML never depends on the cart: it is restored
+ * The cart in the browser (K-4, P-20). Server HTML never depends on the cart: it is restored
  * from local storage after hydration, saved on every change, and reconciled with the catalogue.
  */
 import {
@@ -37,7 +37,7 @@ export type CartContextValue = {
   removeItem: (productId: string, sizeId: string) => void;
   updateQuantity: (productId: string, sizeId: string, quantity: number) => void;
   clearCart: () => void;
-  /** The line the last checkout found short of stock (decision 026): the cart offers 'Reduce to N'. */
+  /** The line the last checkout found short of stock (record 026): the cart offers 'Reduce to N'. */
   stockNotice: StockShortfall | null;
   setStockNotice: (notice: StockShortfall | null) => void;
 };
@@ -53,7 +53,7 @@ const CartContext = createContext<CartContextValue | null>(null);
  */
 const CartActionsContext = createContext<CartActions | null>(null);
 
-/** Where the browser asks for current prices of stored sizes (decision 20). */
+/** Where the browser asks for current prices of stored sizes (P-20). */
 export const CART_PRICES_PATH = "/api/cart-prices";
 
 async function fetchCurrentPrices(lines: CartLine[], signal: AbortSignal): Promise<CurrentSizePrice[]> {

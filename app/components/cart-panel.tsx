@@ -1,4 +1,3 @@
-import { Link } from "react-router";
 import { useCart } from "#app/components/cart-context.tsx";
 import { PurchaseLimitMeter } from "#app/components/checkout/purchase-limit-meter.tsx";
 import { useCartWeight } from "#app/components/checkout/use-cart-weight.ts";
@@ -11,8 +10,9 @@ import { STATE_NAMES, weightLimitMessage } from "#app/features/checkout/purchase
 import { productImageSrc } from "#app/features/media/image-urls.ts";
 import { cn } from "#app/utils/cn.ts";
 import { formatCents } from "#app/utils/money.ts";
+import { StoreLink } from "./store-link.tsx";
 
-/** Spec §2 cart panel and §5 minimum order. A Radix dialog: focus trap, Escape, labelled. */
+/** K-2 cart panel and K-5 minimum order. A Radix dialog: focus trap, Escape, labelled. */
 export function CartPanel({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
   const { items, totalCents, itemCount, removeItem, updateQuantity } = useCart();
   const missing = amountToMinimumCents(totalCents);
@@ -41,13 +41,13 @@ export function CartPanel({ open, onOpenChange }: { open: boolean; onOpenChange:
           <div className="flex flex-1 flex-col items-center justify-center gap-4 px-6 text-center">
             <Icon name="shopping-bag" className="size-12 text-paper-400" />
             <SheetDescription className="text-lg text-muted-foreground">Your cart is empty</SheetDescription>
-            <Link
+            <StoreLink
               to="/shop"
               onClick={() => onOpenChange(false)}
               className={buttonVariants({ variant: "outline" })}
             >
               Browse the shop
-            </Link>
+            </StoreLink>
           </div>
         ) : (
           <>
@@ -72,13 +72,13 @@ export function CartPanel({ open, onOpenChange }: { open: boolean; onOpenChange:
                   <div className="flex min-w-0 flex-1 flex-col gap-1">
                     <div className="flex items-start justify-between gap-2">
                       <div className="min-w-0">
-                        <Link
+                        <StoreLink
                           to={`/product/${line.productSlug ?? line.productId}`}
                           onClick={() => onOpenChange(false)}
                           className="block truncate font-semibold hover:underline"
                         >
                           {line.productName}
-                        </Link>
+                        </StoreLink>
                         <p className="text-sm text-muted-foreground">{line.sizeLabel}</p>
                       </div>
                       <button
@@ -153,13 +153,13 @@ export function CartPanel({ open, onOpenChange }: { open: boolean; onOpenChange:
                 </p>
               ) : null}
               {canCheckout ? (
-                <Link
+                <StoreLink
                   to="/checkout"
                   onClick={() => onOpenChange(false)}
                   className={cn(buttonVariants({ size: "lg" }), "w-full")}
                 >
                   Checkout
-                </Link>
+                </StoreLink>
               ) : capProblem || overEveryState ? (
                 <button type="button" disabled className={cn(buttonVariants({ size: "lg" }), "w-full")}>
                   Over the purchase limit

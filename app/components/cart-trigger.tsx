@@ -2,7 +2,7 @@ import { useCart } from "#app/components/cart-context.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
 import { cn } from "#app/utils/cn.ts";
 
-/** Opens the cart panel; the badge shows the item count when above 0 (spec §2). */
+/** Opens the cart panel; the badge shows the item count when above 0 (K-2). */
 export function CartTrigger({
   onOpen,
   className,

@@ -1,4 +1,4 @@
-/** The layout of the owner-editable legal pages (decision 18: the footer links lead to real pages). */
+/** The layout of the owner-editable legal pages (P-18: the footer links lead to real pages). */
 export function LegalPage({
   title,
   updated,

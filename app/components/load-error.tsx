@@ -1,7 +1,7 @@
 import { useEffect } from "react";
 import { toast } from "#app/utils/toast-client.ts";
 
-/** Spec §8: a failed load shows an error toast (and the page shows an empty grid). */
+/** K-8: a failed load shows an error toast (and the page shows an empty grid). */
 export function useLoadErrorToast(failed: boolean, description: string) {
   useEffect(() => {
     if (failed) toast.error("Error", { description });

@@ -2,7 +2,7 @@ import { isOnSale, unitPriceCents } from "#app/features/catalog/catalog.ts";
 import { cn } from "#app/utils/cn.ts";
 import { formatCents } from "#app/utils/money.ts";
 
-/** The price of a size: the sale price with the regular price struck through when on sale (spec §2). */
+/** The price of a size: the sale price with the regular price struck through when on sale (K-2). */
 export function Price({
   size,
   className,

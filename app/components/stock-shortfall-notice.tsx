@@ -2,7 +2,7 @@ import { useCart } from "#app/components/cart-context.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 
 /**
- * The line the last checkout found short of stock (decision 026): 'Only N left of …' with a button
+ * The line the last checkout found short of stock (record 026): 'Only N left of …' with a button
  * that brings the line down to N (or removes it when none are left).
  */
 export function StockShortfallNotice({ className }: { className?: string }) {

@@ -21,9 +21,8 @@ const INFORMATION_LINKS = [
 const linkClass =
   "inline-flex min-h-11 items-center rounded-sm text-paper-200 hover:text-white hover:underline";
 
-/** Spec §1 footer: contact, agency credit, links to real pages (decision 18), 21+ and FDA disclaimer. */
-export function StoreFooter({ store }: { store: FooterStore }) {
-  const year = 2026;
+/** K-1 footer: contact, agency credit, links to real pages (P-18), 21+ and FDA disclaimer. */
+export function StoreFooter({ store, year }: { store: FooterStore; year: number }) {
   return (
     <footer className="bg-forest-900 text-paper-100">
       <div className="mx-auto grid max-w-7xl gap-8 px-4 py-12 md:grid-cols-3">

@@ -21,7 +21,7 @@ export function Logo({ name }: { name: string }) {
   );
 }
 
-/** Spec §2 navigation bar, fixed at the top; on small screens a menu with Shop and the phone number. */
+/** K-2 navigation bar, fixed at the top; on small screens a menu with Shop and the phone number. */
 export function StoreHeader({
   storeName,
   phone,

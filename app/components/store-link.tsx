@@ -1,37 +1,18 @@
-import type { ComponentProps, MouseEvent } from "react";
-import { type NavigateFunction, useLocation, useNavigate } from "react-router";
-
-/** A click the browser would follow in this tab: the main button, no modifier key, no other target. */
-export function isPlainClick(event: MouseEvent<HTMLAnchorElement>) {
-  return (
-    event.button === 0 &&
-    !event.defaultPrevented &&
-    !event.metaKey &&
-    !event.altKey &&
-    !event.ctrlKey &&
-    !event.shiftKey &&
-    (!event.currentTarget.target || event.currentTarget.target === "_self")
-  );
-}
-
-/** Follows a plain click on a link to `to` inside the app (client navigation), as `<Link>` does. */
-export function followInApp(
-  event: MouseEvent<HTMLAnchorElement>,
-  navigate: NavigateFunction,
-  to: string,
-  options?: { replace?: boolean; preventScrollReset?: boolean },
-) {
-  if (!isPlainClick(event)) return;
-  event.preventDefault();
-  navigate(to, options);
-}
+import type { ComponentProps } from "react";
+import { useLocation, useNavigate } from "react-router";
+import { followInApp } from "./link-clicks.ts";
 
 /**
  * A storefront link to an app path (`/shop?category=Flower`): a plain `<a>` that navigates like
  * React Router's `<Link>` on a plain click, at a fraction of its render and hydration cost (a
  * `<Link>` resolves its path against the location and the matched routes, twice, on every render;
- * decision 025). `data-discover` is what a `<Link>` writes too: the router's route discovery reads
+ * record 025). `data-discover` is what a `<Link>` writes too: the router's route discovery reads
  * it from the document, so the target's route is still known before the tap. Not for relative paths.
+ *
+ * The rule: every link of a shopper's page (app/routes/_store/, app/components/ outside admin/) is a
+ * `StoreLink` or `StoreNavLink` to an absolute path; React Router's `<Link>` and `<NavLink>` are for
+ * the admin, whose pages carry no first-load budget. `tests/architecture/storefront-links.test.ts`
+ * holds the storefront to it.
  */
 type StoreLinkProps = Omit<ComponentProps<"a">, "href"> & {
   to: string;

@@ -62,7 +62,7 @@ const OMITTED_COLUMNS: Partial<Record<(typeof BACKUP_TABLES)[number], string[]>>
 };
 
 /**
- * Append-only (decision 27): a restore never empties it. It adds the backup's events the log lacks
+ * Append-only (P-27): a restore never empties it. It adds the backup's events the log lacks
  * (by id), so restoring into a new database brings the whole log back, and restoring over a running
  * shop keeps every event recorded since the backup.
  */
@@ -86,7 +86,7 @@ const SERIAL_TABLES = [
 const CHUNK_ROWS = 200;
 const CHUNK_BYTES = 1024 * 1024;
 
-/** A key by its public id and check value (decision 014); the key itself is never in a backup. */
+/** A key by its public id and check value (record 014); the key itself is never in a backup. */
 export type KeyFingerprint = { id: string; checkValue: string };
 
 type Header = {
@@ -322,7 +322,7 @@ export async function restoreDatabase(
         sql`SELECT setval(pg_get_serial_sequence(${serialTable}, 'id'), GREATEST((SELECT max(id) FROM ${sql.identifier(serialTable)}), 1))`,
       );
     }
-    // A backup from before the stock ledger (decision 026): each size's stock gets its opening movement.
+    // A backup from before the stock ledger (record 026): each size's stock gets its opening movement.
     await tx.execute(sql`INSERT INTO stock_movements (size_id, delta, reason, note)
       SELECT s.id, s.inventory_count - coalesce(m.total, 0), 'correction', 'Opening stock: restored from a backup'
       FROM product_sizes AS s
@@ -347,7 +347,7 @@ export async function restoreDatabase(
       last_error = 'Invitation withdrawn by a restore: invite again from Staff'
       WHERE kind = 'staff-invitation' AND status IN ('queued', 'sending', 'held')`);
     // Mails pending at backup time mostly went out since: held for review in the admin outbox,
-    // never sent blindly (decision 017).
+    // never sent blindly (record 017).
     await tx.execute(
       sql`UPDATE email_outbox SET status = 'held', locked_until = NULL WHERE status IN ('queued', 'sending')`,
     );

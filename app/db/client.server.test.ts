@@ -50,7 +50,7 @@ describeEachDatabase("database schema", (database) => {
     ).rejects.toThrow();
   });
 
-  it("bumps the catalogue version when a price changes, and for stock only at 10 or below (decision 026)", async () => {
+  it("bumps the catalogue version when a price changes, and for stock only at 10 or below (record 026)", async () => {
     const { db } = database();
     const version = async () => (await db.select().from(catalogState))[0]?.version ?? 0;
     const [product] = await db

@@ -24,7 +24,7 @@ async function within<T>(ms: number, promise: Promise<T>): Promise<T> {
   }
 }
 
-// Issue 12 item 1, at the level of the database module (the whole server: tests/e2e/database-outage.spec.ts).
+// Surviving a lost database connection (record 016), at the level of the database module (the whole server: tests/e2e/database-outage.spec.ts).
 describe.skipIf(!TEST_DATABASE_URL)("losing PostgreSQL connections", () => {
   let handle: DatabaseHandle;
   let admin: pg.Client;

@@ -9,7 +9,7 @@ import { setTimeout as sleep } from "node:timers/promises";
  * A holder killed with `kill -9` leaves its lock behind and may still be exiting when the next
  * start comes (a zombie its parent has not reaped yet, or a large process still being torn down).
  * Such a dying holder can never write again, so the lock waits up to `DYING_HOLDER_WAIT_MS` for it
- * to be gone and then takes the lock over (decision 016). A live holder is refused at once.
+ * to be gone and then takes the lock over (record 016). A live holder is refused at once.
  */
 export class DataDirLockedError extends Error {}
 

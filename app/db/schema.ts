@@ -38,7 +38,7 @@ export const products = pgTable(
     id: uuid("id").primaryKey().defaultRandom(),
     name: text("name").notNull(),
     /**
-     * The product page's address, `/product/{slug}` (decision 028): made from the name by the
+     * The product page's address, `/product/{slug}` (record 028): made from the name by the
      * `products_assign_slug` trigger (unique: 'blue-dream', 'blue-dream-2' …) when a row is inserted
      * without one or renamed; the slugs it had before stay in `product_slugs` and redirect.
      */
@@ -54,11 +54,11 @@ export const products = pgTable(
     imageUrl: text("image_url").notNull().default(""),
     /** Set when the image was uploaded: the key of its WebP variants in `media_files`. */
     imageKey: text("image_key"),
-    /** Hidden from the shop instead of erased when past orders refer to it (decision 15). */
+    /** Hidden from the shop instead of erased when past orders refer to it (P-15). */
     archivedAt: timestamp("archived_at", { withTimezone: true }),
     /**
      * Bumped by every edit of the product or its sizes (not by stock movements): an edit form
-     * saved over a newer version is refused (decision 026).
+     * saved over a newer version is refused (record 026).
      */
     version: integer("version").notNull().default(1),
     ...timestamps,
@@ -100,7 +100,7 @@ export const productSizes = pgTable(
       .notNull()
       .references(() => products.id, { onDelete: "cascade" }),
     size: text("size").notNull(),
-    /** Stock-keeping unit: unique, matches CSV import rows to sizes (decision 027). */
+    /** Stock-keeping unit: unique, matches CSV import rows to sizes (record 027). */
     sku: text("sku").notNull().default(sql`('CG-' || upper(substr(md5(gen_random_uuid()::text), 1, 10)))`),
     priceCents: integer("price_cents").notNull(),
     salePriceCents: integer("sale_price_cents"),
@@ -108,7 +108,7 @@ export const productSizes = pgTable(
     position: integer("position").notNull().default(0),
     /**
      * What one unit counts against the per-order purchase limit, in milligrams of flower
-     * equivalent (decision 28). Null only for sizes saved before the limits existed.
+     * equivalent (P-28). Null only for sizes saved before the limits existed.
      */
     flowerEquivalentMg: integer("flower_equivalent_mg"),
     /** At or below this many units the size is low stock: the dashboard panel and daily digest. */
@@ -135,7 +135,7 @@ export const STOCK_REASONS = ["order", "cancel", "reopen", "received", "correcti
 export type StockReason = (typeof STOCK_REASONS)[number];
 
 /**
- * The stock ledger (decision 026): every change of a size's `inventory_count`, written in the same
+ * The stock ledger (record 026): every change of a size's `inventory_count`, written in the same
  * transaction by the SQL that changes it (`place_order`, `change_order_status`, `move_stock`).
  * A size's stock on hand equals the sum of its movements.
  */
@@ -184,9 +184,9 @@ export const orders = pgTable(
   "orders",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    /** Unguessable token for the thank-you and confirmation pages (decision 11). */
+    /** Unguessable token for the thank-you and confirmation pages (P-11). */
     publicToken: text("public_token").notNull(),
-    /** One order per checkout submit (decision 10). */
+    /** One order per checkout submit (P-10). */
     idempotencyKey: text("idempotency_key").notNull(),
     status: text("status").$type<OrderStatus>().notNull().default("pending"),
     statusChangedAt: timestamp("status_changed_at", { withTimezone: true }).notNull().defaultNow(),
@@ -205,12 +205,12 @@ export const orders = pgTable(
     /** Why a cancelled order was cancelled ('not confirmed in time' when the shop did it itself). */
     cancelReason: text("cancel_reason"),
     idPhotoId: uuid("id_photo_id"),
-    /** The first cart item's product, as the spec's single-product order cards expect. */
+    /** The first cart item's product, as the first shop's single-product order cards expect. */
     productId: uuid("product_id").references(() => products.id, { onDelete: "set null" }),
     quantity: integer("quantity").notNull(),
-    /** The shopper's 'I'll pay with' amount in cents (decision 24), or null: the driver brings change. */
+    /** The shopper's 'I'll pay with' amount in cents (P-24), or null: the driver brings change. */
     payWithCents: bigint("pay_with_cents", { mode: "number" }),
-    /** The driver the order is assigned to (issue 16 item 1b), or null: any driver of the day. */
+    /** The driver the order is assigned to, or null: any driver of the day. */
     driverId: uuid("driver_id").references(() => adminUsers.id, { onDelete: "set null" }),
     ...timestamps,
   },
@@ -219,24 +219,24 @@ export const orders = pgTable(
     uniqueIndex("orders_idempotency_key_idx").on(table.idempotencyKey),
     index("orders_created_at_idx").on(table.createdAt.desc(), table.id.desc()),
     index("orders_status_created_at_idx").on(table.status, table.createdAt.desc(), table.id.desc()),
-    // The today board (decision 25): a date's orders by slot, first placed first, without scanning others.
+    // The today board (P-25): a date's orders by slot, first placed first, without scanning others.
     index("orders_delivery_day_slot_idx").on(
       table.deliveryDate,
       table.deliveryTime,
       table.createdAt,
       table.id,
     ),
-    // A photo sent ahead is claimed by one order only (decision 29).
+    // A photo sent ahead is claimed by one order only (P-29).
     uniqueIndex("orders_id_photo_id_idx").on(table.idPhotoId).where(sql`${table.idPhotoId} IS NOT NULL`),
-    // Open orders per e-mail address and per phone number (decision 29), counted in `place_order`;
-    // an order out for delivery is still open (decision 23).
+    // Open orders per e-mail address and per phone number (P-29), counted in `place_order`;
+    // an order out for delivery is still open (P-23).
     index("orders_open_email_idx")
       .on(sql`lower(${table.userEmail})`)
       .where(sql`${table.status} IN ('pending', 'confirmed', 'out_for_delivery')`),
     index("orders_open_phone_idx")
       .on(sql`regexp_replace(${table.phone}, '\\D', '', 'g')`)
       .where(sql`${table.status} IN ('pending', 'confirmed', 'out_for_delivery')`),
-    // Finding orders (issue 15 item 6, decision 030): one btree index per kind of search, prefix
+    // Finding orders (record 030): one btree index per kind of search, prefix
     // matches with text_pattern_ops (works on PGlite and PostgreSQL alike; no pg_trgm needed).
     // The order number is an id prefix: a range on the primary key.
     index("orders_search_name_idx").on(sql`lower(${table.customerName}) text_pattern_ops`),
@@ -292,7 +292,7 @@ export const orderItems = pgTable(
 );
 
 /**
- * Every status change of an order, with its time (decision 23): the customer's order page shows them
+ * Every status change of an order, with its time (P-23): the customer's order page shows them
  * as a timeline. Written by `change_order_status` in the same statement as the change; the order's
  * own `created_at` is its 'placed' step.
  */
@@ -312,7 +312,7 @@ export const orderStatusEvents = pgTable(
 );
 
 /**
- * Customer ID photos: private, never under a public URL (decision 6), encrypted at rest with
+ * Customer ID photos: private, never under a public URL (P-6), encrypted at rest with
  * AES-256-GCM: `bytes` holds the ciphertext followed by the tag, `nonce` is random per photo and
  * `keyId` names the key in `encryption_keys` (null only for photos stored before encryption).
  */
@@ -345,7 +345,7 @@ export const storeSettings = pgTable("store_settings", {
 });
 
 /**
- * Counters of `rate-limiter-flexible`'s PostgreSQL store (decision 30), shared by every instance;
+ * Counters of `rate-limiter-flexible`'s PostgreSQL store (P-30), shared by every instance;
  * the table is the library's own layout, created here instead of by the library.
  */
 export const rateLimits = pgTable("rate_limits", {
@@ -379,7 +379,7 @@ export const deliveredRevenue = pgTable(
   (table) => [check("delivered_revenue_one_row", sql`${table.id} = 1`)],
 );
 
-/** Staff roles (decision 26); the permissions of each live in features/staff/permissions.ts. */
+/** Staff roles (P-26); the permissions of each live in features/staff/permissions.ts. */
 export const STAFF_ROLES = ["owner", "manager", "driver"] as const;
 export type StaffRole = (typeof STAFF_ROLES)[number];
 
@@ -390,7 +390,7 @@ export const adminUsers = pgTable(
     email: text("email").notNull(),
     passwordHash: text("password_hash").notNull(),
     role: text("role").$type<StaffRole>().notNull().default("owner"),
-    /** Shown to customers as 'Your driver is {first name}' (issue 16 item 1b). */
+    /** Shown to customers as 'Your driver is {first name}'. */
     firstName: text("first_name").notNull().default(""),
     /** Set when an owner deactivates the account: no sign-in, every session ended. */
     deactivatedAt: timestamp("deactivated_at", { withTimezone: true }),
@@ -410,7 +410,7 @@ export const adminUsers = pgTable(
   ],
 );
 
-/** Ten single-use recovery codes per enrolment (decision 27), stored hashed. */
+/** Ten single-use recovery codes per enrolment (P-27), stored hashed. */
 export const adminRecoveryCodes = pgTable(
   "admin_recovery_codes",
   {
@@ -425,7 +425,7 @@ export const adminRecoveryCodes = pgTable(
   (table) => [index("admin_recovery_codes_user_idx").on(table.userId)],
 );
 
-/** Invitations to join the staff: a single-use link valid 48 hours (issue 16 item 2). */
+/** Invitations to join the staff: a single-use link valid 48 hours. */
 export const staffInvitations = pgTable(
   "staff_invitations",
   {
@@ -450,7 +450,7 @@ export const staffInvitations = pgTable(
 
 /**
  * A sign-in between its password and its second factor: the password step hands the browser this
- * challenge's token; five wrong codes end it (decision 27).
+ * challenge's token; five wrong codes end it (P-27).
  */
 export const adminSignInChallenges = pgTable(
   "admin_sign_in_challenges",
@@ -468,7 +468,7 @@ export const adminSignInChallenges = pgTable(
 );
 
 /**
- * The audit log (decision 27): append-only; a trigger refuses UPDATE and DELETE except the
+ * The audit log (P-27): append-only; a trigger refuses UPDATE and DELETE except the
  * retention purge (`purge_audit_events`). Details never hold an ID photo, a password, a secret,
  * a session token or a customer's address.
  */
@@ -614,7 +614,7 @@ export const catalogState = pgTable("catalog_state", {
 });
 
 /**
- * The shop's delivery area (decision 21): each zone a state and its residential ZIP codes, seeded
+ * The shop's delivery area (P-21): each zone a state and its residential ZIP codes, seeded
  * by drizzle/0009 from app/features/delivery/delivery-area-seed.ts and edited by staff at
  * /admin/settings/delivery. A ZIP is in at most one active zone (checked when a zone is saved).
  */
@@ -642,7 +642,7 @@ export const deliveryZones = pgTable(
 );
 
 /**
- * Dates or single slots of a date the shop does not deliver (decision 22): a holiday (slot null)
+ * Dates or single slots of a date the shop does not deliver (P-22): a holiday (slot null)
  * or one slot, with the reason shoppers see.
  */
 export const deliveryClosures = pgTable(

@@ -30,7 +30,7 @@ export type DemoProduct = {
   description: string;
   category: Category;
   strain: Strain | null;
-  /** Flower only (spec §3). */
+  /** Flower only (K-3). */
   thcPercentage: number | null;
   /** Everything but Flower; none for mushrooms, which contain no THC. */
   thcMg: number | null;

@@ -27,7 +27,7 @@ describeEachDatabase("demo catalogue seed", (database) => {
       .where(isNotNull(products.imageKey));
     expect(withImages).toHaveLength(64);
     expect(new Set(rows.map((row) => row.createdAt.getTime())).size).toBe(64);
-    // Decision 28: every size carries its flower equivalent, flower by the weight in its label.
+    // P-28: every size carries its flower equivalent, flower by the weight in its label.
     const sizes = await db
       .select({ size: productSizes.size, mg: productSizes.flowerEquivalentMg, category: products.category })
       .from(productSizes)
@@ -41,7 +41,7 @@ describeEachDatabase("demo catalogue seed", (database) => {
     const second = await seedDemoCatalogue(db);
     expect(second.seeded).toBe(0);
     expect(await db.$count(products)).toBe(64);
-    // Each has a readable address of its own (decision 028).
+    // Each has a readable address of its own (record 028).
     expect(new Set(rows.map((row) => row.slug)).size).toBe(64);
     expect(rows.every((row) => /^[a-z0-9]+(-[a-z0-9]+)*$/.test(row.slug))).toBe(true);
 

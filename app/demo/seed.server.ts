@@ -1,6 +1,6 @@
 /**
  * Seeds the demo catalogue into a new shop: products, sizes and drawn product images. Once in the
- * life of a database (decision 028): a flag in `store_settings` records it, so a shop whose owner
+ * life of a database (record 028): a flag in `store_settings` records it, so a shop whose owner
  * deleted every demo product is not seeded again at the next start. Never touches a shop that
  * already has products.
  */
@@ -118,7 +118,7 @@ export async function seedDemoCatalogue(database: Database, options: SeedOptions
           imageKey: image.imageKey,
           createdAt,
           updatedAt: createdAt,
-          // Weighed by label with the owner's equivalences (decision 28).
+          // Weighed by label with the owner's equivalences (P-28).
           sizes: product.sizes.map((size) => ({
             ...size,
             flowerEquivalentMg: estimateFlowerEquivalentMg(

@@ -25,7 +25,7 @@ export async function startBackgroundJobs(): Promise<StopJob[]> {
   stops.push(startLowStockDigestJob());
   stops.push(startAuditDigestJob());
   stops.push(startDailyBackupJob(await getDatabaseHandle()));
-  // The embedded database has one owner, this process: `npm run db:backup` asks it (decision 017).
+  // The embedded database has one owner, this process: `npm run db:backup` asks it (record 017).
   if (!config().DATABASE_URL) stops.push(await startBackupSocket(await getDatabaseHandle()));
   if (config().PAGE_CACHE) stops.push(await catalogVersion.start(await getDatabaseHandle()));
   return stops;

@@ -39,7 +39,7 @@ export function registerBenchEndpoints(app: express.Express, pageCacheStats: () 
     res.end(body);
   });
   // The request log's cost is measured in one process, its level switched between runs: two
-  // server processes differ by a few per cent per request whatever they log (decision record 024).
+  // server processes differ by a few per cent per request whatever they log (record 024).
   app.get("/__bench/log-level", (req, res) => {
     const level = req.query.to;
     if (level !== "info" && level !== "silent") {

@@ -1,5 +1,5 @@
 /**
- * The Content-Security-Policy of every response (decision 013). Scripts are never allowed inline
+ * The Content-Security-Policy of every response (record 013). Scripts are never allowed inline
  * as such: a page rendered for one response names that response's nonce; a page served from the
  * page cache, whose bytes are the same for everyone, names the SHA-256 of each of its inline
  * scripts instead, computed once when it is stored, so a cached page goes out as stored bytes.

@@ -1,5 +1,5 @@
 /**
- * What the web server (server.ts) answers before and after the app (issue 11, items 5 and 7):
+ * What the web server (server.ts) answers before and after the app (record 013):
  * - methods the shop does not use get 405 with `Allow` (Express and the Fetch API choke on some,
  *   such as TRACE and CONNECT, with a 500);
  * - an absolute-form request target (`GET http://host/path`) for the shop's own host is served as

@@ -96,7 +96,7 @@ function expectCalmPage(body: string, requestId: string) {
   expect(body).not.toMatch(/\n\s+at |node_modules|\/srv\/|\/work\/|Error:/);
 }
 
-describe("the server's own answers (issue 11 items 5 and 7)", () => {
+describe("the server's own answers", () => {
   it("answers a real fault with 500, a plain page with the request id, and logs its stack", async () => {
     captureLogs();
     const response = await send("GET", "/boom");

@@ -1,5 +1,5 @@
 /**
- * Who may read /metrics (decision 018): a peer on this machine talking to the server directly, or
+ * Who may read /metrics (record 018): a peer on this machine talking to the server directly, or
  * anyone with `Authorization: Bearer $METRICS_TOKEN`. A request a proxy forwards is never "on this
  * machine", even when the proxy itself is: it came from a peer TRUST_PROXY names (whatever headers
  * the proxy sent: one that passes the client in X-Real-IP alone sends no X-Forwarded-For), or it

@@ -10,7 +10,7 @@
  * stores, so no shopper sees a page older than the last committed change by more than a second.
  *
  * While the database cannot be reached (the last read failed), `unreachableVersion()` names the last
- * version read, so the cached pages of that version are still served (issue 12). When the LISTEN
+ * version read, so the cached pages of that version are still served. When the LISTEN
  * connection comes back after a loss, notifications may have been missed: every cached page is
  * treated as stale and the version is read again.
  *

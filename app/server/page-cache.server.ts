@@ -1,5 +1,5 @@
 /**
- * Rendered-response cache for the catalogue pages (issue 6). Those pages are the same for every
+ * Rendered-response cache for the catalogue pages. Those pages are the same for every
  * shopper (the cart lives in the browser), so a rendered 200 response is kept in memory with its
  * gzip and brotli bodies and a strong ETag, and served again until the catalogue version changes.
  *
@@ -13,12 +13,12 @@
  *   while that version is the current one. The version comes from `currentVersion()`, which returns
  *   undefined when it cannot vouch for freshness (then the cache neither serves nor stores), except
  *   while the database cannot be reached at all: then entries of the last version read are served
- *   as they are (`X-Cache: STALE`, issue 12; nothing can change the catalogue meanwhile).
+ *   as they are (`X-Cache: STALE`; nothing can change the catalogue meanwhile).
  * - Bounded by bytes, least recently used entries go first. Concurrent misses of one key render once.
  * - A miss is compressed with a fast brotli quality; an entry served again is compressed once more at
- *   `refinedBrotliQuality`, off the request path (see `#refine`): /shop's brotli body 13.7 → 12.0 KB,
- *   which brings the whole first response within the 10 packets a TCP connection may send before
- *   its first acknowledgement (decision 025).
+ *   `refinedBrotliQuality`, off the request path (see `#refine`): the smaller body brings /shop's
+ *   whole first response within the 10 packets a TCP connection may send before its first
+ *   acknowledgement (record 025 has the figures).
  *
  * Plain Node types (IncomingMessage/ServerResponse) so it is used as an Express middleware by
  * server.ts and tested without a server.
@@ -72,7 +72,7 @@ export type CachedPage = {
   body: Buffer;
   gzip: Buffer;
   br: Buffer;
-  /** Its Content-Security-Policy: the hashes of its own inline scripts (decision 013). */
+  /** Its Content-Security-Policy: the hashes of its own inline scripts (record 013). */
   csp: string;
   etag: { identity: string; gzip: string; br: string };
   bytes: number;
@@ -122,7 +122,7 @@ export type PageCacheOptions = {
  * The cache key of a request URL, or null when the path is not a catalogue page (one whose route
  * says `handle: { pageCache: true }`, app/utils/catalogue-pages.ts) or the request is a search:
  * every `q` would be an entry of its own, and searches have a per-address budget the app counts
- * (decision 30), which a cached answer would skip. Nor a ZIP check (`zip=`, decision 21).
+ * (P-30), which a cached answer would skip. Nor a ZIP check (`zip=`, P-21).
  * Only the parameters the page reads are in the key (and `_routes`, which picks the routes of a
  * `.data` request); the rest change nothing on the page.
  */
@@ -141,7 +141,7 @@ export function cacheKey(
   );
   if (params.length === 0) return pathname;
   if (params.some(([name, value]) => name === "q" && value.trim() !== "")) return null;
-  // The landing page's ZIP check (decision 21): each answer is rendered from the current zones,
+  // The landing page's ZIP check (P-21): each answer is rendered from the current zones,
   // never stored, so no cached page holds an answer and no ZIP list fills the cache.
   if (params.some(([name]) => name === "zip")) return null;
   params.sort(([a, av], [b, bv]) => (a < b ? -1 : a > b ? 1 : av < bv ? -1 : av > bv ? 1 : 0));

@@ -27,11 +27,11 @@ describe("page cache rules", () => {
     expect(cacheKey("/_root.data", pageParams)).toBe("/_root.data");
     expect(cacheKey("/flower", pageParams)).toBe("/flower");
     expect(cacheKey("/washington-dc-weed-delivery", pageParams)).toBe("/washington-dc-weed-delivery");
-    // Searches are counted per address by the app (decision 30), never answered from the cache.
+    // Searches are counted per address by the app (P-30), never answered from the cache.
     expect(cacheKey("/shop?q=kush", pageParams)).toBeNull();
     expect(cacheKey("/flower.data?q=haze&page=2", pageParams)).toBeNull();
     expect(cacheKey("/shop?q=&page=2", pageParams)).toBe("/shop?page=2&q=");
-    // The landing page's ZIP check (decision 21) is answered from the current zones, never stored.
+    // The landing page's ZIP check (P-21) is answered from the current zones, never stored.
     expect(cacheKey("/washington-dc-weed-delivery?zip=20001", pageParams)).toBeNull();
     expect(cacheKey("/washington-dc-weed-delivery.data?zip=23220", pageParams)).toBeNull();
     for (const path of [
@@ -206,7 +206,7 @@ describe("page cache rules", () => {
   });
 });
 
-describe("refined brotli bodies (decision 025)", () => {
+describe("refined brotli bodies (record 025)", () => {
   it("compresses an entry again at the refined quality once it is served a second time, with the same content", async () => {
     // Cards of a listing: repeated markup with varying text, where quality 11 finds far more than 5.
     const names = ["Blue Dream", "Sour Diesel", "Northern Lights", "Mango Kush", "Midnight Berry Gummies"];
@@ -266,7 +266,7 @@ describe("refined brotli bodies (decision 025)", () => {
   });
 });
 
-describe("CSP of cached pages (decision 013)", () => {
+describe("CSP of cached pages (record 013)", () => {
   it("names the hashes of the stored page's inline scripts, the same bytes in every encoding and on a 304", async () => {
     let renders = 0;
     const script = `window.__context = {"page":"/shop","note":"\\u003c/script>"};`;
@@ -466,7 +466,7 @@ for (const mode of ["notification", "polling"] as const) {
       );
       await fetch(`${server.url}/shop`);
       // Above EXACT_STOCK_UP_TO the page shows no figure ('Only N left' needs 5 or fewer), so 50 → 40
-      // changes nothing a catalogue page shows (decision record 026).
+      // changes nothing a catalogue page shows (record 026).
       await db.update(productSizes).set({ inventoryCount: 40 }).where(eq(productSizes.id, sizeId));
       await new Promise((resolve) => setTimeout(resolve, mode === "polling" ? 450 : 150));
       expect((await fetch(`${server.url}/shop`)).headers.get("x-cache")).toBe("HIT");

@@ -1,5 +1,5 @@
 /**
- * Readiness for /readyz (decision 018) and the database's probes for /metrics.
+ * Readiness for /readyz (record 018) and the database's probes for /metrics.
  * Ready: this instance finished booting (which migrates the database before the server listens),
  * the database answers `select 1` within a second and takes a write, DATA_DIR has room
  * (`READY_MIN_FREE_MB`), and the LISTEN connection that keeps the page cache fresh is up (on the

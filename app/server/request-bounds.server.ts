@@ -1,5 +1,5 @@
 /**
- * Bounded work per request before the app sees it (issue 11, decision record 015): only GET, HEAD
+ * Bounded work per request before the app sees it (record 015): only GET, HEAD
  * and POST; a POST must be a form (urlencoded or multipart), or it is answered 415; and every body
  * has a byte limit, by route, enforced before it is read: a declared `Content-Length` over it is
  * answered 413 at once, and a streamed (chunked) body is cut off the moment it passes the limit.
@@ -29,7 +29,7 @@ type BodyRule = {
   tooLargeMessage: string;
   /**
    * The route itself refuses a declared length over the limit before reading, with its own page
-   * (the checkout keeps the spec's message beside the ID field, also without JavaScript); the
+   * (the checkout keeps the first shop's message beside the ID field, also without JavaScript); the
    * middleware still cuts off a streamed body that passes the limit.
    */
   routeRefusesDeclaredLength?: true;
@@ -53,7 +53,7 @@ const BODY_LIMITS: Array<{ path: RegExp; rule: BodyRule }> = [
     },
   },
   {
-    // The catalogue CSV (decision 027): the file, then the same text again with 'Import N products'.
+    // The catalogue CSV (record 027): the file, then the same text again with 'Import N products'.
     path: /^\/admin\/products\/import$/,
     rule: {
       maxBytes: MAX_CSV_BYTES + 64 * 1024,

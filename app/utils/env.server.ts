@@ -78,7 +78,7 @@ function isProxyAddress(item: string) {
 }
 
 /**
- * Which peers may tell us the client's address in X-Forwarded-For (decision 30): unset trusts
+ * Which peers may tell us the client's address in X-Forwarded-For (P-30): unset trusts
  * nobody; a number is a hop count; otherwise a comma list of proxy addresses, CIDRs or Express's
  * range names. Parsed into the value Express's "trust proxy" setting takes.
  */
@@ -183,7 +183,7 @@ const envSchema = z.object({
     .default("03:30"),
   /**
    * When the daily low-stock digest goes to the shop: `opening` (the store's opening time, 10:00
-   * Mon–Sat and 11:00 Sunday, store time zone), a time of day as HH:MM, or `off` (decision 028).
+   * Mon–Sat and 11:00 Sunday, store time zone), a time of day as HH:MM, or `off` (record 028).
    */
   LOW_STOCK_DIGEST_TIME: z
     .string()
@@ -201,7 +201,7 @@ const envSchema = z.object({
   ID_PHOTO_PREVIOUS_KEYS: z.preprocess(emptyAsUndefined, base64KeyList.optional()),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   LOG_FORMAT: z.enum(["json", "pretty"]).default("json"),
-  /** Bearer token that opens /metrics to a non-loopback scraper (issue 12 item 7). */
+  /** Bearer token that opens /metrics to a non-loopback scraper. */
   METRICS_TOKEN: z.preprocess(
     emptyAsUndefined,
     z.string().min(16, "must be at least 16 characters (e.g. openssl rand -hex 24)").optional(),
@@ -218,10 +218,10 @@ const envSchema = z.object({
       .min(1, "must be at least 1")
       .optional(),
   ),
-  // Abuse limits (decisions 29 and 30).
+  // Abuse limits (P-29 and P-30).
   TRUST_PROXY: trustProxy,
   MAX_OPEN_ORDERS: wholeNumber("orders", 1, 2),
-  // Slot capacity (decision 22) where staff set none at /admin/settings/delivery.
+  // Slot capacity (P-22) where staff set none at /admin/settings/delivery.
   DELIVERY_SLOT_CAPACITY: wholeNumber("orders", 0, 8),
   ORDERS_PER_HOUR: wholeNumber("orders", 1, 5),
   ID_UPLOADS_PER_HOUR: wholeNumber("uploads", 1, 20),

@@ -10,7 +10,7 @@ export function repeatedFieldMessage(name: string) {
 /**
  * The posted form. A body that is not a readable form (a broken multipart, a cut-off upload) is
  * the client's mistake: a 400 thrown as a route error response, never a 500 with a logged stack.
- * Content types other than forms never get here (the server answers them 415, decision 015).
+ * Content types other than forms never get here (the server answers them 415, record 015).
  */
 export async function readFormData(request: Request): Promise<FormData> {
   try {

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from "vitest";
 /**
  * The logger in a process of its own, writing to a file as `npm start > shop.log` does: what ends up
  * in the file, in which order, and when the process ends while request lines are still batched
- * (decision 024).
+ * (record 024).
  */
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const NODE = path.join(ROOT, "node_modules/.bin/node");

@@ -1,5 +1,5 @@
 /**
- * Structured logs (issue 12 item 6, decisions 018 and 024): one JSON object per line through pino, on
+ * Structured logs (records 018 and 024): one JSON object per line through pino, on
  * stdout. `LOG_LEVEL` picks the level, `LOG_FORMAT=pretty` gives coloured lines for development
  * (pino-pretty, a dev dependency: without it the lines stay JSON).
  *
@@ -11,8 +11,7 @@
  *
  * The one line per request (`logRequest`) does not go through pino's serializer: it is built from
  * a fixed set of fields known to hold no personal data, and those lines are written in batches
- * (decision 024): a /shop cache hit costs about 30 µs, and a pino line with a write of its own cost
- * a fifth of that.
+ * (record 024): a pino line with a write of its own cost a large share of what a cached page costs.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { createRequire } from "node:module";
@@ -68,12 +67,12 @@ function scrubFields(fields: Record<string, unknown>): Record<string, unknown> {
 
 /** What a request's lines share: its id, and its child logger once it has logged something. */
 type RequestScope = { requestId: string; logger?: Logger };
-type LoggingState = { root: Logger; requests: AsyncLocalStorage<RequestScope>; lines?: RequestLines };
+type LoggingState = { root: Logger; requests: AsyncLocalStorage<RequestScope>; lines: RequestLines };
 
 /**
  * Request lines wait at most this long, or until this many wait (then one write of about 50 KB). Each
- * write costs the server far more than its bytes suggest (record 024: 2 ms measured 0.93 of silent,
- * 5 ms 0.95, 20 ms 0.96); a `kill -9` loses at most this much of them.
+ * write costs the server far more than its bytes suggest, so fewer and larger writes cost less
+ * (record 024 has the figures); a `kill -9` loses at most this much of them.
  */
 const BATCH_DELAY_MS = 20;
 const BATCH_LINES = 256;
@@ -90,47 +89,70 @@ type RecordRequestLine = (
   aborted: boolean,
 ) => void;
 
-/** A waiting line's numbers and strings, each kept next to the others of its line (see RequestLines). */
-const NUMBERS = 4; // time, responseTime, status, aborted
-const STRINGS = 5; // level, requestId, method, route, cache
+/** One request line waiting for its write. */
+type RequestLine = {
+  time: number;
+  level: RequestLevel;
+  requestId: string;
+  method: string;
+  route: string;
+  status: number;
+  responseTimeMs: number;
+  cache: string | undefined;
+  aborted: boolean;
+};
+
+/** Where every line goes: the stream the root logger was given (stdout, or pino-pretty's transport). */
+type Destination = { write(chunk: string): unknown; flushSync?(): void };
 
 /**
  * Request lines waiting for their write, kept as their fields and made into JSON only when written
- * (decision 024): building 256 lines in one go cost the server about half of what building each line
- * as its request ended did, measured in one process with the level switched. A line's fields sit
- * side by side, its numbers in one row of a Float64Array and its strings in one row of an array, so
- * that recording a request touches two short runs of memory rather than nine arrays (a small gain in
- * record 024's runs). They are written together:
- * when BATCH_LINES wait, BATCH_DELAY_MS after the first, just before any line pino writes (so the
- * file keeps the order in which lines were logged), by `flushLogs()`, and when the process exits, a
- * crash included.
+ * (record 024: building a batch of lines in one go costs the server less than building each line as
+ * its request ends). They are written together: when BATCH_LINES wait, BATCH_DELAY_MS after the
+ * first, just before any line pino writes (so the file keeps the order in which lines were logged),
+ * by `flushLogs()`, and when the process exits, a crash included.
  */
 class RequestLines {
+  /** One line per request of a batch, reused from batch to batch: the first `count` are waiting. */
+  private readonly lines: RequestLine[] = Array.from({ length: BATCH_LINES }, () => ({
+    time: 0,
+    level: "info",
+    requestId: "",
+    method: "",
+    route: "",
+    status: 0,
+    responseTimeMs: 0,
+    cache: undefined,
+    aborted: false,
+  }));
   private count = 0;
-  private readonly numbers = new Float64Array(BATCH_LINES * NUMBERS);
-  private readonly strings = new Array<string | undefined>(BATCH_LINES * STRINGS).fill(undefined);
   private timer: NodeJS.Timeout | undefined;
   private readonly writeOut = () => this.flush();
-  private readonly destination: () => { write(chunk: string): unknown };
-  constructor(destination: () => { write(chunk: string): unknown }) {
+  private readonly destination: Destination;
+  constructor(destination: Destination) {
     this.destination = destination;
   }
 
-  readonly add: RecordRequestLine = (level, id, method, route, status, ms, cache, aborted) => {
-    const at = this.count++;
-    const numbers = this.numbers;
-    const number = at * NUMBERS;
-    numbers[number] = Date.now();
-    numbers[number + 1] = ms;
-    numbers[number + 2] = status;
-    numbers[number + 3] = aborted ? 1 : 0;
-    const strings = this.strings;
-    const string = at * STRINGS;
-    strings[string] = level;
-    strings[string + 1] = id;
-    strings[string + 2] = method;
-    strings[string + 3] = route;
-    strings[string + 4] = cache;
+  readonly add: RecordRequestLine = (
+    level,
+    requestId,
+    method,
+    route,
+    status,
+    responseTimeMs,
+    cache,
+    aborted,
+  ) => {
+    const line = this.lines[this.count++] as RequestLine;
+    line.time = Date.now();
+    line.level = level;
+    line.requestId = requestId;
+    line.method = method;
+    line.route = route;
+    line.status = status;
+    line.responseTimeMs = responseTimeMs;
+    line.cache = cache;
+    line.aborted = aborted;
     if (this.count === BATCH_LINES) this.flush();
     else if (this.timer === undefined) {
       this.timer = setTimeout(this.writeOut, BATCH_DELAY_MS);
@@ -140,30 +162,21 @@ class RequestLines {
 
   /** The waiting lines as JSON, now no longer waiting (the caller writes them). */
   take(): string {
-    const { numbers, strings } = this;
-    let lines = "";
+    let text = "";
     for (let at = 0; at < this.count; at++) {
-      const number = at * NUMBERS;
-      const string = at * STRINGS;
-      const cache = strings[string + 4];
-      lines += `{"level":"${strings[string]}","time":"${isoTime(numbers[number] as number)}","requestId":${jsonString(strings[string + 1] as string)},"method":${jsonString(strings[string + 2] as string)},"route":${jsonString(strings[string + 3] as string)},"status":${numbers[number + 2]},"responseTime":${Math.round((numbers[number + 1] as number) * 100) / 100}${cache === undefined ? "" : `,"cache":${jsonString(cache)}`}${numbers[number + 3] ? ',"aborted":true' : ""},"msg":"request"}\n`;
+      const line = this.lines[at] as RequestLine;
+      text += `{"level":"${line.level}","time":"${isoTime(line.time)}","requestId":${jsonString(line.requestId)},"method":${jsonString(line.method)},"route":${jsonString(line.route)},"status":${line.status},"responseTime":${Math.round(line.responseTimeMs * 100) / 100}${line.cache === undefined ? "" : `,"cache":${jsonString(line.cache)}`}${line.aborted ? ',"aborted":true' : ""},"msg":"request"}\n`;
     }
     this.count = 0;
     clearTimeout(this.timer);
     this.timer = undefined;
-    return lines;
+    return text;
   }
 
   flush() {
     const pending = this.take();
-    if (pending !== "") this.destination().write(pending);
+    if (pending !== "") this.destination.write(pending);
   }
-}
-
-function destinationOf(root: Logger) {
-  return (root as unknown as Record<symbol, { write(chunk: string): unknown; flushSync?(): void }>)[
-    pino.symbols.streamSym
-  ] as { write(chunk: string): unknown; flushSync?(): void };
 }
 
 function settings() {
@@ -188,8 +201,22 @@ function prettyTransport() {
   }
 }
 
-function createRoot(lines: RequestLines): Logger {
+/** The stream lines are written to: pino-pretty's transport when asked for and installed, else stdout. */
+function openDestination(format: "json" | "pretty"): { destination: Destination; prettyMissing: boolean } {
+  if (format === "pretty") {
+    const transport = prettyTransport();
+    if (transport) return { destination: transport, prettyMissing: false };
+  }
+  // Synchronous writes (record 024): a line pino writes (the application's own: a warning, an
+  // error before a crash) is in the file when the call returns. Request lines, the many, are
+  // batched before they get here (RequestLines).
+  return { destination: pino.destination({ dest: 1, sync: true }), prettyMissing: format === "pretty" };
+}
+
+function createState(): LoggingState {
   const { level, format } = settings();
+  const { destination, prettyMissing } = openDestination(format);
+  const lines = new RequestLines(destination);
   const options: pino.LoggerOptions = {
     level,
     base: undefined,
@@ -204,33 +231,19 @@ function createRoot(lines: RequestLines): Logger {
       },
     },
   };
-  if (format === "pretty") {
-    const transport = prettyTransport();
-    if (transport) return pino(options, transport);
-    const root = pino(options, pino.destination({ dest: 1, sync: true }));
+  const root = pino(options, destination as pino.DestinationStream);
+  if (prettyMissing) {
     root.warn("LOG_FORMAT=pretty needs the pino-pretty dev dependency (npm install): writing JSON lines");
-    return root;
   }
-  // Synchronous writes (decision 024): a line pino writes (the application's own: a warning, an
-  // error before a crash) is in the file when the call returns. Request lines, the many, are
-  // batched before they get here (RequestLines).
-  return pino(options, pino.destination({ dest: 1, sync: true }));
-}
-
-function createState(): LoggingState {
-  let root: Logger | undefined;
-  const lines = new RequestLines(() => destinationOf(root as Logger));
-  root = createRoot(lines);
-  const logging: LoggingState = { root, requests: new AsyncLocalStorage<RequestScope>(), lines };
   // Waiting request lines are written when the process exits, whatever the cause (process.exit,
   // an uncaught exception, the event loop running dry).
   process.once("exit", () => {
     try {
       lines.flush();
-      destinationOf(logging.root).flushSync?.();
+      destination.flushSync?.();
     } catch {}
   });
-  return logging;
+  return { root, requests: new AsyncLocalStorage<RequestScope>(), lines };
 }
 
 // One per process even when this module is loaded twice (server.ts and the app's server bundle).
@@ -263,7 +276,7 @@ function current(): Logger {
 export function flushLogs() {
   try {
     const { root, lines } = state();
-    lines?.flush();
+    lines.flush();
     root.flush();
   } catch {}
 }
@@ -298,7 +311,6 @@ function jsonString(value: string) {
 export const logRequest: RecordRequestLine = (level, id, method, route, status, ms, cache, aborted) => {
   const logging = state();
   if (LEVEL_VALUES[level] < logging.root.levelVal) return;
-  logging.lines ??= new RequestLines(() => destinationOf(logging.root));
   logging.lines.add(level, id, method, route, status, ms, cache, aborted);
 };
 

@@ -1,5 +1,5 @@
 /**
- * Prometheus metrics (issue 12 item 7, decision 018), served at /metrics by server.ts.
+ * Prometheus metrics (record 018), served at /metrics by server.ts.
  *
  * Counted where things happen (orders, refusals, failed sends, requests); read on scrape where a
  * count would cost every request something (page-cache hits, pool, LISTEN, outbox). Queries made on

@@ -4,7 +4,7 @@ function groupThousands(whole: number) {
   return whole < 1000 ? digits : digits.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 }
 
-/** Money is integer cents everywhere (decision 3) and shown as dollars with 2 decimals. */
+/** Money is integer cents everywhere (P-3) and shown as dollars with 2 decimals. */
 export function formatCents(cents: number) {
   const sign = cents < 0 ? "-" : "";
   const abs = Math.abs(Math.round(cents));

@@ -1,5 +1,5 @@
 /**
- * The shop's toasts (spec §9), shown by sonner. Sonner is loaded on the first toast, or warmed on
+ * The shop's toasts (K-9), shown by sonner. Sonner is loaded on the first toast, or warmed on
  * the shopper's first interaction, so it stays out of every page's first-load JavaScript: most
  * visits show no toast before the shopper taps something.
  */

@@ -19,7 +19,7 @@ function cookiePair(setCookie: string) {
   return setCookie.split(";")[0] as string;
 }
 
-describe("the toast cookie (issue 11 items 5 and 7)", () => {
+describe("the toast cookie", () => {
   it("carries a toast the shop signed to the next page, and clears it", async () => {
     const header = await toastHeader({ type: "success", title: "Login Successful" });
     expect(header).toMatch(/^cg_toast=[^;]+\.[^;]+; Max-Age=60; Path=\/; HttpOnly; SameSite=Lax$/);

@@ -1,6 +1,6 @@
 import { z } from "#app/utils/zod.ts";
 
-/** A notification shown once after a redirect (spec §8 toasts), carried in a short-lived cookie. */
+/** A notification shown once after a redirect (K-8 toasts), carried in a short-lived cookie. */
 export const toastSchema = z.object({
   id: z.string().default(() => Math.random().toString(36).slice(2)),
   type: z.enum(["success", "error", "info"]).default("success"),

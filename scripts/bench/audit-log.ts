@@ -1,5 +1,5 @@
 /**
- * The audit log at 1,000,000 events (issue 16): the owners' filtered page (`listAuditEvents`, as
+ * The audit log at 1,000,000 events: the owners' filtered page (`listAuditEvents`, as
  * the /admin/audit loader calls it) timed in-process at 1,000 events and again after the table grew
  * to 1,000,000 (inserted with generate_series, then ANALYZE); the figure is the slowest filter's
  * time at 1,000,000 ÷ its time at 1,000 (target ≤ 3×). PostgreSQL when BENCH_DATABASE_URL or

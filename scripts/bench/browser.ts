@@ -19,7 +19,7 @@ export function launchChromium(): Promise<Browser> {
 
 /**
  * Signs in to the admin and returns a page ready to edit products. The bench's admin is an owner,
- * who must set up two-factor sign-in first (decision record 033): each data set's admin is signed
+ * who must set up two-factor sign-in first (record 033): each data set's admin is signed
  * in once, so it is enrolled over HTTP here, and its session goes into the browser.
  */
 async function adminPage(browser: Browser, baseUrl: string) {

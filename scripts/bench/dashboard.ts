@@ -1,5 +1,5 @@
 /**
- * The admin dashboard's data at 100 and at 100,000 orders (issue 5: within 2× of each other).
+ * The admin dashboard's data at 100 and at 100,000 orders (target: within 2× of each other).
  * Each size gets a fresh database (PGlite in memory, and PostgreSQL when BENCH_DATABASE_URL or
  * TEST_DATABASE_URL is set), filled with orders spread over a year with the running totals that
  * placeOrder keeps, then `getDashboardStats()` (and the first and a deep page of incoming orders)
@@ -89,7 +89,7 @@ async function measure(open: () => Promise<DatabaseHandle>, orders: number) {
     if (stats.totalOrders !== orders)
       throw new Error(`expected ${orders} orders, the dashboard says ${stats.totalOrders}`);
     const dashboardMs = await time(() => getDashboardStats({ executor: handle.db }));
-    // The 'Today' row (issue 15 item 4b): today's deliveries are ~1/365 of the orders.
+    // The 'Today' row: today's deliveries are ~1/365 of the orders.
     const todayMs = await time(() => getTodayFigures({ executor: handle.db }));
     const firstPage = await listOrders("incoming", { executor: handle.db });
     let cursor = firstPage.nextCursor;

@@ -1,5 +1,5 @@
 /**
- * A 5,000-row catalogue CSV import (issue 14: ≤ 30 s, ≤ 256 MB of RSS above idle): 2,500 new
+ * A 5,000-row catalogue CSV import (targets: ≤ 30 s, ≤ 256 MB of RSS above idle): 2,500 new
  * products of two sizes each into a shop that already has 500, previewed and then applied in one
  * transaction (with its 5,000 'import' stock movements), then the same file again (all unchanged)
  * and a re-import that changes every price and stock. Peak RSS is the kernel's high-water mark

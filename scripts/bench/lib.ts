@@ -135,7 +135,7 @@ export async function startServer(
       ADMIN_EMAIL: ADMIN.email,
       ADMIN_PASSWORD: ADMIN.password,
       BENCH_REFERENCE: "1",
-      // Every bench client comes from 127.0.0.1: the per-address budgets (decision 29) would cap
+      // Every bench client comes from 127.0.0.1: the per-address budgets (P-29) would cap
       // the throughput measured, so they are raised here, through the configuration.
       ...LOAD_TEST_BUDGETS,
       ...data.env,
@@ -298,7 +298,7 @@ export async function reachablePostgres(candidate: string | undefined): Promise<
 
 /**
  * Product slugs in the order /shop lists them (the first page), read from its HTML: the product
- * page's own address `/product/{slug}` (decision 028), so nothing measured goes through the 301 of
+ * page's own address `/product/{slug}` (record 028), so nothing measured goes through the 301 of
  * an old `/product/{id}` URL.
  */
 export async function productSlugs(baseUrl: string): Promise<string[]> {

@@ -87,7 +87,7 @@ async function main() {
     ] as const;
     for (const [label, pagePath] of pages.filter(([label]) => !ONLY_PAGES || ONLY_PAGES.includes(label))) {
       // Warm the page cache, as a shop in use would be: a page served twice is compressed again at
-      // brotli's best quality off the request path (decision 025), which takes well under a second.
+      // brotli's best quality off the request path (record 025), which takes well under a second.
       await fetch(`${server.url}${pagePath}`);
       await fetch(`${server.url}${pagePath}`);
       await new Promise((resolve) => setTimeout(resolve, 1_000));

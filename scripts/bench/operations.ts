@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- --only=ops` (issue 12 items 6 and 7, decision 018):
+ * `npm run bench -- --only=ops` (record 018):
  * - the cost of the JSON request log: /shop (cache hits) req/s and orders/s, LOG_LEVEL=info against
  *   LOG_LEVEL=silent in the same server, its level switched through the bench build's
  *   `/__bench/log-level` under one continuous load (every 50–150 ms for /shop, every 0.5–1.5 s for

@@ -1,5 +1,5 @@
 /**
- * Finding orders at 100,000 orders (issue 15 item 6): the admin list's search (`listOrders` with a
+ * Finding orders at 100,000 orders: the admin list's search (`listOrders` with a
  * search text, as the page's loader calls it) timed in-process — the server's time for the list's
  * queries, without HTTP — and the CSV export of all 100,000 orders with the process's RSS sampled
  * while it streams. Each database gets a fresh copy (PGlite in memory, and PostgreSQL when

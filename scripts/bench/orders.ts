@@ -1,6 +1,6 @@
 /**
  * Orders over HTTP against a bare INSERT on the same engine (PostgreSQL or PGlite, same run). A shopper's checkout post —
- * the form naming the ID photo the page sent ahead when it was picked (decision 8), validated,
+ * the form naming the ID photo the page sent ahead when it was picked (P-8), validated,
  * priced and stocked on the server, order, items, outbox and running totals written in one
  * transaction, response — compared with inserting
  * one order row into a copy of the orders table (same columns, defaults and indexes) in a schema of
@@ -165,7 +165,7 @@ export async function benchOrders(
     // Plenty of stock everywhere (so the rate counts placed orders), except one size kept scarce.
     const sizes = await store.query<SizeRow>(SIZES_SQL);
     const [scarce, ...rest] = sizes;
-    // The rounds' sizes: orders of any other would be refused by the purchase limit (decision 28).
+    // The rounds' sizes: orders of any other would be refused by the purchase limit (P-28).
     const plenty = rest.filter((size) =>
       orderableAtMinimum(size.sale_price_cents ?? size.price_cents, size.flower_equivalent_mg),
     );

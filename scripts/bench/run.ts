@@ -366,8 +366,8 @@ function importSection(pgUrl: string | null | undefined) {
   }
 }
 
-/** Order search and CSV export at 100,000 orders (scripts/bench/orders-search.ts, issue 15 item 6). */
-/** The audit log's filtered page at 1,000,000 events ÷ at 1,000 (issue 16), in its own process. */
+/** Order search and CSV export at 100,000 orders (scripts/bench/orders-search.ts). */
+/** The audit log's filtered page at 1,000,000 events ÷ at 1,000, in its own process. */
 function auditSection(postgresUrl: string | undefined) {
   say("… the audit log's filtered page at 1,000,000 events (scripts/bench/audit-log.ts)");
   const result = spawnSync(
@@ -526,7 +526,7 @@ async function dashboardSection(postgresUrl: string | undefined) {
   }
 }
 
-/** The today board (issue 15 item 4): CPU per request with 1,000 orders for the date ÷ with 10. */
+/** The today board: CPU per request with 1,000 orders for the date ÷ with 10. */
 async function todaySection(postgresUrl: string | undefined) {
   say("… today board: CPU per request with 1,000 orders for the date vs 10");
   const small = await createDataSet({ count: 60, todayOrders: 10, postgresUrl });

@@ -1,5 +1,5 @@
 /**
- * The per-address budgets and the sign-in throttle (decisions 29 and 30) against a server of its
+ * The per-address budgets and the sign-in throttle (P-29 and P-30) against a server of its
  * own, started with the default limits and no TRUST_PROXY (the shared e2e server raises them).
  */
 import http from "node:http";

@@ -1,5 +1,5 @@
 /**
- * Decision 5: every admin route refuses a signed-out request. The routes are read from app/routes.ts
+ * P-5: every admin route refuses a signed-out request. The routes are read from app/routes.ts
  * itself, so a route added later is tested without anyone remembering to add it here.
  */
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -162,7 +162,7 @@ test("signed in, a forged cross-site post or one without the CSRF token is refus
   expect(dashboard.headers()["cache-control"]).toBe("private, no-store");
 });
 
-test("a wrong password gets the spec's 'Login Failed' / 'Invalid credentials'", async ({ page }) => {
+test("a wrong password gets the first shop's 'Login Failed' / 'Invalid credentials'", async ({ page }) => {
   await page.goto("/admin/login");
   await page.getByLabel("Email").fill("nobody-here@capitalgrown.test");
   await page.getByLabel("Password").fill("not-the-password");

@@ -45,7 +45,7 @@ test("a placed order moves through Confirm and Mark Delivered into completed ord
   const orderHeading = card.getByRole("heading", { name: /^Order #[0-9a-f]{8}$/ });
   await expect(orderHeading).toBeVisible();
   const shortId = ((await orderHeading.textContent()) ?? "").replace(/^Order #/, "").trim();
-  await expect(card.getByText("pending", { exact: true })).toBeVisible();
+  await expect(card.getByText("Pending", { exact: true })).toBeVisible();
   await expect(card.getByText(`${productName}`)).toBeVisible();
   await expect(card.getByText("(10 pack) × 2 @ $45.00")).toBeVisible();
   await expect(card.getByText("$90.00").first()).toBeVisible();
@@ -68,11 +68,11 @@ test("a placed order moves through Confirm and Mark Delivered into completed ord
 
   await card.getByRole("button", { name: "Confirm" }).click();
   await expect(page.getByText("Order status updated").first()).toBeVisible();
-  await expect(card.getByText("confirmed", { exact: true })).toBeVisible();
+  await expect(card.getByText("Confirmed", { exact: true })).toBeVisible();
   await expect(card.getByRole("button", { name: "Confirm" })).toBeDisabled();
   await expect(card.getByRole("button", { name: "Mark Delivered" })).toBeEnabled();
 
-  // Mark Delivered asks first (decision 23).
+  // Mark Delivered asks first (P-23).
   await card.getByRole("button", { name: "Mark Delivered" }).click();
   const dialog = page.getByRole("dialog", { name: "Mark this order delivered?" });
   await dialog.getByRole("button", { name: "Mark Delivered" }).click();
@@ -81,7 +81,7 @@ test("a placed order moves through Confirm and Mark Delivered into completed ord
   await page.getByRole("link", { name: "View Completed Orders" }).click();
   await expect(page.getByRole("heading", { name: "Completed Orders" })).toBeVisible();
   const done = page.getByRole("listitem").filter({ hasText: customer });
-  await expect(done.getByText("delivered", { exact: true })).toBeVisible();
+  await expect(done.getByText("Delivered", { exact: true })).toBeVisible();
   await expect(done.getByRole("button", { name: "Confirm" })).toHaveCount(0);
   await expect(page.getByRole("link", { name: "Back to Incoming Orders" })).toBeVisible();
 
@@ -161,7 +161,7 @@ test("cancelling an order puts its quantity back in stock", async ({ browser, ba
 
   await page.goto("/admin/orders");
   const card = page.getByRole("listitem").filter({ hasText: customer });
-  // Cancel asks for the reason first (decision 23); the order then leaves the incoming list and is
+  // Cancel asks for the reason first (P-23); the order then leaves the incoming list and is
   // in the completed list with its reason.
   await card.getByRole("button", { name: "Cancel" }).click();
   const dialog = page.getByRole("dialog", { name: "Cancel this order?" });
@@ -171,7 +171,7 @@ test("cancelling an order puts its quantity back in stock", async ({ browser, ba
   await expect(page.getByRole("listitem").filter({ hasText: customer })).toHaveCount(0);
   await page.goto("/admin/completed-orders");
   const done = page.getByRole("listitem").filter({ hasText: customer });
-  await expect(done.getByText("cancelled", { exact: true })).toBeVisible();
+  await expect(done.getByText("Cancelled", { exact: true })).toBeVisible();
   await expect(done.getByText("(Out of stock)")).toBeVisible();
   await expect((await stockOf()).getByText("50 in stock")).toBeVisible();
   await admin.close();

@@ -1,5 +1,5 @@
 /**
- * Staff story: the product form never loses work (issue 14 item 3). A save pressed while the image
+ * Staff story: the product form never loses work. A save pressed while the image
  * still uploads waits for it; a refused or failed save shows the same form with everything typed,
  * with JavaScript and without.
  */

@@ -41,7 +41,7 @@ test("create a product with two sizes and an uploaded image, see it in the shop,
   await page.getByLabel("Inventory").nth(1).fill("3");
   await page.getByLabel("Flower eq. (g)").nth(1).fill("7");
 
-  // A file that is not an image is refused in the browser with the spec's words.
+  // A file that is not an image is refused in the browser with the first shop's words.
   await page.getByLabel("Upload product image").setInputFiles({
     name: "notes.txt",
     mimeType: "text/plain",
@@ -94,7 +94,7 @@ test("create a product with two sizes and an uploaded image, see it in the shop,
   await expect(shop.getByText(renamed).first()).toBeVisible();
   await expect(shop.getByText("$47.00").first()).toBeVisible();
 
-  // Delete asks first (decision 15), then the product is gone from the list and the shop.
+  // Delete asks first (P-15), then the product is gone from the list and the shop.
   await page.getByPlaceholder("Search products...").fill(renamed);
   await page.getByRole("button", { name: `Delete ${renamed}` }).click();
   const dialog = page.getByRole("dialog");

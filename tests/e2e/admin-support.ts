@@ -37,7 +37,7 @@ export async function pngBytes(width: number, height: number, colour = "#4f9270"
     .toBuffer();
 }
 
-/** Tomorrow in New York: every day's 12:00 PM-2:00 PM slot is open for it (decision 13). */
+/** Tomorrow in New York: every day's 12:00 PM-2:00 PM slot is open for it (P-13). */
 export function tomorrowInStore() {
   const parts = Object.fromEntries(
     new Intl.DateTimeFormat("en-CA", {

@@ -1,5 +1,5 @@
 /**
- * Issue 16 (decision 27): the owner finds their own sensitive actions in /admin/audit — a price
+ * P-27: the owner finds their own sensitive actions in /admin/audit — a price
  * change with the old and new price, and the view of a customer's ID photo on the orders screen —
  * and the order's own history on its card. (Stories with manager and driver accounts need the staff
  * invitations; the roles are covered in-process by tests/staff/admin-roles.test.ts.)

@@ -3,7 +3,7 @@ import { startApp } from "../support/app-server.ts";
 import { signIn } from "./admin-support.ts";
 import { E2E_ADMIN } from "./support/global-setup.ts";
 
-// Issue 12 item 5: a server whose BACKUP_TIME has passed writes its daily backup at start, checked
+// Record 017: a server whose BACKUP_TIME has passed writes its daily backup at start, checked
 // by a restore; the dashboard shows its time and size (the red state is covered by backup-rules.test.ts).
 test("the dashboard shows the last daily backup's time and size", async ({ browser }) => {
   test.setTimeout(120_000);

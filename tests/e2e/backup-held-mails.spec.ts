@@ -14,7 +14,7 @@ import { signInAs } from "./support/admin-sign-in.ts";
 const run = promisify(execFile);
 const ADMIN = { email: "held-admin@capitalgrown.test", password: "held-password-123" };
 
-// Issue 12 item 5: mails pending when the backup was taken are held after a restore, shown in the
+// Record 017: mails pending when the backup was taken are held after a restore, shown in the
 // admin outbox, and sent only when staff press Send.
 test("a restore holds pending mails for review; none is sent until Send is pressed", async ({ page }) => {
   test.setTimeout(180_000);

@@ -45,7 +45,7 @@ function orderLoop(url: string, sizes: Awaited<ReturnType<typeof orderableSizes>
   };
 }
 
-// Issue 12 item 5: a backup of the running embedded shop, taken during orders, restores every
+// Record 017: a backup of the running embedded shop, taken during orders, restores every
 // order acknowledged before it began into a fresh folder, with no server running there.
 test("npm run db:backup on a running embedded shop under load: the restore holds every order acknowledged before it", async () => {
   test.setTimeout(240_000);

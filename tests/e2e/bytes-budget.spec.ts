@@ -1,5 +1,5 @@
 /**
- * The bytes budget (issue 13): on the production build the whole run serves, the first load of /,
+ * The bytes budget: on the production build the whole run serves, the first load of /,
  * /shop and a product page stays within 128 KB of JS and 20 KB of CSS, gzipped, counted as
  * `npm run bench` counts them (tests/support/first-load.ts). Over budget, the failure names the
  * chunk that grew against bytes-budget.baseline.json, the chunk sizes of the last accepted build.

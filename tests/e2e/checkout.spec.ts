@@ -59,7 +59,7 @@ test("a shopper orders from a product page to the thank-you page, with an ID pho
   await expect(page.getByText("Cash Only")).toBeVisible();
   await expect(page.getByText("PNG, JPG, GIF up to 10MB")).toBeVisible();
 
-  // Place Order stays disabled until each required part is given (spec §4).
+  // Place Order stays disabled until each required part is given (K-4).
   const placeOrder = page.getByRole("button", { name: /Place Order/ });
   const steps: [string, () => Promise<void>][] = [
     ["time slot", () => page.getByText("In-person delivery").first().click()],
@@ -72,7 +72,7 @@ test("a shopper orders from a product page to the thank-you page, with an ID pho
     [
       "ID",
       async () => {
-        // With JavaScript the photo is sent as soon as it is picked (decision 8).
+        // With JavaScript the photo is sent as soon as it is picked (P-8).
         const sentAhead = page.waitForResponse(
           (response) => response.url().endsWith("/api/id-photo") && response.status() === 200,
         );
@@ -99,7 +99,7 @@ test("a shopper orders from a product page to the thank-you page, with an ID pho
   const cartLines = await page.evaluate(() => window.localStorage.getItem("capital-grown-cart"));
   const deliveryDate = await page.locator('input[name="deliveryDate"]:checked').inputValue();
   const timeSlot = await page.locator('input[name="timeSlot"]:checked').inputValue();
-  // Every request the page makes from the click to the thank-you page (decision 023).
+  // Every request the page makes from the click to the thank-you page (record 023).
   const afterClick: { method: string; path: string; contentType: string; body: string }[] = [];
   const record = (request: import("@playwright/test").Request) => {
     const url = new URL(request.url());

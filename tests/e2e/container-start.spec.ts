@@ -1,5 +1,5 @@
 /**
- * Issue 12 item 9: the Dockerfile cannot be built on this machine (no image registry), so this story
+ * Record 019: the Dockerfile cannot be built on this machine (no image registry), so this story
  * runs what its runtime stage would run, outside a container: it reads the Dockerfile, lays out
  * what the final stage COPYs into a folder of its own (the bundle from this run's build, the
  * production code from the checkout, and the production dependencies alone, as `npm ci --omit=dev`

@@ -9,7 +9,7 @@ import { seedDemoCatalogue } from "#app/demo/seed.server.ts";
 import { type RunningApp, startApp } from "../support/app-server.ts";
 import { orderableSizes, postOrder } from "../support/shop-orders.ts";
 
-// Issue 12 item 3: the data-folder lock of a killed server must not stop the next start.
+// Record 016: the data-folder lock of a killed server must not stop the next start.
 test("five kill -9 and immediate restarts on the embedded database: each start succeeds, no order lost", async () => {
   test.setTimeout(240_000);
   const dataDir = mkdtempSync(path.join(tmpdir(), "cg-crash-restart-"));
@@ -25,7 +25,7 @@ test("five kill -9 and immediate restarts on the embedded database: each start s
       startApp({
         buildDir: process.env.E2E_BUILD_DIR as string,
         dataDir,
-        // Orders keep coming for one slot: its capacity (decision 22) is raised as an operator would.
+        // Orders keep coming for one slot: its capacity (P-22) is raised as an operator would.
         env: { SEED_DEMO: "false", DELIVERY_SLOT_CAPACITY: "100000000" },
       });
     let app: RunningApp = await start();

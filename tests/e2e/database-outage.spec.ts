@@ -14,7 +14,7 @@ const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
 const ADMIN = { email: "storm-admin@capitalgrown.test", password: "storm-password-123" };
 const STORM_MS = 28_000;
 
-// Issue 12 item 1: what a PostgreSQL restart, a failover or a managed database's maintenance does
+// Record 016: what a PostgreSQL restart, a failover or a managed database's maintenance does
 // to the app's connections, every 500 ms for half a minute, under mixed traffic.
 test.describe("the database drops the app's connections", () => {
   test.skip(!TEST_DATABASE_URL, "needs TEST_DATABASE_URL (PostgreSQL)");
@@ -42,7 +42,7 @@ test.describe("the database drops the app's connections", () => {
       const sizes = await orderableSizes(helper.db, 6);
       await killer.connect();
 
-      // The owner signs in and sets up two-factor sign-in (decision 27) before opening anything.
+      // The owner signs in and sets up two-factor sign-in (P-27) before opening anything.
       const { cookie } = await enrolOverHttp(url, ADMIN);
       expect(cookie).toContain("cg_");
       const catalogue = ["/shop", "/flower", "/edibles", "/"];
@@ -128,7 +128,7 @@ test.describe("the database drops the app's connections", () => {
       const productSlug = /\/product\/([\w-]+)/.exec(shop)?.[1];
       expect(productSlug).toBeTruthy();
       const changedAt = Date.now();
-      // Cards link to the product's slug (decision record 028).
+      // Cards link to the product's slug (record 028).
       await killer.query(
         "UPDATE product_sizes SET price_cents = 77777, sale_price_cents = NULL WHERE product_id = (SELECT id FROM products WHERE slug = $1)",
         [productSlug],

@@ -1,6 +1,6 @@
 /**
- * Delivery area, slot capacity and closures, the same-day cut-off and 'I'll pay with' (issue 15,
- * decisions 13, 21, 22, 24), against a server of its own: the shared e2e server raises every
+ * Delivery area, slot capacity and closures, the same-day cut-off and 'I'll pay with'
+ * (P-13, P-21, P-22, P-24), against a server of its own: the shared e2e server raises every
  * slot's capacity for the other stories (DELIVERY_SLOT_CAPACITY), this one keeps the default and
  * sets capacities, closures and cut-offs the way staff do, at /admin/settings/delivery.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 14 item 7: the demo catalogue is seeded once in the life of a database. An owner who
+ * The demo catalogue is seeded once in the life of a database. An owner who
  * deletes every demo product and restarts the shop keeps an empty shop.
  */
 import { mkdtempSync, rmSync } from "node:fs";

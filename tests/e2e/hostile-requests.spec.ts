@@ -1,5 +1,5 @@
 /**
- * Issue 11, items 5 and 7: no 5xx and no stack for what a client gets wrong, a plain page with the
+ * Record 013: no 5xx and no stack for what a client gets wrong, a plain page with the
  * request id for what the server gets wrong, a strict CSP (a nonce per rendered response, the hashes
  * of its own inline scripts for a page from the page cache),
  * cross-site posts refused, bad cookies ignored.

@@ -8,7 +8,7 @@ import { LOAD_TEST_BUDGETS, type RunningApp, startApp } from "../support/app-ser
 import { enrolOverHttp } from "./support/admin-sign-in.ts";
 
 /**
- * Issue 11 on the real production server, each test with a server and data folder of its own
+ * Abuse limits (record 012) on the real production server, each test with a server and data folder of its own
  * (the shared e2e server's orders and memory belong to the other stories).
  */
 

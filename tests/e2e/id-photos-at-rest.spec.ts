@@ -1,5 +1,5 @@
 /**
- * Issue 11 item 6, against the real built server on the embedded database: an ID photo's bytes are
+ * ID photos at rest (record 014), against the real built server on the embedded database: an ID photo's bytes are
  * in no file of the data folder (database files and write-ahead log included), everything in the
  * data folder is private to the shop's user, and a server with another key refuses to start.
  */
@@ -255,7 +255,7 @@ test("on a shared PostgreSQL, a second instance needs the first one's key, and t
     expect(sent.status(), await sent.text()).toBe(200);
     const { token } = (await sent.json()) as { token: string };
     await context.close();
-    // Staff see a customer's ID photo only through its order (decision 27: the view is audited
+    // Staff see a customer's ID photo only through its order (P-27: the view is audited
     // against the order): the order is written straight into the shared database.
     const rows = await openDatabase({
       kind: "postgres",

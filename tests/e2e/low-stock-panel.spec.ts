@@ -1,4 +1,4 @@
-/** Staff story: the dashboard's 'Low stock' panel (issue 14 item 5). */
+/** Staff story: the dashboard's 'Low stock' panel. */
 import { expect, test } from "@playwright/test";
 import { signIn } from "./admin-support.ts";
 import { createProducts, uniqueName } from "./support/storefront.ts";

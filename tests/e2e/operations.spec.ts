@@ -1,5 +1,5 @@
 /**
- * Issue 12 items 6–8 (decision 018): what an operator relies on, against the built server.
+ * Record 018: what an operator relies on, against the built server.
  * - the request log holds no personal data of an order placed with its ID photo;
  * - /metrics: loopback or the bearer token, never a forwarded outsider;
  * - /readyz follows the database (503 while it is unreachable, 200 again after), /healthz does not;

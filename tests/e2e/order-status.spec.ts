@@ -1,5 +1,5 @@
 /**
- * Issue 15 items 3, 4b and 6 as stories: an order goes pending → confirmed → out for delivery →
+ * The order status flow (P-23, record 030) as stories: an order goes pending → confirmed → out for delivery →
  * delivered with an e-mail for each and the customer's page showing the timeline; a customer cancels
  * a pending order (no JavaScript) and its stock comes back; staff find an order by phone and export
  * exactly the filtered orders as CSV.
@@ -102,9 +102,9 @@ test("an order moves pending → confirmed → out for delivery → delivered, e
   await expect(card.getByText("Tomorrow", { exact: true })).toBeVisible();
 
   await card.getByRole("button", { name: "Confirm" }).click();
-  await expect(card.getByText("confirmed", { exact: true })).toBeVisible();
+  await expect(card.getByText("Confirmed", { exact: true })).toBeVisible();
   await card.getByRole("button", { name: "Out for Delivery" }).click();
-  await expect(card.getByText("out for delivery", { exact: true })).toBeVisible();
+  await expect(card.getByText("Out for delivery", { exact: true })).toBeVisible();
   await expect(card.getByRole("button", { name: "Confirm" })).toBeDisabled();
   await shoot(page, "admin-incoming");
   await card.getByRole("button", { name: "Mark Delivered" }).click();

@@ -46,7 +46,7 @@ function perSubject(delivered: ReceivedMail[], label: string) {
   return bySubject;
 }
 
-// Issue 12 item 2: two instances on one PostgreSQL, a slow SMTP server, 80 queued mails.
+// Record 016: two instances on one PostgreSQL, a slow SMTP server, 80 queued mails.
 test.describe("each e-mail is sent once", () => {
   test.skip(!TEST_DATABASE_URL, "needs TEST_DATABASE_URL (PostgreSQL)");
 
@@ -67,7 +67,7 @@ test.describe("each e-mail is sent once", () => {
         buildDir: process.env.E2E_BUILD_DIR as string,
         env: {
           DATABASE_URL: database.url,
-          // Instances sharing a database share its ID photo key (decision 014).
+          // Instances sharing a database share its ID photo key (record 014).
           ID_PHOTO_KEY: sharedPhotoKey,
           SEED_DEMO: "false",
           SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,

@@ -1,5 +1,5 @@
 /**
- * Issue 14 item 6: product pages at /product/{slug} (decision 028). Old UUID links and a renamed
+ * Product pages at /product/{slug} (record 028). Old UUID links and a renamed
  * product's earlier slugs answer 301 to the current address; the slug page is cached like any
  * catalogue page; a cart stored before slugs keeps working and links to the page.
  */
@@ -40,7 +40,7 @@ test("the UUID URL answers 301 to the slug URL, which is the page, its canonical
   expect(html).toContain(name);
   expect(html).toMatch(new RegExp(`<link rel="canonical" href="https?://[^"]+/product/${slug}"`));
   expect(html).toMatch(new RegExp(`"url":"https?://[^"]+/product/${slug}"`));
-  // Cached as the id pages were (decision 004): the second request is a hit.
+  // Cached as the id pages were (record 004): the second request is a hit.
   await request.get(`/product/${slug}`);
   expect((await request.get(`/product/${slug}`)).headers()["x-cache"]).toBe("HIT");
 

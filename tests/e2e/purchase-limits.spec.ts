@@ -1,5 +1,5 @@
 /**
- * Decision 28 in the browser: the cart panel and the checkout show the running weight against the
+ * P-28 in the browser: the cart panel and the checkout show the running weight against the
  * limit, warn and stop checkout over it; the product page's stepper stops at the per-size cap; the
  * owner sets the limits at /admin/settings/limits.
  */

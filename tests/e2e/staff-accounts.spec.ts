@@ -1,5 +1,5 @@
 /**
- * Staff accounts (issue 16, decision 27): the owner invites a manager, who accepts, sets a
+ * Staff accounts (P-27): the owner invites a manager, who accepts, sets a
  * password, sets up two-factor sign-in (the test computes the codes from the secret the page
  * shows) and signs in again with password and code; five wrong codes end a sign-in attempt; a
  * recovery code works once; deactivating someone ends their open session at their next request.

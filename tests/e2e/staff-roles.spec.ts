@@ -1,5 +1,5 @@
 /**
- * Issue 16 (decisions 26 and 27), end to end with real accounts: the owner invites a driver and a
+ * P-26 and P-27, end to end with real accounts: the owner invites a driver and a
  * manager; the driver sees today's run and its customers' ID photos but gets 'You don't have
  * access to this page' on the products and the audit log; the manager changes a price; the owner
  * finds in the audit log the driver's view of the ID photo (naming the order) and the manager's

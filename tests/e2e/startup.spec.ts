@@ -161,7 +161,7 @@ test.describe("starting the server", () => {
     try {
       const response = await fetch(`${app.url}/api/id-photo`);
       expect(response.status).toBe(400);
-      // Not a form at all: refused before the app (decision record 015).
+      // Not a form at all: refused before the app (record 015).
       const notAForm = await fetch(`${app.url}/api/id-photo`, { method: "POST" });
       expect(notAForm.status).toBe(415);
       expect(await notAForm.json()).toEqual({

@@ -175,7 +175,7 @@ test("sold-out sizes show 'Sold out' and cannot be added", async ({ page }) => {
   await expect(card.getByRole("button", { name: `${soldOut.name} is sold out` })).toBeDisabled();
 });
 
-test("the product card adds the selected size with the spec's toast", async ({ page }) => {
+test("the product card adds the selected size with the first shop's toast", async ({ page }) => {
   await page.goto(`/shop?q=${encodeURIComponent(boundary.name)}`);
   const card = page.getByRole("main").getByRole("article").filter({ hasText: boundary.name }).first();
   await card.getByLabel(`Select size for ${boundary.name}`).selectOption({ label: "Exactly" });

@@ -52,7 +52,7 @@ function cardNames(page: Page) {
   return page.getByRole("main").getByRole("article").getByRole("heading", { level: 3 });
 }
 
-test("shop search is a case-insensitive contains on the name, with the spec's empty text", async ({
+test("shop search is a case-insensitive contains on the name, with the first shop's empty text", async ({
   page,
 }) => {
   await page.goto("/shop");

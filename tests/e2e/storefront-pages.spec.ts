@@ -173,7 +173,7 @@ test.describe("navigation and footer", () => {
     await expect(page.getByRole("contentinfo")).toContainText("Website by");
   });
 
-  test("home shows the spec's sections and the cart panel opens as a dialog", async ({ page }) => {
+  test("home shows the first shop's sections and the cart panel opens as a dialog", async ({ page }) => {
     await page.goto("/");
     for (const text of [
       "Same-Day Delivery",

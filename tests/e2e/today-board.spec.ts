@@ -1,5 +1,5 @@
 /**
- * Staff stories of the day's work (issue 15 items 4, 7 and 4b): the today board groups a date's
+ * Staff stories of the day's work: the today board groups a date's
  * orders by slot and shows a new order by itself; the pick list and driver slips print (Chromium's
  * own PDF, read back as text); 'Enable sound' then a new order puts the count in the tab title and
  * plays the chime; the dashboard shows today's figures.
@@ -133,16 +133,16 @@ test("the today board groups tomorrow's orders by slot and shows a new order by 
   await expect(earlyCard.getByText("Gate code 4411")).toBeVisible();
   await expect(earlyCard.getByText(`2 × ${product.name}`)).toBeVisible();
   await expect(earlyCard.getByText("Collect $90.00 cash")).toBeVisible();
-  await expect(earlyCard.getByText("pending", { exact: true })).toBeVisible();
+  await expect(earlyCard.getByText("Pending", { exact: true })).toBeVisible();
 
   // The incoming list's status buttons work here, and the board stays.
   await earlyCard.getByRole("button", { name: "Confirm" }).click();
   await expect(page.getByText("Order status updated").first()).toBeVisible();
-  await expect(earlyCard.getByText("confirmed", { exact: true })).toBeVisible();
+  await expect(earlyCard.getByText("Confirmed", { exact: true })).toBeVisible();
   await expect(page).toHaveURL(/\/admin\/today\?date=/);
 
   // A shopper in another browser context orders for 2 PM: the board shows it without a reload.
-  // 'N orders', or 'N / capacity orders' when the slot has a capacity (decision 22).
+  // 'N orders', or 'N / capacity orders' when the slot has a capacity (P-22).
   const countText = two.getByText(/^\d+( \/ \d+)? orders?$/);
   const before = Number.parseInt((await countText.textContent()) ?? "0", 10);
   const newcomer = uniqueName("E2E Newcomer");

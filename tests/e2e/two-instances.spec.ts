@@ -1,5 +1,5 @@
 /**
- * Issue 12 item 9: two shop instances on one PostgreSQL database, as compose.yaml runs them (the same
+ * Record 019: two shop instances on one PostgreSQL database, as compose.yaml runs them (the same
  * COOKIE_SECRET and ID_PHOTO_KEY on both, one DATA_DIR each). What one instance does, the other
  * sees: an order placed on A is on B's incoming list; a price changed on B is on A's /shop within
  * 1 s (A's page cache learns of it through LISTEN/NOTIFY); an admin session started on A works on B.

@@ -640,7 +640,7 @@ export async function fuzzImages(): Promise<Images> {
 /** Product and size ids from the shop's own pages, so generated carts can name real ones. */
 export async function discoverTarget(url: string): Promise<FuzzTarget> {
   const shop = await (await fetch(`${url}/shop`)).text();
-  // Product pages are at /product/{slug} (decision 028); their ids come with their sizes' prices.
+  // Product pages are at /product/{slug} (record 028); their ids come with their sizes' prices.
   const slugs = [
     ...new Set([...shop.matchAll(/href="\/product\/([a-z0-9-]+)"/g)].map((m) => m[1] as string)),
   ];

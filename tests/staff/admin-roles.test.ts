@@ -1,5 +1,5 @@
 /**
- * Decision 26 for every admin route and every action intent, through the app's own request handling
+ * P-26 for every admin route and every action intent, through the app's own request handling
  * (middleware, loaders, actions, error boundaries, in-process): the owner, a manager, a driver and a
  * signed-out visitor each get exactly what the decision allows. Signed out → the login (pages) or 401
  * (files); wrong role → 403 'You don't have access to this page', never the page's data.
@@ -36,7 +36,7 @@ const M: Role = "manager";
 const D: Role = "driver";
 
 /**
- * Decision 26, written out route by route (not read from the permission table, which it checks):
+ * P-26, written out route by route (not read from the permission table, which it checks):
  * who may open each page or file, and who may make each post.
  */
 const DECISION_26: Record<string, { read: Role[]; actions?: Record<string, Role[]> }> = {
@@ -164,7 +164,7 @@ const NOT_GUARDED = new Set([
 ]);
 
 describe("the permission table covers every admin route file and intent", () => {
-  it("has an entry, agreeing with decision 26, for every route file under app/routes/admin", async () => {
+  it("has an entry, agreeing with P-26, for every route file under app/routes/admin", async () => {
     const files = (await adminRouteFiles()).filter((entry) => !NOT_GUARDED.has(entry.file));
     expect(files.length).toBeGreaterThan(20);
     const unrouted = files.filter((entry) => entry.pattern === null).map((entry) => entry.file);
@@ -176,7 +176,7 @@ describe("the permission table covers every admin route file and intent", () => 
     const undecided = files
       .filter((entry) => !((entry.pattern as string) in DECISION_26))
       .map((entry) => entry.file);
-    expect(undecided, "route files this test does not check against decision 26").toEqual([]);
+    expect(undecided, "route files this test does not check against P-26").toEqual([]);
     expect(Object.keys(ADMIN_ROUTES).sort()).toEqual(Object.keys(DECISION_26).sort());
   });
 
@@ -197,7 +197,7 @@ describe("the permission table covers every admin route file and intent", () => 
 const UUID_PARAM = "00000000-0000-4000-8000-00000000abcd";
 const concrete = (pattern: string) => pattern.replace(":id", UUID_PARAM);
 
-describeEachDatabase("decision 26 for every admin route and intent", (database) => {
+describeEachDatabase("P-26 for every admin route and intent", (database) => {
   let app: InProcessApp;
   const staff = {} as Record<Role, Staff>;
   const MARKER = "Marker Customer 7741";
@@ -218,7 +218,7 @@ describeEachDatabase("decision 26 for every admin route and intent", (database) 
     expect(body).not.toContain(MARKER);
   };
 
-  it("opens each page and file for exactly the roles decision 26 lists", async () => {
+  it("opens each page and file for exactly the roles P-26 lists", async () => {
     const { db } = database();
     for (const [pattern, rule] of Object.entries(DECISION_26)) {
       for (const role of [O, M, D]) {
@@ -244,7 +244,7 @@ describeEachDatabase("decision 26 for every admin route and intent", (database) 
     }
   });
 
-  it("takes each post for exactly the roles decision 26 lists", async () => {
+  it("takes each post for exactly the roles P-26 lists", async () => {
     const { db } = database();
     for (const [pattern, rule] of Object.entries(DECISION_26)) {
       for (const [intent, roles] of Object.entries(rule.actions ?? {})) {

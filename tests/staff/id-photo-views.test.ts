@@ -1,5 +1,5 @@
 /**
- * ID photo views (decision 27, record 048): the order card's thumbnail is recorded once per staff
+ * ID photo views (P-27, record 048): the order card's thumbnail is recorded once per staff
  * member, order and hour however often the page loads; opening the photo is recorded every time;
  * the order's history folds a run of one person's views into one line. The log keeps every row.
  */

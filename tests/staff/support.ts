@@ -21,7 +21,7 @@ export async function insertStaff(db: Database, role: StaffRole, firstName = "")
   const email = `${role}${staffCount}-${randomUUID().slice(0, 6)}@staff.example`;
   const [row] = await db
     .insert(adminUsers)
-    // Owners and managers must have a second factor before any admin page opens (decision 27):
+    // Owners and managers must have a second factor before any admin page opens (P-27):
     // these have enrolled; drivers have not (optional for them by default).
     .values({
       email,

@@ -30,10 +30,10 @@ export function buildApp(buildDir: string, env: Record<string, string> = {}) {
 }
 
 /**
- * Per-address budgets (decision 29) high enough that a load or story test, whose every request
+ * Per-address budgets (P-29) high enough that a load or story test, whose every request
  * comes from 127.0.0.1, never meets them: raised through the configuration, as an operator would.
  * Tests that check a budget start their app without these. Likewise each delivery slot's default
- * capacity (decision 22): load and story tests place far more than 8 orders in one slot; the
+ * capacity (P-22): load and story tests place far more than 8 orders in one slot; the
  * capacity stories start their own server and set capacities at /admin/settings/delivery.
  */
 export const LOAD_TEST_BUDGETS = {
@@ -81,14 +81,14 @@ export async function startApp(options: {
     DATA_DIR: dataDir,
     PUBLIC_URL: `http://127.0.0.1:${port}`,
     LOG_LEVEL: "warn",
-    // As `npm start` runs the server (decision 015): two malloc arenas, and every block of 1 MB or
+    // As `npm start` runs the server (record 015): two malloc arenas, and every block of 1 MB or
     // more mapped on its own, so memory goes back after a burst.
     MALLOC_ARENA_MAX: "2",
     MALLOC_MMAP_THRESHOLD_: "1048576",
     // No daily backup (and its restore check) from every short-lived test server: the backup
     // stories ask for theirs (npm run db:backup) or set BACKUP_TIME.
     BACKUP_TIME: "off",
-    // Nor a low-stock digest mail in the outbox of every test server at opening time (decision 028).
+    // Nor a low-stock digest mail in the outbox of every test server at opening time (record 028).
     LOW_STOCK_DIGEST_TIME: "off",
     // Nor an audit digest to the owners (record 036).
     AUDIT_DIGEST_TIME: "off",

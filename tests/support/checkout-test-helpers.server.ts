@@ -59,7 +59,7 @@ let shoppers = 0;
 
 /**
  * A shopper of their own for each order: an e-mail address, a phone number and a client address no
- * other order of the run has, so the open-orders limit and the per-address budgets (decision 29)
+ * other order of the run has, so the open-orders limit and the per-address budgets (P-29)
  * apply to the tests that check them, not to every test that places orders.
  */
 export function newShopper() {

@@ -74,7 +74,7 @@ export async function firstLoad(browser: Browser, baseUrl: string, path: string)
   return result;
 }
 
-/** The budgets of issue 13 for /, /shop and a product page: first-load JS and CSS, gzipped. */
+/** The budgets (record 009) for /, /shop and a product page: first-load JS and CSS, gzipped. */
 export const FIRST_LOAD_BUDGET = { jsGzipBytes: 128 * 1024, cssGzipBytes: 20 * 1024 } as const;
 
 /** `storefront-CEHgDPPZ.js` → `storefront`: a chunk's name without its content hash. */

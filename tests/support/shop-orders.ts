@@ -20,7 +20,7 @@ const SMALLER_STATE_LIMIT_MG = Math.min(...Object.values(DEFAULT_PURCHASE_LIMITS
 
 /**
  * Whether an order of one size alone, just above the $80 minimum, stays within the smaller state's
- * purchase limit (decision 28), at a price between $10 and the minimum: a cheap large size (say 14 g
+ * purchase limit (P-28), at a price between $10 and the minimum: a cheap large size (say 14 g
  * on sale, five of them) would be refused in any state.
  */
 export function orderableAtMinimum(unitCents: number, flowerEquivalentMg: number | null) {

@@ -1,7 +1,7 @@
 /**
  * The admin chrome's data, apart from its components: the root error boundary reads a 403's chrome
  * with it on every page, and loads the admin components themselves only when one is shown, so the
- * storefront's first load carries none of them (the bytes budget, issue 13 item 7).
+ * storefront's first load carries none of them (the bytes budget, tests/e2e/bytes-budget.spec.ts).
  */
 import type { AdminNavLink } from "./admin-header.tsx";
 

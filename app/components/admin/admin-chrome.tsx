@@ -15,7 +15,7 @@ export function AdminChrome({ chrome, children }: { chrome: AdminChromeData; chi
   );
 }
 
-/** Spec §2 loading texts while the next admin screen's data arrives. */
+/** K-2 loading texts while the next admin screen's data arrives. */
 function NavigationStatus() {
   const navigation = useNavigation();
   if (navigation.state !== "loading" || !navigation.location) return null;
@@ -36,7 +36,7 @@ function NavigationStatus() {
   );
 }
 
-/** Decision 26: a role without the permission sees this, with the admin chrome, never the page. */
+/** P-26: a role without the permission sees this, with the admin chrome, never the page. */
 export function NoAccess({ chrome }: { chrome: AdminChromeData | null | undefined }) {
   const body = (
     <div className="mx-auto max-w-xl py-16 text-center">

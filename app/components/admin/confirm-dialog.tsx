@@ -46,7 +46,7 @@ export function DialogButtons({ backLabel, children }: { backLabel: string; chil
   );
 }
 
-/** A calm yes/no question (decision 15: deleting a product asks first). */
+/** A calm yes/no question (P-15: deleting a product asks first). */
 export function ConfirmDialog({
   open,
   onOpenChange,

@@ -70,7 +70,7 @@ export type BoardRole = { planning: true; drivers: { id: string; name: string }[
 export const NOT_CONFIRMED_YET =
   "Not confirmed yet: the shop has to confirm this order before it can go out for delivery.";
 
-/** A driver's moves (decision 26). */
+/** A driver's moves (P-26). */
 const DRIVER_ACTIONS: readonly OrderAction[] = ["out-for-delivery", "deliver", "cancel"];
 
 /**

@@ -42,7 +42,7 @@ function uploadWithProgress(file: File, csrfToken: string, onProgress: (percent:
   });
 }
 
-/** Product Image: click-to-upload with progress and preview, or a pasted image URL (spec §2, §5). */
+/** Product Image: click-to-upload with progress and preview, or a pasted image URL (K-2, K-5). */
 export function ImageField({
   imageUrl,
   onChange,

@@ -7,7 +7,7 @@ import type { LowStockSize } from "#app/features/catalog/low-stock.server.ts";
 export type LowStockSummary = { sizes: LowStockSize[]; total: number };
 
 /**
- * The dashboard's 'Low stock' panel (issue 14 item 5): every size at or below its threshold,
+ * The dashboard's 'Low stock' panel: every size at or below its threshold,
  * sold-out first, each a link to its product's edit page. `null`: the list could not be loaded.
  */
 export function LowStockPanel({ lowStock }: { lowStock: LowStockSummary | null }) {

@@ -4,7 +4,7 @@ import { Icon } from "#app/components/ui/icon.tsx";
 import { alertTitle } from "#app/features/orders/day-board.ts";
 import { usePolling } from "./use-polling.ts";
 
-/** Where this device remembers the staff member's choice (issue 15 item 7). */
+/** Where this device remembers the staff member's choice. */
 export const SOUND_STORAGE_KEY = "capital-grown-admin-sound";
 /** While the tab is hidden the page still looks for new orders, less often (browsers slow timers too). */
 const HIDDEN_POLL_MS = 30_000;
@@ -43,7 +43,7 @@ function playChime() {
 }
 
 /**
- * Tells staff about new orders (issue 15 item 7): `placed` is the count of orders ever placed,
+ * Tells staff about new orders: `placed` is the count of orders ever placed,
  * read by the page's loader on every reload (the 15 s polling of the incoming list). When it grows,
  * the tab title gets '(N) New orders · …' and, if this device has sound on, a chime plays. The count
  * clears when the staff member is back: a click or a key press on the page, or the tab shown again.

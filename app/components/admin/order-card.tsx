@@ -7,7 +7,7 @@ import type { AdminOrder } from "#app/features/orders/admin-orders.server.ts";
 import { cn } from "#app/utils/cn.ts";
 import { formatCents } from "#app/utils/money.ts";
 import { formatPhone } from "#app/utils/phone.ts";
-import { nextDate, STORE_TIME_ZONE } from "#app/utils/store-time.ts";
+import { formatStoreDate, nextDate, STORE_TIME_ZONE } from "#app/utils/store-time.ts";
 import { StatusBadge } from "./status-badge.tsx";
 
 const placedAt = new Intl.DateTimeFormat("en-US", {
@@ -16,17 +16,9 @@ const placedAt = new Intl.DateTimeFormat("en-US", {
   timeZone: STORE_TIME_ZONE,
 });
 
-const deliveryDay = new Intl.DateTimeFormat("en-US", {
-  timeZone: "UTC",
-  weekday: "short",
-  month: "short",
-  day: "numeric",
-});
-
 /** 'Sat, Nov 28' for a yyyy-MM-dd delivery date, with 'Today' / 'Tomorrow' against the store's `today`. */
 export function DeliveryDate({ date, today }: { date: string; today: string }) {
-  const [year, month, day] = date.split("-").map(Number) as [number, number, number];
-  const words = deliveryDay.format(new Date(Date.UTC(year, month - 1, day)));
+  const words = formatStoreDate(date);
   const tag = date === today ? "Today" : date === nextDate(today) ? "Tomorrow" : null;
   return (
     <>
@@ -41,7 +33,7 @@ export function DeliveryDate({ date, today }: { date: string; today: string }) {
 }
 
 /**
- * One order as staff need it (spec §2 'Admin incoming orders', decision 8: every item listed). `today`
+ * One order as staff need it (K-2 'Admin incoming orders', P-8: every item listed). `today`
  * is the store's date (from the loader, so the server and the browser tag the same days).
  */
 export function OrderCard({
@@ -178,7 +170,7 @@ export function OrderCard({
   );
 }
 
-/** What the driver brings (decision 24): 'Bring $13.50 change' when the customer pays with more. */
+/** What the driver brings (P-24): 'Bring $13.50 change' when the customer pays with more. */
 function CashNote({ order }: { order: AdminOrder }) {
   const change = changeToBringText(order.totalAmountCents, order.payWithCents);
   if (change === null || order.payWithCents === null) return null;

@@ -90,7 +90,7 @@ export function Pager({
 
 type StatusActionData = { ok: boolean; title: string; description: string };
 
-/** The buttons each list shows: the spec's three and 'Out for Delivery' on incoming; 'Reopen' on completed. */
+/** The buttons each list shows: the first shop's three and 'Out for Delivery' on incoming; 'Reopen' on completed. */
 const LIST_ACTIONS: Record<OrderScope, OrderAction[]> = {
   incoming: ["confirm", "out-for-delivery", "deliver", "cancel"],
   completed: ["reopen"],
@@ -106,7 +106,7 @@ const ACTION_VARIANTS: Record<OrderAction, "primary" | "secondary" | "outline" |
 
 /**
  * The status flow's buttons (`order-status.ts`); one the order's status does not allow is disabled
- * (spec §2). 'Mark Delivered', 'Cancel' (with its reason) and 'Reopen' ask first (decision 23).
+ * (K-2). 'Mark Delivered', 'Cancel' (with its reason) and 'Reopen' ask first (P-23).
  */
 export function OrderActions({
   order,
@@ -343,7 +343,7 @@ type OrdersScreenProps = {
   filters: OrderFilters;
   /** The store's date (yyyy-MM-dd), for the 'Today' / 'Tomorrow' tags. */
   today: string;
-  /** Spec §8: 'Failed to fetch orders' / 'Failed to fetch completed orders'. */
+  /** K-8: 'Failed to fetch orders' / 'Failed to fetch completed orders'. */
   error?: string | null;
   /** Each order's own history, for those who may read the audit log. */
   histories?: Record<string, OrderHistoryView[]> | null;

@@ -143,7 +143,7 @@ const SLIP_COLUMNS: Column<BoardOrder["items"][number]>[] = [
   },
 ];
 
-/** Pick list (decision 25): per slot, every product and size of the orders to pack, quantities summed. */
+/** Pick list (P-25): per slot, every product and size of the orders to pack, quantities summed. */
 export function PickListView({ dayText, slots }: { dayText: string; slots: PickSlot[] }) {
   if (slots.length === 0) {
     return <p className="py-12 text-center text-muted-foreground">Nothing to pack for {dayText}.</p>;
@@ -182,7 +182,7 @@ export function PickListView({ dayText, slots }: { dayText: string; slots: PickS
   );
 }
 
-/** One driver slip (decision 25): who, where, what, how much; the ID check and a signature line. */
+/** One driver slip (P-25): who, where, what, how much; the ID check and a signature line. */
 export function DriverSlip({ order }: { order: BoardOrder }) {
   const change = changeDueCents(order.totalAmountCents, order.payWithCents);
   const dayText = formatDeliveryDate(order.deliveryDate);

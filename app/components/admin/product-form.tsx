@@ -36,7 +36,7 @@ export function toSchemaInput(values: ProductFormValues) {
 }
 
 /**
- * The product form of spec §2 with the rules and messages of §5, for 'Add' and 'Edit'. It never
+ * The product form of K-2 with the rules and messages of K-5, for 'Add' and 'Edit'. It never
  * loses work: a save asked for while the image uploads waits for the upload; a refused or failed
  * save comes back to this form with everything typed. Without JavaScript it posts its named fields
  * (the image then comes from a pasted URL).
@@ -495,7 +495,7 @@ function FlowerEquivalentInput({
   );
 }
 
-/** 'Received +N' and 'Correction ±N' with a note: stock moves, it is never overwritten (decision 026). */
+/** 'Received +N' and 'Correction ±N' with a note: stock moves, it is never overwritten (record 026). */
 function StockMoveFields({
   index,
   size,

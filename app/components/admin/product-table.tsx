@@ -22,7 +22,7 @@ export type ProductListResult = {
 
 /**
  * The stock room's view of the products: one row per size (name, SKU, size, stock, low-stock
- * threshold, price, status), stock changed in place by a movement with its note (decision 026).
+ * threshold, price, status), stock changed in place by a movement with its note (record 026).
  */
 export function ProductTable({
   products,

@@ -1,4 +1,5 @@
 import { Badge } from "#app/components/ui/badge.tsx";
+import { type OrderStatus, STATUS_LABELS } from "#app/features/orders/order-status.ts";
 
 const VARIANTS = {
   pending: "pending",
@@ -9,14 +10,10 @@ const VARIANTS = {
 } as const;
 
 /**
- * Spec §9: pending yellow, confirmed blue, delivered green, cancelled red, anything else grey;
- * out for delivery (decision 23) in the accent colour. The status reads as words ('out for delivery').
+ * K-9: pending yellow, confirmed blue, delivered green, cancelled red, anything else grey;
+ * out for delivery (P-23) in the accent colour. The status reads as its label ('Out for delivery').
  */
 export function StatusBadge({ status }: { status: string }) {
   const variant = VARIANTS[status as keyof typeof VARIANTS] ?? "neutral";
-  return (
-    <Badge variant={variant} className="capitalize">
-      {status.replaceAll("_", " ")}
-    </Badge>
-  );
+  return <Badge variant={variant}>{STATUS_LABELS[status as OrderStatus] ?? status}</Badge>;
 }

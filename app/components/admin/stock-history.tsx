@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import { Card } from "#app/components/ui/card.tsx";
 import type { StockMovementView } from "#app/features/catalog/stock.server.ts";
+import { OPEN_STATUSES, type OrderStatus } from "#app/features/orders/order-status.ts";
 import { STORE_TIME_ZONE } from "#app/utils/store-time.ts";
 import { type Column, DataTable } from "./data-table.tsx";
 
@@ -27,8 +28,9 @@ export type SizeHistory = {
   movements: StockMovementView[];
 };
 
-function orderHref(movement: StockMovementView) {
-  const open = movement.orderStatus === "pending" || movement.orderStatus === "confirmed";
+export function orderHref(movement: Pick<StockMovementView, "orderId" | "orderStatus">) {
+  const status = movement.orderStatus;
+  const open = status !== null && (OPEN_STATUSES as readonly OrderStatus[]).includes(status);
   return `${open ? "/admin/orders" : "/admin/completed-orders"}#order-${movement.orderId}`;
 }
 
@@ -72,7 +74,7 @@ const MOVEMENT_COLUMNS: Column<StockMovementView>[] = [
   },
 ];
 
-/** The last 20 stock movements of each size (decision 026), newest first. */
+/** The last 20 stock movements of each size (record 026), newest first. */
 export function StockHistory({ sizes }: { sizes: SizeHistory[] }) {
   if (sizes.length === 0) return null;
   return (

@@ -1,5 +1,5 @@
 /**
- * The checkout form (spec §2 Checkout, §4 Checkout, §5). It posts as a plain multipart form and,
+ * The checkout form (K-2 Checkout, K-4 Checkout, K-5). It posts as a plain multipart form and,
  * with JavaScript, through a fetcher so the page shows 'Processing', keeps what was typed on an
  * error and clears the cart on success. The server checks everything again. Its steps are
  * components of their own; this module holds the form's state and what a submit does.
@@ -53,7 +53,7 @@ export type CheckoutActionData =
   | { ok: true; token: string }
   | { ok: false; fieldErrors: FieldErrors; toast: ToastMessage | null; shortfall?: StockShortfall | null };
 
-/** The active delivery zones as the ZIP check needs them (decision 21). */
+/** The active delivery zones as the ZIP check needs them (P-21). */
 export type CheckoutZone = DeliveryZoneLike & { minimumOrderCents: number | null };
 
 const FIELD_ORDER: CheckoutField[] = [
@@ -94,7 +94,7 @@ export function CheckoutForm({
   onPlaced,
 }: {
   items: CartLine[];
-  /** The purchase limits (decision 28); the weights of the sizes are fetched. */
+  /** The purchase limits (P-28); the weights of the sizes are fetched. */
   limits: PurchaseLimits;
   totalCents: number;
   days: CheckoutDeliveryDay[];
@@ -124,7 +124,7 @@ export function CheckoutForm({
   // once the server has it.
   const [keptPhoto, setKeptPhoto] = useState<SentPhoto | null>(draft.initial.photo);
   const [errors, setErrors] = useState<FieldErrors>({});
-  // The ID photo goes ahead as soon as it is picked (decision 8); the post then names its token.
+  // The ID photo goes ahead as soon as it is picked (P-8); the post then names its token.
   const sentPhoto = useRef<{ file: File; token: Promise<string | null> } | null>(null);
   const current: CheckoutDraft = { values, state, deliveryDate, timeSlot, photo: keptPhoto };
   useSaveDraft(current, draft.save);
@@ -134,7 +134,7 @@ export function CheckoutForm({
 
   const day = days.find((candidate) => candidate.date === deliveryDate) ?? days[0];
   const slots = day?.availability ?? [];
-  // The zone of the ZIP typed so far (decision 21): its own minimum order applies.
+  // The zone of the ZIP typed so far (P-21): its own minimum order applies.
   const zone = useMemo(() => {
     const found = zoneForZip(zones, values.zipCode, state);
     return found.ok ? found.zone : null;
@@ -191,8 +191,8 @@ export function CheckoutForm({
   const weight = useCartWeight(items, limits);
   const limitProblem = weight.problemFor(state);
 
-  // Spec §4: disabled while processing, without the age box, a slot, any required field or the ID;
-  // decision 28: and while the cart is over a purchase limit.
+  // K-4: disabled while processing, without the age box, a slot, any required field or the ID;
+  // P-28: and while the cart is over a purchase limit.
   const disabled = processing || missing.length > 0 || limitProblem !== null;
 
   /** The ZIP's refusal when the shop does not deliver there (checked as the shopper leaves the field). */
@@ -265,7 +265,7 @@ export function CheckoutForm({
       }
     }
     // With the photo sent ahead the post holds text only: urlencoded, cheaper to send and to read
-    // than multipart (decision 023). A photo that could not go ahead travels in a multipart post.
+    // than multipart (record 023). A photo that could not go ahead travels in a multipart post.
     const holdsFile = [...formData.values()].some((value) => typeof value !== "string");
     fetcher.submit(formData, {
       method: "post",

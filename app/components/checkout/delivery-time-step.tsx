@@ -10,7 +10,7 @@ import { cn } from "#app/utils/cn.ts";
 import type { CheckoutFields } from "./checkout-fields.ts";
 import { CheckoutSection } from "./checkout-section.tsx";
 
-/** A day as the server sees it now: its slots with their places left or closures (decision 22). */
+/** A day as the server sees it now: its slots with their places left or closures (P-22). */
 export type CheckoutDeliveryDay = DeliveryDay & { availability: SlotAvailability[] };
 
 export const bookable = (slot: SlotAvailability) => slot.status === "open" || slot.status === "few";

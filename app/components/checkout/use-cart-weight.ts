@@ -1,5 +1,5 @@
 /**
- * The cart's weight against the purchase limits in the browser (decision 28). Weights and limits
+ * The cart's weight against the purchase limits in the browser (P-28). Weights and limits
  * come from /api/cart-prices when the cart panel or the checkout needs them, so the cached
  * catalogue pages and their first-load JavaScript carry neither.
  */
@@ -16,7 +16,7 @@ import {
 
 /** Weights already fetched in this page's life: reopening the panel asks again only for new sizes. */
 const knownWeights = new Map<string, number | null>();
-/** Units on hand when last asked (decision 026): the cart's + stops there; the server checks again. */
+/** Units on hand when last asked (record 026): the cart's + stops there; the server checks again. */
 const knownStock = new Map<string, number>();
 let knownLimits: PurchaseLimits | null = null;
 

@@ -11,7 +11,7 @@ function subscribeToWidth(listener: () => void) {
 }
 
 /**
- * One toast at a time (spec §9). On a phone it sits at the top, over the header: the bottom of a
+ * One toast at a time (K-9). On a phone it sits at the top, over the header: the bottom of a
  * phone's screen is where a page's own buttons are (the bottom bar, 'Yes, cancel my order', 'Place
  * Order'). Wider, bottom-centre.
  */

@@ -29,7 +29,7 @@ export function Badge({ className, variant = "neutral", ...props }: BadgeProps) 
   return <span className={className ? `${classes} ${className}` : classes} {...props} />;
 }
 
-/** Spec §2: Hybrid green, Indica blue, Sativa yellow, anything else grey. */
+/** K-2: Hybrid green, Indica blue, Sativa yellow, anything else grey. */
 export function strainBadgeVariant(strain: string | null | undefined) {
   switch (strain) {
     case "Hybrid":

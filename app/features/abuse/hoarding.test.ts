@@ -1,5 +1,5 @@
 /**
- * Decision 29 against a real database: open orders per person, the hourly order budget per client
+ * P-29 against a real database: open orders per person, the hourly order budget per client
  * address, and single-use photo tokens. The limits stay at their defaults here.
  */
 import { eq, sql } from "drizzle-orm";

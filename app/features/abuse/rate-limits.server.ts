@@ -1,5 +1,5 @@
 /**
- * Per-client budgets (decisions 29 and 30), counted by `rate-limiter-flexible`: in the database's
+ * Per-client budgets (P-29 and P-30), counted by `rate-limiter-flexible`: in the database's
  * `rate_limits` table on PostgreSQL, so every instance sharing the database shares the counts, and
  * in memory on the embedded database (one process by construction).
  *
@@ -129,7 +129,7 @@ function budgetKey(name: BudgetName, key: string) {
 }
 
 /**
- * The hourly order budget of a client address (decision 29). Unlike the budgets above it is taken
+ * The hourly order budget of a client address (P-29). Unlike the budgets above it is taken
  * inside the order's own statement (`place_order`, drizzle/functions/place_order.sql), in the same `rate_limits` rows:
  * only an order placed spends a point, and no extra round trip takes or gives one back.
  */

@@ -1,5 +1,5 @@
 /**
- * The one admin guard (decision 5). `adminGuard` is middleware on app/routes/admin/layout.tsx, so
+ * The one admin guard (P-5). `adminGuard` is middleware on app/routes/admin/layout.tsx, so
  * it runs on the server before every loader and action of every route under that layout (pages,
  * `.data` requests and resource routes such as the ID photos); a new admin route placed under the
  * layout cannot forget it. It:
@@ -11,7 +11,7 @@
  *     token (hidden form field `csrf` or header `X-CSRF-Token`) with 403;
  *   - refuses with 403 every request the signed-in role may not make: the permission of the matched
  *     route's pattern and the post's intent comes from the one table, features/staff/admin-routes.ts
- *     (decision 26); a route or intent missing from it is refused for everyone;
+ *     (P-26); a route or intent missing from it is refused for everyone;
  *   - marks every answer `Cache-Control: private, no-store`.
  * Loaders and actions read the admin with `requireAdmin(context)`.
  */
@@ -63,7 +63,7 @@ export function requireAdmin(context: Readonly<RouterContextProvider>): AdminSes
 }
 
 /**
- * The signed-in admin, when their role grants `permission` (decision 26); otherwise a 403 that the
+ * The signed-in admin, when their role grants `permission` (P-26); otherwise a 403 that the
  * admin layout's error boundary shows as 'You don't have access to this page'.
  */
 export function requirePermission(
@@ -185,7 +185,7 @@ export const adminGuard: MiddlewareFunction<Response> = async ({ request, contex
   }
 
   // Owners and managers (and drivers, when the owner requires it) open nothing but the enrolment
-  // page until their second factor is set up (decision 27).
+  // page until their second factor is set up (P-27).
   const path = new URL(request.url).pathname.replace(/\.data$/, "");
   if (!OPEN_BEFORE_ENROLMENT.has(path) && (await mustEnrolFirst(database, session))) {
     if (wantsPage(request)) throw redirect(ENROLMENT_PATH, { headers: { "Cache-Control": NO_STORE } });

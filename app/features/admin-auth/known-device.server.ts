@@ -1,5 +1,5 @@
 /**
- * The 'known device' a successful sign-in leaves behind (decision 30): a signed, long-lived cookie
+ * The 'known device' a successful sign-in leaves behind (P-30): a signed, long-lived cookie
  * naming the account, so its owner is never slowed down with the others while the account is under
  * attack. The signing key is random, made once and kept in `store_settings`, so every instance on
  * one database accepts the cookies of the others.

@@ -1,6 +1,6 @@
 /**
- * Sign-in throttling that slows attackers down without locking the owner out (decision 30; it
- * replaces decision 5's lock-out, which anyone could turn against the owner).
+ * Sign-in throttling that slows attackers down without locking the owner out (P-30; it
+ * replaces P-5's lock-out, which anyone could turn against the owner).
  *
  * Before any password is checked, each attempt spends, atomically (`rate-limiter-flexible`):
  * 1. its client address's budget (SIGN_IN_ATTEMPTS_PER_ADDRESS per 15 minutes, any accounts);

@@ -7,7 +7,7 @@ import { z } from "#app/utils/zod.ts";
  */
 const LOGIN_EMAIL = /^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+$/u;
 
-/** Spec §5: admin login requires e-mail and password. */
+/** K-5: admin login requires e-mail and password. */
 export const loginSchema = z.object({
   email: z
     .string()

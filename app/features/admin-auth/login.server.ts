@@ -1,6 +1,6 @@
 /**
- * The admin sign-in: throttle first (decision 30), then one password check whether or not the
- * e-mail exists. An account with a second factor (decision 27) gets a sign-in challenge instead of
+ * The admin sign-in: throttle first (P-30), then one password check whether or not the
+ * e-mail exists. An account with a second factor (P-27) gets a sign-in challenge instead of
  * a session: the throttle counts the attempt as settled only when the code is right too.
  */
 import type { Executor } from "#app/db/client.server.ts";
@@ -113,7 +113,7 @@ export async function completeSignIn(
     previousToken?: string;
     origin: AuditOrigin;
     method: "password" | "totp" | "recovery";
-    /** Admitted as a known device of the account (decision 30): its address spent nothing. */
+    /** Admitted as a known device of the account (P-30): its address spent nothing. */
     knownDevice?: boolean;
     now: Date;
   },

@@ -1,5 +1,5 @@
 /**
- * Admin sessions (decision 5): an opaque random token in an HttpOnly, SameSite=Lax cookie; the
+ * Admin sessions (P-5): an opaque random token in an HttpOnly, SameSite=Lax cookie; the
  * database keeps only its SHA-256, with a CSRF token, an idle and an absolute time-out.
  */
 import { createHash, randomBytes } from "node:crypto";
@@ -22,7 +22,7 @@ export type AdminSession = {
   role: StaffRole;
   csrfToken: string;
   tokenHash: string;
-  /** Whether the account has a confirmed second factor (decision 27). */
+  /** Whether the account has a confirmed second factor (P-27). */
   twoFactor: boolean;
   /** When this session last proved its password and code: the sign-in or a re-check (record 037). */
   reauthenticatedAt: Date | null;

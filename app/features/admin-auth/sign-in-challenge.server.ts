@@ -1,5 +1,5 @@
 /**
- * The second step of signing in (decision 27): after the right password, an account with a second
+ * The second step of signing in (P-27): after the right password, an account with a second
  * factor gets a challenge — a random token in a short-lived HttpOnly cookie, only its SHA-256 in
  * `admin_sign_in_challenges` — and must give a current code or an unused recovery code. Every
  * attempt is spent before the code is checked (one UPDATE), so even parallel guesses get

@@ -13,7 +13,7 @@ import { clearedChallengeCookie } from "./sign-in-challenge.server.ts";
 /**
  * The answer to a finished sign-in (after the password, or after the code): cookies, toast, redirect.
  * The 'Login Successful' toast belongs to the page the sign-in opens, so it is left out when the
- * guard sends the account to set up its second factor first (decision 27): there it would sit over
+ * guard sends the account to set up its second factor first (P-27): there it would sit over
  * the enrolment page's own buttons.
  */
 export async function signedInResponse(

@@ -1,5 +1,5 @@
 /**
- * Pure rules for the daily backups (decision 017): file names, which files to keep, when one is
+ * Pure rules for the daily backups (record 017): file names, which files to keep, when one is
  * due, and when the last one is too old.
  */
 

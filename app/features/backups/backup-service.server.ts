@@ -1,5 +1,5 @@
 /**
- * Backups while the shop is open (decision 017): the running server, which owns the database,
+ * Backups while the shop is open (record 017): the running server, which owns the database,
  * writes backups on request (a unix socket inside the private data folder) and once a day by
  * itself; each backup is checked by restoring it into a throwaway in-memory PGlite.
  */

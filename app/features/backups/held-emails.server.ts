@@ -1,4 +1,4 @@
-/** Mails a restore held for review (decision 017): staff send them or discard them. */
+/** Mails a restore held for review (record 017): staff send them or discard them. */
 import { eq } from "drizzle-orm";
 import type { Database } from "#app/db/client.server.ts";
 import { emailOutbox } from "#app/db/schema.ts";

@@ -31,7 +31,7 @@ function item(overrides: Partial<CartItemInput> = {}): CartItemInput {
 
 afterEach(() => vi.restoreAllMocks());
 
-describe("cart reducer (spec §4)", () => {
+describe("cart reducer (K-4)", () => {
   it("adds a new line with quantity 1, then raises the same product+size by 1", () => {
     let state = cartReducer([], { type: "add", item: item() });
     expect(state).toEqual([{ ...item(), quantity: 1 }]);
@@ -78,7 +78,7 @@ describe("cart reducer (spec §4)", () => {
   });
 });
 
-describe("pricing and minimum order (spec §4, §5)", () => {
+describe("pricing and minimum order (K-4, K-5)", () => {
   it("uses the sale price only when set, non-zero and lower than the price", () => {
     expect(lineUnitPriceCents({ priceCents: 4000, salePriceCents: null })).toBe(4000);
     expect(lineUnitPriceCents({ priceCents: 4000, salePriceCents: 3200 })).toBe(3200);
@@ -108,7 +108,7 @@ describe("pricing and minimum order (spec §4, §5)", () => {
   });
 });
 
-describe("stored cart (spec §5, decision 20)", () => {
+describe("stored cart (K-5, P-20)", () => {
   it("uses the key capital-grown-cart", () => {
     expect(CART_STORAGE_KEY).toBe("capital-grown-cart");
   });

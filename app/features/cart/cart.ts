@@ -1,14 +1,14 @@
 import { unitPriceCents } from "#app/features/catalog/catalog.ts";
 import { formatCents } from "#app/utils/money.ts";
 /**
- * The shopper's cart (spec §3 'Cart line', §4 'Cart', §5 'Minimum order', decisions 7, 9, 20).
+ * The shopper's cart (K-3 'Cart line', K-4 'Cart', K-5 'Minimum order', P-7, P-9, P-20).
  * Pure rules shared by the browser and the server: no React, no database.
- * The server never trusts these numbers (decision 7); they are what the shopper sees.
+ * The server never trusts these numbers (P-7); they are what the shopper sees.
  */
 export const CART_STORAGE_KEY = "capital-grown-cart";
 
 /**
- * $80.00: an order's total must be at least this (spec §5, decision 16). The one place the minimum
+ * $80.00: an order's total must be at least this (K-5, P-16). The one place the minimum
  * is written: the cart panel, the checkout form, the server and the pages' text all read it.
  */
 export const MIN_ORDER_CENTS = 8000;
@@ -16,7 +16,7 @@ export const MIN_ORDER_CENTS = 8000;
 export const MIN_ORDER_TEXT = formatCents(MIN_ORDER_CENTS);
 
 /**
- * The minimum order of a delivery zone (decision 21): its own minimum when it has one, never
+ * The minimum order of a delivery zone (P-21): its own minimum when it has one, never
  * below the shop's $80.00, which is the floor.
  */
 export function minimumOrderCents(zoneMinimumCents: number | null | undefined = null) {
@@ -31,7 +31,7 @@ export function isBelowMinimumOrder(totalCents: number, minimumCents: number = M
 export type CartLine = {
   productId: string;
   /**
-   * The product page's slug (decision 028), for the line's link. Carts stored before slugs have
+   * The product page's slug (record 028), for the line's link. Carts stored before slugs have
    * none: they link by id (a 301 to the slug) until the next price check fills it in.
    */
   productSlug?: string;
@@ -55,13 +55,13 @@ export type CartAction =
   | { type: "load"; items: CartLine[] }
   | { type: "reconcile"; current: readonly CurrentSizePrice[]; checkedSizeIds: readonly string[] };
 
-/** A line is identified by the pair of product id and size id (spec §3). */
+/** A line is identified by the pair of product id and size id (K-3). */
 export function isSameLine(line: { productId: string; sizeId: string }, productId: string, sizeId: string) {
   return line.productId === productId && line.sizeId === sizeId;
 }
 
 /**
- * Spec §4: add raises an existing line by 1 (or adds a new line with quantity 1); adding N from the
+ * K-4: add raises an existing line by 1 (or adds a new line with quantity 1); adding N from the
  * detail page repeats the add N times, so `quantity` adds N at once. Update sets the quantity and drops
  * lines at 0 or below. Clear empties; load replaces.
  */
@@ -100,7 +100,7 @@ export function cartReducer(state: CartLine[], action: CartAction): CartLine[] {
   }
 }
 
-/** Sale price when set, non-zero and lower than the price; otherwise the price (spec §3, §4). */
+/** Sale price when set, non-zero and lower than the price; otherwise the price (K-3, K-4). */
 export function lineUnitPriceCents(line: Pick<CartLine, "priceCents" | "salePriceCents">) {
   return unitPriceCents(line);
 }
@@ -113,7 +113,7 @@ export function cartTotalCents(lines: readonly CartLine[]) {
   return lines.reduce((sum, line) => sum + lineTotalCents(line), 0);
 }
 
-/** The item count is the sum of quantities (spec §4). */
+/** The item count is the sum of quantities (K-4). */
 export function cartItemCount(lines: readonly CartLine[]) {
   return lines.reduce((sum, line) => sum + line.quantity, 0);
 }
@@ -169,7 +169,7 @@ function toCartLine(value: Record<string, unknown>): CartLine {
 
 /**
  * Reads the cart saved in local storage. A cart that cannot be parsed is ignored and an error is
- * logged (spec §5): the result is then an empty cart. Duplicate lines are merged.
+ * logged (K-5): the result is then an empty cart. Duplicate lines are merged.
  */
 export function parseStoredCart(raw: string | null): CartLine[] {
   if (raw === null || raw === "") return [];
@@ -201,7 +201,7 @@ export function serializeCart(lines: readonly CartLine[]) {
   return JSON.stringify(lines);
 }
 
-/** Current catalogue facts for one stored size (decision 20), as served by /api/cart-prices. */
+/** Current catalogue facts for one stored size (P-20), as served by /api/cart-prices. */
 /** The cart line of one size of a product, before its quantity (a card's and a product page's Add). */
 export function cartItemOf(
   product: { id: string; slug: string; name: string; imageUrl: string; category: string },
@@ -222,16 +222,16 @@ export function cartItemOf(
 
 export type CurrentSizePrice = Omit<CartLine, "quantity"> & {
   inStock: boolean;
-  /** What one unit counts against the purchase limit (decision 28); null only before start-up filled it. */
+  /** What one unit counts against the purchase limit (P-28); null only before start-up filled it. */
   flowerEquivalentMg?: number | null;
-  /** Units on hand (decision 026): a line asking for more is brought down to it. */
+  /** Units on hand (record 026): a line asking for more is brought down to it. */
   stock?: number;
 };
 
 /**
- * Decision 20 and 9: a stored cart is brought in line with the catalogue. Lines whose product or size
+ * P-20 and P-9: a stored cart is brought in line with the catalogue. Lines whose product or size
  * is gone, or whose size is sold out, are dropped; names, images and prices are refreshed; a quantity
- * above the stock on hand is brought down to it (decision 026).
+ * above the stock on hand is brought down to it (record 026).
  */
 export function reconcileCart(
   lines: readonly CartLine[],

@@ -1,8 +1,8 @@
 /**
- * CSV import and export of the catalogue (decision 027). The import is planned first (a dry run that
+ * CSV import and export of the catalogue (record 027). The import is planned first (a dry run that
  * reads the database and writes nothing), shown to the admin, then applied in one transaction that
  * plans again against the locked rows: products and sizes written in a few set-based statements,
- * stock moved through the ledger ('import', decision 026), the catalogue-version triggers keeping the
+ * stock moved through the ledger ('import', record 026), the catalogue-version triggers keeping the
  * page cache right.
  */
 import { parse } from "csv-parse/sync";
@@ -193,7 +193,7 @@ async function loadExisting(executor: Executor, skus: string[], nameKeys: string
       .where(inArray(products.id, productIds.slice(start, start + 1000)));
     productRows.push(...(await (lock ? query.for("update") : query)));
   }
-  // Products a new SKU may join by name and category (decision 027).
+  // Products a new SKU may join by name and category (record 027).
   for (let start = 0; start < nameKeys.length; start += 1000) {
     const names = nameKeys.slice(start, start + 1000);
     const query = executor

@@ -1,5 +1,5 @@
 /**
- * The catalogue as CSV (decision 027): one row per size, matched by its SKU. Columns, the reading
+ * The catalogue as CSV (record 027): one row per size, matched by its SKU. Columns, the reading
  * of one row into checked values and the writing of one size back: the export writes exactly what
  * the import reads, so export → import changes nothing.
  */
@@ -219,7 +219,7 @@ export function productFieldsOf<T extends Pick<CsvRow, ProductLevelField>>(
   >;
 }
 
-/** Rows of one product share its name and category (decision 027). */
+/** Rows of one product share its name and category (record 027). */
 export function productKeyOf(row: Pick<CsvRow, "name" | "category">) {
   return `${row.name.trim().toLowerCase()}\u0000${row.category}`;
 }

@@ -98,7 +98,7 @@ describeEachDatabase("storefront catalogue queries", (database) => {
     expect(names((await findProducts({ featuredOnly: true }, { limit: 10 })).products)).toEqual([
       "Blue Dream",
     ]);
-    // A sale price equal to the price is not a sale (spec §3).
+    // A sale price equal to the price is not a sale (K-3).
     expect(names((await findProducts({ onSaleOnly: true }, { limit: 10 })).products)).toEqual([
       "Sour Diesel",
     ]);

@@ -12,7 +12,7 @@ export type ProductSizeView = {
   priceCents: number;
   salePriceCents: number | null;
   inStock: boolean;
-  /** Units on hand, only when EXACT_STOCK_UP_TO or fewer (decision 026). */
+  /** Units on hand, only when EXACT_STOCK_UP_TO or fewer (record 026). */
   left?: number;
 };
 
@@ -24,7 +24,7 @@ export type ProductView = ProductFields & { sizes: ProductSizeView[] };
  */
 export const NEWEST_FIRST = [sql`${products.createdAt} DESC NULLS LAST`, sql`${products.id} DESC`];
 
-/** Every product on sale in the shop, newest first, with its sizes (spec §7 'All products'). */
+/** Every product on sale in the shop, newest first, with its sizes (K-7 'All products'). */
 export async function listProducts(): Promise<ProductView[]> {
   const database = await db();
   const rows = await database
@@ -94,7 +94,7 @@ async function withSizes(rows: ProductRow[]): Promise<ProductView[]> {
   }));
 }
 
-/** Current facts for the given size ids, for reconciling a stored cart (decision 20). */
+/** Current facts for the given size ids, for reconciling a stored cart (P-20). */
 export async function currentSizePrices(sizeIds: readonly string[]): Promise<CurrentSizePrice[]> {
   const ids = [...new Set(sizeIds)].filter((id) => UUID.test(id)).slice(0, 200);
   if (ids.length === 0) return [];
@@ -165,14 +165,14 @@ export async function listSuggestionCandidates(
 export type ProductFilter = {
   /** Exact category ('All' is no filter). */
   category?: string | null;
-  /** Only products flagged as deals (decision 14). */
+  /** Only products flagged as deals (P-14). */
   dealsOnly?: boolean;
   featuredOnly?: boolean;
   /** Only products with a size whose sale price is set and lower than its price. */
   onSaleOnly?: boolean;
   /** Strain in this list. */
   strains?: readonly string[] | null;
-  /** Case-insensitive substring of the name (spec §5). */
+  /** Case-insensitive substring of the name (K-5). */
   search?: string;
 };
 
@@ -240,7 +240,7 @@ async function liveProduct(condition: SQL): Promise<ProductView | undefined> {
 const SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 
 /**
- * What `/product/{key}` shows (decision 028): the product whose slug is `key`; or, for its id (the
+ * What `/product/{key}` shows (record 028): the product whose slug is `key`; or, for its id (the
  * old UUID URLs) or a slug it had before a rename, the slug to redirect to; or not found.
  */
 export async function findProductPage(

@@ -1,4 +1,4 @@
-/** Catalogue vocabulary shared by the storefront, the admin and the server (spec §3, §9). */
+/** Catalogue vocabulary shared by the storefront, the admin and the server (K-3, K-9). */
 import type { products } from "#app/db/schema.ts";
 
 /**
@@ -22,7 +22,7 @@ export type ProductFields = Pick<
 > & { createdAt: string };
 
 /**
- * A product page's path (decision 028): `/product/{slug}`. Old `/product/{uuid}` links and a
+ * A product page's path (record 028): `/product/{slug}`. Old `/product/{uuid}` links and a
  * renamed product's earlier slugs answer 301 to it.
  */
 export function productPath(product: { slug: string }) {
@@ -45,7 +45,7 @@ export type Category = (typeof CATEGORIES)[number];
 export const STRAINS = ["Sativa", "Indica", "Hybrid"] as const;
 export type Strain = (typeof STRAINS)[number];
 
-/** URL slug of each category page; /deals lists the products flagged as deals (decision 14). */
+/** URL slug of each category page; /deals lists the products flagged as deals (P-14). */
 export const CATEGORY_SLUGS: Record<Category, string> = {
   Flower: "flower",
   Edibles: "edibles",
@@ -68,7 +68,7 @@ export function isKnownStrain(value: string | null | undefined): value is Strain
   return (STRAINS as readonly string[]).includes(value ?? "");
 }
 
-/** Flower shows THC %, everything else THC mg (spec §3). */
+/** Flower shows THC %, everything else THC mg (K-3). */
 export function showsThcPercentage(category: string) {
   return category === "Flower";
 }
@@ -76,8 +76,8 @@ export function showsThcPercentage(category: string) {
 export type PricedSize = { priceCents: number; salePriceCents: number | null };
 
 /**
- * A size is on sale only when the sale price is set, non-zero (spec §4) and lower than the price
- * (spec §3). The cart, the product pages and the server's order total all use this one rule.
+ * A size is on sale only when the sale price is set, non-zero (K-4) and lower than the price
+ * (K-3). The cart, the product pages and the server's order total all use this one rule.
  */
 export function isOnSale(size: PricedSize) {
   return size.salePriceCents !== null && size.salePriceCents > 0 && size.salePriceCents < size.priceCents;
@@ -88,7 +88,7 @@ export function unitPriceCents(size: PricedSize) {
   return isOnSale(size) ? (size.salePriceCents as number) : size.priceCents;
 }
 
-/** A size with this many units or fewer says 'Only N left' to shoppers and shows as low in the admin (decision 026). */
+/** A size with this many units or fewer says 'Only N left' to shoppers and shows as low in the admin (record 026). */
 export const LOW_STOCK_THRESHOLD = 5;
 
 /**
@@ -96,7 +96,7 @@ export const LOW_STOCK_THRESHOLD = 5;
  * capped at the stock on hand; the page-cache trigger
  * (`drizzle/triggers/product_sizes_update_bump_catalog_version.sql`) watches
  * least(stock, EXACT_STOCK_UP_TO + 1) to match, so orders of well-stocked sizes leave the page cache
- * alone (decision 026; `tests/architecture/sql-definitions.test.ts` checks the two agree).
+ * alone (record 026; `tests/architecture/sql-definitions.test.ts` checks the two agree).
  */
 export const EXACT_STOCK_UP_TO = 10;
 

@@ -16,7 +16,7 @@ function toListedProduct(product: ProductView): ListedProduct {
 }
 
 /**
- * Products matching the filter (spec §4: a failed load gives an empty grid): the first
+ * Products matching the filter (K-4: a failed load gives an empty grid): the first
  * `page * PAGE_SIZE` for a page view (so a shared ?page=3 link shows what the shopper saw), or with
  * `only` just that page, which the grid appends when the shopper scrolls on.
  */
@@ -45,7 +45,7 @@ export async function loadHighlight(filter: ProductFilter, limit: number): Promi
 
 /**
  * What a listing page's query string asks for: the search (spent from the shopper's search budget,
- * decision 29, when there is one), the page, and whether only that page is wanted (the grid's "Load
+ * P-29, when there is one), the page, and whether only that page is wanted (the grid's "Load
  * more"). Shop, category and effect pages read it the same way.
  */
 export async function listingQuery(params: URLSearchParams, clientAddress: string) {

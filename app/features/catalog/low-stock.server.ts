@@ -1,5 +1,5 @@
 /**
- * Low stock (issue 14 item 5, decision 028): sizes of products in the shop with as many units as
+ * Low stock (record 028): sizes of products in the shop with as many units as
  * their own threshold or fewer, sold-out first. The dashboard panel lists them, and a digest e-mail
  * goes to the shop once a day at opening time, however many instances share the database.
  */

@@ -1,6 +1,6 @@
 /**
- * Product writes and the admin list (spec §4 'Product form' / 'Product deletion', §7 'Product
- * writes'; decision 15). Catalogue pages see every change at once: the catalogue-version triggers
+ * Product writes and the admin list (K-4 'Product form' / 'Product deletion', K-7 'Product
+ * writes'; P-15). Catalogue pages see every change at once: the catalogue-version triggers
  * on products and product_sizes mark cached pages stale in the same transaction.
  */
 import { and, eq, inArray, isNotNull, isNull, notInArray, sql } from "drizzle-orm";
@@ -135,7 +135,7 @@ function productColumns(input: ProductFormData) {
   return { ...productFieldsOf(input), imageKey: input.imageKey };
 }
 
-/** A size's columns as the form writes them: never its stock (decision 026). */
+/** A size's columns as the form writes them: never its stock (record 026). */
 function sizeColumns(size: ProductFormData["sizes"][number], position: number) {
   return {
     size: size.size,
@@ -152,7 +152,7 @@ function sizeColumns(size: ProductFormData["sizes"][number], position: number) {
 export type ProductWriteOptions = {
   now?: Date;
   actorId?: string | null;
-  /** Recorded in the audit log with the change (decision 27). */
+  /** Recorded in the audit log with the change (P-27). */
   audit?: AuditBy;
 };
 
@@ -333,8 +333,8 @@ export async function createProduct(
 }
 
 /**
- * Updates the product and replaces its sizes with the submitted list (spec §4), unless the product
- * changed since the form loaded it (`input.version`, decision 026). Sizes that keep their id are
+ * Updates the product and replaces its sizes with the submitted list (K-4), unless the product
+ * changed since the form loaded it (`input.version`, record 026). Sizes that keep their id are
  * updated in place, so carts and past orders stay linked to them; removed sizes are deleted (their
  * order items keep the name, size and price snapshot and lose only the link). Stock is never
  * written as a figure: an order placed meanwhile keeps its units; 'Received' and 'Correction' are
@@ -433,7 +433,7 @@ export async function updateProduct(
 export type DeleteOutcome = { outcome: "deleted" | "archived" } | { outcome: "not-found" };
 
 /**
- * Decision 15: a product that appears in past orders is archived (hidden from the shop and the
+ * P-15: a product that appears in past orders is archived (hidden from the shop and the
  * admin list, order history intact); any other product loses its sizes, then itself.
  */
 export async function deleteOrArchiveProduct(
@@ -518,7 +518,7 @@ export type StockChangeResult =
   | { ok: false; reason: "below-zero"; onHand: number };
 
 /**
- * One stock move of one size from the product list (decision 026: a movement with its note, never a
+ * One stock move of one size from the product list (record 026: a movement with its note, never a
  * figure written over), audited with the change.
  */
 export async function changeSizeStock(

@@ -1,6 +1,6 @@
 /**
  * Creates products with their sizes. The demo seed and the tests share it, so demo data and test
- * data cannot drift apart (conventions: "The seed and the tests share factories").
+ * data cannot drift apart.
  */
 import { randomUUID } from "node:crypto";
 import type { Executor } from "#app/db/client.server.ts";
@@ -110,7 +110,7 @@ export async function insertProducts(
   for (const chunk of chunks(prepared.flatMap((entry) => entry.sizes))) {
     sizeRows.push(...(await executor.insert(productSizes).values(chunk).returning()));
   }
-  // The opening 'received' movement of each stocked size: stock equals the sum of its ledger (decision 026).
+  // The opening 'received' movement of each stocked size: stock equals the sum of its ledger (record 026).
   for (const chunk of chunks(sizeRows.filter((size) => size.inventoryCount !== 0))) {
     await executor.insert(stockMovements).values(
       chunk.map((size) => ({

@@ -1,6 +1,6 @@
 import { z } from "#app/utils/zod.ts";
 
-/** The admin product list's buttons: one action with named intents (conventions §7), as the orders route. */
+/** The admin product list's buttons: one action with named intents (conventions K-7), as the orders route. */
 export const productListIntentSchema = z.discriminatedUnion("intent", [
   z.object({
     intent: z.enum(["delete", "fix-case", "archive", "restore"]),
@@ -10,7 +10,7 @@ export const productListIntentSchema = z.discriminatedUnion("intent", [
     .object({
       intent: z.literal("stock"),
       sizeId: z.string().min(1).max(100),
-      /** 'Received +N' or 'Correction ±N' (decision 026): stock moves, it is never written over. */
+      /** 'Received +N' or 'Correction ±N' (record 026): stock moves, it is never written over. */
       reason: z.enum(["received", "correction"]),
       delta: z.preprocess(
         (value) => (typeof value === "string" && value.trim() !== "" ? Number(value.trim()) : value),

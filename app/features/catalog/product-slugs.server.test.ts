@@ -54,7 +54,7 @@ describeEachDatabase("product slugs", (database) => {
     await updateProduct(id, productFormSchema.parse({ ...toFormValues(product), name: "NORTHERN LIGHTS" }));
     expect((await getAdminProduct(id))?.slug).toBe("northern-lights");
 
-    // Edits carry the version they loaded (decision record 026): load the product again.
+    // Edits carry the version they loaded (record 026): load the product again.
     const renamed = await getAdminProduct(id);
     if (!renamed) throw new Error("missing");
     await updateProduct(

@@ -25,7 +25,7 @@ const valid = {
   sizes: [{ id: "", size: "3.5g", price: "45", salePrice: "", inventoryCount: "", flowerEquivalent: "3.5" }],
 };
 
-describe("product form schema (spec §5)", () => {
+describe("product form schema (K-5)", () => {
   it("turns empty price and inventory into 0 and an empty sale price into unset", () => {
     const parsed = productFormSchema.parse({
       ...valid,
@@ -48,7 +48,7 @@ describe("product form schema (spec §5)", () => {
     expect(parsed.imageKey).toBe("abc123");
   });
 
-  it("gives the spec's messages", () => {
+  it("gives the first shop's messages", () => {
     const result = productFormSchema.safeParse({
       ...valid,
       name: " ",
@@ -73,7 +73,7 @@ describe("product form schema (spec §5)", () => {
     expect(noSizes.success || fieldErrorsOf(noSizes.error).sizes).toBe("At least one size is required");
   });
 
-  it("requires each size's flower equivalent in grams (decision 28) and stores milligrams", () => {
+  it("requires each size's flower equivalent in grams (P-28) and stores milligrams", () => {
     const withWeight = (flowerEquivalent: unknown) =>
       productFormSchema.safeParse({ ...valid, sizes: [{ ...valid.sizes[0], flowerEquivalent }] });
     const missing = productFormSchema.safeParse({

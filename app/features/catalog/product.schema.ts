@@ -1,5 +1,5 @@
 /**
- * The admin product form (spec §2 'Add product and edit product', §5 'Product form'): one schema
+ * The admin product form (K-2 'Add product and edit product', K-5 'Product form'): one schema
  * for the browser's messages and the server's check. Prices are typed in dollars and stored in cents.
  */
 
@@ -12,7 +12,7 @@ export const MAX_PRODUCT_IMAGE_BYTES = 10 * 1024 * 1024;
 export const MAX_PRODUCT_IMAGE_BODY_BYTES = MAX_PRODUCT_IMAGE_BYTES + 64 * 1024;
 export const PRODUCT_IMAGE_ACCEPT = "image/png,image/jpeg,image/gif,image/webp,image/avif";
 
-/** Spec §8 admin image messages. */
+/** K-8 admin image messages. */
 export const IMAGE_MESSAGES = {
   invalidType: { title: "Invalid file type", description: "Please select an image file" },
   tooLarge: { title: "File too large", description: "Please select an image smaller than 10MB" },
@@ -27,7 +27,7 @@ const blankTo = (fallback: unknown) => (value: unknown) =>
 
 const toNumber = (value: unknown) => (typeof value === "string" ? Number(value.trim()) : value);
 
-/** Spec §8: a save the server could not make. */
+/** K-8: a save the server could not make. */
 export const SAVE_FAILED = "Failed to save product. Please try again.";
 
 export const SALE_PRICE_NOT_LOWER = "Sale price must be lower than the price";
@@ -35,7 +35,7 @@ export const SALE_PRICE_NOT_LOWER = "Sale price must be lower than the price";
 /** A new size's low-stock threshold (each size has its own): the storefront's 'Only N left' point. */
 export const DEFAULT_LOW_STOCK_THRESHOLD = LOW_STOCK_THRESHOLD;
 
-/** An empty price or inventory becomes 0; an empty sale price becomes unset (spec §5). */
+/** An empty price or inventory becomes 0; an empty sale price becomes unset (K-5). */
 export const SKU_TAKEN = "Another size already has this SKU";
 
 export const productSizeSchema = z
@@ -74,7 +74,7 @@ export const productSizeSchema = z
         .max(1_000_000),
     ),
     /**
-     * Stock of an existing size is never written as a figure (decision 026): it moves by 'Received +N'
+     * Stock of an existing size is never written as a figure (record 026): it moves by 'Received +N'
      * and 'Correction ±N' (with a note). `inventoryCount` is the opening stock of a new size only.
      */
     received: z.preprocess(
@@ -94,7 +94,7 @@ export const productSizeSchema = z
         .max(1_000_000, "Correction is too high"),
     ),
     stockNote: z.preprocess(blankTo(""), z.string().trim().max(200, "Note must be 200 characters or fewer")),
-    /** Grams of flower equivalent one unit counts against the purchase limit (decision 28), as mg. */
+    /** Grams of flower equivalent one unit counts against the purchase limit (P-28), as mg. */
     flowerEquivalent: z
       .union([z.string(), z.number()], { error: "Flower equivalent is required" })
       .transform((value, context) => {
@@ -196,13 +196,13 @@ const productObjectSchema = z.object({
   isFeatured: z.boolean().default(false),
   isDeal: z.boolean().default(false),
   sizes: z.array(productSizeSchema).min(1, "At least one size is required").max(20, "At most 20 sizes"),
-  /** The product's version the edit form loaded (decision 026); absent when creating. */
+  /** The product's version the edit form loaded (record 026); absent when creating. */
   version: z.preprocess((value) => toNumber(blankTo(undefined)(value)), z.number().int().min(1).optional()),
 });
 
 export const productFormSchema = z.preprocess(withDerivedFlowerEquivalents, productObjectSchema);
 
-/** The refusal of an edit saved over a newer version of the product (decision 026). */
+/** The refusal of an edit saved over a newer version of the product (record 026). */
 export const PRODUCT_CHANGED_MESSAGE = "This product was changed by someone else. Reload to see the changes.";
 
 export type ProductFormInput = z.input<typeof productObjectSchema>;
@@ -264,7 +264,7 @@ export function emptySizeRow(): ProductFormValues["sizes"][number] {
   };
 }
 
-/** Defaults (spec §5): one empty size row with price 0 and inventory 0, featured and deal off. */
+/** Defaults (K-5): one empty size row with price 0 and inventory 0, featured and deal off. */
 export function emptyProductForm(): ProductFormValues {
   return {
     name: "",

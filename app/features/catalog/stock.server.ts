@@ -1,5 +1,5 @@
 /**
- * The stock ledger (decision 026). Every change of a size's stock is a movement written by SQL in
+ * The stock ledger (record 026). Every change of a size's stock is a movement written by SQL in
  * the same transaction: orders by `place_order`, cancel and reopen by `change_order_status`, and
  * 'received', 'correction' and 'import' by `move_stock` (drizzle/functions/move_stock.sql), called from here only.
  */

@@ -12,7 +12,7 @@ import {
   strainForEffectFilter,
 } from "./storefront.ts";
 
-describe("strain to effect on category pages (spec §3)", () => {
+describe("strain to effect on category pages (K-3)", () => {
   it.each([
     ["Sativa", "Uplifted"],
     ["Indica", "Relaxed"],
@@ -31,7 +31,7 @@ describe("strain to effect on category pages (spec §3)", () => {
   });
 });
 
-describe("effect pages (spec §2 table)", () => {
+describe("effect pages (K-2 table)", () => {
   it("load the table's strains", () => {
     expect(EFFECT_PAGES.uplifted?.strains).toEqual(["Sativa"]);
     expect(EFFECT_PAGES.energetic?.strains).toEqual(["Sativa"]);

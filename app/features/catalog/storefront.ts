@@ -1,4 +1,4 @@
-/** Storefront vocabulary and rules shared by loaders and components (spec §2, §3). No React, no DB. */
+/** Storefront vocabulary and rules shared by loaders and components (K-2, K-3). No React, no DB. */
 import { CATEGORIES, CATEGORY_SLUGS, type Category, type Strain } from "./catalog.ts";
 
 export const PAGE_SIZE = 24;
@@ -15,7 +15,7 @@ export const EFFECT_SLUGS: Record<Effect, string> = {
 };
 
 /**
- * Spec §3: on category pages Sativa gives Uplifted, Indica gives Relaxed, Hybrid gives Balanced.
+ * K-3: on category pages Sativa gives Uplifted, Indica gives Relaxed, Hybrid gives Balanced.
  * Sativa is also listed for Energetic and Indica for Calm, but the first match wins.
  */
 const EFFECT_STRAINS: ReadonlyArray<[Effect, Strain]> = [
@@ -47,7 +47,7 @@ export function parseEffect(value: string | null | undefined): Effect | null {
   return EFFECTS.find((effect) => effect.toLowerCase() === (value ?? "").toLowerCase()) ?? null;
 }
 
-/** Effect pages (spec §2 table). */
+/** Effect pages (K-2 table). */
 export type EffectPage = {
   effect: Effect;
   slug: string;
@@ -123,7 +123,7 @@ export const EFFECT_PAGES: Record<string, EffectPage> = {
   },
 };
 
-/** Strain effect presets shown on the product page (spec §3). */
+/** Strain effect presets shown on the product page (K-3). */
 export const STRAIN_EFFECTS: Record<Strain, { effects: readonly string[]; summary: string }> = {
   Sativa: {
     effects: ["Uplifting", "Energetic", "Creative", "Focus"],
@@ -139,7 +139,7 @@ export const STRAIN_EFFECTS: Record<Strain, { effects: readonly string[]; summar
   },
 };
 
-/** Category pages: the six categories and Deals (decision 14). */
+/** Category pages: the six categories and Deals (P-14). */
 export type CategoryPage = { name: Category | "Deals"; slug: string; dealsOnly: boolean };
 
 export const CATEGORY_PAGES: readonly CategoryPage[] = [

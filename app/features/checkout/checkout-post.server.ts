@@ -12,7 +12,7 @@ import { UploadRefused } from "#app/features/media/upload-refused.ts";
 import { ID_IMAGE_MESSAGES } from "./checkout.schema.ts";
 import { MAX_CHECKOUT_BODY_BYTES, MAX_UPLOAD_BYTES } from "./limits.ts";
 
-/** The checkout post's field carrying the ID photo itself (decision 6). */
+/** The checkout post's field carrying the ID photo itself (P-6). */
 export const ID_PHOTO_FIELD = "idFront";
 
 export const FORM_UNREADABLE_MESSAGE = "The form could not be read. Please check your details and try again.";
@@ -20,7 +20,7 @@ export const FORM_UNREADABLE_MESSAGE = "The form could not be read. Please check
 /**
  * Thrown by `parseCheckoutForm` when its `beforePhoto` answered the post from the fields sent
  * before the photo: the photo is then neither read to its end nor parsed (the server drains the
- * rest of the body after the answer, decision record 015).
+ * rest of the body after the answer, record 015).
  */
 export class AnsweredBeforePhoto extends Error {
   readonly answer: unknown;
@@ -91,7 +91,7 @@ const VIEW_BYTES = 1024 * 1024;
  * The request again, its body read into one buffer first. The stream's chunks (64 KB each) would
  * otherwise all stay alive as the parser's parts until the request ends: 24 parallel 8 MB uploads
  * are then 3,000 small allocations interleaved on the allocator's main heap, which it cannot hand
- * back to the system afterwards (issue 11: memory back within 100 MB of idle after a burst).
+ * back to the system afterwards (memory back within 100 MB of idle after a burst, record 040).
  * Each chunk is copied and dropped as it arrives; a body over MAX_CHECKOUT_BODY_BYTES is refused
  * as soon as it passes the limit.
  */

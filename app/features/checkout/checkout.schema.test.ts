@@ -8,7 +8,7 @@ const line = (quantity: unknown) => ({
   quantity,
 });
 
-describe("checkout input (issue 11: strict parsing)", () => {
+describe("checkout input (strict parsing)", () => {
   it("takes a quantity only as a JSON integer or a string of digits", () => {
     expect(cartLineInputSchema.parse(line(3)).quantity).toBe(3);
     expect(cartLineInputSchema.parse(line("12")).quantity).toBe(12);

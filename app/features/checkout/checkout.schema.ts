@@ -1,6 +1,6 @@
 /**
- * The checkout input, validated by the same schema in the browser and on the server (decision 7).
- * Field names follow spec §3 'Checkout form'; toasts use the words of spec §5 and §8.
+ * The checkout input, validated by the same schema in the browser and on the server (P-7).
+ * Field names follow K-3 'Checkout form'; toasts use the words of K-5 and K-8.
  */
 
 import { isBelowMinimumOrder, MIN_ORDER_CENTS, MIN_ORDER_TEXT } from "#app/features/cart/cart.ts";
@@ -35,7 +35,7 @@ export const cartLineInputSchema = z.object({
 });
 export type CartLineInput = z.infer<typeof cartLineInputSchema>;
 
-/** The cart lines travel as one JSON field; prices are never part of it (decision 7). */
+/** The cart lines travel as one JSON field; prices are never part of it (P-7). */
 const itemsField = z
   .string()
   .max(50_000)
@@ -84,7 +84,7 @@ export const checkoutSchema = z.object({
     .max(1000, "Instructions are too long")
     .optional()
     .transform((value) => (value ? value : null)),
-  /** 'I'll pay with' (decision 24): optional dollars; at least the total, checked once it is priced. */
+  /** 'I'll pay with' (P-24): optional dollars; at least the total, checked once it is priced. */
   payWith: z
     .string()
     .trim()
@@ -161,7 +161,7 @@ export function idFileProblem(file: { size: number; type: string } | null | unde
 
 export type ToastMessage = { type: "success" | "error" | "info"; title: string; description: string };
 
-/** Spec §5 and §8, word for word. */
+/** K-5 and K-8, word for word. */
 export const CHECKOUT_TOASTS = {
   age: {
     type: "error",
@@ -178,7 +178,7 @@ export const CHECKOUT_TOASTS = {
     title: "Error",
     description: "There was an error placing your order. Please try again.",
   },
-  /** Issue 12: the database (or the ID photo store) could not take the order; nothing was placed. */
+  /** The database (or the ID photo store) could not take the order; nothing was placed. */
   orderUnavailable: {
     type: "error",
     title: "Error",
@@ -204,7 +204,7 @@ export function minimumOrderToast(totalCents: number, minimumCents: number = MIN
   };
 }
 
-/** 'Only N left of {product} ({size}).' when some are left (decision 026); the sold-out wording when none. */
+/** 'Only N left of {product} ({size}).' when some are left (record 026); the sold-out wording when none. */
 export function stockShortMessage(itemName: string, left: number) {
   return left > 0
     ? `Only ${left} left of ${itemName}.`
@@ -219,10 +219,10 @@ export function outOfStockToast(itemName: string, left = 0): ToastMessage {
   };
 }
 
-/** A cart line the stock no longer covers, for the 'Reduce to N' button (decision 026). */
+/** A cart line the stock no longer covers, for the 'Reduce to N' button (record 026). */
 export type StockShortfall = { productId: string; sizeId: string; left: number; message: string };
 
-/** The shortfall lines of the order summary (spec §2 Checkout, §5). */
+/** The shortfall lines of the order summary (K-2 Checkout, K-5). */
 export function minimumOrderLines(totalCents: number, minimumCents: number = MIN_ORDER_CENTS) {
   if (!isBelowMinimumOrder(totalCents, minimumCents)) return null;
   return {

@@ -1,6 +1,6 @@
 /**
- * The checkout submit, from raw request to placed order (spec §4 'Order sequence on submit',
- * §5, §8). The route calls this and only turns the result into a response. Every post is checked
+ * The checkout submit, from raw request to placed order (K-4 'Order sequence on submit',
+ * K-5, K-8). The route calls this and only turns the result into a response. Every post is checked
  * here the same way, whether it came from the page, a plain HTML form or a crafted request.
  */
 
@@ -69,7 +69,7 @@ export type CheckoutFailure = {
   retryAfterSeconds?: number;
   /** Why no order was placed, for the `orders_refused_total` metric. */
   reason: RefusalReason;
-  /** The line the stock no longer covers: the cart offers to reduce it (decision 026). */
+  /** The line the stock no longer covers: the cart offers to reduce it (record 026). */
   shortfall?: StockShortfall;
 };
 
@@ -135,7 +135,7 @@ function refusedWith(
   });
 }
 
-/** Decision 29's refusal of a third open order, in words that say what to do next. */
+/** P-29's refusal of a third open order, in words that say what to do next. */
 export function openOrdersMessage(contact: "email" | "phone", limit: number) {
   const what = contact === "email" ? "this email address" : "this phone number";
   return `You already have ${limit} open order${limit === 1 ? "" : "s"} with ${what}. We can take a new one once one of them is delivered — or call us at ${config().STORE_PHONE}.`;
@@ -318,10 +318,10 @@ async function checkout(request: Request, dependencies: CheckoutDependencies): P
   }
   const client: CheckoutClient = form.get("_client") === "js" ? "js" : "html";
 
-  // Spec §5 order: the age box, then the cart, then the fields.
+  // K-5 order: the age box, then the cart, then the fields.
   const parsed = serverCheckoutSchema.safeParse(checkoutValues(form));
   const fieldErrors: FieldErrors = parsed.success ? {} : fieldErrorsOf(parsed.error);
-  // With JavaScript the photo went ahead (decision 8) and the post names it; without, it is here.
+  // With JavaScript the photo went ahead (P-8) and the post names it; without, it is here.
   const photoToken = idFront ? null : idPhotoTokenOf(form);
   if (!idFront && !photoToken) fieldErrors.idFront = ID_IMAGE_MESSAGES.required;
   if (fieldErrors.ageConfirmed) return failure(client, 400, fieldErrors, CHECKOUT_TOASTS.age);
@@ -337,7 +337,7 @@ async function checkout(request: Request, dependencies: CheckoutDependencies): P
   // stores nothing; otherwise the cart is priced from the database and everything that does not
   // need the photo is decided (hourly order budget, delivery date, slot and zone, sizes on sale,
   // purchase limits, minimum, stock, open orders), so a refused post never decodes its photo.
-  // The order budget (decision 29) is spent by the order's own statement: only an order placed
+  // The order budget (P-29) is spent by the order's own statement: only an order placed
   // counts, so a shopper fixing a typo spends nothing. place_order decides again, atomically.
   let prepared: PreparedOrder;
   try {
@@ -370,7 +370,7 @@ async function checkout(request: Request, dependencies: CheckoutDependencies): P
       if (error instanceof UploadRefused) return photoFailure(client, error);
       throw error;
     }
-    // Issue 12 item 4 overrides spec §4 step 1 ('Order will continue without image'): no order is
+    // Unlike the first shop ('Order will continue without image', K-4), no order is
     // placed without its ID photo. The shopper keeps the form and the photo and tries again.
     try {
       idPhotoId = await (dependencies.storePhoto ?? ((value) => storeIdPhoto(value)))(photo);

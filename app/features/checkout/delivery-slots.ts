@@ -1,10 +1,10 @@
 /**
- * Delivery dates and two-hour slots (spec §5, decisions 4, 13 and 22). Pure: "now" and the shop's
+ * Delivery dates and two-hour slots (K-5, P-4, P-13 and P-22). Pure: "now" and the shop's
  * delivery rules are passed in, and every calendar question is answered in the store's time zone
  * (utils/store-time.ts).
  */
 
-import { nextDate, storeClock, weekday } from "#app/utils/store-time.ts";
+import { formatStoreDate, nextDate, storeClock, weekday } from "#app/utils/store-time.ts";
 
 export const DELIVERY_SLOTS = [
   { label: "10:00 AM-12:00 PM", startHour: 10, endHour: 12 },
@@ -17,23 +17,23 @@ export const DELIVERY_SLOTS = [
 export type DeliverySlotLabel = (typeof DELIVERY_SLOTS)[number]["label"];
 export const DELIVERY_SLOT_LABELS = DELIVERY_SLOTS.map((slot) => slot.label) as DeliverySlotLabel[];
 
-/** Sundays open 11am–6pm: the first and the last slot are not offered (decision 13). */
+/** Sundays open 11am–6pm: the first and the last slot are not offered (P-13). */
 const SUNDAY_EXCLUDED: readonly string[] = ["10:00 AM-12:00 PM", "6:00 PM-8:00 PM"];
 
 export const DELIVERY_DATE_HINT = "You can schedule delivery for today or tomorrow only.";
 
-/** The server's refusal of a slot of today past its lead time or the cut-off (decision 13). */
+/** The server's refusal of a slot of today past its lead time or the cut-off (P-13). */
 export const SLOT_GONE_TODAY_MESSAGE = "That delivery time is no longer available today.";
-/** The server's refusal of a slot that filled up while the shopper was checking out (decision 22). */
+/** The server's refusal of a slot that filled up while the shopper was checking out (P-22). */
 export const SLOT_FULL_MESSAGE = "This delivery time just filled up. Please choose another.";
 
-/** The refusal of a closed date or slot, with the reason staff gave (decision 22). */
+/** The refusal of a closed date or slot, with the reason staff gave (P-22). */
 export function slotClosedMessage(reason: string) {
   return `We're not delivering at this time: ${reason}. Please choose another.`;
 }
 
 /**
- * Same-day ordering (decision 13, amended): after the cut-off of a weekday no slot of that day is
+ * Same-day ordering (P-13, amended): after the cut-off of a weekday no slot of that day is
  * offered, and before it a slot of today is offered until `leadMinutes` before it ends. Set by
  * staff at /admin/settings/delivery.
  */
@@ -43,13 +43,13 @@ export type DeliveryRules = {
   leadMinutes: number;
 };
 
-/** The copy's promise (decision 16): order by 7 PM Mon–Sat and 4 PM Sun; 60 minutes' lead. */
+/** The copy's promise (P-16): order by 7 PM Mon–Sat and 4 PM Sun; 60 minutes' lead. */
 export const DEFAULT_DELIVERY_RULES: DeliveryRules = {
   cutoffMinutes: [16 * 60, 19 * 60, 19 * 60, 19 * 60, 19 * 60, 19 * 60, 19 * 60],
   leadMinutes: 60,
 };
 
-/** The slot labels a weekday (0 = Sunday) has at all: five, or three on Sundays (decision 13). */
+/** The slot labels a weekday (0 = Sunday) has at all: five, or three on Sundays (P-13). */
 export function slotsOfWeekday(day: number): DeliverySlotLabel[] {
   return DELIVERY_SLOT_LABELS.filter((label) => !(day === 0 && SUNDAY_EXCLUDED.includes(label)));
 }
@@ -100,20 +100,12 @@ export type DeliveryDay = {
   /** e.g. "Sun, Nov 22". */
   label: string;
   slots: DeliverySlotLabel[];
-  /** Today after its cut-off: shown as 'Closed for today' (decision 13). */
+  /** Today after its cut-off: shown as 'Closed for today' (P-13). */
   closedForToday: boolean;
 };
 
-const dayLabelFormatter = new Intl.DateTimeFormat("en-US", {
-  timeZone: "UTC",
-  weekday: "short",
-  month: "short",
-  day: "numeric",
-});
-
 export function formatDeliveryDate(date: string) {
-  const [year, month, day] = date.split("-").map(Number) as [number, number, number];
-  return dayLabelFormatter.format(new Date(Date.UTC(year, month - 1, day)));
+  return formatStoreDate(date);
 }
 
 /** Today and tomorrow (the only selectable dates) with their open slots, and the default date. */
@@ -165,7 +157,7 @@ export function deliveryChoiceProblem(
   };
 }
 
-/** How a slot of a date shows at checkout (decision 22). */
+/** How a slot of a date shows at checkout (P-22). */
 export type SlotAvailability = {
   label: DeliverySlotLabel;
   status: "open" | "few" | "full" | "closed";
@@ -175,7 +167,7 @@ export type SlotAvailability = {
   reason: string | null;
 };
 
-/** 'Only N left' from this many places down (decision 22). */
+/** 'Only N left' from this many places down (P-22). */
 export const FEW_LEFT = 3;
 
 /**

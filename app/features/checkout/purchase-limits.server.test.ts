@@ -20,7 +20,7 @@ import {
 } from "./purchase-limits.server.ts";
 import { DEFAULT_PURCHASE_LIMITS } from "./purchase-limits.ts";
 
-describeEachDatabase("purchase limits (decision 28)", (database) => {
+describeEachDatabase("purchase limits (P-28)", (database) => {
   it("refuses a 100-line order of repeated lines by the merged quantity, reserving nothing", async () => {
     const { db } = database();
     const product = await insertTestProduct(db, { name: "Hoarder Kush", inventoryCount: 100_000 });

@@ -1,5 +1,5 @@
 /**
- * The purchase limits settings (decision 28) in `store_settings`, and the start-up fill of sizes
+ * The purchase limits settings (P-28) in `store_settings`, and the start-up fill of sizes
  * saved before sizes carried a weight.
  */
 import { eq, isNull, sql } from "drizzle-orm";

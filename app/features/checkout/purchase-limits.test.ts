@@ -15,7 +15,7 @@ const equivalences = DEFAULT_PURCHASE_LIMITS.equivalences;
 const weigh = (category: string, sizeLabel: string, thcMg: number | null = null, labels = [sizeLabel]) =>
   estimateFlowerEquivalentMg({ category, thcMg, sizeLabel, productSizeLabels: labels }, equivalences);
 
-describe("weights of flower equivalent (decision 28)", () => {
+describe("weights of flower equivalent (P-28)", () => {
   it("reads grams from size labels", () => {
     expect(gramsInLabel("3.5g")).toBe(3.5);
     expect(gramsInLabel("28 g")).toBe(28);

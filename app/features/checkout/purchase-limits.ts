@@ -1,5 +1,5 @@
 /**
- * Purchase limits (decision 28): every size counts a weight of flower equivalent against a
+ * Purchase limits (P-28): every size counts a weight of flower equivalent against a
  * per-order limit that depends on the delivery state, and one size is capped per order. Pure
  * rules, no zod and no React: the cart panel, the checkout form and the server all run them.
  */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { changeDueCents, changeToBringText } from "./cash-change.ts";
 
-describe("cash change (decision 24)", () => {
+describe("cash change (P-24)", () => {
   it("tells the change to bring only when the shopper pays with more than the total", () => {
     expect(changeDueCents(8650, 10000)).toBe(1350);
     expect(changeDueCents(8650, 8650)).toBeNull();

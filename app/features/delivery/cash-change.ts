@@ -1,5 +1,5 @@
 /**
- * Cash on delivery (decision 24): the shopper may say what they will pay with, so the driver
+ * Cash on delivery (P-24): the shopper may say what they will pay with, so the driver
  * brings change. Read by the checkout (the check), the admin order card, the shop's new-order
  * e-mail and the driver slip. Pure, integer cents.
  */

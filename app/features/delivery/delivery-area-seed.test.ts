@@ -7,7 +7,7 @@ const zone = (name: string) => {
   return found;
 };
 
-describe("the seeded delivery area (decision 21)", () => {
+describe("the seeded delivery area (P-21)", () => {
   it("has the six jurisdictions of the decision, each active with ZIPs and no own minimum", () => {
     expect(DELIVERY_AREA_SEED.map((z) => [z.name, z.state])).toEqual([
       ["District of Columbia", "DC"],

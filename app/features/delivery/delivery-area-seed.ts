@@ -1,6 +1,6 @@
 /**
- * The shop's delivery area as it is seeded into `delivery_zones` on an empty database (decision 21,
- * issue 15 item 1): one zone per jurisdiction, each with the residential 5-digit ZIP codes it
+ * The shop's delivery area as it is seeded into `delivery_zones` on an empty database
+ * (P-21): one zone per jurisdiction, each with the residential 5-digit ZIP codes it
  * serves. Plain data, no database and no server-only imports, so the seed, the admin screens and
  * the tests all read the same lists. See docs/decisions/022-delivery-area-zip-lists.md.
  *
@@ -85,7 +85,7 @@ export type DeliveryZoneSeed = {
   zipCodes: readonly string[];
 };
 
-/** The shop's delivery area (decision 21), in the order the admin screen lists it. */
+/** The shop's delivery area (P-21), in the order the admin screen lists it. */
 // biome-ignore format: ZIP lists read and review better ten to a line than one per line
 export const DELIVERY_AREA_SEED: readonly DeliveryZoneSeed[] = [
   {

@@ -1,5 +1,5 @@
 /**
- * Delivery area rules (decision 21): which zone a ZIP belongs to, and the refusal a shopper sees
+ * Delivery area rules (P-21): which zone a ZIP belongs to, and the refusal a shopper sees
  * when the shop does not deliver there. Pure functions, no database and no React: the checkout
  * form, the server's order check and the landing page's "Do we deliver to you?" box run the same
  * code over zones read from `delivery_zones` (seeded from ./delivery-area-seed.ts).
@@ -52,7 +52,7 @@ export function zoneForZip<Z extends DeliveryZoneLike>(
   return { ok: false, reason: holding.length > 0 ? "wrong-state" : "outside-area", zip };
 }
 
-/** The refusal shown next to the ZIP field, naming the ZIP (issue 15). */
+/** The refusal shown next to the ZIP field, naming the ZIP. */
 export function deliveryAreaRefusalMessage(zip: string, areaWords: string = DELIVERY_AREA_WORDS): string {
   return `We don't deliver to ${zip} yet. We deliver in ${areaWords}.`;
 }

@@ -1,6 +1,6 @@
 /**
  * The delivery settings screen's forms (/admin/settings/delivery) and the stored settings value:
- * one schema each for the browser's messages and the server's check (decisions 13, 21, 22).
+ * one schema each for the browser's messages and the server's check (P-13, P-21, P-22).
  */
 import { MIN_ORDER_TEXT } from "#app/features/cart/cart.ts";
 import { US_STATES } from "#app/features/checkout/checkout.schema.ts";

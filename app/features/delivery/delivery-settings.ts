@@ -1,5 +1,5 @@
 /**
- * The shop's delivery settings (decisions 13 and 22), as staff set them at
+ * The shop's delivery settings (P-13 and P-22), as staff set them at
  * /admin/settings/delivery: how many orders each slot takes per weekday, each weekday's same-day
  * cut-off and the lead time before a slot of today ends. Pure: stored in `store_settings`
  * (delivery-settings.server.ts), read by the checkout, the order's SQL check and the admin screen.
@@ -12,7 +12,7 @@ import {
 } from "#app/features/checkout/delivery-slots.ts";
 import { weekday } from "#app/utils/store-time.ts";
 
-/** Decision 22's default: eight orders a slot. The server's default comes from DELIVERY_SLOT_CAPACITY. */
+/** P-22's default: eight orders a slot. The server's default comes from DELIVERY_SLOT_CAPACITY. */
 export const DEFAULT_SLOT_CAPACITY = 8;
 
 export const WEEKDAY_NAMES = [

@@ -1,5 +1,5 @@
 /**
- * The delivery area, slot settings and closures in the database (decisions 13, 21, 22): read by
+ * The delivery area, slot settings and closures in the database (P-13, P-21, P-22): read by
  * the checkout and the landing page, written by staff at /admin/settings/delivery. The capacity
  * check that cannot be raced lives in SQL (`place_order` books the slot's counter row in
  * `delivery_slot_bookings`, drizzle/0014; a reopen asks `delivery_slot_refusal`); this module
@@ -295,7 +295,7 @@ export async function checkoutDeliveryDays(now: Date, executor?: Executor) {
 export type ZipCheckAnswer = { zip: string; delivers: boolean; message: string };
 
 /**
- * The landing page's 'Do we deliver to you?' (decision 21): whether an active zone of either
+ * The landing page's 'Do we deliver to you?' (P-21): whether an active zone of either
  * state holds the ZIP, in words. The page is cached without a ZIP only: an answer is rendered
  * for its request (app/server/page-cache.server.ts never stores a `zip=` page).
  */

@@ -1,5 +1,5 @@
 /**
- * What every e-mail of the shop shares (decision 021): the layout with the store's identity, a few
+ * What every e-mail of the shop shares (record 021): the layout with the store's identity, a few
  * building blocks, `renderEmail`, which renders one React element to the HTML part and derives the
  * plain-text part from that same HTML, and `emailTemplate` for e-mails sent on every order (rendered
  * once per shape, then filled). Server-only: nothing here reaches the browser bundle.
@@ -217,7 +217,7 @@ const formatTextLine: FormatCallback = (elem, _walk, builder) => {
 /**
  * HTML to text as `render(element, { plainText: true })` converts it (the same html-to-text options
  * and selectors), compiled once: converting with uncompiled options costs three times as much,
- * and an order renders two e-mails before its statement (decision 021).
+ * and an order renders two e-mails before its statement (record 021).
  */
 const toText = compile({
   wordwrap: false,
@@ -293,7 +293,7 @@ const SHAPES_KEPT = 64;
  * An e-mail that is sent often (one per order): rendered with `renderEmail` once per shape of its
  * view (how many order lines, which fields) with a marker in place of every string, then filled
  * with each message's strings, escaped for the HTML part and as they are for the text part
- * (decision 021). The component must only place the view's strings, never compute from them.
+ * (record 021). The component must only place the view's strings, never compute from them.
  */
 export function emailTemplate<V extends EmailView>(
   build: (view: V) => { subject: string; element: ReactElement },

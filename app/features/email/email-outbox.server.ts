@@ -1,5 +1,5 @@
 /**
- * The e-mail outbox (decision 12, and 016 for sending each mail once). Mails are queued in
+ * The e-mail outbox (P-12, and record 016 for sending each mail once). Mails are queued in
  * `email_outbox` inside the order transaction, then a worker sends them: through SMTP when SMTP_URL
  * is set, otherwise into `DATA_DIR/outbox/` as .eml files. Failures back off exponentially and a
  * mail server that is down only delays mail.
@@ -157,7 +157,7 @@ export function smtpTransport(url: string, options: { timeoutMs?: number } = {})
   };
 }
 
-/** A mail as the MIME composer takes it, under its stable Message-ID (decision 016). */
+/** A mail as the MIME composer takes it, under its stable Message-ID (record 016). */
 function mimeMail({ id, from, to, subject, text, html }: OutgoingMail): MimeMail {
   return { from, to, subject, text, html, messageId: messageId(id) };
 }

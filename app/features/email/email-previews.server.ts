@@ -120,7 +120,7 @@ export const EMAIL_PREVIEWS: EmailPreview[] = [
       name: `order-notification-${sample}`,
       render: (store: StoreEmailSettings) => shopNotificationEmail(order, store),
     },
-    // The customer's e-mails after a status change (decision 23).
+    // The customer's e-mails after a status change (P-23).
     { name: `order-confirmed-${sample}`, render: (store) => statusEmail("confirmed", order, store) },
     {
       name: `order-out-for-delivery-${sample}`,

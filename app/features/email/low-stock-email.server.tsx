@@ -1,7 +1,7 @@
 /**
- * The daily low-stock digest to the shop (issue 14 item 5): every size at or below its threshold,
+ * The daily low-stock digest to the shop: every size at or below its threshold,
  * sold-out first, each with a link to its product's edit page. A React component like the order
- * e-mails (decision 021); sent once a day, so it is rendered directly rather than from a template.
+ * e-mails (record 021); sent once a day, so it is rendered directly rather than from a template.
  */
 import { formatDeliveryDate } from "#app/features/checkout/delivery-slots.ts";
 import {

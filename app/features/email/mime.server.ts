@@ -1,8 +1,8 @@
 /**
  * One outbox mail as a MIME message (RFC 5322, 2045, 2047): multipart/alternative with the text
  * and the HTML part, each UTF-8 in base64. Composed in one pass of string work: nodemailer's own
- * composer (a stream pipeline per part, quoted-printable in JavaScript) cost about 1.5 ms of CPU per
- * mail, as much as the rest of an order post together (decision 023). nodemailer still speaks SMTP.
+ * composer (a stream pipeline per part, quoted-printable in JavaScript) cost as much CPU per mail as
+ * the rest of an order post together (record 023 has the figures). nodemailer still speaks SMTP.
  */
 import { randomBytes } from "node:crypto";
 

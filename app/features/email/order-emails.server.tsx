@@ -1,6 +1,6 @@
 /**
- * The two order e-mails (decision 12): a confirmation to the customer and a new-order notice to
- * the shop. React components (decision 021): each renders the HTML part, and the text part is read
+ * The two order e-mails (P-12): a confirmation to the customer and a new-order notice to
+ * the shop. React components (record 021): each renders the HTML part, and the text part is read
  * from that HTML, so the two say the same. They place the strings of an `OrderEmailView` and
  * nothing else, so `emailTemplate` can render them once per number of order lines and fill in each
  * order. No ID image is ever attached.
@@ -36,7 +36,7 @@ export type OrderEmailItem = Pick<
 export type OrderEmailData = OrderSummary &
   Pick<OrderView, "publicToken" | "hasIdPhoto"> & {
     items: OrderEmailItem[];
-    /** 'I'll pay with' in cents (decision 24), when the shopper gave one. */
+    /** 'I'll pay with' in cents (P-24), when the shopper gave one. */
     payWithCents?: number | null;
   };
 
@@ -65,7 +65,7 @@ export type OrderEmailView = {
   total: string;
   /** The cash the customer has ready: the exact total, or what they pay with and the change. */
   cashToPrepare: string;
-  /** 'Bring $13.50 change' and what the shopper pays with, or null (decision 24). */
+  /** 'Bring $13.50 change' and what the shopper pays with, or null (P-24). */
   change: Array<{ text: string; payWith: string }>;
   orderLink: string;
   adminLink: string;
@@ -213,7 +213,7 @@ const shopTemplate = emailTemplate((view: OrderEmailView) => ({
 }));
 
 /**
- * The customer's confirmation of `order`. Rendered from a template of its shape (decision 021):
+ * The customer's confirmation of `order`. Rendered from a template of its shape (record 021):
  * an order costs two string fills, not two React renders and HTML-to-text conversions.
  */
 export function customerConfirmationEmail(

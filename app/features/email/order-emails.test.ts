@@ -15,7 +15,7 @@ import {
 
 /**
  * The subjects and text parts the hand-built string templates produced for the sample orders,
- * written by the last version of `order-emails.ts` before the port to React (decision 021).
+ * written by the last version of `order-emails.ts` before the port to React (record 021).
  */
 type Before = Record<string, Record<"customer" | "shop", { subject: string; text: string }>>;
 const BEFORE = JSON.parse(

@@ -20,10 +20,10 @@ export type OutboxEmail = {
   createdAt: string;
 };
 
-/** The e-mail outbox for admins (decision 12): newest first, 50 at a time, failures visible. */
+/** The e-mail outbox for admins (P-12): newest first, 50 at a time, failures visible. */
 /**
  * An invitation's link signs up whoever opens it first: the outbox shows it hidden, so a manager
- * reading the outbox cannot take an owner's invitation (issue 16).
+ * reading the outbox cannot take an owner's invitation.
  */
 export function hideInvitationLinks(text: string) {
   return text.replace(/\/admin\/invitation\/[\w-]+/g, "/admin/invitation/(hidden)");

@@ -1,6 +1,6 @@
 /**
- * The invitation to join the shop's staff (issue 16 item 2): a single-use link valid 48 hours.
- * A React component like the other e-mails (decision 021); sent through the outbox.
+ * The invitation to join the shop's staff: a single-use link valid 48 hours.
+ * A React component like the other e-mails (record 021); sent through the outbox.
  */
 
 import type { StaffRole } from "#app/db/schema.ts";

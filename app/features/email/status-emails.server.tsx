@@ -1,7 +1,7 @@
 /**
- * The customer's e-mails after the order (decision 23): one for every status change — confirmed,
+ * The customer's e-mails after the order (P-23): one for every status change — confirmed,
  * out for delivery, delivered (thanks and a receipt), cancelled (the reason in plain words) — and
- * the shop's notice when a customer cancels on their order page. React components (decision 021)
+ * the shop's notice when a customer cancels on their order page. React components (record 021)
  * rendered through `emailTemplate`; each links to the customer's order page.
  */
 import type * as React from "react";

@@ -6,7 +6,7 @@ import { statusEmail } from "./status-emails.server.tsx";
 const hostile = SAMPLE_ORDERS.hostile;
 const orderLink = "https://shop.example/thank-you?order=tok_%3Cb%3E%26%22'zyx";
 
-describe("status e-mails (decision 23)", () => {
+describe("status e-mails (P-23)", () => {
   it("renders every status e-mail of the long-name sample: subject, the long name, the order page link", async () => {
     const previews = EMAIL_PREVIEWS.filter((preview) =>
       /^order-(confirmed|out-for-delivery|delivered|cancelled|cancelled-by-customer)-hostile$/.test(

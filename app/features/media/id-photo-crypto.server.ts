@@ -1,5 +1,5 @@
 /**
- * Encryption of customer ID photos at rest (decision 014): AES-256-GCM, a random 12-byte nonce per
+ * Encryption of customer ID photos at rest (record 014): AES-256-GCM, a random 12-byte nonce per
  * photo, and the key id and photo id as additional authenticated data, so a ciphertext moved to
  * another row (or relabelled with another key id) fails to decrypt instead of showing the wrong ID.
  *

@@ -1,5 +1,5 @@
 /**
- * Which key ID photos are encrypted with, as the database records it (decision 014). The database
+ * Which key ID photos are encrypted with, as the database records it (record 014). The database
  * keeps each key's id and check value (never the key): the one row not retired is the current key,
  * which every instance encrypts new photos with, so a rotation switches every instance at once.
  */
@@ -121,7 +121,7 @@ export async function insertEncryptedIdPhoto(
       id: photo.id,
       contentType: photo.contentType,
       // As hex text, decoded by the database: PGlite turns a bytea parameter into hex in a
-      // JavaScript loop (~0.3 s of the event loop for a 1 MB photo; decision record 015).
+      // JavaScript loop (~0.3 s of the event loop for a 1 MB photo; record 015).
       bytes: sql`decode(${Buffer.from(sealed.bytes).toString("hex")}, 'hex')`,
       keyId: sealed.keyId,
       nonce: sealed.nonce,

@@ -1,7 +1,7 @@
 /**
- * Customer ID photos (decision 6): the checkout upload is read from the request stream with a
+ * Customer ID photos (P-6): the checkout upload is read from the request stream with a
  * hard byte limit, checked by content (magic bytes and a real decode), re-encoded to JPEG without
- * any metadata (EXIF/GPS gone) and stored privately in `id_photos`, encrypted (decision 014). Only an
+ * any metadata (EXIF/GPS gone) and stored privately in `id_photos`, encrypted (record 014). Only an
  * admin route serves them.
  */
 
@@ -19,7 +19,7 @@ import sharp from "./sharp.server.ts";
 import { UploadRefused } from "./upload-refused.ts";
 import { createWorkQueue, QueueBusy } from "./work-queue.server.ts";
 
-/** Refuse pixel bombs: a phone's camera takes 12 to 24 megapixels (decision 015). */
+/** Refuse pixel bombs: a phone's camera takes 12 to 24 megapixels (record 015). */
 export const MAX_INPUT_PIXELS = 25_000_000;
 /** Stored photos are at most this wide or high: enough to read an ID, about 200–400 KB. */
 export const STORED_MAX_SIDE = 1600;
@@ -97,8 +97,8 @@ async function reencode(input: Uint8Array): Promise<ProcessedIdPhoto> {
     .rotate()
     .resize({ width: STORED_MAX_SIDE, height: STORED_MAX_SIDE, fit: "inside", withoutEnlargement: true })
     .flatten({ background: "#ffffff" })
-    // Plain libjpeg-turbo, not mozjpeg: files ~15% larger, but ~3× less CPU on a small photo
-    // and >10× less on a large one, and this runs on the checkout request.
+    // Plain libjpeg-turbo, not mozjpeg: slightly larger files for several times less CPU, and this
+    // runs on the checkout request (record 008 has the figures).
     .jpeg({ quality: 85 })
     .toBuffer({ resolveWithObject: true });
   return { contentType: "image/jpeg", bytes: new Uint8Array(data), width: info.width, height: info.height };
@@ -109,7 +109,7 @@ export type IdPhotoUpload =
   | { ok: false; status: 400 | 413 | 500 | 503; message: string; retryAfterSeconds?: number };
 
 /**
- * The ID photo sent as soon as the shopper picks it (decision 8): read, checked and re-encoded as
+ * The ID photo sent as soon as the shopper picks it (P-8): read, checked and re-encoded as
  * on the checkout post, stored privately, and answered with its id as the token the order post
  * names instead of the file. A photo no order claims is deleted by the retention job.
  */
@@ -145,7 +145,7 @@ export function idPhotoTokenOf(form: FormData): string | null {
   return typeof value === "string" && UUID.test(value) ? value.toLowerCase() : null;
 }
 
-/** Stores the photo encrypted under the database's current key (decision 014); returns its id. */
+/** Stores the photo encrypted under the database's current key (record 014); returns its id. */
 export async function storeIdPhoto(photo: ProcessedIdPhoto, executor?: Executor): Promise<string> {
   const id = randomUUID();
   await insertEncryptedIdPhoto(executor ?? (await db()), idPhotoKeyring(), {

@@ -3,7 +3,7 @@
  * fast as page 1), status changes that keep the running totals and the stock right, and the
  * dashboard figures read from running totals instead of scanning every order.
  *
- * Rules written down (decision 9 and the lead's brief):
+ * Rules written down (P-9 and the lead's brief):
  * - Cancelling puts every item's quantity back on its size (if the size still exists).
  * - Moving a cancelled order to confirmed or delivered takes the items out of stock again; when
  *   the stock no longer covers it the change is refused with a message naming the item.
@@ -28,7 +28,7 @@ import {
 import { SQL_REFUSALS } from "#app/db/sql-refusals.ts";
 import { type AuditBy, recordAuditBy } from "#app/features/staff/audit.server.ts";
 import { config } from "#app/utils/env.server.ts";
-import { STORE_TIME_ZONE, storeDay } from "#app/utils/store-time.ts";
+import { addStoreDays, STORE_TIME_ZONE, storeDay } from "#app/utils/store-time.ts";
 import { type DeliveredBy, deliveredBy } from "./delivered-by.server.ts";
 import { isWithinScope, type StaffScope } from "./driver-scope.server.ts";
 import type { OrderFilters } from "./order-search.schema.ts";
@@ -51,7 +51,7 @@ export type AdminOrder = OrderSummary &
     /** Why a cancelled order was cancelled, when the shop recorded it ('not confirmed in time'). */
     cancelReason: string | null;
     idPhotoId: string | null;
-    /** 'I'll pay with' in cents (decision 24), or null. */
+    /** 'I'll pay with' in cents (P-24), or null. */
     payWithCents: number | null;
     items: AdminOrderItem[];
     /** On the completed list, a delivered order's who and when. */
@@ -62,7 +62,7 @@ export type OrderScope = "incoming" | "completed";
 
 export type OrdersPage = { orders: AdminOrder[]; nextCursor: string | null };
 
-/** Incoming: still to deliver. Completed: delivered, and cancelled with its reason (decision 23). */
+/** Incoming: still to deliver. Completed: delivered, and cancelled with its reason (P-23). */
 export const SCOPE_STATUSES: Record<OrderScope, readonly OrderStatus[]> = {
   incoming: OPEN_STATUSES,
   completed: CLOSED_STATUSES,
@@ -207,9 +207,9 @@ export type StatusChangeOptions = {
   onlyFrom?: readonly OrderStatus[];
   /** The admin making the change, recorded on its stock movements (null for the shop's own jobs). */
   actorId?: string | null;
-  /** Recorded in the audit log with the change (decision 27); the shop's own jobs pass none. */
+  /** Recorded in the audit log with the change (P-27); the shop's own jobs pass none. */
   audit?: AuditBy;
-  /** Only an order within this scope may change (a driver's run, decision 26). */
+  /** Only an order within this scope may change (a driver's run, P-26). */
   scope?: StaffScope;
 };
 
@@ -326,7 +326,7 @@ function statusToChangeFrom(current: OrderStatus, status: OrderStatus, onlyFrom?
 /**
  * The status change inside the caller's transaction, by the `change_order_status` SQL function: the
  * order row locked, stock moved, running totals kept right, the timeline step written, the audit
- * event and the customer's e-mail for the new status queued in the same transaction (decision 23).
+ * event and the customer's e-mail for the new status queued in the same transaction (P-23).
  * `options.prepared` is the order as read (and its e-mail as rendered) before the transaction; without
  * it the order is read and the e-mail rendered here, inside the caller's transaction. Throws
  * StockShort when un-cancelling needs stock that is gone, SlotRefused when its slot is full.
@@ -351,7 +351,7 @@ export async function changeOrderStatus(
   const from = statusToChangeFrom(order.status, status, options.onlyFrom);
   if (from === null) return { ok: true, changed: false } as const;
   if (from === "cancelled") {
-    // Reopening a cancelled order takes its place in the slot again (decision 22, slot capacity).
+    // Reopening a cancelled order takes its place in the slot again (P-22, slot capacity).
     const problem = await reopenSlotProblem(tx, {
       orderId,
       deliveryDate: order.deliveryDate,
@@ -363,7 +363,7 @@ export async function changeOrderStatus(
   try {
     // change_order_status reads the admin from this transaction-local setting for its stock movements.
     if (options.actorId) await tx.execute(sql`SELECT set_config('stock.actor', ${options.actorId}, true)`);
-    // Stock and running totals move in SQL only, next to place_order (drizzle/functions/, decision 020).
+    // Stock and running totals move in SQL only, next to place_order (drizzle/functions/, record 020).
     const result = await tx.execute(
       sql`SELECT change_order_status(${orderId}::uuid, ${status}, ${now.toISOString()}::timestamptz,
         ${options.cancelReason ?? null}, ARRAY[${from}]::text[], ${STORE_TIME_ZONE}) AS outcome`,
@@ -418,7 +418,7 @@ export const CUSTOMER_CANCEL_REASON = "Customer request";
 export type CustomerCancelResult = { ok: true } | { ok: false; reason: "not-found" | "not-pending" };
 
 /**
- * The customer cancels their own order on its page (decision 23): only while it is pending. Stock goes
+ * The customer cancels their own order on its page (P-23): only while it is pending. Stock goes
  * back, its slot frees up (capacity counts orders that are not cancelled), the customer gets the
  * cancellation e-mail and the shop a notice, all queued in one transaction (rendered before it).
  */
@@ -548,8 +548,5 @@ export async function getDashboardStats(
 
 /** The `count` calendar days ending with `lastDay` (yyyy-MM-dd), oldest first. */
 export function lastDays(lastDay: string, count: number) {
-  const [year, month, day] = lastDay.split("-").map(Number) as [number, number, number];
-  return Array.from({ length: count }, (_, index) =>
-    new Date(Date.UTC(year, month - 1, day - (count - 1 - index))).toISOString().slice(0, 10),
-  );
+  return Array.from({ length: count }, (_, index) => addStoreDays(lastDay, index - (count - 1)));
 }

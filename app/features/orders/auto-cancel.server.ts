@@ -1,6 +1,6 @@
 /**
  * Pending orders whose delivery slot has ended without being confirmed are cancelled by the shop
- * itself (decision 29), with the reason 'not confirmed in time': the stock goes back on the shelf
+ * itself (P-29), with the reason 'not confirmed in time': the stock goes back on the shelf
  * and the running totals move exactly as for a cancellation by staff (the same status change).
  *
  * Safe with several app instances on one PostgreSQL: the change applies only to an order still

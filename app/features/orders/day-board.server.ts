@@ -1,9 +1,9 @@
 /**
- * The day's work (decision 25, issue 15 items 4 and 4b): a date's orders by delivery slot for the
+ * The day's work (P-25, record 031): a date's orders by delivery slot for the
  * today board, the pick list and the driver slips printed from it, the dashboard's 'Today at a
  * glance' figures, and the count of orders ever placed that the new-order alert watches.
  *
- * Bounded work per request (decision 15): the board reads at most `perSlot` orders a slot through
+ * Bounded work per request (P-15): the board reads at most `perSlot` orders a slot through
  * the (delivery_date, delivery_time, created_at, id) index, whatever the number of orders that day;
  * the per-slot counts are one GROUP BY over that day's index entries.
  *
@@ -20,7 +20,7 @@ import { type AdminOrder, adminOrderColumns, withItems } from "./admin-orders.se
 import { BOARD_ORDERS_PER_SLOT, boardQuery, MAX_DRIVER_SLIPS, slotOrder } from "./day-board.ts";
 import { type StaffScope, scopeCondition } from "./driver-scope.server.ts";
 
-/** An order on the board: the admin card's shape, with the driver it is assigned to (issue 16 item 1b). */
+/** An order on the board: the admin card's shape, with the driver it is assigned to. */
 export type BoardOrder = AdminOrder & {
   driverId?: string | null;
   driverName?: string | null;
@@ -28,10 +28,10 @@ export type BoardOrder = AdminOrder & {
 
 export type BoardSlot = {
   label: string;
-  /** Orders of the slot that hold a place: every status but cancelled (decision 22). */
+  /** Orders of the slot that hold a place: every status but cancelled (P-22). */
   count: number;
   cancelled: number;
-  /** Places of the slot that date, when the shop set a capacity (issue 15 item 2). */
+  /** Places of the slot that date, when the shop set a capacity. */
   capacity?: number;
   /** Cash still to collect in the slot: totals of orders not yet delivered or cancelled. */
   toCollectCents: number;
@@ -106,9 +106,9 @@ export async function getDayBoard(
   options: {
     slot?: string;
     perSlot?: number;
-    /** Places per slot for that date, when known (issue 15 item 2 provides them). */
+    /** Places per slot for that date, when known (the slot capacities of P-22). */
     capacities?: ReadonlyMap<string, number>;
-    /** A driver's run: only their orders and unassigned ones (decision 26). */
+    /** A driver's run: only their orders and unassigned ones (P-26). */
     scope?: StaffScope;
     /** Leave pending orders out (a driver's run takes confirmed orders unless they ask). */
     withoutPending?: boolean;
@@ -267,7 +267,7 @@ export type TodayFigures = {
 };
 
 /**
- * 'Today at a glance' (issue 15 item 4b): orders placed today from the daily running total, and
+ * 'Today at a glance': orders placed today from the daily running total, and
  * today's deliveries by status from the (delivery_date, …) index: one GROUP BY over today's
  * orders only, so the cost follows the day's orders, not the shop's history.
  */

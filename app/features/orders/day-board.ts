@@ -1,16 +1,16 @@
 /**
- * Pure rules of the day's work (decision 25): which date and slot a board URL asks for, the order
+ * Pure rules of the day's work (P-25): which date and slot a board URL asks for, the order
  * of slots, the map search of an address, the change a driver brings, and the new-order alert's
  * title. Shared by the server (loaders) and the browser (the board, the alert).
  */
 import { DELIVERY_SLOT_LABELS } from "#app/features/checkout/delivery-slots.ts";
-import { storeClock } from "#app/utils/store-time.ts";
+import { isStoreDate, storeClock } from "#app/utils/store-time.ts";
 import { filterText } from "#app/utils/url-filters.ts";
 import { z } from "#app/utils/zod.ts";
 
 /**
  * Orders shown per slot on the board; the rest of a busy slot is one link away (`?slot=`). The
- * default capacity of a slot (decision 22), so a normal day shows every order; it bounds the page
+ * default capacity of a slot (P-22), so a normal day shows every order; it bounds the page
  * (and its server time) on a day with hundreds.
  */
 export const BOARD_ORDERS_PER_SLOT = 8;
@@ -19,18 +19,9 @@ export const SLOT_PAGE_ORDERS = 200;
 /** Driver slips printed at once: beyond it, print slot by slot. */
 export const MAX_DRIVER_SLIPS = 250;
 
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-
-function isCalendarDate(value: string) {
-  if (!DATE.test(value)) return false;
-  const [year, month, day] = value.split("-").map(Number) as [number, number, number];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
-}
-
 /** `?date=yyyy-MM-dd&slot=<label>` of the board and its print views. */
 export const dayBoardQuerySchema = z.object({
-  date: z.string().refine(isCalendarDate).optional().catch(undefined),
+  date: z.string().refine(isStoreDate).optional().catch(undefined),
   // A NUL would reach the database (which refuses it) as the slot to look up.
   slot: filterText(40).optional().catch(undefined),
 });

@@ -107,7 +107,7 @@ export async function assignDriver(input: AssignmentInput, by: AuditBy): Promise
 
 /**
  * What the customer's order page says about the driver: their first name, once the order is out
- * for delivery with a driver assigned (issue 16 item 1b). Never more than the first name.
+ * for delivery with a driver assigned. Never more than the first name.
  */
 export async function driverFirstNameFor(order: { id: string; status: string }): Promise<string | null> {
   if (order.status !== "out_for_delivery") return null;

@@ -1,5 +1,5 @@
 /**
- * A driver's run (decision 26): the orders of TODAY (store time zone) assigned to them or to
+ * A driver's run (P-26): the orders of TODAY (store time zone) assigned to them or to
  * nobody. Owners and managers (permission `today.plan`) see every order of any date. The board,
  * the status actions and the ID photo route all ask this one module.
  */

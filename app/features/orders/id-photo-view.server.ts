@@ -1,7 +1,7 @@
 /**
  * A staff member opens a customer's ID photo: allowed only within their scope (a driver: today's
  * orders assigned to them or unassigned), and recorded in the audit log in the same transaction as
- * the read (decision 27). The event names the order, never the photo.
+ * the read (P-27). The event names the order, never the photo.
  *
  * The order card shows the photo as a thumbnail, loaded with every page load and every revalidation;
  * that load (`kind: "thumbnail"`) is recorded at most once per staff member, order and hour. Opening

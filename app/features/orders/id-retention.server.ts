@@ -1,7 +1,7 @@
 /**
  * ID photos are deleted ID_RETENTION_DAYS after their order is delivered or cancelled
- * (decision 6). `orders.status_changed_at` says when that happened; the admin's status change
- * must set it. A photo no order refers to (sent ahead of a checkout that never came, decision 8,
+ * (P-6). `orders.status_changed_at` says when that happened; the admin's status change
+ * must set it. A photo no order refers to (sent ahead of a checkout that never came, P-8,
  * or a checkout that failed half-way) goes after UNCLAIMED_PHOTO_HOURS.
  */
 import { and, inArray, isNotNull, lt, sql } from "drizzle-orm";

@@ -1,5 +1,5 @@
 /**
- * The admin order lists' one action (conventions §7): an intent of the status flow
+ * The admin order lists' one action: an intent of the status flow
  * (`order-status.ts`), parsed with the shared schema, applied with `applyOrderAction`. The incoming
  * and completed routes both answer with it (the completed list reopens orders), the today board
  * with `todayBoardAction`. Both return what happened; the routes turn it into a status code and a toast.

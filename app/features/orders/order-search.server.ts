@@ -1,5 +1,5 @@
 /**
- * The SQL of the admin order search (issue 15 item 6, decision 030). Every kind of match is a prefix
+ * The SQL of the admin order search (record 030). Every kind of match is a prefix
  * match on its own btree index (`text_pattern_ops`, drizzle/0010), so a search at 100,000 orders is a
  * BitmapOr of a few index ranges, on PGlite and PostgreSQL alike (no pg_trgm):
  * - order number: the first hex digits of the id ('#3f2a', '3f2a9b1c') → a range on the primary key;

@@ -1,5 +1,5 @@
 /**
- * Issue 15 items 3, 4b and 6 against a real database (both drivers): the status flow with a customer
+ * The order status flow against a real database (both drivers): the status flow with a customer
  * e-mail per change delivered to a real loopback SMTP server, the timeline, the customer's own
  * cancellation, reopening, the search and the CSV export.
  */
@@ -348,7 +348,7 @@ describeEachDatabase("order status flow", (database) => {
     ]);
   });
 
-  it("counts an order out for delivery as open for the open-orders limit (decision 29)", async () => {
+  it("counts an order out for delivery as open for the open-orders limit (P-29)", async () => {
     const phone = "(703) 555-2468";
     const first = await place(20, { phone });
     const second = await place(20, { phone });

@@ -2,7 +2,7 @@ import { z } from "#app/utils/zod.ts";
 import { CANCEL_OTHER_MAX, ORDER_ACTION_NAMES, STAFF_CANCEL_REASONS } from "./order-status.ts";
 
 /**
- * The admin's order buttons: one action with named intents (conventions §7), the intents being the
+ * The admin's order buttons: one action with named intents, the intents being the
  * actions of the status flow (`order-status.ts`). Cancel carries its reason; 'other' needs a text.
  */
 export const orderStatusSchema = z

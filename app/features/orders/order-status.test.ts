@@ -9,8 +9,8 @@ import {
   ORDER_ACTIONS,
 } from "./order-status.ts";
 
-describe("the order status flow table (decision 23)", () => {
-  it("offers each status its next steps, with the spec's words", () => {
+describe("the order status flow table (P-23)", () => {
+  it("offers each status its next steps, with the first shop's words", () => {
     expect(ALL_STATUSES.map((status) => [status, actionsFor(status)])).toEqual([
       ["pending", ["confirm", "cancel"]],
       ["confirmed", ["out-for-delivery", "deliver", "cancel"]],

@@ -1,5 +1,5 @@
 /**
- * The order status flow (decision 23): which action staff may take from which status, its button
+ * The order status flow (P-23): which action staff may take from which status, its button
  * label and the status it leads to. The one table every screen renders its buttons from (incoming
  * and completed lists, the today board) and the server checks a change against (`onlyFrom` of
  * `change_order_status`), so a button never offers what the server would refuse. Plain data, no
@@ -7,7 +7,7 @@
  *
  *   pending ─Confirm→ confirmed ─Out for Delivery→ out_for_delivery ─Mark Delivered→ delivered
  *   pending, confirmed, out_for_delivery ─Cancel (reason)→ cancelled
- *   confirmed ─Mark Delivered→ delivered (the spec's shortcut stays)
+ *   confirmed ─Mark Delivered→ delivered (the first shop's shortcut stays)
  *   delivered, cancelled ─Reopen→ confirmed (stock taken again)
  */
 import type { OrderStatus } from "#app/db/schema.ts";
@@ -63,7 +63,7 @@ export const STATUS_LABELS: Record<OrderStatus, string> = {
   cancelled: "Cancelled",
 };
 
-/** Still to be delivered: counted by the open-orders limit (decision 29) and in the incoming list. */
+/** Still to be delivered: counted by the open-orders limit (P-29) and in the incoming list. */
 export const OPEN_STATUSES = [
   "pending",
   "confirmed",
@@ -78,7 +78,7 @@ export const ALL_STATUSES = [...OPEN_STATUSES, ...CLOSED_STATUSES] as const;
 type MissingStatus = Exclude<OrderStatus, (typeof ALL_STATUSES)[number]>;
 export const ALL_STATUSES_LISTED: [MissingStatus] extends [never] ? true : never = true;
 
-/** The reasons staff choose from when cancelling (decision 23); the value is stored on the order. */
+/** The reasons staff choose from when cancelling (P-23); the value is stored on the order. */
 export const CANCEL_REASONS = {
   "customer-request": { label: "Customer request", customerText: "you asked us to cancel it" },
   "no-valid-id": {

@@ -1,5 +1,5 @@
 /**
- * 'Export CSV' of the admin order lists (issue 15 item 6): the orders the list's search and filters
+ * 'Export CSV' of the admin order lists: the orders the list's search and filters
  * select, one row per item (the order's columns repeated), newest first. Streamed: a batch of orders
  * is read (keyset on created_at, id, like the lists), turned into CSV by the shop's one writer
  * (`csvLines`, formulas neutralised) and handed to the response only when the client asks for more,
@@ -120,7 +120,7 @@ export function ordersCsvStream(
 
 /**
  * An export's filters as the audit log keeps them: the status and dates, and only whether there
- * was a search (its text may be a customer's name, phone or address; decision 27 keeps those out).
+ * was a search (its text may be a customer's name, phone or address; P-27 keeps those out).
  */
 export function exportedFilters(filters: OrderFilters) {
   const { q, ...rest } = filters;

@@ -1,6 +1,6 @@
 /**
  * The loader of the two admin order lists (incoming and completed): one page of the scope narrowed
- * by the URL's search and filters, for those who may read the audit log (owners, decision 26) each
+ * by the URL's search and filters, for those who may read the audit log (owners, P-26) each
  * order's own history, the store's day, and on the incoming list the count of placed orders the
  * new-order alert compares with. A failed query answers an empty list, `failed: true` (the route
  * words the error).

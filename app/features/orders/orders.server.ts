@@ -1,6 +1,6 @@
 /**
  * Reading orders. The storefront sees an order only through its unguessable public token
- * (decision 11); the admin side reads by id behind its guard.
+ * (P-11); the admin side reads by id behind its guard.
  */
 import { asc, eq } from "drizzle-orm";
 import { db, type Executor } from "#app/db/client.server.ts";
@@ -35,7 +35,7 @@ export type OrderView = {
   deliveryDate: string;
   deliveryTime: string;
   totalAmountCents: number;
-  /** 'I'll pay with' in cents (decision 24), when the shopper gave one. */
+  /** 'I'll pay with' in cents (P-24), when the shopper gave one. */
   payWithCents: number | null;
   notes: string | null;
   quantity: number;
@@ -45,7 +45,7 @@ export type OrderView = {
   items: OrderItemView[];
 };
 
-/** One step of an order's timeline (decision 23): 'placed' is the order's own creation. */
+/** One step of an order's timeline (P-23): 'placed' is the order's own creation. */
 export type OrderTimelineStep = { status: OrderStatus; at: string; cancelReason: string | null };
 
 /** What every view of an order shows: the customer, the delivery, the total (e-mails, admin cards). */

@@ -1,5 +1,5 @@
 /**
- * Placing an order (spec §4 'Order sequence on submit', decisions 7–10 and 12), all or nothing in
+ * Placing an order (K-4 'Order sequence on submit', P-7–P-10 and P-12), all or nothing in
  * one transaction: prices come from the database, stock is decremented conditionally (never below
  * 0), the order and its item snapshots are written, the dashboard's running totals move, and both
  * e-mails are queued. The idempotency key makes a double submit return the first order.
@@ -37,11 +37,11 @@ import { log } from "#app/utils/logger.server.ts";
 import { nextDate, storeClock, storeDay } from "#app/utils/store-time.ts";
 
 export type PlaceOrderInput = Omit<CheckoutInput, "ageConfirmed" | "payWith"> & {
-  /** 'I'll pay with' in cents (decision 24), at least the total; null or absent: not given. */
+  /** 'I'll pay with' in cents (P-24), at least the total; null or absent: not given. */
   payWith?: number | null;
   /** The stored, re-encoded ID photo, or null when none could be stored. */
   idPhotoId: string | null;
-  /** The client address's hourly order budget, taken by the order's own statement (decision 29). */
+  /** The client address's hourly order budget, taken by the order's own statement (P-29). */
   budget?: OrderBudget;
 };
 
@@ -61,19 +61,19 @@ export type PlaceOrderRefusal =
       sizeId: string;
     }
   | { ok: false; reason: "minimum"; totalCents: number; minimumCents: number }
-  /** The ZIP is outside the active delivery zones, or in another state's (decision 21). */
+  /** The ZIP is outside the active delivery zones, or in another state's (P-21). */
   | { ok: false; reason: "delivery-area"; message: string }
-  /** The slot has no place left for the date (decision 22). */
+  /** The slot has no place left for the date (P-22). */
   | { ok: false; reason: "slot-full"; message: string }
-  /** 'I'll pay with' below the total (decision 24). */
+  /** 'I'll pay with' below the total (P-24). */
   | { ok: false; reason: "pay-with"; message: string }
-  /** Over the per-size cap or the delivery state's weight limit (decision 28). */
+  /** Over the per-size cap or the delivery state's weight limit (P-28). */
   | { ok: false; reason: "purchase-limit"; message: string }
-  /** This e-mail address or phone number already has `limit` open orders (decision 29). */
+  /** This e-mail address or phone number already has `limit` open orders (P-29). */
   | { ok: false; reason: "open-orders"; contact: "email" | "phone"; limit: number }
-  /** The photo sent ahead is already another order's (a photo token is single-use, decision 29). */
+  /** The photo sent ahead is already another order's (a photo token is single-use, P-29). */
   | { ok: false; reason: "photo-claimed" }
-  /** The client address placed its hourly budget of orders (decision 29). */
+  /** The client address placed its hourly budget of orders (P-29). */
   | { ok: false; reason: "order-budget"; retryAfterSeconds: number };
 
 export type PlaceOrderResult = { ok: true; order: PlacedOrder; replayed: boolean } | PlaceOrderRefusal;
@@ -113,7 +113,7 @@ type PricedLine = CartLineInput & {
 
 /**
  * The lines priced from the database, ready to be written, and the capacity of the chosen slot
- * on its date (decision 22), which `place_order` checks under its slot lock.
+ * on its date (P-22), which `place_order` checks under its slot lock.
  */
 export type OrderQuote = { lines: PricedLine[]; totalCents: number; slotCapacity: number };
 
@@ -248,14 +248,14 @@ export async function prepareOrder(
   if (lines.length === 0) return { ok: false, reason: "empty-cart" };
   const delivery = deliveryChoiceProblem(input.deliveryDate, input.timeSlot, now, context.deliverySettings);
   if (delivery) return { ok: false, reason: "delivery", ...delivery };
-  // Decision 22, read here so a closed or full slot is refused before any photo work;
+  // P-22, read here so a closed or full slot is refused before any photo work;
   // place_order decides under its slot lock.
   if (context.closure !== null) {
     return { ok: false, reason: "delivery", field: "timeSlot", message: slotClosedMessage(context.closure) };
   }
   const capacity = slotCapacity(context.deliverySettings, input.deliveryDate, input.timeSlot);
   if (context.booked >= capacity) return { ok: false, reason: "slot-full", message: SLOT_FULL_MESSAGE };
-  // Decision 21: an active zone of the chosen state holds the ZIP.
+  // P-21: an active zone of the chosen state holds the ZIP.
   const area = zoneForZip(context.zones, input.zipCode, input.state);
   if (!area.ok) return { ok: false, reason: "delivery-area", message: zipRefusalMessage(area, input.state) };
 

@@ -95,7 +95,7 @@ describeEachDatabase("placing orders", (database) => {
     expect(order?.hasIdPhoto).toBe(true);
   });
 
-  it("refuses $79.99 with the spec's message and the server's figure, and accepts $80.00", async () => {
+  it("refuses $79.99 with the first shop's message and the server's figure, and accepts $80.00", async () => {
     const { db } = database();
     const cheap = await insertTestProduct(db, { priceCents: 7999 });
     const refused = await postCheckout([{ productId: cheap.productId, sizeId: cheap.sizeId, quantity: 1 }]);
@@ -214,7 +214,7 @@ describeEachDatabase("placing orders", (database) => {
     expect(await stockOf(product.sizeId)).toBe(9);
   });
 
-  it("validates every field with clear messages and the spec's toasts", async () => {
+  it("validates every field with clear messages and the first shop's toasts", async () => {
     const { db } = database();
     const product = await insertTestProduct(db, { priceCents: 9000 });
     const items = oneOf(product);
@@ -289,7 +289,7 @@ describeEachDatabase("placing orders", (database) => {
     expect(unknown).toMatchObject({ ok: false, reason: "unavailable", itemName: null });
   });
 
-  it("writes nothing when the order insert fails, and says so with the spec's message", async () => {
+  it("writes nothing when the order insert fails, and says so with the first shop's message", async () => {
     const { db } = database();
     const product = await insertTestProduct(db, { priceCents: 9000, inventoryCount: 5 });
     const [ordersBefore] = await db.select({ count: sql<number>`count(*)::int` }).from(orders);
@@ -373,7 +373,7 @@ describeEachDatabase("placing orders", (database) => {
     const failed = await submitCheckout(checkoutRequest(fields, await testIdPhoto()), {
       clientAddress,
       now: MONDAY_MORNING,
-      // A real database error while the photo is written (issue 12 item 4).
+      // A real database error while the photo is written.
       storePhoto: async () => {
         await db.execute(sql`INSERT INTO id_photos_gone (id) VALUES (gen_random_uuid())`);
         return "unreachable";

@@ -1,5 +1,5 @@
 /**
- * Slot capacity when an order is reopened (decision 22): reopening a cancelled order takes its place
+ * Slot capacity when an order is reopened (P-22): reopening a cancelled order takes its place
  * in its delivery slot again, so it is refused when the slot has filled up or been closed meanwhile.
  * Called by `changeOrderStatus` inside the status change's transaction, with the order row locked,
  * only when a cancelled order is moved to another status. The check is the one `place_order` makes:

@@ -1,7 +1,7 @@
 /**
  * The `store_settings` rows that staff change at /admin/settings (delivery, purchase limits): one
  * reader, and one writer that saves a value and records the change in the audit log in the same
- * transaction (decision 27).
+ * transaction (P-27).
  */
 import { eq } from "drizzle-orm";
 import { db, type Executor } from "#app/db/client.server.ts";

@@ -1,5 +1,5 @@
 /**
- * One's own account at /admin/account (issue 16 item 2): the active sessions with their device and
+ * One's own account at /admin/account: the active sessions with their device and
  * last request, signing out any one of them or all the others, and changing the password (the
  * current one required; every other session ends).
  */

@@ -1,5 +1,5 @@
 /**
- * The permission every admin route and every action intent needs (decision 26), in one table keyed
+ * The permission every admin route and every action intent needs (P-26), in one table keyed
  * by the route's pattern as React Router matches it. The admin guard (middleware on the admin
  * layout) reads it before any loader or action runs:
  *   - a pattern missing from the table is refused for everyone (403): a new admin route cannot be
@@ -45,7 +45,7 @@ const ORDER_LIST_INTENTS = {
   reopen: "orders",
 } as const satisfies Record<string, Permission>;
 
-/** The today board's moves: a driver may make three of them (decision 26), on their run only. */
+/** The today board's moves: a driver may make three of them (P-26), on their run only. */
 const BOARD_INTENTS = {
   confirm: "orders",
   "out-for-delivery": "today.run",

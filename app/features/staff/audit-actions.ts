@@ -1,5 +1,5 @@
 /**
- * The actions the audit log records, with how they read to people (decision 27). Plain data, safe
+ * The actions the audit log records, with how they read to people (P-27). Plain data, safe
  * in the browser: the audit page's filter suggests them and the order history names them.
  * Every action written anywhere has its label here (app/features/staff/audit-actions.test.ts checks it).
  */

@@ -1,5 +1,5 @@
 /**
- * Reading the audit log (decision 27, owners only): filters by actor, action, target (type and id)
+ * Reading the audit log (P-27, owners only): filters by actor, action, target (type and id)
  * and date range (store days), newest first, one keyset page at a time on (created_at, id). Each
  * filter has its index (drizzle/0013: actor, action, target, each followed by created_at DESC, id
  * DESC; the date range alone uses created_at's), so the first page and the 10,000th read the same

@@ -1,5 +1,5 @@
 /**
- * The audit log's retention (decision 27): events older than AUDIT_RETENTION_DAYS (default 400,
+ * The audit log's retention (P-27): events older than AUDIT_RETENTION_DAYS (default 400,
  * at least 30) are deleted by the `purge_audit_events` SQL function, the only path past the table's
  * append-only trigger. Runs at start and hourly, like the ID photo retention.
  */

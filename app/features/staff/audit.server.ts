@@ -1,5 +1,5 @@
 /**
- * The audit log's one writer (decision 27). Callers pass the transaction of the change they record,
+ * The audit log's one writer (P-27). Callers pass the transaction of the change they record,
  * so the event and the change commit or roll back together. `details` is a small JSON of what
  * changed (old and new price, old and new status); it must never carry an ID photo, a password, a
  * TOTP secret, a session token or a customer's address (the order id stands for the customer).
@@ -13,7 +13,7 @@ import { requestInfoContext } from "#app/utils/request-context.ts";
 
 export type AuditActor = { userId: string | null; email: string | null; role: StaffRole | null };
 
-/** Where the request came from: the client's address (decision 30) and the request id of its log line. */
+/** Where the request came from: the client's address (P-30) and the request id of its log line. */
 export type AuditOrigin = { ipAddress: string | null; requestId: string | null };
 
 export type AuditEntry = {

@@ -1,5 +1,5 @@
 /**
- * A staff member's new password (issue 16 item 2; OWASP ASVS 2.1): at least 12 characters, at
+ * A staff member's new password (OWASP ASVS 2.1): at least 12 characters, at
  * most 128, and not one of the 10,000 most common passwords (password-list/common-passwords.txt, compared
  * lower-cased).
  */

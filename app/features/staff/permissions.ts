@@ -1,5 +1,5 @@
 /**
- * What each staff role may do (decision 26), in one table. Every admin route and action names the
+ * What each staff role may do (P-26), in one table. Every admin route and action names the
  * permission it needs (see `routePermissions` in the admin layout's guard); nothing else decides.
  */
 import type { StaffRole } from "#app/db/schema.ts";

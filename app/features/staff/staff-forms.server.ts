@@ -1,4 +1,4 @@
-/** The forms of staff management, the invitation, one's account and the enrolment (zod, decision 6). */
+/** The forms of staff management, the invitation, one's account and the enrolment (zod, P-6). */
 import { STAFF_ROLES } from "#app/db/schema.ts";
 import { z } from "#app/utils/zod.ts";
 import { MAX_PASSWORD_LENGTH, newPasswordFields, passwordsMatch } from "./password-policy.server.ts";

@@ -1,5 +1,5 @@
 /**
- * Staff management (issue 16 item 2, owners only): the list, invitations (a single-use link valid
+ * Staff management (owners only): the list, invitations (a single-use link valid
  * 48 hours, only its SHA-256 stored), role changes, deactivation and an owner's reset of another
  * member's second factor. The shop always keeps one active owner: the last one can be neither
  * demoted nor deactivated, and nobody deactivates themself. Every change is audited in its own

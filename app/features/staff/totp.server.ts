@@ -1,5 +1,5 @@
 /**
- * Time-based one-time codes (RFC 6238, decision 27) with `otpauth`: 6 digits, 30-second steps,
+ * Time-based one-time codes (RFC 6238, P-27) with `otpauth`: 6 digits, 30-second steps,
  * one step of clock drift either way. The secret is sealed at rest with the ID-photo key ring
  * (AES-256-GCM, the user id bound as associated data) and a code's time step is accepted once:
  * `totp_last_step` only moves forward, in one UPDATE, so two requests with the same code cannot
@@ -93,7 +93,7 @@ export function unsealTotpSecret(
 
 /**
  * Seals again under the key ring's current key every second factor sealed under an older key this
- * instance holds, so that retiring the old key (a rotation, decision 014) locks nobody out. Returns
+ * instance holds, so that retiring the old key (a rotation, record 014) locks nobody out. Returns
  * how many were moved and how many are under keys this instance does not have.
  */
 export async function resealTotpSecrets(

@@ -1,5 +1,5 @@
 /**
- * Who must use a second factor (decision 27: owners and managers always, drivers when the owner
+ * Who must use a second factor (P-27: owners and managers always, drivers when the owner
  * requires it), enrolment, and its reset by an owner or `npm run admin:reset-2fa`.
  */
 import { eq, sql } from "drizzle-orm";
@@ -53,7 +53,7 @@ export async function roleRequiresTwoFactor(executor: Executor, role: StaffRole)
   return driversRequireTwoFactor(executor);
 }
 
-/** Whether an account must set up its second factor before anything else opens (decision 27). */
+/** Whether an account must set up its second factor before anything else opens (P-27). */
 export async function mustEnrolFirst(executor: Executor, account: { twoFactor: boolean; role: StaffRole }) {
   return !account.twoFactor && (await roleRequiresTwoFactor(executor, account.role));
 }

@@ -1,6 +1,12 @@
 import { data } from "react-router";
 import { CATEGORY_ICONS } from "#app/components/category-icons.ts";
-import { ChipRow, EffectFilters, EmptyState, PaginatedGrid, SearchForm } from "#app/components/listing.tsx";
+import {
+  ChipRow,
+  EffectFilters,
+  EmptyState,
+  PaginatedGrid,
+  SearchForm,
+} from "#app/components/listing/listing.tsx";
 import { LoadErrorNotice, useLoadErrorToast } from "#app/components/load-error.tsx";
 import { listingQuery, loadListing } from "#app/features/catalog/listing.server.ts";
 import { seoMeta, storeFromMatches } from "#app/features/catalog/seo.ts";
@@ -97,7 +103,7 @@ export default function CategoryPage({ loaderData }: Route.ComponentProps) {
       <EffectFilters
         items={CATEGORY_EFFECT_FILTERS.map((value) => ({
           label: value,
-          // A toggle: choosing the active effect clears it (spec §4).
+          // A toggle: choosing the active effect clears it (K-4).
           to: effectHref(effect === value ? null : value),
           active: effect === value,
         }))}

@@ -1,7 +1,8 @@
 import { useCallback } from "react";
-import { data, Link, type ShouldRevalidateFunctionArgs } from "react-router";
+import { data, type ShouldRevalidateFunctionArgs } from "react-router";
 import { useCart } from "#app/components/cart-context.tsx";
 import { CheckoutForm } from "#app/components/checkout/checkout-form.tsx";
+import { StoreLink } from "#app/components/store-link.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
 import { storeFromMatches } from "#app/features/catalog/seo.ts";
@@ -28,7 +29,7 @@ export function headers(args: Route.HeadersArgs) {
  * After a placed order the page leaves for /thank-you without running its loaders again
  * (`skipAfterPlacedOrder`). React Router does not reload after a refused (4xx) post; a refusal about
  * the delivery time means a slot filled up or closed meanwhile, so the slot list is read again
- * (decision 22). Nothing was placed, so the fresh idempotency key that comes with it is safe.
+ * (P-22). Nothing was placed, so the fresh idempotency key that comes with it is safe.
  */
 export function shouldRevalidate(args: ShouldRevalidateFunctionArgs) {
   const refused = args.actionResult as { ok?: boolean; fieldErrors?: { timeSlot?: string } } | undefined;
@@ -44,7 +45,7 @@ export async function loader() {
     zoneCheckData(),
   ]);
   // A fresh key per page view: a double submit, a retry or a resubmitted post of this page
-  // carries the same key and gets the first order back (decision 10).
+  // carries the same key and gets the first order back (P-10).
   return {
     delivery: { days: delivery.days, defaultDate: delivery.defaultDate },
     zones,
@@ -124,9 +125,9 @@ function EmptyCart() {
       </span>
       <h2 className="mt-4 font-display text-2xl font-semibold">Your cart is empty</h2>
       <p className="mt-2 text-muted-foreground">Add some items to your cart before checkout.</p>
-      <Link to="/shop" className={buttonVariants({ size: "lg", className: "mt-6" })}>
+      <StoreLink to="/shop" className={buttonVariants({ size: "lg", className: "mt-6" })}>
         Continue Shopping
-      </Link>
+      </StoreLink>
     </div>
   );
 }

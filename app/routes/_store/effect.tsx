@@ -1,5 +1,5 @@
 import { data } from "react-router";
-import { EmptyState, PaginatedGrid, SearchForm } from "#app/components/listing.tsx";
+import { EmptyState, PaginatedGrid, SearchForm } from "#app/components/listing/listing.tsx";
 import { LoadErrorNotice, useLoadErrorToast } from "#app/components/load-error.tsx";
 import { listingQuery, loadListing } from "#app/features/catalog/listing.server.ts";
 import { seoMeta, storeFromMatches } from "#app/features/catalog/seo.ts";

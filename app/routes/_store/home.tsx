@@ -1,9 +1,9 @@
-import { Link } from "react-router";
 import { Carousel } from "#app/components/carousel.tsx";
 import { CATEGORY_ICONS } from "#app/components/category-icons.ts";
+import { ProductCard } from "#app/components/listing/product-card.tsx";
 import { useLoadErrorToast } from "#app/components/load-error.tsx";
 import { type Feature, FeatureList, PageSection, SectionHeading } from "#app/components/page-section.tsx";
-import { ProductCard } from "#app/components/product-card.tsx";
+import { StoreLink } from "#app/components/store-link.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
 import type { IconName } from "#app/components/ui/icon-names.ts";
@@ -17,7 +17,7 @@ import type { Route } from "./+types/home";
 
 export const handle = CATALOGUE_PAGE;
 
-/** Spec §9: featured limit 8 (4 s), Flower limit 10 (3 s). */
+/** K-9: featured limit 8 (4 s), Flower limit 10 (3 s). */
 const FEATURED_LIMIT = 8;
 const FLOWER_LIMIT = 10;
 
@@ -29,7 +29,7 @@ export async function loader() {
         log.error("Failed to load featured products", { error: String(error) });
         return { products: [], failed: true };
       }),
-    // Spec §8: a failed Flower carousel load is logged only.
+    // K-8: a failed Flower carousel load is logged only.
     findProducts({ category: "Flower", featuredOnly: true }, { limit: FLOWER_LIMIT })
       .then((result) => result.products)
       .catch((error: unknown) => {
@@ -138,7 +138,7 @@ const HOME_FEATURES = [
 
 export default function Home({ loaderData, matches }: Route.ComponentProps) {
   const { featured, flower } = loaderData;
-  // Decision 17: the configured store name; the tagline stays the spec's words.
+  // P-17: the configured store name; the tagline stays the first shop's words.
   const storeName = storeFromMatches(matches).name;
   useLoadErrorToast(featured.failed, "Failed to load featured products.");
 
@@ -169,14 +169,14 @@ export default function Home({ loaderData, matches }: Route.ComponentProps) {
             PM Mon–Sat or 4 PM Sun. Average delivery in about 30 minutes. 21+ with a valid ID.
           </p>
           <div className="mt-8 flex flex-wrap gap-3">
-            <Link
+            <StoreLink
               to="/shop"
               className={buttonVariants({ variant: "accent", size: "lg", className: "tracking-wide" })}
             >
               SHOP NOW
               <Icon name="arrow-right" />
-            </Link>
-            <Link
+            </StoreLink>
+            <StoreLink
               to="/washington-dc-weed-delivery"
               className={buttonVariants({
                 variant: "outlineOnDark",
@@ -184,7 +184,7 @@ export default function Home({ loaderData, matches }: Route.ComponentProps) {
               })}
             >
               How delivery works
-            </Link>
+            </StoreLink>
           </div>
           <ul className="mt-12 grid gap-3 sm:grid-cols-3">
             {FEATURE_TILES.map((tile) => (
@@ -212,9 +212,9 @@ export default function Home({ loaderData, matches }: Route.ComponentProps) {
               title="Featured Flower"
               subtitle="Hand-picked, lab-tested top shelf"
             />
-            <Link to="/flower" className={buttonVariants({ variant: "link" })}>
+            <StoreLink to="/flower" className={buttonVariants({ variant: "link" })}>
               All flower
-            </Link>
+            </StoreLink>
           </div>
           <Carousel
             label="Featured flower"
@@ -243,7 +243,7 @@ export default function Home({ loaderData, matches }: Route.ComponentProps) {
             const iconName = CATEGORY_ICONS[page.name] ?? "sparkles";
             return (
               <li key={page.slug}>
-                <Link
+                <StoreLink
                   to={`/${page.slug}`}
                   className="flex h-full min-h-28 flex-col items-center justify-center gap-3 rounded-lg border border-border bg-card p-4 text-center font-semibold shadow-card transition-colors hover:border-forest-300 hover:bg-secondary"
                 >
@@ -251,7 +251,7 @@ export default function Home({ loaderData, matches }: Route.ComponentProps) {
                     <Icon name={iconName} className="size-6" />
                   </span>
                   {page.name}
-                </Link>
+                </StoreLink>
               </li>
             );
           })}
@@ -268,14 +268,14 @@ export default function Home({ loaderData, matches }: Route.ComponentProps) {
         <ul className="grid grid-cols-2 gap-3 md:grid-cols-4">
           {EFFECT_TILES.map((tile) => (
             <li key={tile.title}>
-              <Link
+              <StoreLink
                 to={tile.to}
                 className="flex h-full flex-col gap-2 rounded-lg bg-forest-800 p-5 text-paper-50 shadow-card transition-colors hover:bg-forest-700"
               >
                 <Icon name={tile.icon} className="size-7 text-honey-400" />
                 <span className="font-display text-xl font-semibold">{tile.title}</span>
                 <span className="text-sm text-paper-200">{tile.text}</span>
-              </Link>
+              </StoreLink>
             </li>
           ))}
         </ul>
@@ -304,12 +304,12 @@ export default function Home({ loaderData, matches }: Route.ComponentProps) {
         </p>
         <p className="leading-relaxed text-foreground/90">
           {`We deliver Monday to Saturday from 10am to 8pm and Sunday from 11am to 6pm. Order by 7pm Mon–Sat or 4pm Sun for same-day delivery; most orders arrive in 2–4 hours. The minimum order is ${MIN_ORDER_TEXT} and delivery is free. Payment is cash on delivery, and our driver checks your ID in person.`}{" "}
-          <Link
+          <StoreLink
             to="/washington-dc-weed-delivery"
             className="font-medium text-primary underline underline-offset-4"
           >
             Learn about delivery in Washington DC
-          </Link>
+          </StoreLink>
           .
         </p>
       </PageSection>
@@ -319,10 +319,10 @@ export default function Home({ loaderData, matches }: Route.ComponentProps) {
         <section aria-labelledby="featured-heading" className="mx-auto max-w-7xl space-y-6 px-4">
           <div className="flex items-end justify-between gap-4">
             <SectionHeading id="featured-heading" title="Featured Products" />
-            <Link to="/shop" className={buttonVariants({ variant: "outline" })}>
+            <StoreLink to="/shop" className={buttonVariants({ variant: "outline" })}>
               All products
               <Icon name="arrow-right" />
-            </Link>
+            </StoreLink>
           </div>
           <Carousel
             label="Featured products"
@@ -401,10 +401,10 @@ export default function Home({ loaderData, matches }: Route.ComponentProps) {
         <p className="text-sm text-muted-foreground">
           Age verification: you must be 21 or older, and we check a valid government ID at every delivery.
         </p>
-        <Link to="/shop" className={buttonVariants({ size: "lg" })}>
+        <StoreLink to="/shop" className={buttonVariants({ size: "lg" })}>
           Start Shopping
           <Icon name="arrow-right" />
-        </Link>
+        </StoreLink>
       </PageSection>
     </div>
   );

@@ -1,7 +1,8 @@
-import { Form, Link } from "react-router";
+import { Form } from "react-router";
 import { CATEGORY_ICONS } from "#app/components/category-icons.ts";
 import { type Feature, FeatureList, PageSection } from "#app/components/page-section.tsx";
 import { telHref } from "#app/components/store-header.tsx";
+import { StoreLink } from "#app/components/store-link.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
 import { fieldClasses } from "#app/components/ui/input.tsx";
@@ -46,7 +47,7 @@ const FAQ = [
 ];
 
 /**
- * 'Do we deliver to you?' (decision 21): a GET form, so it works without JavaScript. The page is
+ * 'Do we deliver to you?' (P-21): a GET form, so it works without JavaScript. The page is
  * cached only without `zip` (the page cache renders every `zip=` request, see
  * app/server/page-cache.server.ts), so an answer is always read from the current zones.
  */
@@ -187,10 +188,10 @@ export default function LandingDc({ matches, loaderData }: Route.ComponentProps)
             {`Lab-tested, top-shelf products, discreet delivery, ${MIN_ORDER_TEXT} minimum and no delivery fee.`}
           </p>
           <div className="mt-8 flex flex-wrap gap-3">
-            <Link to="/shop" className={buttonVariants({ variant: "accent", size: "lg" })}>
+            <StoreLink to="/shop" className={buttonVariants({ variant: "accent", size: "lg" })}>
               Shop the Menu
               <Icon name="arrow-right" />
-            </Link>
+            </StoreLink>
             <a
               href={telHref(store.phone)}
               className={buttonVariants({
@@ -246,14 +247,14 @@ export default function LandingDc({ matches, loaderData }: Route.ComponentProps)
             const iconName = CATEGORY_ICONS[teaser.icon] ?? "store";
             return (
               <li key={teaser.to}>
-                <Link
+                <StoreLink
                   to={teaser.to}
                   className="flex h-full flex-col gap-2 rounded-lg border border-border bg-card p-5 shadow-card hover:border-forest-300 hover:bg-secondary"
                 >
                   <Icon name={iconName} className="size-7 text-primary" />
                   <span className="font-display text-lg font-semibold">{teaser.title}</span>
                   <span className="text-sm text-muted-foreground">{teaser.text}</span>
-                </Link>
+                </StoreLink>
               </li>
             );
           })}

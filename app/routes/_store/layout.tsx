@@ -7,6 +7,7 @@ import { StoreFooter } from "#app/components/store-footer.tsx";
 import { StoreHeader } from "#app/components/store-header.tsx";
 import { publicStoreInfo } from "#app/utils/env.server.ts";
 import { onFirstInteraction } from "#app/utils/first-interaction.ts";
+import { storeYear } from "#app/utils/store-time.ts";
 import { toast } from "#app/utils/toast-client.ts";
 import type { Route } from "./+types/layout";
 
@@ -14,7 +15,9 @@ import type { Route } from "./+types/layout";
 export { skipAfterPlacedOrder as shouldRevalidate } from "#app/features/checkout/after-placed-order.ts";
 
 export function loader() {
-  return { store: publicStoreInfo() };
+  // The footer's year is the store's (New Year comes at midnight in New York), read on the server so
+  // no page loads the zone's code for one number.
+  return { store: publicStoreInfo(), year: storeYear(new Date()) };
 }
 
 /*
@@ -45,7 +48,7 @@ const UNGATED_ROUTES = new Set([
 ]);
 
 export default function StoreLayout({ loaderData }: Route.ComponentProps) {
-  const { store } = loaderData;
+  const { store, year } = loaderData;
   const [cartOpen, setCartOpen] = useState(false);
   const [cartLoaded, setCartLoaded] = useState(false);
   const [needsAgeGate, setNeedsAgeGate] = useState(false);
@@ -85,7 +88,7 @@ export default function StoreLayout({ loaderData }: Route.ComponentProps) {
           <Outlet />
         </main>
         <div className="pb-16 md:pb-0 bg-forest-900">
-          <StoreFooter store={store} />
+          <StoreFooter store={store} year={year} />
         </div>
         <BottomBar onOpenCart={openCart} />
       </div>

@@ -1,5 +1,5 @@
-import { Link } from "react-router";
 import { OrderPaymentNote } from "#app/components/order-payment-note.tsx";
+import { StoreLink } from "#app/components/store-link.tsx";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
@@ -39,9 +39,9 @@ export default function OrderConfirmationPage({ loaderData }: Route.ComponentPro
     return (
       <div className="mx-auto flex max-w-md flex-col items-center px-4 pt-16 pb-28 text-center">
         <h1 className="font-display text-3xl font-semibold text-primary">Order not found</h1>
-        <Link to="/" className={buttonVariants({ size: "lg", className: "mt-6" })}>
+        <StoreLink to="/" className={buttonVariants({ size: "lg", className: "mt-6" })}>
           Return Home
-        </Link>
+        </StoreLink>
       </div>
     );
   }
@@ -74,9 +74,9 @@ export default function OrderConfirmationPage({ loaderData }: Route.ComponentPro
             payWithCents={order.payWithCents}
           />
         </div>
-        <Link to="/" className={buttonVariants({ size: "lg", className: "mt-8 w-full" })}>
+        <StoreLink to="/" className={buttonVariants({ size: "lg", className: "mt-8 w-full" })}>
           Return Home
-        </Link>
+        </StoreLink>
       </Card>
     </div>
   );

@@ -1,9 +1,10 @@
 import { useEffect, useId, useState } from "react";
-import { data, Link, redirect, useNavigate } from "react-router";
+import { data, redirect, useNavigate } from "react-router";
 import { useCartActions } from "#app/components/cart-context.tsx";
+import { defaultSizeId, sizeOptionLabel } from "#app/components/listing/product-card-view.tsx";
 import { Price } from "#app/components/price.tsx";
-import { defaultSizeId, sizeOptionLabel } from "#app/components/product-card.tsx";
 import { ProductImage } from "#app/components/product-image.tsx";
+import { StoreLink } from "#app/components/store-link.tsx";
 import { Badge, strainBadgeVariant } from "#app/components/ui/badge.tsx";
 import { Button, buttonVariants } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
@@ -69,7 +70,7 @@ export function meta({ loaderData, matches }: Route.MetaArgs) {
 function BackButton() {
   const navigate = useNavigate();
   return (
-    <Link
+    <StoreLink
       to="/shop"
       onClick={(event) => {
         if (window.history.state && window.history.state.idx > 0) {
@@ -81,13 +82,13 @@ function BackButton() {
     >
       <Icon name="arrow-left" />
       Back
-    </Link>
+    </StoreLink>
   );
 }
 
 function NotFound() {
   const navigate = useNavigate();
-  // Spec §2: a missing product sends the shopper to /shop.
+  // K-2: a missing product sends the shopper to /shop.
   useEffect(() => {
     const timer = setTimeout(() => navigate("/shop", { replace: true }), 2500);
     return () => clearTimeout(timer);
@@ -96,9 +97,9 @@ function NotFound() {
     <div className="mx-auto flex max-w-xl flex-col items-center gap-4 px-4 py-24 text-center">
       <h1 className="font-display text-3xl font-semibold text-primary">Product not found</h1>
       <p className="text-muted-foreground">Taking you back to the shop…</p>
-      <Link to="/shop" className={buttonVariants()}>
+      <StoreLink to="/shop" className={buttonVariants()}>
         Go to the shop
-      </Link>
+      </StoreLink>
     </div>
   );
 }
@@ -114,7 +115,7 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
   if (!product) return <NotFound />;
 
   const size = product.sizes.find((candidate) => candidate.id === sizeId);
-  // At most the stock on hand when the page knows it (decision 026), and never below 1.
+  // At most the stock on hand when the page knows it (record 026), and never below 1.
   const maxQuantity = Math.max(1, Math.min(perSizeLimit, size?.left ?? perSizeLimit));
   const onlyLeft = onlyLeftText(size?.left);
   const onSale = product.sizes.some(isOnSale);

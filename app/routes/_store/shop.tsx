@@ -6,7 +6,7 @@ import {
   PaginatedGrid,
   ProductGridList,
   SearchForm,
-} from "#app/components/listing.tsx";
+} from "#app/components/listing/listing.tsx";
 import { LoadErrorNotice, useLoadErrorToast } from "#app/components/load-error.tsx";
 import { StoreLink } from "#app/components/store-link.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
@@ -145,7 +145,7 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
             <PaginatedGrid
               listing={all}
               // Below the highlight rows its photos must not compete with the first row's
-              // (the largest contentful paint); they load lazily (decision record 025).
+              // (the largest contentful paint); they load lazily (record 025).
               priorityCount={highlights ? 0 : 2}
               loadingText="Loading products..."
               empty={

@@ -1,5 +1,6 @@
-import { data, Form, Link } from "react-router";
+import { data, Form } from "react-router";
 import { OrderPaymentNote } from "#app/components/order-payment-note.tsx";
+import { StoreLink } from "#app/components/store-link.tsx";
 import { Button, buttonVariants } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
@@ -33,7 +34,7 @@ const stepTime = new Intl.DateTimeFormat("en-US", {
   minute: "2-digit",
 });
 
-/** The customer's order page (decision 23): the thank-you words, the status timeline, 'Cancel order'. */
+/** The customer's order page (P-23): the thank-you words, the status timeline, 'Cancel order'. */
 export async function loader({ request }: Route.LoaderArgs) {
   const order = await getOrderOfRequest(request);
   if (!order) return { order: null };
@@ -175,21 +176,21 @@ export default function ThankYouPage({ loaderData }: Route.ComponentProps) {
 
       {order.status === "pending" ? <WhatsNext order={order} /> : null}
       <div className="mt-8 flex flex-col gap-3 sm:flex-row sm:justify-center">
-        <Link to="/shop" className={buttonVariants({ size: "lg" })}>
+        <StoreLink to="/shop" className={buttonVariants({ size: "lg" })}>
           Continue Shopping
-        </Link>
-        <Link to="/" className={buttonVariants({ size: "lg", variant: "outline" })}>
+        </StoreLink>
+        <StoreLink to="/" className={buttonVariants({ size: "lg", variant: "outline" })}>
           Back to Home
-        </Link>
+        </StoreLink>
       </div>
       <p className="mt-6 text-center text-sm text-muted-foreground">
         Bookmark this page to come back to your order, or{" "}
-        <Link
+        <StoreLink
           to={`/order-confirmation?order=${encodeURIComponent(order.token)}`}
           className="font-medium text-primary underline underline-offset-4"
         >
           check its status
-        </Link>
+        </StoreLink>
         .
       </p>
     </div>
@@ -224,9 +225,9 @@ function OrderNotFound() {
     <div className="mx-auto flex max-w-md flex-col items-center px-4 pt-16 pb-28 text-center">
       <h1 className="font-display text-3xl font-semibold text-primary">Order Not Found</h1>
       <p className="mt-3 text-muted-foreground">We couldn't find your order details.</p>
-      <Link to="/shop" className={buttonVariants({ size: "lg", className: "mt-6" })}>
+      <StoreLink to="/shop" className={buttonVariants({ size: "lg", className: "mt-6" })}>
         Continue Shopping
-      </Link>
+      </StoreLink>
     </div>
   );
 }
@@ -320,9 +321,9 @@ function CancelOrder({ token, asking }: { token: string; asking: boolean }) {
   if (!asking) {
     return (
       <div className="mt-4 text-center">
-        <Link to={`${page}&cancel=ask`} className={buttonVariants({ variant: "outlineDestructive" })}>
+        <StoreLink to={`${page}&cancel=ask`} className={buttonVariants({ variant: "outlineDestructive" })}>
           Cancel order
-        </Link>
+        </StoreLink>
       </div>
     );
   }
@@ -339,9 +340,9 @@ function CancelOrder({ token, asking }: { token: string; asking: boolean }) {
         action={page}
         className="mt-4 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end"
       >
-        <Link to={page} className={buttonVariants({ variant: "outline" })}>
+        <StoreLink to={page} className={buttonVariants({ variant: "outline" })}>
           Keep my order
-        </Link>
+        </StoreLink>
         <input type="hidden" name="intent" value="cancel-order" />
         <Button type="submit" name="confirm" value="yes" variant="destructive">
           Yes, cancel my order

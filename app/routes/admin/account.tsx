@@ -1,5 +1,5 @@
 /**
- * One's own account (issue 16 item 2): active sessions (device, last seen, this one marked), each
+ * One's own account: active sessions (device, last seen, this one marked), each
  * of the others can be signed out, or all at once; the password (current one required, other
  * sessions end); the second factor: set it up again, new recovery codes, turn it off where the role
  * allows. The password and second-factor changes ask 'Confirm it's you' first unless this session

@@ -80,7 +80,7 @@ export async function loader({ context }: Route.LoaderArgs): Promise<{
       keyBackup: await reminder,
     };
   } catch (error) {
-    // Spec §8: a dashboard stats failure is logged only.
+    // K-8: a dashboard stats failure is logged only.
     log.error("Dashboard stats failed", { error: errorMessage(error) });
     return { stats: null, today: null, backup, lowStock: await lowStock, keyBackup: await reminder };
   }
@@ -248,7 +248,7 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
   );
 }
 
-/** Issue 15 item 4b: today's orders, revenue (delivered) and expected (still open), deliveries by status. */
+/** Today at a glance: today's orders, revenue (delivered) and expected (still open), deliveries by status. */
 function TodayAtGlance({ today }: { today: TodayFigures | null }) {
   const deliveries = today?.deliveries.reduce((sum, row) => sum + row.orders, 0) ?? 0;
   const expected = today?.expected.reduce((sum, row) => sum + row.totalCents, 0) ?? 0;

@@ -5,8 +5,8 @@ import { auditBy } from "#app/features/staff/audit.server.ts";
 import type { Route } from "./+types/id-photo";
 
 /**
- * A customer's ID photo (decision 6): only behind the admin guard, never cached anywhere; a driver
- * only for orders of their run; every view recorded in the audit log (decision 27): the order card's
+ * A customer's ID photo (P-6): only behind the admin guard, never cached anywhere; a driver
+ * only for orders of their run; every view recorded in the audit log (P-27): the order card's
  * thumbnail (`?view=thumbnail`) once per staff member, order and hour, the photo opened every time.
  */
 export async function loader({ request, params, context }: Route.LoaderArgs) {

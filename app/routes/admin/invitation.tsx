@@ -1,5 +1,5 @@
 /**
- * Accepting an invitation to the staff (issue 16 item 2), outside the admin guard: the link's
+ * Accepting an invitation to the staff, outside the admin guard: the link's
  * token names the invitation; the invitee sets a password, then signs in (and sets up two-factor
  * sign-in when their role needs it). Used, replaced and expired links say so.
  */

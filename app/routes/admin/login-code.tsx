@@ -1,4 +1,4 @@
-/** The second step of signing in (decision 27): the code from the app, or a recovery code. */
+/** The second step of signing in (P-27): the code from the app, or a recovery code. */
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { SignInCard } from "#app/components/admin/sign-in-card.tsx";
 import { Button } from "#app/components/ui/button.tsx";

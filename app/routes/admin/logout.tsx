@@ -13,7 +13,7 @@ export function loader() {
   return redirect("/admin/dashboard");
 }
 
-/** 'Sign Out': ends the session in the database and clears the cookie (spec §2, decision 5). */
+/** 'Sign Out': ends the session in the database and clears the cookie (K-2, P-5). */
 export async function action({ request, context }: Route.ActionArgs) {
   requireAdmin(context);
   try {

@@ -32,7 +32,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { ...(await listOutboxEmails({ cursor: before, status })), status, isFirstPage: !before };
 }
 
-/** 'Send them' / 'Discard them' for the mails a restore held (decision 017). */
+/** 'Send them' / 'Discard them' for the mails a restore held (record 017). */
 export async function action({ context }: Route.ActionArgs) {
   requireAdmin(context);
   const intent = adminForm(context).get("intent");

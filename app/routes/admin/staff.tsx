@@ -1,5 +1,5 @@
 /**
- * Staff management (issue 16 item 2; owners only): who is on the staff, their role, two-factor
+ * Staff management (owners only): who is on the staff, their role, two-factor
  * sign-in and status; pending invitations; invite, resend, change a role, deactivate and reset a
  * second factor (the last two ask first). Works without JavaScript: the forms post directly.
  */

@@ -1,5 +1,5 @@
 /**
- * Setting up two-factor sign-in (decision 27): a QR code drawn on the server (inline SVG) and the
+ * Setting up two-factor sign-in (P-27): a QR code drawn on the server (inline SVG) and the
  * secret as text; it takes effect once one code is confirmed, then 10 recovery codes are shown
  * once. Owners and managers (and drivers when the owner requires it) open nothing else until done.
  * A session that did not prove its password (and code) in the last 10 minutes is asked to first

@@ -5,7 +5,7 @@ import { requestInfoContext } from "#app/utils/request-context.ts";
 import type { Route } from "./+types/cart-prices";
 
 /**
- * Current prices, stock and weights of the sizes in a stored cart (decisions 20, 28), with the
+ * Current prices, stock and weights of the sizes in a stored cart (P-20, P-28), with the
  * purchase limits: GET ?size=<id>&size=<id>. The cart panel and checkout show the running weight
  * from this, so the cached catalogue pages carry neither weights nor limits.
  */

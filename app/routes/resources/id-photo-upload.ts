@@ -8,9 +8,9 @@ import { PRIVATE_NO_STORE } from "#app/utils/cache-headers.ts";
 import { requestInfoContext } from "#app/utils/request-context.ts";
 import type { Route } from "./+types/id-photo-upload";
 
-/** The checkout's ID photo, sent as soon as it is picked (decision 8). */
+/** The checkout's ID photo, sent as soon as it is picked (P-8). */
 export async function action({ request, context }: Route.ActionArgs) {
-  // Every upload costs a decode: counted before the body is read (decision 29).
+  // Every upload costs a decode: counted before the body is read (P-29).
   const budget = await consumeBudget("idPhotoUpload", context.get(requestInfoContext).clientAddress);
   if (!budget.ok) {
     return Response.json(

@@ -1,5 +1,5 @@
 /**
- * Signing in to the back office as the stories do it, through the real forms (decision 27):
+ * Signing in to the back office as the stories do it, through the real forms (P-27):
  * password, then the code of the second factor computed with `otpauth` from the secret the
  * enrolment page showed; an account that has not set up its second factor yet is enrolled on the
  * way. A code's 30-second step is accepted once, so a second sign-in within the same step gives

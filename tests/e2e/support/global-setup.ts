@@ -24,7 +24,7 @@ export default async function globalSetup() {
       ADMIN_PASSWORD: E2E_ADMIN.password,
       SEED_DEMO: "true",
       // Every story shops from 127.0.0.1, often with the same details: the per-address budgets and
-      // the open-orders limit (decision 29) are raised for this shared server through the
+      // the open-orders limit (P-29) are raised for this shared server through the
       // configuration; tests/e2e/abuse-limits.spec.ts starts its own server with the defaults.
       MAX_OPEN_ORDERS: "1000",
       ...LOAD_TEST_BUDGETS,

@@ -15,7 +15,7 @@ import { signIn } from "../admin-support.ts";
 export const CART_STORAGE_KEY = "capital-grown-cart";
 export const AGE_GATE_STORAGE_KEY = "capital-grown-age-verified";
 
-/** Decision 19's gate is answered before any page script runs (tests about the gate skip this). */
+/** P-19's gate is answered before any page script runs (tests about the gate skip this). */
 export async function passAgeGate(context: BrowserContext) {
   await context.addInitScript((key) => {
     try {
@@ -29,7 +29,7 @@ export type TestSize = {
   price: string;
   salePrice?: string;
   inventoryCount?: number;
-  /** Grams of flower equivalent per unit (decision 28); default 1. */
+  /** Grams of flower equivalent per unit (P-28); default 1. */
   flowerEquivalent?: string;
 };
 export type TestProduct = {
@@ -93,7 +93,7 @@ export async function createProducts(browser: Browser, baseURL: string, products
 
 /**
  * The id of a product found by exact name: the storefront search must list it (by its slug link,
- * decision 028), and the admin list (this page is signed in) gives its id.
+ * record 028), and the admin list (this page is signed in) gives its id.
  */
 async function findProductId(page: Page, name: string) {
   const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -110,7 +110,7 @@ async function findProductId(page: Page, name: string) {
   throw new Error(`Product ${name} not found in the admin list after creating it`);
 }
 
-/** The slug of a product's page (decision 028): where its old `/product/{id}` URL redirects. */
+/** The slug of a product's page (record 028): where its old `/product/{id}` URL redirects. */
 export async function productSlugOf(request: APIRequestContext, id: string) {
   const response = await request.get(`/product/${id}`, { maxRedirects: 0 });
   const slug = /^\/product\/([a-z0-9-]+)$/.exec(response.headers().location ?? "")?.[1];

@@ -9,7 +9,7 @@ import { storeDay } from "#app/utils/store-time.ts";
 import { invalidFiltersResponse } from "#app/utils/url-filters.ts";
 import type { Route } from "./+types/export";
 
-/** The audit log's current filter as CSV, streamed; the export is itself recorded (decision 27). */
+/** The audit log's current filter as CSV, streamed; the export is itself recorded (P-27). */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const admin = requireAdmin(context);
   const params = new URL(request.url).searchParams;

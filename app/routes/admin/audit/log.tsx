@@ -19,7 +19,7 @@ export function meta() {
 /** Events a page load verifies at most; the hourly job walks the rest (record 036). */
 const CHAIN_EVENTS_PER_VIEW = 20_000;
 
-/** The audit log (decision 27, owners only: the permission table says so). */
+/** The audit log (P-27, owners only: the permission table says so). */
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireAdmin(context);
   const params = new URL(request.url).searchParams;

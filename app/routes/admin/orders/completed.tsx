@@ -17,7 +17,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { ...screen, error: screen.failed ? "Failed to fetch completed orders" : null };
 }
 
-/** Reopening a delivered or cancelled order (decision 23). */
+/** Reopening a delivered or cancelled order (P-23). */
 export async function action({ context }: Route.ActionArgs) {
   return orderActionResponse(await staffOrderAction(context));
 }

@@ -45,7 +45,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
       },
     };
   } catch (error) {
-    // Spec §8: an edit page load failure is logged only and shows 'Product Not Found'.
+    // K-8: an edit page load failure is logged only and shows 'Product Not Found'.
     log.error("Edit page load failed", { error: errorMessage(error) });
     return data({ product: null }, { status: 404 });
   }
@@ -62,7 +62,7 @@ export async function action({ params, context }: Route.ActionArgs) {
       audit: auditBy(admin, context),
     });
     if (!result.ok && result.reason === "conflict") {
-      // Decision 026: the form keeps what was typed; the admin reloads to see the other change.
+      // Record 026: the form keeps what was typed; the admin reloads to see the other change.
       return data({ fieldErrors: { form: PRODUCT_CHANGED_MESSAGE }, values: parsed.values }, { status: 409 });
     }
     if (!result.ok && (result.reason === "stock" || result.reason === "sku")) {

@@ -4,7 +4,7 @@ import { auditBy, recordAuditAlone } from "#app/features/staff/audit.server.ts";
 import { storeDay } from "#app/utils/store-time.ts";
 import type { Route } from "./+types/export";
 
-/** The whole catalogue as CSV, in the import's format (decision 027). */
+/** The whole catalogue as CSV, in the import's format (record 027). */
 export async function loader({ context }: Route.LoaderArgs) {
   const admin = requireAdmin(context);
   const csv = await exportCatalogCsv();

@@ -19,7 +19,7 @@ import { todayBoardAction } from "#app/features/orders/order-action.server.ts";
 import { orderActionResponse } from "#app/routes/shared/order-action-response.server.ts";
 import { errorMessage, log } from "#app/utils/logger.server.ts";
 import { formatCents } from "#app/utils/money.ts";
-import { nextDate, storeClock } from "#app/utils/store-time.ts";
+import { addStoreDays, nextDate, storeClock } from "#app/utils/store-time.ts";
 import { toast } from "#app/utils/toast-client.ts";
 import type { Route } from "./+types/board";
 
@@ -27,23 +27,18 @@ export function meta() {
   return [{ title: "Today | Admin" }];
 }
 
-function previousDate(date: string) {
-  const [year, month, day] = date.split("-").map(Number) as [number, number, number];
-  return new Date(Date.UTC(year, month - 1, day - 1)).toISOString().slice(0, 10);
-}
-
 export async function loader({ request, context }: Route.LoaderArgs) {
   const admin = requireAdmin(context);
   const now = new Date();
   const query = boardQuery(new URL(request.url), now);
   const scope = staffScopeOf(admin, now);
-  // A driver's run is today's only (decision 26): another date needs the planning permission.
+  // A driver's run is today's only (P-26): another date needs the planning permission.
   if (!query.isToday) requirePermission(context, "today.plan");
   const planning = scope.kind === "all";
   // A driver's run takes confirmed orders; pending ones only when they ask (each says why it waits).
   const includePending = planning || downstreamQuery(new URL(request.url)).includePending;
   const days = {
-    previous: previousDate(query.date),
+    previous: addStoreDays(query.date, -1),
     next: nextDate(query.date),
     today: storeClock(now).date,
   };

@@ -4,7 +4,7 @@
  * renders each unchanged card once rather than on every cache miss; in the browser nothing is
  * provided and cards render as components.
  */
-import type { CardProduct } from "./product-card.tsx";
+import type { CardProduct } from "./product-card-view.tsx";
 
 type CardMarkup = (product: CardProduct) => string;
 

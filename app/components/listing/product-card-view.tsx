@@ -1,7 +1,9 @@
 import { useState } from "react";
-import { type NavigateFunction, useNavigate } from "react-router";
-import { type CartActions, useCartActions } from "#app/components/cart-context.tsx";
-import { followInApp } from "#app/components/store-link.tsx";
+import type { NavigateFunction } from "react-router";
+import type { CartActions } from "#app/components/cart-context.tsx";
+import { followInApp } from "#app/components/link-clicks.ts";
+import { Price } from "#app/components/price.tsx";
+import { ProductImage } from "#app/components/product-image.tsx";
 import { Badge, strainBadgeVariant } from "#app/components/ui/badge.tsx";
 import { NativeSelect } from "#app/components/ui/input.tsx";
 import { cartItemOf } from "#app/features/cart/cart.ts";
@@ -14,8 +16,6 @@ import {
 } from "#app/features/catalog/catalog.ts";
 import { formatCents } from "#app/utils/money.ts";
 import { toast } from "#app/utils/toast-client.ts";
-import { Price } from "./price.tsx";
-import { ProductImage } from "./product-image.tsx";
 
 /** What a product card needs (a ProductView from the loader). */
 export type CardProduct = ListedProductFields & {
@@ -41,16 +41,9 @@ export function sizeOptionLabel(size: ProductSizeView) {
   return `${size.size} - ${formatCents(isOnSale(size) ? (size.salePriceCents as number) : size.priceCents)}`;
 }
 
-/** The first size that can be bought, else the first size (spec §4: defaults to the first size). */
+/** The first size that can be bought, else the first size (K-4: defaults to the first size). */
 export function defaultSizeId(sizes: ProductSizeView[]) {
   return (sizes.find((size) => size.inStock) ?? sizes[0])?.id ?? "";
-}
-
-/** Spec §2 product card. */
-export function ProductCard({ product, priority = false }: { product: CardProduct; priority?: boolean }) {
-  const { addItem } = useCartActions();
-  const navigate = useNavigate();
-  return <ProductCardView product={product} priority={priority} addItem={addItem} navigate={navigate} />;
 }
 
 export type ProductCardViewProps = {
@@ -63,9 +56,9 @@ export type ProductCardViewProps = {
 };
 
 /**
- * The card itself, with what it does passed in rather than read from the cart's and the router's
- * contexts: a card below the fold hydrates in a React root of its own (`ProductCardCell`), where
- * those contexts do not reach.
+ * The K-2 product card itself, with what it does passed in rather than read from the cart's and the
+ * router's contexts: a card below the fold hydrates in a React root of its own (`ProductCardCell`),
+ * where those contexts do not reach, and its server markup is cached by product (README.md here).
  */
 export function ProductCardView({
   product,

@@ -2,7 +2,7 @@ import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { renderCardMarkup } from "./card-markup.server.tsx";
 import { cardMarkup } from "./card-markup.ts";
-import { type CardProduct, ProductCardView } from "./product-card.tsx";
+import { type CardProduct, ProductCardView } from "./product-card-view.tsx";
 
 function product(overrides: Partial<CardProduct> = {}): CardProduct {
   return {

@@ -1,6 +1,6 @@
 /**
- * A listing's grid cell, whose card hydrates only when it is about to be seen (decision record 025,
- * issue 13 item 8). Hydrating /shop's 36 cards was most of the page's blocking script time on a slow
+ * A listing's grid cell, whose card hydrates only when it is about to be seen (record 025).
+ * Hydrating /shop's 36 cards was most of the page's blocking script time on a slow
  * phone, though most of them are far below the fold.
  *
  * On the page's first hydration the cell keeps the server's markup untouched (an element whose
@@ -21,15 +21,15 @@
 import { useEffect, useRef, useState } from "react";
 import { createRoot, hydrateRoot, type Root } from "react-dom/client";
 import { useNavigate } from "react-router";
-import { firstHydrationUnderWay } from "#app/utils/first-hydration.ts";
+import { useCartActions } from "#app/components/cart-context.tsx";
 import { cardMarkup } from "./card-markup.ts";
-import { useCartActions } from "./cart-context.tsx";
+import { firstHydrationUnderWay } from "./first-hydration.ts";
 import {
   type CardProduct,
   defaultSizeId,
   ProductCardView,
   type ProductCardViewProps,
-} from "./product-card.tsx";
+} from "./product-card-view.tsx";
 
 /** Markup React leaves alone while hydrating: the server's card stays as it is until its own root takes it. */
 const SERVER_MARKUP = { __html: "" };

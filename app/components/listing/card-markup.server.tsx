@@ -1,5 +1,5 @@
 /**
- * Cards below the fold rendered to markup once per product state (decision record 025, cold
+ * Cards below the fold rendered to markup once per product state (record 025, cold
  * render): a listing page re-rendered every card on each render, though a card's markup depends on
  * its product alone, and rendering 32 of them was most of what /shop costs beyond a bare page with
  * the same data. The key is the product's whole data (JSON), so any change of it renders anew; no
@@ -11,7 +11,7 @@
  */
 import { renderToString } from "react-dom/server";
 import { provideCardMarkup } from "./card-markup.ts";
-import { type CardProduct, ProductCardView } from "./product-card.tsx";
+import { type CardProduct, ProductCardView } from "./product-card-view.tsx";
 
 /** About 2 KB each: at most a few megabytes, more than a 500-product catalogue's cards. */
 const MAX_ENTRIES = 2_000;

@@ -1,12 +1,12 @@
 /** Pieces shared by the shop, category and effect pages: search, category and effect rows, product grid. */
 import { useEffect, useRef, useState } from "react";
 import { Form, useFetcher, useLocation, useNavigation, useSubmit } from "react-router";
+import { StoreLink } from "#app/components/store-link.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Icon, type IconName } from "#app/components/ui/icon.tsx";
 import { cn } from "#app/utils/cn.ts";
-import type { CardProduct } from "./product-card.tsx";
 import { ProductCardCell } from "./product-card-cell.tsx";
-import { StoreLink } from "./store-link.tsx";
+import type { CardProduct } from "./product-card-view.tsx";
 
 /**
  * A GET search form (works without JavaScript); with JavaScript it also searches as the shopper types.
