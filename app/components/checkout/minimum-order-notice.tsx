@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
-import { Link } from "react-router";
 import { useCartActions } from "#app/components/cart-context.tsx";
 import { Price } from "#app/components/price.tsx";
+import { StoreLink } from "#app/components/store-link.tsx";
 import { Button, buttonVariants } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
@@ -77,7 +77,7 @@ export function MinimumOrderNotice({
           </ul>
         </>
       ) : null}
-      <Link
+      <StoreLink
         to="/shop"
         className={buttonVariants({
           variant: "link",
@@ -86,7 +86,7 @@ export function MinimumOrderNotice({
         })}
       >
         Continue Shopping
-      </Link>
+      </StoreLink>
       <p className="mt-1 text-sm text-muted-foreground">What you type below is kept while you shop.</p>
     </Card>
   );
