@@ -159,6 +159,84 @@ test("an out-of-area ZIP is refused with its message: beside the field, after a 
   await noScript.close();
 });
 
+test("without JavaScript a refused post answers its refusal, each field's message and the way back; going back keeps the form", async ({
+  browser,
+}, testInfo) => {
+  // The checkout's own form needs the cart from the browser's storage: a page of the shop's origin
+  // with the same named fields stands in for it, posted natively by a browser without JavaScript.
+  const noScript = await browser.newContext({
+    javaScriptEnabled: false,
+    viewport: { width: 390, height: 844 },
+  });
+  const page = await noScript.newPage();
+  const fields: Record<string, string> = {
+    name: "Refused Rita",
+    email: "rita@delivery.test",
+    phone: "(202) 555-43211",
+    address: "3 Slot St NW",
+    city: "Washington",
+    state: "DC",
+    zipCode: "20001",
+    deliveryDate: tomorrowInStore(),
+    timeSlot: NOON,
+    ageConfirmed: "on",
+    idempotencyKey: crypto.randomUUID(),
+    items: JSON.stringify([line]),
+  };
+  const inputs = Object.entries(fields)
+    .map(([name, value]) => `<label>${name} <input name="${name}" value='${value}'></label>`)
+    .join("\n");
+  await page.route(`${app.url}/no-script-form`, (route) =>
+    route.fulfill({
+      contentType: "text/html",
+      body: `<!doctype html><form method="post" action="/checkout" enctype="multipart/form-data">${inputs}<input type="file" name="idFront"><button>Place Order</button></form>`,
+    }),
+  );
+  await page.goto(`${app.url}/no-script-form`);
+  await page.locator('input[name="idFront"]').setInputFiles({
+    name: "id.png",
+    mimeType: "image/png",
+    buffer: await pngBytes(64, 40),
+  });
+  await page.locator('input[name="city"]').fill("Washington DC");
+  const answered = page.waitForResponse((response) => response.url() === `${app.url}/checkout`);
+  await page.getByRole("button", { name: "Place Order" }).click();
+  expect((await answered).status()).toBe(400);
+  const alert = page.getByRole("alert");
+  await expect(alert).toContainText("Please check your details");
+  await expect(alert.getByRole("listitem")).toHaveText(["Enter a valid phone number, like (202) 555-0123"]);
+  await expect(
+    page.getByText(
+      "Nothing was placed. Go back to your form to change it: your browser keeps what you typed.",
+    ),
+  ).toBeVisible();
+  await expect(page.getByText("Your cart is empty")).toHaveCount(0);
+  await expect(page.getByRole("link", { name: "Continue Shopping" })).toBeVisible();
+  await page.screenshot({ path: testInfo.outputPath("refused-no-js-390.png"), fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.screenshot({ path: testInfo.outputPath("refused-no-js-1280.png"), fullPage: true });
+
+  // Back on the form: what was typed is still there; fixed and sent again, the refusal is the
+  // order's own (this ZIP is outside the area), answered with its status.
+  await page.goBack();
+  await expect(page.locator('input[name="city"]')).toHaveValue("Washington DC");
+  await page.locator('input[name="phone"]').fill("(202) 555-4321");
+  await page.locator('input[name="state"]').fill("VA");
+  await page.locator('input[name="zipCode"]').fill("23220");
+  await page.locator('input[name="idFront"]').setInputFiles({
+    name: "id.png",
+    mimeType: "image/png",
+    buffer: await pngBytes(64, 40),
+  });
+  const again = page.waitForResponse((response) => response.url() === `${app.url}/checkout`);
+  await page.getByRole("button", { name: "Place Order" }).click();
+  expect((await again).status()).toBe(400);
+  await expect(page.getByRole("alert")).toContainText("Outside our delivery area");
+  await expect(page.getByRole("alert")).toContainText(OUT_OF_AREA);
+  await expect(page.getByRole("alert").getByRole("listitem")).toHaveCount(0);
+  await noScript.close();
+});
+
 test("staff set a slot's capacity; a full slot shows 'Full' and the server refuses the next order with the form kept", async ({
   browser,
 }, testInfo) => {

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { UploadRefused } from "#app/features/media/upload-refused.ts";
-import { parseCheckoutForm } from "./checkout-post.server.ts";
+import { AnsweredBeforePhoto, parseCheckoutForm } from "./checkout-post.server.ts";
 import { MAX_CHECKOUT_BODY_BYTES } from "./limits.ts";
 
 const BOUNDARY = "----cg-test-boundary";
@@ -48,6 +48,29 @@ describe("parseCheckoutForm", () => {
       expect(idFront?.name).toBe("id.jpg");
       expect(Buffer.from(await (idFront as File).arrayBuffer()).equals(photo)).toBe(true);
     }
+  });
+
+  it("with a look at the fields before the photo that reads on, still gives back the photo byte for byte", async () => {
+    const body = multipart(photo);
+    for (const declared of [body.byteLength, undefined, 1_000]) {
+      const seen: Array<string | null> = [];
+      const beforePhoto = async (fields: FormData) => {
+        seen.push(fields.get("firstName") as string | null);
+        return undefined;
+      };
+      const { form, idFront } = await parseCheckoutForm(post(body, declared), { beforePhoto });
+      expect(seen).toEqual(["Ada"]);
+      expect(form.get("firstName")).toBe("Ada");
+      expect(Buffer.from(await (idFront as File).arrayBuffer()).equals(photo)).toBe(true);
+    }
+  });
+
+  it("ends the reading with the answer of the look at the fields before the photo", async () => {
+    const answered = await parseCheckoutForm(post(multipart(photo)), {
+      beforePhoto: async () => "refused",
+    }).catch((error: unknown) => error);
+    expect(answered).toBeInstanceOf(AnsweredBeforePhoto);
+    expect((answered as AnsweredBeforePhoto).answer).toBe("refused");
   });
 
   it("refuses a streamed body with no declared length once it passes the limit", async () => {

@@ -84,6 +84,9 @@ export async function parseCheckoutForm(
   }
 }
 
+/** Room for the fields a browser sends before the photo (two of the stream's 64 KB chunks). */
+const HEAD_BYTES = 128 * 1024;
+
 /** The size of the views the parser reads the one buffer in. */
 const VIEW_BYTES = 1024 * 1024;
 
@@ -101,8 +104,13 @@ async function withBodyInOneBuffer(request: Request, beforePhoto?: BeforePhoto):
   let photoLooked = false;
   const declared = Number(request.headers.get("Content-Length") ?? "");
   const limit = MAX_CHECKOUT_BODY_BYTES;
+  const declaredBytes = Number.isSafeInteger(declared) && declared > 0 ? Math.min(declared, limit) : 0;
+  // While the fields before the photo may still answer the post, only room for them is taken: a
+  // refused post never allocates its photo's megabytes (memory outside V8's heap, which brings the
+  // next full garbage collection of the whole heap closer). Once the post reads on, the buffer
+  // grows to the declared length in one step.
   let buffer = new Uint8Array(
-    Number.isSafeInteger(declared) && declared > 0 ? Math.min(declared, limit) : 64 * 1024,
+    photoStart ? Math.min(declaredBytes || HEAD_BYTES, HEAD_BYTES) : declaredBytes || 64 * 1024,
   );
   let length = 0;
   const reader = request.body.getReader();
@@ -114,7 +122,7 @@ async function withBodyInOneBuffer(request: Request, beforePhoto?: BeforePhoto):
     if (length + value.byteLength > limit) throw new UploadRefused(413, ID_IMAGE_MESSAGES.tooLarge);
     if (length + value.byteLength > buffer.byteLength) {
       const grown = new Uint8Array(
-        Math.min(limit, Math.max(buffer.byteLength * 2, length + value.byteLength)),
+        Math.min(limit, Math.max(buffer.byteLength * 2, length + value.byteLength, declaredBytes)),
       );
       grown.set(buffer.subarray(0, length));
       buffer = grown;

@@ -1,5 +1,5 @@
 import { useCallback } from "react";
-import { data, type ShouldRevalidateFunctionArgs } from "react-router";
+import { createContext, data, type ShouldRevalidateFunctionArgs } from "react-router";
 import { useCart } from "#app/components/cart-context.tsx";
 import { CheckoutForm } from "#app/components/checkout/checkout-form.tsx";
 import { StoreLink } from "#app/components/store-link.tsx";
@@ -37,7 +37,15 @@ export function shouldRevalidate(args: ShouldRevalidateFunctionArgs) {
   return skipAfterPlacedOrder(args);
 }
 
-export async function loader() {
+/**
+ * Set by the action when it refuses a post. Loaders run after the action only when the post came
+ * without JavaScript (a document post): that page shows the refusal and nothing to fill in (the cart
+ * lives in the browser's storage), so the slots, zones and limits are not read again for it.
+ */
+const refusedPostContext = createContext(false);
+
+export async function loader({ context }: Route.LoaderArgs) {
+  if (context.get(refusedPostContext)) return { refusedPost: true as const };
   // Slot places and closures change with every order: read fresh (this page is never cached).
   const [{ stateLimitsMg, maxQuantityPerSize }, delivery, zones] = await Promise.all([
     getPurchaseLimitSettings(),
@@ -58,6 +66,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const result = await submitCheckout(request, {
     clientAddress: context.get(requestInfoContext).clientAddress,
   });
+  if (!result.ok) context.set(refusedPostContext, true);
   if (result.ok) {
     if (result.client === "html") {
       return redirectWithToast(
@@ -86,6 +95,9 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
   const { clearCart } = cart;
   const onPlaced = useCallback(() => clearCart(), [clearCart]);
 
+  if ("refusedPost" in loaderData) {
+    return <RefusedPost refusal={actionData && !actionData.ok ? actionData : null} />;
+  }
   return (
     <div className="mx-auto w-full max-w-6xl px-4 pt-6 pb-28 sm:pt-10">
       <h1 className="font-display text-3xl font-semibold text-primary sm:text-4xl">Checkout</h1>
@@ -113,6 +125,49 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
           />
         </div>
       )}
+    </div>
+  );
+}
+
+/**
+ * The answer to a refused post without JavaScript: why, each field's message, and the way back to
+ * the form (the browser keeps what was typed there).
+ */
+function RefusedPost({
+  refusal,
+}: {
+  refusal: {
+    toast: { title: string; description: string } | null;
+    fieldErrors: Record<string, string | undefined>;
+  } | null;
+}) {
+  const details = Object.values(refusal?.fieldErrors ?? {}).filter(
+    (message): message is string => Boolean(message) && message !== refusal?.toast?.description,
+  );
+  return (
+    <div className="mx-auto w-full max-w-2xl px-4 pt-6 pb-28 sm:pt-10">
+      <h1 className="font-display text-3xl font-semibold text-primary sm:text-4xl">Checkout</h1>
+      <div role="alert" className="mt-4 rounded-md border border-destructive/40 bg-card px-4 py-3 text-sm">
+        {refusal?.toast ? (
+          <>
+            <p className="font-semibold text-destructive">{refusal.toast.title}</p>
+            <p>{refusal.toast.description}</p>
+          </>
+        ) : null}
+        {details.length > 0 ? (
+          <ul className="mt-2 list-disc space-y-1 pl-5">
+            {details.map((message) => (
+              <li key={message}>{message}</li>
+            ))}
+          </ul>
+        ) : null}
+      </div>
+      <p className="mt-6 text-muted-foreground">
+        Nothing was placed. Go back to your form to change it: your browser keeps what you typed.
+      </p>
+      <StoreLink to="/shop" className={buttonVariants({ variant: "outline", size: "lg", className: "mt-6" })}>
+        Continue Shopping
+      </StoreLink>
     </div>
   );
 }
