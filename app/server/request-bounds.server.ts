@@ -8,8 +8,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { MAX_CSV_BYTES } from "#app/features/catalog/catalog-csv.ts";
 import { IMAGE_MESSAGES, MAX_PRODUCT_IMAGE_BODY_BYTES } from "#app/features/catalog/product.schema.ts";
-import { ID_IMAGE_MESSAGES } from "#app/features/checkout/checkout.schema.ts";
 import { MAX_CHECKOUT_BODY_BYTES } from "#app/features/checkout/limits.ts";
+import { ID_IMAGE_MESSAGES } from "#app/features/media/id-image.ts";
 
 /** Sign-in and every other form: far above any real form of the shop, far below harm. */
 export const DEFAULT_BODY_LIMIT_BYTES = 64 * 1024;

@@ -4,7 +4,7 @@
  * plain Node scripts (the bench) import too.
  */
 import { submitCheckout } from "#app/features/checkout/checkout.server.ts";
-import { uploadIdPhoto } from "#app/features/media/id-photos.server.ts";
+import { uploadIdPhoto } from "#app/features/checkout/id-photo-upload.server.ts";
 import {
   checkoutRequest,
   MONDAY_MORNING,

@@ -3,7 +3,6 @@ import { Form, Link, useLocation, useNavigation } from "react-router";
 import { Button, buttonVariants } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
 import { Input, Label, NativeSelect, SelectOptions } from "#app/components/ui/input.tsx";
-import { formatDeliveryDate } from "#app/features/checkout/delivery-slots.ts";
 import type { BulkPostAnswer } from "#app/features/orders/bulk-orders.server.ts";
 import { BULK_ACTIONS, type BulkAction } from "#app/features/orders/order-bulk.schema.ts";
 import {
@@ -13,6 +12,7 @@ import {
   STATUS_LABELS,
 } from "#app/features/orders/order-status.ts";
 import { formatCents } from "#app/utils/money.ts";
+import { formatStoreDate } from "#app/utils/store-time.ts";
 import { toast } from "#app/utils/toast-client.ts";
 import { DialogButtons, QuestionDialog } from "./confirm-dialog.tsx";
 import { CsrfInput } from "./csrf.tsx";
@@ -269,8 +269,7 @@ function BulkReviewForm({
             <span className="min-w-0">
               <span className="font-mono text-xs">#{order.id.slice(0, 8)}</span> {order.customerName}{" "}
               <span className="text-muted-foreground">
-                · {formatDeliveryDate(order.deliveryDate)}, {order.deliveryTime} ·{" "}
-                {STATUS_LABELS[order.status]}
+                · {formatStoreDate(order.deliveryDate)}, {order.deliveryTime} · {STATUS_LABELS[order.status]}
               </span>
             </span>
             {order.skip ? (

@@ -5,13 +5,8 @@ import { Button, buttonVariants } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
 import { Field, Input, NativeSelect, SelectOptions, Textarea } from "#app/components/ui/input.tsx";
 import { MIN_ORDER_TEXT } from "#app/features/cart/cart.ts";
-import { US_STATES } from "#app/features/checkout/checkout.schema.ts";
-import {
-  DELIVERY_SLOT_LABELS,
-  formatDeliveryDate,
-  slotsOfWeekday,
-} from "#app/features/checkout/delivery-slots.ts";
-import { STATE_NAMES } from "#app/features/checkout/purchase-limits.ts";
+import { DELIVERY_SLOT_LABELS, slotsOfWeekday } from "#app/features/checkout/delivery-slots.ts";
+import { STATE_NAMES, US_STATES } from "#app/features/checkout/purchase-limits.ts";
 import type { DeliveryClosure, DeliveryZone } from "#app/features/delivery/delivery.server.ts";
 import type { ClosingQuestion } from "#app/features/delivery/delivery-admin.server.ts";
 import {
@@ -25,6 +20,7 @@ import {
 import { WEEKDAY_NAMES } from "#app/features/delivery/delivery-settings.ts";
 import { STATUS_LABELS } from "#app/features/orders/order-status.ts";
 import { centsToDollarString, formatCents } from "#app/utils/money.ts";
+import { formatStoreDate } from "#app/utils/store-time.ts";
 import type { z } from "#app/utils/zod.ts";
 import { useCheckedSubmit } from "./checked-submit.ts";
 import { CsrfInput } from "./csrf.tsx";
@@ -345,7 +341,7 @@ function ClosuresSection({
             {closures.map((closure) => (
               <li key={closure.id} className="flex flex-wrap items-center justify-between gap-3 py-2">
                 <span className="min-w-0 text-sm">
-                  <span className="font-semibold">{formatDeliveryDate(closure.date)}</span>{" "}
+                  <span className="font-semibold">{formatStoreDate(closure.date)}</span>{" "}
                   <span className="text-muted-foreground">{closure.slot ?? "Whole day"}</span> —{" "}
                   {closure.reason}
                 </span>
@@ -413,7 +409,7 @@ function OpenOrdersQuestion({
 }) {
   const navigation = useNavigation();
   const saving = navigation.state !== "idle" && navigation.formData?.get("intent") === "close";
-  const where = `${formatDeliveryDate(closing.date)} · ${closing.slot ?? "whole day"}`;
+  const where = `${formatStoreDate(closing.date)} · ${closing.slot ?? "whole day"}`;
   const count = closing.orders.length;
   const headingId = "closing-orders-heading";
   const [choice, setChoice] = useState<string>("");
@@ -479,7 +475,7 @@ function OpenOrdersQuestion({
                 <option value="">Choose a delivery time</option>
                 {closing.targets.map((target) => (
                   <option key={target.value} value={target.value} disabled={target.placesLeft < count}>
-                    {formatDeliveryDate(target.date)}, {target.slot} ({Math.max(target.placesLeft, 0)}{" "}
+                    {formatStoreDate(target.date)}, {target.slot} ({Math.max(target.placesLeft, 0)}{" "}
                     {target.placesLeft === 1 ? "place" : "places"} left)
                   </option>
                 ))}

@@ -2,12 +2,12 @@ import type * as React from "react";
 import { Link, useLocation } from "react-router";
 import { Button, buttonVariants } from "#app/components/ui/button.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
-import { formatDeliveryDate } from "#app/features/checkout/delivery-slots.ts";
 import { changeDueCents } from "#app/features/delivery/cash-change.ts";
 import type { BoardOrder, PickSlot } from "#app/features/orders/day-board.server.ts";
 import { boardHref } from "#app/features/orders/day-board.ts";
 import { formatCents } from "#app/utils/money.ts";
 import { formatPhone } from "#app/utils/phone.ts";
+import { formatStoreDate } from "#app/utils/store-time.ts";
 import { type Column, DataTable } from "./data-table.tsx";
 import { AdminPageHeader } from "./page-header.tsx";
 
@@ -48,7 +48,7 @@ export function PrintPage({
           description={
             selected !== undefined
               ? `${selected} selected ${selected === 1 ? "order" : "orders"}: ${summary}`
-              : `${formatDeliveryDate(date)}${slot ? ` · ${slot}` : " · every slot"}: ${summary}`
+              : `${formatStoreDate(date)}${slot ? ` · ${slot}` : " · every slot"}: ${summary}`
           }
         />
       </div>
@@ -185,7 +185,7 @@ export function PickListView({ dayText, slots }: { dayText: string; slots: PickS
 /** One driver slip (P-25): who, where, what, how much; the ID check and a signature line. */
 export function DriverSlip({ order }: { order: BoardOrder }) {
   const change = changeDueCents(order.totalAmountCents, order.payWithCents);
-  const dayText = formatDeliveryDate(order.deliveryDate);
+  const dayText = formatStoreDate(order.deliveryDate);
   return (
     <article
       aria-label={`Driver slip for ${order.customerName}`}

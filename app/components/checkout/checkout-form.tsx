@@ -13,10 +13,8 @@ import {
   type CheckoutField,
   checkoutSchema,
   checkoutValues,
-  type DeliveryState,
   type FieldErrors,
   fieldErrorsOf,
-  idFileProblem,
   minimumOrderToast,
   type StockShortfall,
   type ToastMessage,
@@ -27,13 +25,14 @@ import {
   isDraftEmpty,
   type SentPhoto,
 } from "#app/features/checkout/checkout-draft.ts";
-import type { PurchaseLimits } from "#app/features/checkout/purchase-limits.ts";
+import type { DeliveryState, PurchaseLimits } from "#app/features/checkout/purchase-limits.ts";
 import { changeDueCents, payWithTooLowMessage } from "#app/features/delivery/cash-change.ts";
 import {
   type DeliveryZoneLike,
   zipRefusalMessage,
   zoneForZip,
 } from "#app/features/delivery/delivery-area.ts";
+import { idFileProblem } from "#app/features/media/id-image.ts";
 import { dollarsToCents } from "#app/utils/money.ts";
 import { carryToast, toast } from "#app/utils/toast-client.ts";
 import { checkoutFields, type TextField, type TextValues } from "./checkout-fields.ts";

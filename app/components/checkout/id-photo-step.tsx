@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import { Icon } from "#app/components/ui/icon.tsx";
 import { FieldError } from "#app/components/ui/input.tsx";
-import { ID_IMAGE_ACCEPT, ID_IMAGE_HINT } from "#app/features/checkout/limits.ts";
+import { ID_IMAGE_ACCEPT, ID_IMAGE_HINT } from "#app/features/media/id-image.ts";
 import { cn } from "#app/utils/cn.ts";
 import type { CheckoutFields } from "./checkout-fields.ts";
 import { CheckoutSection } from "./checkout-section.tsx";

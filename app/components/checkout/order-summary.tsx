@@ -3,8 +3,8 @@ import { StockShortfallNotice } from "#app/components/stock-shortfall-notice.tsx
 import { Card } from "#app/components/ui/card.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
 import { type CartLine, lineTotalCents } from "#app/features/cart/cart.ts";
-import type { DeliveryState } from "#app/features/checkout/checkout.schema.ts";
 import {
+  type DeliveryState,
   type PurchaseLimitProblem,
   type PurchaseLimits,
   STATE_NAMES,

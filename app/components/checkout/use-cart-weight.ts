@@ -6,7 +6,7 @@
 import { useEffect, useState } from "react";
 import { CART_PRICES_PATH } from "#app/components/cart-context.tsx";
 import type { CartLine, CurrentSizePrice } from "#app/features/cart/cart.ts";
-import type { DeliveryState } from "#app/features/checkout/checkout.schema.ts";
+import type { DeliveryState } from "#app/features/checkout/purchase-limits.ts";
 import {
   orderWeightMg,
   type PurchaseLimitProblem,

@@ -1,14 +1,9 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, expect, it } from "vitest";
 import { products } from "#app/db/schema.ts";
+import { currentSizePrices, listSuggestionCandidates } from "#app/features/cart/cart.server.ts";
 import { describeEachDatabase } from "#tests/db.ts";
-import {
-  currentSizePrices,
-  findProducts,
-  getProduct,
-  listProductSitemapEntries,
-  listSuggestionCandidates,
-} from "./catalog.server.ts";
+import { findProducts, getProduct, listProductSitemapEntries } from "./catalog.server.ts";
 import { insertProducts } from "./product-factory.server.ts";
 
 describeEachDatabase("storefront catalogue queries", (database) => {

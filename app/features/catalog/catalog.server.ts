@@ -1,7 +1,6 @@
 import { and, asc, count, eq, gt, inArray, isNull, notInArray, type SQL, sql } from "drizzle-orm";
 import { db, type Executor } from "#app/db/client.server.ts";
 import { productSizes, productSlugs, products } from "#app/db/schema.ts";
-import type { CartItemInput, CurrentSizePrice } from "#app/features/cart/cart.ts";
 import { EXACT_STOCK_UP_TO, type ProductFields, productPath } from "./catalog.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -92,73 +91,6 @@ async function withSizes(rows: ProductRow[]): Promise<ProductView[]> {
     inStock: size.inventoryCount > 0,
     ...(size.inventoryCount <= EXACT_STOCK_UP_TO ? { left: size.inventoryCount } : {}),
   }));
-}
-
-/** Current facts for the given size ids, for reconciling a stored cart (P-20). */
-export async function currentSizePrices(sizeIds: readonly string[]): Promise<CurrentSizePrice[]> {
-  const ids = [...new Set(sizeIds)].filter((id) => UUID.test(id)).slice(0, 200);
-  if (ids.length === 0) return [];
-  const database = await db();
-  const rows = await database
-    .select({
-      productId: products.id,
-      productSlug: products.slug,
-      productName: products.name,
-      imageUrl: products.imageUrl,
-      category: products.category,
-      sizeId: productSizes.id,
-      sizeLabel: productSizes.size,
-      priceCents: productSizes.priceCents,
-      salePriceCents: productSizes.salePriceCents,
-      inventoryCount: productSizes.inventoryCount,
-      flowerEquivalentMg: productSizes.flowerEquivalentMg,
-    })
-    .from(productSizes)
-    .innerJoin(products, eq(products.id, productSizes.productId))
-    .where(and(inArray(productSizes.id, ids), isNull(products.archivedAt)));
-  return rows.map(({ inventoryCount, ...row }) => ({
-    ...row,
-    inStock: inventoryCount > 0,
-    stock: inventoryCount,
-  }));
-}
-
-/**
- * In-stock sizes of products in `categories` that are not in `excludeProductIds`, cheapest first,
- * as cart items: the candidates for the checkout's suggestions under the minimum order.
- */
-export async function listSuggestionCandidates(
-  categories: readonly string[],
-  excludeProductIds: readonly string[],
-): Promise<CartItemInput[]> {
-  const wanted = [...new Set(categories)].filter((category) => category.length <= 100).slice(0, 20);
-  if (wanted.length === 0) return [];
-  const excluded = [...new Set(excludeProductIds)].filter((id) => UUID.test(id)).slice(0, 200);
-  const database = await db();
-  return database
-    .select({
-      productId: products.id,
-      productSlug: products.slug,
-      productName: products.name,
-      imageUrl: products.imageUrl,
-      category: products.category,
-      sizeId: productSizes.id,
-      sizeLabel: productSizes.size,
-      priceCents: productSizes.priceCents,
-      salePriceCents: productSizes.salePriceCents,
-    })
-    .from(productSizes)
-    .innerJoin(products, eq(products.id, productSizes.productId))
-    .where(
-      and(
-        inArray(products.category, wanted),
-        isNull(products.archivedAt),
-        gt(productSizes.inventoryCount, 0),
-        excluded.length ? notInArray(products.id, excluded) : undefined,
-      ),
-    )
-    .orderBy(asc(productSizes.priceCents), asc(productSizes.id))
-    .limit(200);
 }
 
 /** What a storefront listing asks for; every filter is applied in SQL so 500 products never ship at once. */

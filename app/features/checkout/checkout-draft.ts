@@ -3,8 +3,9 @@
  * or they clear it, so leaving to add an item or closing the tab loses nothing. The ID photo is
  * kept as the token of the copy sent ahead, never as the picture.
  */
-import { type DeliveryState, US_STATES } from "./checkout.schema.ts";
+
 import { SENT_PHOTO_KEPT_HOURS } from "./limits.ts";
+import { type DeliveryState, US_STATES } from "./purchase-limits.ts";
 
 export const CHECKOUT_DRAFT_STORAGE_KEY = "capital-grown-checkout";
 

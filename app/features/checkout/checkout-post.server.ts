@@ -8,9 +8,9 @@ import {
   MultipartParseError,
   parseFormData,
 } from "@remix-run/form-data-parser";
+import { ID_IMAGE_MESSAGES, MAX_UPLOAD_BYTES } from "#app/features/media/id-image.ts";
 import { UploadRefused } from "#app/features/media/upload-refused.ts";
-import { ID_IMAGE_MESSAGES } from "./checkout.schema.ts";
-import { MAX_CHECKOUT_BODY_BYTES, MAX_UPLOAD_BYTES } from "./limits.ts";
+import { MAX_CHECKOUT_BODY_BYTES } from "./limits.ts";
 
 /** The checkout post's field carrying the ID photo itself (P-6). */
 export const ID_PHOTO_FIELD = "idFront";

@@ -9,10 +9,8 @@ import { dollarsToCents, formatCents } from "#app/utils/money.ts";
 import { PHONE_INVALID_MESSAGE, phoneLooksValid } from "#app/utils/phone.ts";
 import { plainText, z } from "#app/utils/zod.ts";
 import { DELIVERY_SLOT_LABELS } from "./delivery-slots.ts";
-import { ID_IMAGE_HINT, MAX_LINE_QUANTITY, MAX_UPLOAD_BYTES } from "./limits.ts";
-
-export const US_STATES = ["DC", "VA"] as const;
-export type DeliveryState = (typeof US_STATES)[number];
+import { MAX_LINE_QUANTITY } from "./limits.ts";
+import { US_STATES } from "./purchase-limits.ts";
 
 const required = (message: string) => z.string({ error: message }).trim().min(1, message);
 
@@ -142,21 +140,6 @@ export function fieldErrorsOf(error: z.ZodError): FieldErrors {
     if (key && !errors[key]) errors[key] = issue.message;
   }
   return errors;
-}
-
-export const ID_IMAGE_MESSAGES = {
-  required: "Upload a photo of the front of your ID",
-  type: `Please select an image file (${ID_IMAGE_HINT})`,
-  tooLarge: "File too large: please select an image smaller than 10MB.",
-  unreadable: "This file is not a readable image. Please upload a PNG, JPG or GIF photo of your ID.",
-} as const;
-
-/** What the browser can check about the chosen ID file before sending it. */
-export function idFileProblem(file: { size: number; type: string } | null | undefined): string | null {
-  if (!file || file.size === 0) return ID_IMAGE_MESSAGES.required;
-  if (!file.type.startsWith("image/")) return ID_IMAGE_MESSAGES.type;
-  if (file.size > MAX_UPLOAD_BYTES) return ID_IMAGE_MESSAGES.tooLarge;
-  return null;
 }
 
 export type ToastMessage = { type: "success" | "error" | "info"; title: string; description: string };

@@ -15,6 +15,7 @@ import {
   orderBudgetOf,
   waitPhrase,
 } from "#app/features/abuse/rate-limits.server.ts";
+import { ID_IMAGE_MESSAGES } from "#app/features/media/id-image.ts";
 import {
   checkIdPhotoBytes,
   deleteIdPhotos,
@@ -42,7 +43,6 @@ import {
   checkoutValues,
   type FieldErrors,
   fieldErrorsOf,
-  ID_IMAGE_MESSAGES,
   minimumOrderToast,
   outOfStockToast,
   type StockShortfall,

@@ -104,10 +104,6 @@ export type DeliveryDay = {
   closedForToday: boolean;
 };
 
-export function formatDeliveryDate(date: string) {
-  return formatStoreDate(date);
-}
-
 /** Today and tomorrow (the only selectable dates) with their open slots, and the default date. */
 export function deliveryOptions(
   now: Date,
@@ -119,14 +115,14 @@ export function deliveryOptions(
     {
       date: today,
       relative: "Today",
-      label: formatDeliveryDate(today),
+      label: formatStoreDate(today),
       slots: availableSlots(today, now, rules),
       closedForToday: pastCutoff(now, rules),
     },
     {
       date: tomorrow,
       relative: "Tomorrow",
-      label: formatDeliveryDate(tomorrow),
+      label: formatStoreDate(tomorrow),
       slots: availableSlots(tomorrow, now, rules),
       closedForToday: false,
     },

@@ -1,19 +1,12 @@
 /** Named limits shared by the checkout form, the schema and the server (K-5, K-9; P-6). */
 
-/** An ID photo may be at most 10 MB; the server cuts a bigger upload off while streaming. */
-export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+import { MAX_UPLOAD_BYTES } from "#app/features/media/id-image.ts";
 
 /** Room for the text fields of the checkout form beside the photo. */
 const CHECKOUT_FIELDS_BYTES = 256 * 1024;
 
 /** The whole checkout (or photo upload) body: the photo and the form's fields. */
 export const MAX_CHECKOUT_BODY_BYTES = MAX_UPLOAD_BYTES + CHECKOUT_FIELDS_BYTES;
-
-/** Image types the ID upload accepts (checked again by content on the server). */
-export const ID_IMAGE_ACCEPT = "image/png,image/jpeg,image/gif,image/webp";
-
-/** Hint under the ID upload (K-5). */
-export const ID_IMAGE_HINT = "PNG, JPG, GIF up to 10MB";
 
 /** A sane upper bound per cart line: stock is the real limit, this only stops absurd input. */
 export const MAX_LINE_QUANTITY = 999;

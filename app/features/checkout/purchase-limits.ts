@@ -3,7 +3,10 @@
  * per-order limit that depends on the delivery state, and one size is capped per order. Pure
  * rules, no zod and no React: the cart panel, the checkout form and the server all run them.
  */
-import type { DeliveryState } from "./checkout.schema.ts";
+
+/** The states the shop delivers to, each with its own purchase limit. */
+export const US_STATES = ["DC", "VA"] as const;
+export type DeliveryState = (typeof US_STATES)[number];
 
 /** How a state is named in messages. */
 export const STATE_NAMES: Record<DeliveryState, string> = { DC: "Washington DC", VA: "Virginia" };

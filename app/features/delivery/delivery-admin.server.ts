@@ -3,9 +3,9 @@
  * reactivate one, save the slot capacities and cut-offs, close a date or a slot, reopen it. Each
  * is parsed with its schema in delivery-settings.schema.ts (the form's own check in the browser).
  */
-import { formatDeliveryDate } from "#app/features/checkout/delivery-slots.ts";
+
 import type { AuditBy } from "#app/features/staff/audit.server.ts";
-import { storeClock } from "#app/utils/store-time.ts";
+import { formatStoreDate, storeClock } from "#app/utils/store-time.ts";
 import {
   addClosure,
   getDeliverySettings,
@@ -95,7 +95,7 @@ async function closeForDeliveries(
     await addClosure(closure, audit);
     return {
       ok: true,
-      message: `Closed for deliveries. ${ordersText(moved.moved)} moved to ${formatDeliveryDate(date)}, ${slot}; each customer is e-mailed.`,
+      message: `Closed for deliveries. ${ordersText(moved.moved)} moved to ${formatStoreDate(date)}, ${slot}; each customer is e-mailed.`,
     };
   }
   await addClosure(closure, audit);

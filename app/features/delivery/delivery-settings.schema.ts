@@ -3,8 +3,8 @@
  * one schema each for the browser's messages and the server's check (P-13, P-21, P-22).
  */
 import { MIN_ORDER_TEXT } from "#app/features/cart/cart.ts";
-import { US_STATES } from "#app/features/checkout/checkout.schema.ts";
 import { DELIVERY_SLOT_LABELS } from "#app/features/checkout/delivery-slots.ts";
+import { US_STATES } from "#app/features/checkout/purchase-limits.ts";
 import { dollarsToCents } from "#app/utils/money.ts";
 import { z } from "#app/utils/zod.ts";
 import { parseZipList } from "./delivery-area.ts";

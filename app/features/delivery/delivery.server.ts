@@ -9,7 +9,6 @@ import { asc, eq, gte, sql } from "drizzle-orm";
 import { db, type Executor } from "#app/db/client.server.ts";
 import { rowsOf } from "#app/db/rows.ts";
 import { deliveryClosures, deliveryZones } from "#app/db/schema.ts";
-import type { DeliveryState } from "#app/features/checkout/checkout.schema.ts";
 import {
   type DeliveryDay,
   type DeliverySlotLabel,
@@ -17,6 +16,7 @@ import {
   type SlotAvailability,
   slotAvailability,
 } from "#app/features/checkout/delivery-slots.ts";
+import type { DeliveryState } from "#app/features/checkout/purchase-limits.ts";
 import {
   readStoreSetting,
   type SettingsSaveOptions,

@@ -8,17 +8,12 @@ import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { db } from "#app/db/client.server.ts";
 import { rowsOf } from "#app/db/rows.ts";
 import { emailOutbox, orders } from "#app/db/schema.ts";
-import {
-  DELIVERY_SLOT_LABELS,
-  endedSlots,
-  formatDeliveryDate,
-  slotsOfDate,
-} from "#app/features/checkout/delivery-slots.ts";
+import { DELIVERY_SLOT_LABELS, endedSlots, slotsOfDate } from "#app/features/checkout/delivery-slots.ts";
 import { applyOrderAction } from "#app/features/orders/admin-orders.server.ts";
 import { OPEN_STATUSES, type OrderStatus } from "#app/features/orders/order-status.ts";
 import { getOrderById } from "#app/features/orders/orders.server.ts";
 import { type AuditBy, recordAuditBy } from "#app/features/staff/audit.server.ts";
-import { nextDate } from "#app/utils/store-time.ts";
+import { formatStoreDate, nextDate } from "#app/utils/store-time.ts";
 import { getDeliverySettings, listClosures, slotBookings } from "./delivery.server.ts";
 import { slotCapacity } from "./delivery-settings.ts";
 
@@ -91,7 +86,7 @@ export async function moveTargets(date: string, slot: string | null, now: Date):
 export type MoveResult = { ok: true; moved: number } | { ok: false; message: string };
 
 function deliveryText(date: string, slot: string) {
-  return `${formatDeliveryDate(date)}, ${slot}`;
+  return `${formatStoreDate(date)}, ${slot}`;
 }
 
 /**

@@ -4,7 +4,8 @@
  * lets anyone check later that nobody rewrote the log up to that event (`npm run audit:verify --
  * --expect <id>:<hash>`), as CloudTrail's digest files do.
  */
-import { formatDeliveryDate } from "#app/features/checkout/delivery-slots.ts";
+
+import { formatStoreDate } from "#app/utils/store-time.ts";
 import {
   ButtonLink,
   DetailRows,
@@ -40,7 +41,7 @@ export function AuditDigest(props: { data: AuditDigestData; store: StoreEmailSet
         </Notice>
       ) : (
         <Paragraph>
-          The audit log's hash chain verified this morning ({formatDeliveryDate(data.day)}): {data.checked}{" "}
+          The audit log's hash chain verified this morning ({formatStoreDate(data.day)}): {data.checked}{" "}
           {data.checked === 1 ? "event" : "events"}, none changed or missing.
         </Paragraph>
       )}

@@ -20,13 +20,8 @@ import { emailOutbox } from "#app/db/schema.ts";
 import { config } from "#app/utils/env.server.ts";
 import { errorMessage, log } from "#app/utils/logger.server.ts";
 import { metrics } from "#app/utils/metrics.server.ts";
+import type { StoreEmailSettings } from "./email-layout.server.tsx";
 import { composeMime, type MimeMail, mailboxAddress } from "./mime.server.ts";
-import {
-  customerConfirmationEmail,
-  type OrderEmailData,
-  type StoreEmailSettings,
-  shopNotificationEmail,
-} from "./order-emails.server.tsx";
 
 export const MAX_EMAIL_ATTEMPTS = 25;
 const BASE_BACKOFF_MS = 30_000;
@@ -47,43 +42,6 @@ export function storeEmailSettings(): StoreEmailSettings {
 /** Delay before attempt `attempts + 1`: 30 s, 1 min, 2 min … capped at 30 min. */
 export function backoffMs(attempts: number) {
   return Math.min(BASE_BACKOFF_MS * 2 ** Math.max(0, attempts - 1), MAX_BACKOFF_MS);
-}
-
-export type OrderEmailRow = {
-  kind: "order-confirmation" | "order-notification";
-  toAddress: string;
-  subject: string;
-  textBody: string;
-  htmlBody: string;
-};
-
-/** The customer confirmation and the shop notification of an order, ready to queue. */
-export async function orderEmailRows(
-  data: OrderEmailData,
-  options: { settings?: StoreEmailSettings; shopAddress?: string } = {},
-): Promise<OrderEmailRow[]> {
-  const settings = options.settings ?? storeEmailSettings();
-  const shopAddress = options.shopAddress ?? config().ordersEmail;
-  const [customer, shop] = await Promise.all([
-    customerConfirmationEmail(data, settings),
-    shopNotificationEmail(data, settings),
-  ]);
-  return [
-    {
-      kind: "order-confirmation",
-      toAddress: data.userEmail,
-      subject: customer.subject,
-      textBody: customer.text,
-      htmlBody: customer.html,
-    },
-    {
-      kind: "order-notification",
-      toAddress: shopAddress,
-      subject: shop.subject,
-      textBody: shop.text,
-      htmlBody: shop.html,
-    },
-  ];
 }
 
 export type OutgoingMail = {

@@ -3,7 +3,8 @@
  * sold-out first, each with a link to its product's edit page. A React component like the order
  * e-mails (record 021); sent once a day, so it is rendered directly rather than from a template.
  */
-import { formatDeliveryDate } from "#app/features/checkout/delivery-slots.ts";
+
+import { formatStoreDate } from "#app/utils/store-time.ts";
 import {
   type AmountRow,
   AmountTable,
@@ -48,7 +49,7 @@ export function LowStockDigest(props: { data: LowStockDigestData; store: StoreEm
       heading={`Low stock: ${data.total} ${data.total === 1 ? "size" : "sizes"}`}
     >
       <Paragraph>
-        These sizes are at or below their low-stock threshold this morning ({formatDeliveryDate(data.day)}).
+        These sizes are at or below their low-stock threshold this morning ({formatStoreDate(data.day)}).
         Sold-out sizes come first.
       </Paragraph>
       <AmountTable rows={rows} />

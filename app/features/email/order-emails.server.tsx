@@ -6,12 +6,13 @@
  * order. No ID image is ever attached.
  */
 
-import { formatDeliveryDate } from "#app/features/checkout/delivery-slots.ts";
 import { changeToBringText } from "#app/features/delivery/cash-change.ts";
 import { cashToPrepareText } from "#app/features/orders/customer-payment.ts";
 import type { OrderItemView, OrderSummary, OrderView } from "#app/features/orders/orders.server.ts";
+import { config } from "#app/utils/env.server.ts";
 import { formatCents } from "#app/utils/money.ts";
 import { formatPhone } from "#app/utils/phone.ts";
+import { formatStoreDate } from "#app/utils/store-time.ts";
 import {
   type AmountRow,
   AmountTable,
@@ -25,6 +26,7 @@ import {
   Paragraph,
   type StoreEmailSettings,
 } from "./email-layout.server.tsx";
+import { storeEmailSettings } from "./email-outbox.server.ts";
 
 export type { EmailMessage, StoreEmailSettings };
 
@@ -82,7 +84,7 @@ export function orderEmailView(order: OrderEmailData, store: StoreEmailSettings)
     customerName: order.customerName,
     phone: formatPhone(order.phone),
     email: order.userEmail,
-    delivery: `${formatDeliveryDate(order.deliveryDate)}, ${order.deliveryTime}`,
+    delivery: `${formatStoreDate(order.deliveryDate)}, ${order.deliveryTime}`,
     address: order.deliveryAddress,
     notes: order.notes ?? "—",
     idPhoto: order.hasIdPhoto
@@ -228,4 +230,41 @@ export function shopNotificationEmail(
   store: StoreEmailSettings,
 ): Promise<EmailMessage> {
   return shopTemplate(orderEmailView(order, store));
+}
+
+export type OrderEmailRow = {
+  kind: "order-confirmation" | "order-notification";
+  toAddress: string;
+  subject: string;
+  textBody: string;
+  htmlBody: string;
+};
+
+/** The customer confirmation and the shop notification of an order, ready to queue. */
+export async function orderEmailRows(
+  data: OrderEmailData,
+  options: { settings?: StoreEmailSettings; shopAddress?: string } = {},
+): Promise<OrderEmailRow[]> {
+  const settings = options.settings ?? storeEmailSettings();
+  const shopAddress = options.shopAddress ?? config().ordersEmail;
+  const [customer, shop] = await Promise.all([
+    customerConfirmationEmail(data, settings),
+    shopNotificationEmail(data, settings),
+  ]);
+  return [
+    {
+      kind: "order-confirmation",
+      toAddress: data.userEmail,
+      subject: customer.subject,
+      textBody: customer.text,
+      htmlBody: customer.html,
+    },
+    {
+      kind: "order-notification",
+      toAddress: shopAddress,
+      subject: shop.subject,
+      textBody: shop.text,
+      htmlBody: shop.html,
+    },
+  ];
 }

@@ -9,10 +9,7 @@ import { randomUUID } from "node:crypto";
 import { eq, inArray } from "drizzle-orm";
 import { db, type Executor } from "#app/db/client.server.ts";
 import { idPhotos } from "#app/db/schema.ts";
-import { ID_IMAGE_MESSAGES } from "#app/features/checkout/checkout.schema.ts";
-import { parseCheckoutForm } from "#app/features/checkout/checkout-post.server.ts";
-import { MAX_UPLOAD_BYTES } from "#app/features/checkout/limits.ts";
-import { log, rootCauseMessage } from "#app/utils/logger.server.ts";
+import { ID_IMAGE_MESSAGES, MAX_UPLOAD_BYTES } from "./id-image.ts";
 import { idPhotoKeyring } from "./id-photo-crypto.server.ts";
 import { insertEncryptedIdPhoto, openIdPhoto } from "./id-photo-keys.server.ts";
 import sharp from "./sharp.server.ts";
@@ -102,39 +99,6 @@ async function reencode(input: Uint8Array): Promise<ProcessedIdPhoto> {
     .jpeg({ quality: 85 })
     .toBuffer({ resolveWithObject: true });
   return { contentType: "image/jpeg", bytes: new Uint8Array(data), width: info.width, height: info.height };
-}
-
-export type IdPhotoUpload =
-  | { ok: true; token: string }
-  | { ok: false; status: 400 | 413 | 500 | 503; message: string; retryAfterSeconds?: number };
-
-/**
- * The ID photo sent as soon as the shopper picks it (P-8): read, checked and re-encoded as
- * on the checkout post, stored privately, and answered with its id as the token the order post
- * names instead of the file. A photo no order claims is deleted by the retention job.
- */
-export async function uploadIdPhoto(request: Request): Promise<IdPhotoUpload> {
-  try {
-    const { idFront } = await parseCheckoutForm(request);
-    if (!idFront) return { ok: false, status: 400, message: ID_IMAGE_MESSAGES.required };
-    const photo = await processIdPhoto(new Uint8Array(await idFront.arrayBuffer()));
-    return { ok: true, token: await storeIdPhoto(photo) };
-  } catch (error) {
-    if (error instanceof UploadRefused) {
-      return {
-        ok: false,
-        status: error.status,
-        message: error.message,
-        retryAfterSeconds: error.retryAfterSeconds,
-      };
-    }
-    log.error("Could not store an ID photo sent ahead of checkout", { error: rootCauseMessage(error) });
-    return {
-      ok: false,
-      status: 500,
-      message: "The photo could not be stored now; it will be sent with the order.",
-    };
-  }
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { orders } from "#app/db/schema.ts";
-import { MAX_UPLOAD_BYTES } from "#app/features/checkout/limits.ts";
+import { uploadIdPhoto } from "#app/features/checkout/id-photo-upload.server.ts";
 import { describeEachDatabase } from "#tests/db.ts";
 import { postCheckout, submitAsShopper } from "#tests/support/checkout-posts.server.ts";
 import {
@@ -12,6 +12,7 @@ import {
   orderFields,
   testPng,
 } from "#tests/support/checkout-test-helpers.server.ts";
+import { MAX_UPLOAD_BYTES } from "./id-image.ts";
 import {
   getIdPhoto,
   ID_PHOTO_BUSY_MESSAGE,
@@ -19,7 +20,6 @@ import {
   ID_PHOTO_QUEUE,
   processIdPhoto,
   sniffImageType,
-  uploadIdPhoto,
 } from "./id-photos.server.ts";
 import { UploadRefused } from "./upload-refused.ts";
 

@@ -31,7 +31,8 @@ import { DELIVERY_SETTINGS_KEY } from "#app/features/delivery/delivery.server.ts
 import { zipRefusalMessage, zoneForZip } from "#app/features/delivery/delivery-area.ts";
 import { storedDeliverySettings } from "#app/features/delivery/delivery-settings.schema.ts";
 import { slotCapacity } from "#app/features/delivery/delivery-settings.ts";
-import { orderEmailRows, wakeEmailWorker } from "#app/features/email/email-outbox.server.ts";
+import { wakeEmailWorker } from "#app/features/email/email-outbox.server.ts";
+import { orderEmailRows } from "#app/features/email/order-emails.server.tsx";
 import { config } from "#app/utils/env.server.ts";
 import { log } from "#app/utils/logger.server.ts";
 import { nextDate, storeClock, storeDay } from "#app/utils/store-time.ts";

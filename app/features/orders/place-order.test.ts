@@ -9,7 +9,7 @@ import {
   productSizes,
 } from "#app/db/schema.ts";
 import { submitCheckout } from "#app/features/checkout/checkout.server.ts";
-import { uploadIdPhoto } from "#app/features/media/id-photos.server.ts";
+import { uploadIdPhoto } from "#app/features/checkout/id-photo-upload.server.ts";
 import { describeEachDatabase } from "#tests/db.ts";
 import { postCheckout, sendPhotoAhead, submitAsShopper } from "#tests/support/checkout-posts.server.ts";
 import {

@@ -5,7 +5,6 @@ import { Button, buttonVariants } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
 import { storeFromMatches } from "#app/features/catalog/seo.ts";
-import { formatDeliveryDate } from "#app/features/checkout/delivery-slots.ts";
 import { cancelOrderByCustomer } from "#app/features/orders/admin-orders.server.ts";
 import { cashToPrepareText } from "#app/features/orders/customer-payment.ts";
 import { driverFirstNameFor } from "#app/features/orders/driver-assignment.server.ts";
@@ -15,7 +14,7 @@ import { getOrderOfRequest, getOrderTimeline } from "#app/features/orders/orders
 import { readFormData } from "#app/utils/form-data.server.ts";
 import { formatCents } from "#app/utils/money.ts";
 import { formatPhone } from "#app/utils/phone.ts";
-import { STORE_TIME_ZONE } from "#app/utils/store-time.ts";
+import { formatStoreDate, STORE_TIME_ZONE } from "#app/utils/store-time.ts";
 import { redirectWithToast } from "#app/utils/toast.server.ts";
 import type { Route } from "./+types/thank-you";
 
@@ -125,7 +124,7 @@ export default function ThankYouPage({ loaderData }: Route.ComponentProps) {
               : "is cancelled."
             : order.status === "pending"
               ? "has been placed."
-              : `for ${formatDeliveryDate(order.deliveryDate)}, ${order.deliveryTime}.`}
+              : `for ${formatStoreDate(order.deliveryDate)}, ${order.deliveryTime}.`}
         </p>
         {order.driverFirstName ? (
           <p className="mt-3 inline-flex items-center gap-2 rounded-full bg-secondary px-4 py-2 font-semibold text-secondary-foreground">
@@ -144,7 +143,7 @@ export default function ThankYouPage({ loaderData }: Route.ComponentProps) {
         <h2 className="font-display text-xl font-semibold">Order details</h2>
         <dl className="mt-4 grid gap-4 sm:grid-cols-2">
           <Detail label="Delivery time">
-            {formatDeliveryDate(order.deliveryDate)}, {order.deliveryTime}
+            {formatStoreDate(order.deliveryDate)}, {order.deliveryTime}
           </Detail>
           <Detail label="Delivery address">{order.deliveryAddress}</Detail>
           <Detail label="Phone">{order.phone}</Detail>

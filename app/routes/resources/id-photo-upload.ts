@@ -3,7 +3,7 @@ import {
   idPhotoBudgetMessage,
   retryAfterHeaders,
 } from "#app/features/abuse/rate-limits.server.ts";
-import { uploadIdPhoto } from "#app/features/media/id-photos.server.ts";
+import { uploadIdPhoto } from "#app/features/checkout/id-photo-upload.server.ts";
 import { PRIVATE_NO_STORE } from "#app/utils/cache-headers.ts";
 import { requestInfoContext } from "#app/utils/request-context.ts";
 import type { Route } from "./+types/id-photo-upload";

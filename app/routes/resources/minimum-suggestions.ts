@@ -1,6 +1,6 @@
 import { consumeBudget, retryAfterHeaders } from "#app/features/abuse/rate-limits.server.ts";
+import { listSuggestionCandidates } from "#app/features/cart/cart.server.ts";
 import { pickSuggestions } from "#app/features/cart/minimum-suggestions.ts";
-import { listSuggestionCandidates } from "#app/features/catalog/catalog.server.ts";
 import { requestInfoContext } from "#app/utils/request-context.ts";
 import type { Route } from "./+types/minimum-suggestions";
 

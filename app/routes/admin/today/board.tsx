@@ -8,7 +8,6 @@ import { usePolling } from "#app/components/admin/use-polling.ts";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
 import { requireAdmin, requirePermission } from "#app/features/admin-auth/guard.server.ts";
-import { formatDeliveryDate } from "#app/features/checkout/delivery-slots.ts";
 import { getDeliverySettings } from "#app/features/delivery/delivery.server.ts";
 import { slotCapacitiesOf } from "#app/features/delivery/delivery-settings.ts";
 import { countPlacedOrders, getDayBoard } from "#app/features/orders/day-board.server.ts";
@@ -19,7 +18,7 @@ import { todayBoardAction } from "#app/features/orders/order-action.server.ts";
 import { orderActionResponse } from "#app/routes/shared/order-action-response.server.ts";
 import { errorMessage, log } from "#app/utils/logger.server.ts";
 import { formatCents } from "#app/utils/money.ts";
-import { addStoreDays, nextDate, storeClock } from "#app/utils/store-time.ts";
+import { addStoreDays, formatStoreDate, nextDate, storeClock } from "#app/utils/store-time.ts";
 import { toast } from "#app/utils/toast-client.ts";
 import type { Route } from "./+types/board";
 
@@ -94,7 +93,7 @@ export default function TodayBoard({ loaderData }: Route.ComponentProps) {
   useEffect(() => {
     if (error) toast.error("Error", { description: error });
   }, [error]);
-  const dayText = formatDeliveryDate(date);
+  const dayText = formatStoreDate(date);
   return (
     <>
       <AdminPageHeader
@@ -155,7 +154,7 @@ export default function TodayBoard({ loaderData }: Route.ComponentProps) {
           to={boardHref("/admin/today", date)}
           className={buttonVariants({ variant: "link", size: "bare" })}
         >
-          <Icon name="arrow-left" /> Every slot of {formatDeliveryDate(date)}
+          <Icon name="arrow-left" /> Every slot of {formatStoreDate(date)}
         </Link>
       ) : null}
 
@@ -167,7 +166,7 @@ export default function TodayBoard({ loaderData }: Route.ComponentProps) {
         <>
           {board.orders === 0 && !slot ? (
             <p className="mb-6 rounded-lg border border-border border-dashed bg-card px-6 py-8 text-center text-muted-foreground">
-              No orders for {formatDeliveryDate(date)} yet.
+              No orders for {formatStoreDate(date)} yet.
             </p>
           ) : null}
           <div className="space-y-8">

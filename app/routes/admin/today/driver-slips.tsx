@@ -1,8 +1,8 @@
 import { DriverSlip, PrintPage } from "#app/components/admin/print-views.tsx";
 import { requireAdmin } from "#app/features/admin-auth/guard.server.ts";
-import { formatDeliveryDate } from "#app/features/checkout/delivery-slots.ts";
 import { getDriverSlips, loadPrintView } from "#app/features/orders/day-board.server.ts";
 import { downstreamQuery } from "#app/features/orders/day-board.ts";
+import { formatStoreDate } from "#app/utils/store-time.ts";
 import type { Route } from "./+types/driver-slips";
 
 export function meta() {
@@ -22,7 +22,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export default function DriverSlips({ loaderData }: Route.ComponentProps) {
   const { date, slot, slips, total, error, includePending, orderIds } = loaderData;
-  const dayText = formatDeliveryDate(date);
+  const dayText = formatStoreDate(date);
   return (
     <PrintPage
       title="Driver slips"

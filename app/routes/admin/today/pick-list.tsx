@@ -1,8 +1,8 @@
 import { PickListView, PrintPage } from "#app/components/admin/print-views.tsx";
 import { requireAdmin } from "#app/features/admin-auth/guard.server.ts";
-import { formatDeliveryDate } from "#app/features/checkout/delivery-slots.ts";
 import { getPickList, loadPrintView } from "#app/features/orders/day-board.server.ts";
 import { downstreamQuery } from "#app/features/orders/day-board.ts";
+import { formatStoreDate } from "#app/utils/store-time.ts";
 import type { Route } from "./+types/pick-list";
 
 export function meta() {
@@ -22,7 +22,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export default function PickList({ loaderData }: Route.ComponentProps) {
   const { date, slot, slots, error, includePending } = loaderData;
-  const dayText = formatDeliveryDate(date);
+  const dayText = formatStoreDate(date);
   return (
     <PrintPage
       title="Pick list"
