@@ -5,7 +5,7 @@
 import { parseArgs } from "node:util";
 import { z } from "zod";
 import { openConfiguredDatabase } from "../app/db/client.server.ts";
-import { upsertAdminUser } from "../app/features/admin-auth/admin-users.server.ts";
+import { upsertAdminUser } from "../app/features/staff/admin-users.server.ts";
 import { ConfigError, config } from "../app/utils/env.server.ts";
 import { rootCauseMessage } from "../app/utils/logger.server.ts";
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "../app/utils/password-length.ts";

@@ -6,9 +6,9 @@
 import { parseArgs } from "node:util";
 import { z } from "zod";
 import { openConfiguredDatabase } from "../app/db/client.server.ts";
-import { findAdminByEmail } from "../app/features/admin-auth/admin-users.server.ts";
-import { endSignInChallenges } from "../app/features/admin-auth/sign-in-challenge.server.ts";
-import { COMMAND_LINE_ORIGIN } from "../app/features/staff/audit.server.ts";
+import { COMMAND_LINE_ORIGIN } from "../app/features/audit/audit.server.ts";
+import { findAdminByEmail } from "../app/features/staff/admin-users.server.ts";
+import { endSignInChallenges } from "../app/features/staff/sign-in-challenge.server.ts";
 import { resetTwoFactor } from "../app/features/staff/two-factor.server.ts";
 import { ConfigError, config } from "../app/utils/env.server.ts";
 import { rootCauseMessage } from "../app/utils/logger.server.ts";

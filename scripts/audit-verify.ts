@@ -9,7 +9,7 @@
 import { sql } from "drizzle-orm";
 import { openConfiguredDatabase } from "../app/db/client.server.ts";
 import { rowsOf } from "../app/db/rows.ts";
-import { verifyAuditChain } from "../app/features/staff/audit-chain.server.ts";
+import { verifyAuditChain } from "../app/features/audit/audit-chain.server.ts";
 import { ConfigError, config } from "../app/utils/env.server.ts";
 import { makeDataDirPrivate } from "../app/utils/private-data-dir.server.ts";
 import { exitCheckFailed } from "./check-failed.ts";

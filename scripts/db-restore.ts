@@ -3,7 +3,10 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { checkBackupKeys, restoreDatabase } from "../app/db/backup.server.ts";
 import { openConfiguredDatabase } from "../app/db/client.server.ts";
-import { loadIdPhotoKeyring, MissingIdPhotoKeyError } from "../app/features/media/id-photo-crypto.server.ts";
+import {
+  loadIdPhotoKeyring,
+  MissingIdPhotoKeyError,
+} from "../app/features/keyring/id-photo-crypto.server.ts";
 import { ConfigError, config } from "../app/utils/env.server.ts";
 import { rootCauseMessage } from "../app/utils/logger.server.ts";
 import { makeDataDirPrivate } from "../app/utils/private-data-dir.server.ts";

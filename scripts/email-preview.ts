@@ -8,14 +8,14 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { runnerImport } from "vite";
 
-type Previews = typeof import("../app/features/email/email-previews.server.ts");
+type Previews = typeof import("../app/demo/email-previews.server.ts");
 type Outbox = typeof import("../app/features/email/email-outbox.server.ts");
 
 const root = path.resolve(import.meta.dirname, "..");
 // The e-mails are React components (.tsx): Vite's module runner loads them as the app's build does.
 const inline = { configFile: false as const, root, logLevel: "error" as const };
 const [{ module: previews }, { module: outbox }] = await Promise.all([
-  runnerImport<Previews>(path.join(root, "app/features/email/email-previews.server.ts"), inline),
+  runnerImport<Previews>(path.join(root, "app/demo/email-previews.server.ts"), inline),
   runnerImport<Outbox>(path.join(root, "app/features/email/email-outbox.server.ts"), inline),
 ]);
 

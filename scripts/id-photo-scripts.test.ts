@@ -11,7 +11,7 @@ import sharp from "sharp";
 import { afterAll, expect, it } from "vitest";
 import { openDatabase } from "#app/db/client.server.ts";
 import { idPhotos } from "#app/db/schema.ts";
-import { loadIdPhotoKeyring, setIdPhotoKeyring } from "#app/features/media/id-photo-crypto.server.ts";
+import { loadIdPhotoKeyring, setIdPhotoKeyring } from "#app/features/keyring/id-photo-crypto.server.ts";
 import { checkIdPhotoKeys, openIdPhoto } from "#app/features/media/id-photo-keys.server.ts";
 import { processIdPhoto, storeIdPhoto } from "#app/features/media/id-photos.server.ts";
 

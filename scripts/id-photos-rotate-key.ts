@@ -19,7 +19,7 @@ import {
   loadIdPhotoKeyring,
   MissingIdPhotoKeyError,
   replaceKeyFile,
-} from "../app/features/media/id-photo-crypto.server.ts";
+} from "../app/features/keyring/id-photo-crypto.server.ts";
 import { rotateIdPhotoKey } from "../app/features/media/id-photo-keys.server.ts";
 import { ConfigError, config, ID_PHOTO_KEY_BYTES } from "../app/utils/env.server.ts";
 import { rootCauseMessage } from "../app/utils/logger.server.ts";

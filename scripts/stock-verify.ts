@@ -11,13 +11,13 @@
  * PostgreSQL, where it reads alongside the running shop).
  */
 import { openConfiguredDatabase } from "../app/db/client.server.ts";
+import { COMMAND_LINE_ORIGIN } from "../app/features/audit/audit.server.ts";
 import {
   adoptStockMismatches,
   explainStockMismatch,
   type StockMismatch,
   stockMismatches,
 } from "../app/features/catalog/stock.server.ts";
-import { COMMAND_LINE_ORIGIN } from "../app/features/staff/audit.server.ts";
 import { config } from "../app/utils/env.server.ts";
 import { makeDataDirPrivate } from "../app/utils/private-data-dir.server.ts";
 import { exitCheckFailed } from "./check-failed.ts";

@@ -5,7 +5,7 @@ import {
   generateIdPhotoKey,
   IdPhotoKeyring,
   setIdPhotoKeyring,
-} from "#app/features/media/id-photo-crypto.server.ts";
+} from "#app/features/keyring/id-photo-crypto.server.ts";
 import { openInThrowawaySchema } from "./support/throwaway-schema.ts";
 
 export type TestDatabaseKind = "pglite" | "postgres";

@@ -10,7 +10,7 @@ import {
   generateIdPhotoKey,
   IdPhotoKeyring,
   setIdPhotoKeyring,
-} from "#app/features/media/id-photo-crypto.server.ts";
+} from "#app/features/keyring/id-photo-crypto.server.ts";
 import { getIdPhoto, processIdPhoto, storeIdPhoto } from "#app/features/media/id-photos.server.ts";
 import { describeEachDatabase } from "#tests/db.ts";
 import {

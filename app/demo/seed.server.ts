@@ -10,9 +10,9 @@ import type { Database, Executor } from "#app/db/client.server.ts";
 import { products, storeSettings } from "#app/db/schema.ts";
 import { productArtworkSvg } from "#app/demo/artwork.server.ts";
 import { insertProducts } from "#app/features/catalog/product-factory.server.ts";
-import { getPurchaseLimitSettings } from "#app/features/checkout/purchase-limits.server.ts";
-import { estimateFlowerEquivalentMg } from "#app/features/checkout/purchase-limits.ts";
 import { type StoredImage, storeProductArtwork } from "#app/features/media/images.server.ts";
+import { getPurchaseLimitSettings } from "#app/features/purchase-limits/purchase-limits.server.ts";
+import { estimateFlowerEquivalentMg } from "#app/features/purchase-limits/purchase-limits.ts";
 import { DEMO_PRODUCT_COUNT, demoProducts } from "./demo-catalog.ts";
 
 export type SeedOptions = {

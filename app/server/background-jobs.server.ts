@@ -4,13 +4,13 @@
  * Each job starts here and returns a function that stops it; shutdown awaits them all.
  */
 import { getDatabaseHandle } from "#app/db/client.server.ts";
+import { startAuditRetentionJob } from "#app/features/audit/audit-retention.server.ts";
 import { startBackupSocket, startDailyBackupJob } from "#app/features/backups/backup-service.server.ts";
 import { startLowStockDigestJob } from "#app/features/catalog/low-stock.server.ts";
 import { startEmailWorker } from "#app/features/email/email-outbox.server.ts";
 import { startAutoCancelJob } from "#app/features/orders/auto-cancel.server.ts";
 import { startIdRetentionJob } from "#app/features/orders/id-retention.server.ts";
 import { startAuditDigestJob } from "#app/features/staff/audit-digest.server.ts";
-import { startAuditRetentionJob } from "#app/features/staff/audit-retention.server.ts";
 import { config } from "#app/utils/env.server.ts";
 import { catalogVersion } from "./page-cache-version.server.ts";
 

@@ -1,17 +1,17 @@
 import path from "node:path";
 import { closeDatabase, type Database, getDatabaseHandle } from "#app/db/client.server.ts";
 import { seedDemoCatalogue } from "#app/demo/seed.server.ts";
-import { ensureAdminAccount } from "#app/features/admin-auth/admin-users.server.ts";
-import { fillMissingFlowerEquivalents } from "#app/features/checkout/purchase-limits.server.ts";
 import {
   CURRENT_KEY_FILE,
   type IdPhotoKeyring,
   keysFolder,
   loadIdPhotoKeyring,
   setIdPhotoKeyring,
-} from "#app/features/media/id-photo-crypto.server.ts";
+} from "#app/features/keyring/id-photo-crypto.server.ts";
 import { keyBackupReminder, keyBackupWarning } from "#app/features/media/id-photo-key-backup.server.ts";
 import { checkIdPhotoKeys, reencryptIdPhotos } from "#app/features/media/id-photo-keys.server.ts";
+import { fillMissingFlowerEquivalents } from "#app/features/purchase-limits/purchase-limits.server.ts";
+import { ensureAdminAccount } from "#app/features/staff/admin-users.server.ts";
 import { cookieSecret } from "#app/utils/cookie-secret.server.ts";
 import { config, publicUrlWarning } from "#app/utils/env.server.ts";
 import { log, rootCauseMessage } from "#app/utils/logger.server.ts";

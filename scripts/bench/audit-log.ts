@@ -9,8 +9,8 @@
  */
 import { sql } from "drizzle-orm";
 import { type DatabaseHandle, openDatabase, setDatabaseHandle } from "#app/db/client.server.ts";
-import { verifyAuditChain, verifyAuditChainSinceCheckpoint } from "#app/features/staff/audit-chain.server.ts";
-import { type AuditFilters, auditRowsQuery, listAuditEvents } from "#app/features/staff/audit-log.server.ts";
+import { verifyAuditChain, verifyAuditChainSinceCheckpoint } from "#app/features/audit/audit-chain.server.ts";
+import { type AuditFilters, auditRowsQuery, listAuditEvents } from "#app/features/audit/audit-log.server.ts";
 import { openInThrowawaySchema } from "../../tests/support/throwaway-schema.ts";
 import { median, say } from "./lib.ts";
 

@@ -13,7 +13,7 @@ import pg from "pg";
 import sharp from "sharp";
 import { openDatabase } from "#app/db/client.server.ts";
 import { MIN_ORDER_CENTS } from "#app/features/cart/cart.ts";
-import { availableSlots, deliveryOptions } from "#app/features/checkout/delivery-slots.ts";
+import { availableSlots, deliveryOptions } from "#app/features/delivery/delivery-slots.ts";
 import { orderFields } from "#tests/support/checkout-test-helpers.server.ts";
 import { orderableAtMinimum } from "#tests/support/shop-orders.ts";
 import { cpuSeconds, type DataSet, say, startServer } from "./lib.ts";

@@ -18,7 +18,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import sharp from "sharp";
-import { availableSlots, deliveryOptions } from "#app/features/checkout/delivery-slots.ts";
+import { availableSlots, deliveryOptions } from "#app/features/delivery/delivery-slots.ts";
 import { orderFields } from "#tests/support/checkout-test-helpers.server.ts";
 import { buildApp, cpuSeconds, createDataSet, formPoster, say, startServer } from "./lib.ts";
 

@@ -19,7 +19,7 @@ import pg from "pg";
 import sharp from "sharp";
 import { type DatabaseHandle, openDatabase } from "#app/db/client.server.ts";
 import { MIN_ORDER_CENTS } from "#app/features/cart/cart.ts";
-import { availableSlots, deliveryOptions } from "#app/features/checkout/delivery-slots.ts";
+import { availableSlots, deliveryOptions } from "#app/features/delivery/delivery-slots.ts";
 import { orderFields } from "#tests/support/checkout-test-helpers.server.ts";
 import { orderableAtMinimum } from "#tests/support/shop-orders.ts";
 import { type DataSet, formPoster, median, say, startServer } from "./lib.ts";

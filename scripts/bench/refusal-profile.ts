@@ -15,7 +15,7 @@ import { sql } from "drizzle-orm";
 import sharp from "sharp";
 import { openDatabase } from "#app/db/client.server.ts";
 import { MIN_ORDER_CENTS } from "#app/features/cart/cart.ts";
-import { availableSlots, deliveryOptions } from "#app/features/checkout/delivery-slots.ts";
+import { availableSlots, deliveryOptions } from "#app/features/delivery/delivery-slots.ts";
 import { orderFields } from "#tests/support/checkout-test-helpers.server.ts";
 import { buildApp, cpuSeconds, createDataSet, say, startServer } from "./lib.ts";
 

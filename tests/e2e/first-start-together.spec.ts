@@ -10,7 +10,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import pg from "pg";
-import { verifyPassword } from "#app/features/admin-auth/passwords.server.ts";
+import { verifyPassword } from "#app/features/staff/passwords.server.ts";
 import { type RunningApp, startApp } from "../support/app-server.ts";
 import { createThrowawayDatabase } from "../support/throwaway-database.ts";
 

@@ -14,7 +14,7 @@ import { expect, test } from "@playwright/test";
 import sharp from "sharp";
 import { openDatabase } from "#app/db/client.server.ts";
 import { seedDemoCatalogue } from "#app/demo/seed.server.ts";
-import { availableSlots, deliveryOptions } from "#app/features/checkout/delivery-slots.ts";
+import { availableSlots, deliveryOptions } from "#app/features/delivery/delivery-slots.ts";
 import { orderFields } from "#tests/support/checkout-test-helpers.server.ts";
 import { LOAD_TEST_BUDGETS, type RunningApp, startApp } from "../support/app-server.ts";
 import { cuttableProxy } from "../support/cuttable-proxy.ts";

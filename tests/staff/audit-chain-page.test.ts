@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { beforeAll, expect, it } from "vitest";
 import { rowsOf } from "#app/db/rows.ts";
-import { recordAuditAlone } from "#app/features/staff/audit.server.ts";
+import { recordAuditAlone } from "#app/features/audit/audit.server.ts";
 import { describeEachDatabase } from "#tests/db.ts";
 import { type InProcessApp, inProcessApp } from "#tests/support/in-process-app.ts";
 import { insertStaff, pageRequest, type Staff, signedIn } from "./support.ts";

@@ -6,11 +6,11 @@
 import { and, eq } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { auditEvents } from "#app/db/schema.ts";
+import { actorOf, COMMAND_LINE_ORIGIN } from "#app/features/audit/audit.server.ts";
+import { orderHistories } from "#app/features/audit/audit-log.server.ts";
 import { setOrderStatus } from "#app/features/orders/admin-orders.server.ts";
 import { deliveredBy } from "#app/features/orders/delivered-by.server.ts";
 import { viewIdPhoto } from "#app/features/orders/id-photo-view.server.ts";
-import { actorOf, COMMAND_LINE_ORIGIN } from "#app/features/staff/audit.server.ts";
-import { orderHistories } from "#app/features/staff/audit-log.server.ts";
 import { storeDay } from "#app/utils/store-time.ts";
 import { describeEachDatabase } from "#tests/db.ts";
 import { insertOrder, insertStaff, type Staff } from "./support.ts";

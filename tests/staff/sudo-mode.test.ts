@@ -15,15 +15,15 @@ import {
   auditEvents,
   type StaffRole,
 } from "#app/db/schema.ts";
-import { upsertAdminUser } from "#app/features/admin-auth/admin-users.server.ts";
+import { COMMAND_LINE_ORIGIN } from "#app/features/audit/audit.server.ts";
+import { idPhotoKeyring } from "#app/features/keyring/id-photo-crypto.server.ts";
+import { upsertAdminUser } from "#app/features/staff/admin-users.server.ts";
 import {
   createSession,
   findSession,
   hashToken,
   SESSION_COOKIE,
-} from "#app/features/admin-auth/sessions.server.ts";
-import { idPhotoKeyring } from "#app/features/media/id-photo-crypto.server.ts";
-import { COMMAND_LINE_ORIGIN } from "#app/features/staff/audit.server.ts";
+} from "#app/features/staff/sessions.server.ts";
 import { newTotpSecret } from "#app/features/staff/totp.server.ts";
 import { confirmEnrolment } from "#app/features/staff/two-factor.server.ts";
 import { describeEachDatabase } from "#tests/db.ts";

@@ -7,8 +7,8 @@ import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { Database } from "#app/db/client.server.ts";
 import { adminUsers, orders, type StaffRole } from "#app/db/schema.ts";
-import { createSession, SESSION_COOKIE } from "#app/features/admin-auth/sessions.server.ts";
 import { processIdPhoto, storeIdPhoto } from "#app/features/media/id-photos.server.ts";
+import { createSession, SESSION_COOKIE } from "#app/features/staff/sessions.server.ts";
 import { testPng } from "#tests/support/checkout-test-helpers.server.ts";
 import { insertOrderRow, type OrderRow } from "#tests/support/order-rows.ts";
 

@@ -4,7 +4,7 @@
  */
 import { productFormSchema } from "#app/features/catalog/product.schema.ts";
 import { createProduct, getAdminProduct } from "#app/features/catalog/product-admin.server.ts";
-import { type PlaceOrderInput, placeOrder } from "#app/features/orders/place-order.server.ts";
+import { type PlaceOrderInput, placeOrder } from "#app/features/checkout/place-order.server.ts";
 import { placeOrderInput } from "./checkout-test-helpers.server.ts";
 
 /** A Monday morning in New York (10:00 AM): today's slots from noon on are open. */

@@ -6,8 +6,8 @@ import { db, type Executor } from "#app/db/client.server.ts";
 import { rowsOf } from "#app/db/rows.ts";
 import { productSizes } from "#app/db/schema.ts";
 import { insertProduct } from "#app/features/catalog/product-factory.server.ts";
-import { availableSlots } from "#app/features/checkout/delivery-slots.ts";
-import type { PlaceOrderInput } from "#app/features/orders/place-order.server.ts";
+import type { PlaceOrderInput } from "#app/features/checkout/place-order.server.ts";
+import { availableSlots } from "#app/features/delivery/delivery-slots.ts";
 import { storeClock } from "#app/utils/store-time.ts";
 import { formDataOf } from "./form-data.ts";
 

@@ -5,8 +5,8 @@
 import { sql } from "drizzle-orm";
 import type { Executor } from "#app/db/client.server.ts";
 import { MIN_ORDER_CENTS } from "#app/features/cart/cart.ts";
-import { availableSlots, deliveryOptions } from "#app/features/checkout/delivery-slots.ts";
-import { DEFAULT_PURCHASE_LIMITS } from "#app/features/checkout/purchase-limits.ts";
+import { availableSlots, deliveryOptions } from "#app/features/delivery/delivery-slots.ts";
+import { DEFAULT_PURCHASE_LIMITS } from "#app/features/purchase-limits/purchase-limits.ts";
 import { orderFields, testPng } from "#tests/support/checkout-test-helpers.server.ts";
 import { formDataOf } from "./form-data.ts";
 

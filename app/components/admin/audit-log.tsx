@@ -7,8 +7,8 @@ import {
   type AuditRow,
   auditActionLabel,
   auditSummary,
-} from "#app/features/staff/audit-actions.ts";
-import type { ChainStatus } from "#app/features/staff/audit-chain.server.ts";
+} from "#app/features/audit/audit-actions.ts";
+import type { ChainStatus } from "#app/features/audit/audit-chain.server.ts";
 import { type FoldedHistoryEvent, foldedText } from "#app/features/staff/order-history.ts";
 import { STORE_TIME_ZONE } from "#app/utils/store-time.ts";
 import { FilterActions } from "./filter-actions.tsx";

@@ -5,8 +5,6 @@ import { Button, buttonVariants } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
 import { Field, Input, NativeSelect, SelectOptions, Textarea } from "#app/components/ui/input.tsx";
 import { MIN_ORDER_TEXT } from "#app/features/cart/cart.ts";
-import { DELIVERY_SLOT_LABELS, slotsOfWeekday } from "#app/features/checkout/delivery-slots.ts";
-import { STATE_NAMES, US_STATES } from "#app/features/checkout/purchase-limits.ts";
 import type { DeliveryClosure, DeliveryZone } from "#app/features/delivery/delivery.server.ts";
 import type { ClosingQuestion } from "#app/features/delivery/delivery-admin.server.ts";
 import {
@@ -18,7 +16,9 @@ import {
   zoneFormSchema,
 } from "#app/features/delivery/delivery-settings.schema.ts";
 import { WEEKDAY_NAMES } from "#app/features/delivery/delivery-settings.ts";
+import { DELIVERY_SLOT_LABELS, slotsOfWeekday } from "#app/features/delivery/delivery-slots.ts";
 import { STATUS_LABELS } from "#app/features/orders/order-status.ts";
+import { STATE_NAMES, US_STATES } from "#app/features/purchase-limits/purchase-limits.ts";
 import { centsToDollarString, formatCents } from "#app/utils/money.ts";
 import { formatStoreDate } from "#app/utils/store-time.ts";
 import type { z } from "#app/utils/zod.ts";

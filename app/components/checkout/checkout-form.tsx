@@ -25,7 +25,6 @@ import {
   isDraftEmpty,
   type SentPhoto,
 } from "#app/features/checkout/checkout-draft.ts";
-import type { DeliveryState, PurchaseLimits } from "#app/features/checkout/purchase-limits.ts";
 import { changeDueCents, payWithTooLowMessage } from "#app/features/delivery/cash-change.ts";
 import {
   type DeliveryZoneLike,
@@ -33,6 +32,7 @@ import {
   zoneForZip,
 } from "#app/features/delivery/delivery-area.ts";
 import { idFileProblem } from "#app/features/media/id-image.ts";
+import type { DeliveryState, PurchaseLimits } from "#app/features/purchase-limits/purchase-limits.ts";
 import { dollarsToCents } from "#app/utils/money.ts";
 import { carryToast, toast } from "#app/utils/toast-client.ts";
 import { checkoutFields, type TextField, type TextValues } from "./checkout-fields.ts";

@@ -1,7 +1,7 @@
 import { Button } from "#app/components/ui/button.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
 import { Field, Input, NativeSelect, SelectOptions, Textarea } from "#app/components/ui/input.tsx";
-import { type DeliveryState, US_STATES } from "#app/features/checkout/purchase-limits.ts";
+import { type DeliveryState, US_STATES } from "#app/features/purchase-limits/purchase-limits.ts";
 import type { CheckoutFields } from "./checkout-fields.ts";
 import { CheckoutSection } from "./checkout-section.tsx";
 

@@ -5,7 +5,7 @@ import {
   type DeliveryDay,
   type SlotAvailability,
   slotStatusText,
-} from "#app/features/checkout/delivery-slots.ts";
+} from "#app/features/delivery/delivery-slots.ts";
 import { cn } from "#app/utils/cn.ts";
 import type { CheckoutFields } from "./checkout-fields.ts";
 import { CheckoutSection } from "./checkout-section.tsx";

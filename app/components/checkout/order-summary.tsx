@@ -8,7 +8,7 @@ import {
   type PurchaseLimitProblem,
   type PurchaseLimits,
   STATE_NAMES,
-} from "#app/features/checkout/purchase-limits.ts";
+} from "#app/features/purchase-limits/purchase-limits.ts";
 import { formatCents } from "#app/utils/money.ts";
 import { PurchaseLimitMeter } from "./purchase-limit-meter.tsx";
 import type { CartWeight } from "./use-cart-weight.ts";

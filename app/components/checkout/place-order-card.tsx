@@ -2,7 +2,7 @@ import { Button } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
 import { FieldError } from "#app/components/ui/input.tsx";
-import type { PurchaseLimitProblem } from "#app/features/checkout/purchase-limits.ts";
+import type { PurchaseLimitProblem } from "#app/features/purchase-limits/purchase-limits.ts";
 import { formatCents } from "#app/utils/money.ts";
 import type { CheckoutFields } from "./checkout-fields.ts";
 

@@ -1,4 +1,4 @@
-import { weightAgainstLimit } from "#app/features/checkout/purchase-limits.ts";
+import { weightAgainstLimit } from "#app/features/purchase-limits/purchase-limits.ts";
 import { cn } from "#app/utils/cn.ts";
 
 /** One row of the running weight against a limit: "Flower equivalent (Virginia)  12.5 g of 28 g". */

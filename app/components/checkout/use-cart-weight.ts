@@ -6,13 +6,13 @@
 import { useEffect, useState } from "react";
 import { CART_PRICES_PATH } from "#app/components/cart-context.tsx";
 import type { CartLine, CurrentSizePrice } from "#app/features/cart/cart.ts";
-import type { DeliveryState } from "#app/features/checkout/purchase-limits.ts";
+import type { DeliveryState } from "#app/features/purchase-limits/purchase-limits.ts";
 import {
   orderWeightMg,
   type PurchaseLimitProblem,
   type PurchaseLimits,
   purchaseLimitProblem,
-} from "#app/features/checkout/purchase-limits.ts";
+} from "#app/features/purchase-limits/purchase-limits.ts";
 
 /** Weights already fetched in this page's life: reopening the panel asks again only for new sizes. */
 const knownWeights = new Map<string, number | null>();

@@ -5,8 +5,8 @@
 import { eq, sql } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { orders, rateLimits } from "#app/db/schema.ts";
+import { commitOrder, placeOrder, prepareOrder } from "#app/features/checkout/place-order.server.ts";
 import { setOrderStatus } from "#app/features/orders/admin-orders.server.ts";
-import { commitOrder, placeOrder, prepareOrder } from "#app/features/orders/place-order.server.ts";
 import { describeEachDatabase } from "#tests/db.ts";
 import { postCheckout, sendPhotoAhead } from "#tests/support/checkout-posts.server.ts";
 import {

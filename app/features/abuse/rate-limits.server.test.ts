@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { type DatabaseHandle, openDatabase, setDatabaseHandle } from "#app/db/client.server.ts";
-import { admitSignInAttempt } from "#app/features/admin-auth/login-throttle.server.ts";
+import { admitSignInAttempt } from "#app/features/staff/login-throttle.server.ts";
 import { describeEachDatabase } from "#tests/db.ts";
 import {
   budgetUsed,

@@ -9,9 +9,9 @@ import { parse } from "csv-parse/sync";
 import { and, inArray, isNull, sql } from "drizzle-orm";
 import { db, type Executor } from "#app/db/client.server.ts";
 import { productSizes, products } from "#app/db/schema.ts";
-import { getPurchaseLimitSettings } from "#app/features/checkout/purchase-limits.server.ts";
-import { estimateFlowerEquivalentMg } from "#app/features/checkout/purchase-limits.ts";
-import { type AuditBy, recordAuditBy } from "#app/features/staff/audit.server.ts";
+import { type AuditBy, recordAuditBy } from "#app/features/audit/audit.server.ts";
+import { getPurchaseLimitSettings } from "#app/features/purchase-limits/purchase-limits.server.ts";
+import { estimateFlowerEquivalentMg } from "#app/features/purchase-limits/purchase-limits.ts";
 import { type CsvCell, csvLines } from "#app/utils/csv.ts";
 import {
   CSV_COLUMNS,

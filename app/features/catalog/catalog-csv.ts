@@ -3,7 +3,7 @@
  * of one row into checked values and the writing of one size back: the export writes exactly what
  * the import reads, so export → import changes nothing.
  */
-import { gramsToMg } from "#app/features/checkout/purchase-limits.ts";
+import { gramsToMg } from "#app/features/purchase-limits/purchase-limits.ts";
 import { type CsvCell, figure, restoreCsvText } from "#app/utils/csv.ts";
 import { CATEGORIES, canonicalCategory, STRAINS } from "./catalog.ts";
 

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, isNull, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, eq, inArray, isNull, type SQL, sql } from "drizzle-orm";
 import { db, type Executor } from "#app/db/client.server.ts";
 import { productSizes, productSlugs, products } from "#app/db/schema.ts";
 import { EXACT_STOCK_UP_TO, type ProductFields, productPath } from "./catalog.ts";

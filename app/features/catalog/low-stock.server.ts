@@ -7,12 +7,12 @@ import { and, asc, eq, isNull, lte, sql } from "drizzle-orm";
 import { db, type Executor } from "#app/db/client.server.ts";
 import { emailOutbox, productSizes, products } from "#app/db/schema.ts";
 import { storeEmailSettings, wakeEmailWorker } from "#app/features/email/email-outbox.server.ts";
-import { lowStockDigestEmail } from "#app/features/email/low-stock-email.server.tsx";
 import { claimStoreDay, digestDueMinutes } from "#app/features/settings/daily-claim.server.ts";
 import { config } from "#app/utils/env.server.ts";
 import { log } from "#app/utils/logger.server.ts";
 import { startPeriodicJob } from "#app/utils/periodic-job.server.ts";
 import { storeClock } from "#app/utils/store-time.ts";
+import { lowStockDigestEmail } from "./low-stock-email.server.tsx";
 
 export type LowStockSize = {
   productId: string;

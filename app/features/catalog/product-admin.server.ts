@@ -6,8 +6,8 @@
 import { and, eq, inArray, isNotNull, isNull, notInArray, sql } from "drizzle-orm";
 import { db, type Executor } from "#app/db/client.server.ts";
 import { orderItems, productSizes, products } from "#app/db/schema.ts";
-import { formatGrams } from "#app/features/checkout/purchase-limits.ts";
-import { type AuditBy, recordAuditBy } from "#app/features/staff/audit.server.ts";
+import { type AuditBy, recordAuditBy } from "#app/features/audit/audit.server.ts";
+import { formatGrams } from "#app/features/purchase-limits/purchase-limits.ts";
 import { attachSizes, NEWEST_FIRST } from "./catalog.server.ts";
 import { canonicalCategory, type ProductFields } from "./catalog.ts";
 import { productFieldsOf } from "./catalog-csv.ts";

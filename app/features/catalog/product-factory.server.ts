@@ -8,7 +8,7 @@ import { productSizes, products, stockMovements } from "#app/db/schema.ts";
 import {
   DEFAULT_PURCHASE_LIMITS,
   estimateFlowerEquivalentMg,
-} from "#app/features/checkout/purchase-limits.ts";
+} from "#app/features/purchase-limits/purchase-limits.ts";
 
 export type ProductRow = typeof products.$inferSelect;
 export type ProductSizeRow = typeof productSizes.$inferSelect;

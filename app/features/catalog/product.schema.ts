@@ -3,7 +3,11 @@
  * for the browser's messages and the server's check. Prices are typed in dollars and stored in cents.
  */
 
-import { flowerEquivalentFromSize, formatGrams, gramsToMg } from "#app/features/checkout/purchase-limits.ts";
+import {
+  flowerEquivalentFromSize,
+  formatGrams,
+  gramsToMg,
+} from "#app/features/purchase-limits/purchase-limits.ts";
 import { z } from "#app/utils/zod.ts";
 import { CATEGORIES, LOW_STOCK_THRESHOLD, STRAINS } from "./catalog.ts";
 

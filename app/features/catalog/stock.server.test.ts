@@ -1,8 +1,8 @@
 import { and, eq } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { adminUsers, auditEvents, productSizes, stockMovements } from "#app/db/schema.ts";
+import { COMMAND_LINE_ORIGIN } from "#app/features/audit/audit.server.ts";
 import { setOrderStatus } from "#app/features/orders/admin-orders.server.ts";
-import { COMMAND_LINE_ORIGIN } from "#app/features/staff/audit.server.ts";
 import { describeEachDatabase } from "#tests/db.ts";
 import { createFormProduct, placeTestOrder } from "#tests/support/admin-fixtures.server.ts";
 import { type ProductFormValues, productFormSchema } from "./product.schema.ts";

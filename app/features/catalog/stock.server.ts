@@ -9,7 +9,7 @@ import { db, type Executor } from "#app/db/client.server.ts";
 import { rowsOf } from "#app/db/rows.ts";
 import { adminUsers, type OrderStatus, orders, type StockReason, stockMovements } from "#app/db/schema.ts";
 import { SQL_REFUSALS } from "#app/db/sql-refusals.ts";
-import { type AuditBy, recordAudit } from "#app/features/staff/audit.server.ts";
+import { type AuditBy, recordAudit } from "#app/features/audit/audit.server.ts";
 
 export type StockMove = {
   sizeId: string;

@@ -5,12 +5,12 @@
 
 import { isBelowMinimumOrder, MIN_ORDER_CENTS, MIN_ORDER_TEXT } from "#app/features/cart/cart.ts";
 import { MAX_PAY_WITH_CENTS } from "#app/features/delivery/cash-change.ts";
+import { DELIVERY_SLOT_LABELS } from "#app/features/delivery/delivery-slots.ts";
+import { US_STATES } from "#app/features/purchase-limits/purchase-limits.ts";
 import { dollarsToCents, formatCents } from "#app/utils/money.ts";
 import { PHONE_INVALID_MESSAGE, phoneLooksValid } from "#app/utils/phone.ts";
 import { plainText, z } from "#app/utils/zod.ts";
-import { DELIVERY_SLOT_LABELS } from "./delivery-slots.ts";
 import { MAX_LINE_QUANTITY } from "./limits.ts";
-import { US_STATES } from "./purchase-limits.ts";
 
 const required = (message: string) => z.string({ error: message }).trim().min(1, message);
 

@@ -25,12 +25,6 @@ import {
   storeIdPhoto,
 } from "#app/features/media/id-photos.server.ts";
 import { UploadRefused } from "#app/features/media/upload-refused.ts";
-import {
-  commitOrder,
-  type PlaceOrderRefusal,
-  type PreparedOrder,
-  prepareOrder,
-} from "#app/features/orders/place-order.server.ts";
 import { config } from "#app/utils/env.server.ts";
 import { log, rootCauseMessage } from "#app/utils/logger.server.ts";
 import { metrics } from "#app/utils/metrics.server.ts";
@@ -49,6 +43,12 @@ import {
   type ToastMessage,
 } from "./checkout.schema.ts";
 import { AnsweredBeforePhoto, ID_PHOTO_FIELD, parseCheckoutForm } from "./checkout-post.server.ts";
+import {
+  commitOrder,
+  type PlaceOrderRefusal,
+  type PreparedOrder,
+  prepareOrder,
+} from "./place-order.server.ts";
 
 export type CheckoutClient = "js" | "html";
 

@@ -4,7 +4,7 @@
  * is parsed with its schema in delivery-settings.schema.ts (the form's own check in the browser).
  */
 
-import type { AuditBy } from "#app/features/staff/audit.server.ts";
+import type { AuditBy } from "#app/features/audit/audit.server.ts";
 import { formatStoreDate, storeClock } from "#app/utils/store-time.ts";
 import {
   addClosure,

@@ -70,7 +70,7 @@
  *     Both zones are in Virginia, so the checkout's answer for 22030 is the same either way; only
  *     a zone's own minimum order could differ.
  */
-import type { DeliveryState } from "../checkout/purchase-limits.ts";
+import type { DeliveryState } from "#app/features/purchase-limits/purchase-limits.ts";
 
 /** One row of the `delivery_zones` table as it is seeded. */
 export type DeliveryZoneSeed = {

@@ -4,7 +4,7 @@
  * form, the server's order check and the landing page's "Do we deliver to you?" box run the same
  * code over zones read from `delivery_zones` (seeded from ./delivery-area-seed.ts).
  */
-import { type DeliveryState, STATE_NAMES } from "../checkout/purchase-limits.ts";
+import { type DeliveryState, STATE_NAMES } from "#app/features/purchase-limits/purchase-limits.ts";
 
 /** What the rules need of a zone row. */
 export type DeliveryZoneLike = {

@@ -3,8 +3,7 @@
  * one schema each for the browser's messages and the server's check (P-13, P-21, P-22).
  */
 import { MIN_ORDER_TEXT } from "#app/features/cart/cart.ts";
-import { DELIVERY_SLOT_LABELS } from "#app/features/checkout/delivery-slots.ts";
-import { US_STATES } from "#app/features/checkout/purchase-limits.ts";
+import { US_STATES } from "#app/features/purchase-limits/purchase-limits.ts";
 import { dollarsToCents } from "#app/utils/money.ts";
 import { z } from "#app/utils/zod.ts";
 import { parseZipList } from "./delivery-area.ts";
@@ -14,6 +13,7 @@ import {
   minutesToTime,
   WEEKDAY_NAMES,
 } from "./delivery-settings.ts";
+import { DELIVERY_SLOT_LABELS } from "./delivery-slots.ts";
 
 export const MAX_SLOT_CAPACITY = 999;
 export const MAX_LEAD_MINUTES = 240;

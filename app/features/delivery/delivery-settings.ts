@@ -4,13 +4,14 @@
  * cut-off and the lead time before a slot of today ends. Pure: stored in `store_settings`
  * (delivery-settings.server.ts), read by the checkout, the order's SQL check and the admin screen.
  */
+
+import { weekday } from "#app/utils/store-time.ts";
 import {
   DEFAULT_DELIVERY_RULES,
   DELIVERY_SLOT_LABELS,
   type DeliveryRules,
   type DeliverySlotLabel,
-} from "#app/features/checkout/delivery-slots.ts";
-import { weekday } from "#app/utils/store-time.ts";
+} from "./delivery-slots.ts";
 
 /** P-22's default: eight orders a slot. The server's default comes from DELIVERY_SLOT_CAPACITY. */
 export const DEFAULT_SLOT_CAPACITY = 8;

@@ -1,14 +1,13 @@
 import { eq, sql } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { catalogState, deliveryZones, orders } from "#app/db/schema.ts";
-import { SLOT_FULL_MESSAGE, SLOT_GONE_TODAY_MESSAGE } from "#app/features/checkout/delivery-slots.ts";
-import { changeOrderStatus } from "#app/features/orders/admin-orders.server.ts";
 import {
   commitOrder,
   type OrderQuote,
   placeOrder,
   prepareOrder,
-} from "#app/features/orders/place-order.server.ts";
+} from "#app/features/checkout/place-order.server.ts";
+import { changeOrderStatus } from "#app/features/orders/admin-orders.server.ts";
 import { describeEachDatabase } from "#tests/db.ts";
 import {
   insertTestProduct,
@@ -28,6 +27,7 @@ import {
 } from "./delivery.server.ts";
 import { DELIVERY_AREA_SEED } from "./delivery-area-seed.ts";
 import { defaultDeliverySettings } from "./delivery-settings.ts";
+import { SLOT_FULL_MESSAGE, SLOT_GONE_TODAY_MESSAGE } from "./delivery-slots.ts";
 
 const MONDAY = "2026-11-23";
 const TUESDAY = "2026-11-24";

@@ -9,20 +9,13 @@ import { asc, eq, gte, sql } from "drizzle-orm";
 import { db, type Executor } from "#app/db/client.server.ts";
 import { rowsOf } from "#app/db/rows.ts";
 import { deliveryClosures, deliveryZones } from "#app/db/schema.ts";
-import {
-  type DeliveryDay,
-  type DeliverySlotLabel,
-  deliveryOptions,
-  type SlotAvailability,
-  slotAvailability,
-} from "#app/features/checkout/delivery-slots.ts";
-import type { DeliveryState } from "#app/features/checkout/purchase-limits.ts";
+import { type AuditBy, recordAuditBy } from "#app/features/audit/audit.server.ts";
+import type { DeliveryState } from "#app/features/purchase-limits/purchase-limits.ts";
 import {
   readStoreSetting,
   type SettingsSaveOptions,
   saveStoreSetting,
 } from "#app/features/settings/store-settings.server.ts";
-import { type AuditBy, recordAuditBy } from "#app/features/staff/audit.server.ts";
 import { config } from "#app/utils/env.server.ts";
 import { log } from "#app/utils/logger.server.ts";
 import {
@@ -33,6 +26,13 @@ import {
 } from "./delivery-area.ts";
 import { storedDeliverySettings, type ZoneFormInput } from "./delivery-settings.schema.ts";
 import { type DeliverySettings, slotCapacity } from "./delivery-settings.ts";
+import {
+  type DeliveryDay,
+  type DeliverySlotLabel,
+  deliveryOptions,
+  type SlotAvailability,
+  slotAvailability,
+} from "./delivery-slots.ts";
 
 /** The `store_settings` key of the slot capacities, cut-offs and lead time. */
 export const DELIVERY_SETTINGS_KEY = "delivery";

@@ -8,14 +8,14 @@ import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { db } from "#app/db/client.server.ts";
 import { rowsOf } from "#app/db/rows.ts";
 import { emailOutbox, orders } from "#app/db/schema.ts";
-import { DELIVERY_SLOT_LABELS, endedSlots, slotsOfDate } from "#app/features/checkout/delivery-slots.ts";
+import { type AuditBy, recordAuditBy } from "#app/features/audit/audit.server.ts";
 import { applyOrderAction } from "#app/features/orders/admin-orders.server.ts";
 import { OPEN_STATUSES, type OrderStatus } from "#app/features/orders/order-status.ts";
 import { getOrderById } from "#app/features/orders/orders.server.ts";
-import { type AuditBy, recordAuditBy } from "#app/features/staff/audit.server.ts";
 import { formatStoreDate, nextDate } from "#app/utils/store-time.ts";
 import { getDeliverySettings, listClosures, slotBookings } from "./delivery.server.ts";
 import { slotCapacity } from "./delivery-settings.ts";
+import { DELIVERY_SLOT_LABELS, endedSlots, slotsOfDate } from "./delivery-slots.ts";
 
 export type ClosureOpenOrder = {
   id: string;

@@ -2,6 +2,9 @@
  * The customer's e-mail when staff move their order to another delivery time (a slot or a date
  * closed for deliveries): the new time, the old one and why, the order page's link.
  */
+
+import type { OrderEmailData } from "#app/features/orders/order-emails.server.tsx";
+import { type StatusEmailView, statusEmailView } from "#app/features/orders/status-emails.server.tsx";
 import {
   ButtonLink,
   EmailLayout,
@@ -11,8 +14,6 @@ import {
   Paragraph,
   type StoreEmailSettings,
 } from "./email-layout.server.tsx";
-import type { OrderEmailData } from "./order-emails.server.tsx";
-import { type StatusEmailView, statusEmailView } from "./status-emails.server.tsx";
 
 type MovedView = StatusEmailView & { previous: string; closedBecause: string };
 

@@ -4,7 +4,12 @@ import path from "node:path";
 import { eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { emailOutbox } from "#app/db/schema.ts";
-import { placeOrder } from "#app/features/orders/place-order.server.ts";
+import { SAMPLE_ORDERS, SAMPLE_STORE } from "#app/demo/email-previews.server.ts";
+import { placeOrder } from "#app/features/checkout/place-order.server.ts";
+import {
+  customerConfirmationEmail,
+  shopNotificationEmail,
+} from "#app/features/orders/order-emails.server.tsx";
 import { describeEachDatabase } from "#tests/db.ts";
 import {
   insertTestProduct,
@@ -23,8 +28,6 @@ import {
   startEmailWorker,
   wakeEmailWorker,
 } from "./email-outbox.server.ts";
-import { SAMPLE_ORDERS, SAMPLE_STORE } from "./email-previews.server.ts";
-import { customerConfirmationEmail, shopNotificationEmail } from "./order-emails.server.tsx";
 
 describe("order e-mail templates", () => {
   // The preview's typical order, with markup in the name and a note.

@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { auditEvents } from "#app/db/schema.ts";
-import { COMMAND_LINE_ORIGIN } from "#app/features/staff/audit.server.ts";
+import { COMMAND_LINE_ORIGIN } from "#app/features/audit/audit.server.ts";
+import { generateIdPhotoKey, IdPhotoKeyring } from "#app/features/keyring/id-photo-crypto.server.ts";
 import { describeEachDatabase } from "#tests/db.ts";
-import { generateIdPhotoKey, IdPhotoKeyring } from "./id-photo-crypto.server.ts";
 import { confirmKeyBackup, keyBackupReminder, keyBackupWarning } from "./id-photo-key-backup.server.ts";
 
 const OWNER = {

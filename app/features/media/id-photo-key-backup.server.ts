@@ -7,9 +7,13 @@
  */
 import path from "node:path";
 import type { Executor } from "#app/db/client.server.ts";
+import type { AuditBy } from "#app/features/audit/audit.server.ts";
+import {
+  CURRENT_KEY_FILE,
+  type IdPhotoKeyring,
+  keysFolder,
+} from "#app/features/keyring/id-photo-crypto.server.ts";
 import { readStoreSetting, saveStoreSetting } from "#app/features/settings/store-settings.server.ts";
-import type { AuditBy } from "#app/features/staff/audit.server.ts";
-import { CURRENT_KEY_FILE, type IdPhotoKeyring, keysFolder } from "./id-photo-crypto.server.ts";
 
 export const KEY_BACKUP_SETTING = "id_photo_key_backed_up";
 

@@ -3,14 +3,14 @@ import { eq, sql } from "drizzle-orm";
 import sharp from "sharp";
 import { beforeEach, expect, it } from "vitest";
 import { adminUsers, encryptionKeys, idPhotos } from "#app/db/schema.ts";
-import { sealTotpSecret, unsealTotpSecret } from "#app/features/staff/totp.server.ts";
-import { describeEachDatabase } from "#tests/db.ts";
 import {
   generateIdPhotoKey,
   type IdPhotoKey,
   IdPhotoKeyring,
   setIdPhotoKeyring,
-} from "./id-photo-crypto.server.ts";
+} from "#app/features/keyring/id-photo-crypto.server.ts";
+import { sealTotpSecret, unsealTotpSecret } from "#app/features/staff/totp.server.ts";
+import { describeEachDatabase } from "#tests/db.ts";
 import {
   checkIdPhotoKeys,
   IdPhotoKeyError,

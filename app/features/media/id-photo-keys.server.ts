@@ -6,13 +6,13 @@
 import { asc, eq, inArray, isNull, or, sql } from "drizzle-orm";
 import type { Database, Executor, Transaction } from "#app/db/client.server.ts";
 import { encryptionKeys, idPhotos } from "#app/db/schema.ts";
-import { resealTotpSecrets } from "#app/features/staff/totp.server.ts";
 import {
   decryptIdPhotoBytes,
   encryptIdPhotoBytes,
   type IdPhotoKey,
   type IdPhotoKeyring,
-} from "./id-photo-crypto.server.ts";
+} from "#app/features/keyring/id-photo-crypto.server.ts";
+import { resealTotpSecrets } from "#app/features/staff/totp.server.ts";
 
 /** A key problem that must stop the server from starting (the message says what to do). */
 export class IdPhotoKeyError extends Error {

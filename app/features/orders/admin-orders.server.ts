@@ -26,7 +26,7 @@ import {
   products,
 } from "#app/db/schema.ts";
 import { SQL_REFUSALS } from "#app/db/sql-refusals.ts";
-import { type AuditBy, recordAuditBy } from "#app/features/staff/audit.server.ts";
+import { type AuditBy, recordAuditBy } from "#app/features/audit/audit.server.ts";
 import { config } from "#app/utils/env.server.ts";
 import { addStoreDays, STORE_TIME_ZONE, storeDay } from "#app/utils/store-time.ts";
 import { type DeliveredBy, deliveredBy } from "./delivered-by.server.ts";
@@ -398,7 +398,7 @@ export async function changeOrderStatus(
  */
 async function statusEmails() {
   const [emails, outbox] = await Promise.all([
-    import("#app/features/email/status-emails.server.tsx"),
+    import("./status-emails.server.tsx"),
     import("#app/features/email/email-outbox.server.ts"),
   ]);
   return {

@@ -3,7 +3,7 @@
  * by itself once its slot has ended (`auto-cancel.server.ts`), so the board and the incoming list
  * say so from `AUTO_CANCEL_WARNING_MINUTES` before. Pure, shared by the loaders and the browser.
  */
-import { DELIVERY_SLOTS } from "#app/features/checkout/delivery-slots.ts";
+import { DELIVERY_SLOTS } from "#app/features/delivery/delivery-slots.ts";
 import type { OrderStatus } from "#app/features/orders/order-status.ts";
 import { storeClock } from "#app/utils/store-time.ts";
 

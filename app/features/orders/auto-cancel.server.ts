@@ -11,7 +11,7 @@
 import { and, eq, inArray, lt, or } from "drizzle-orm";
 import { db } from "#app/db/client.server.ts";
 import { orders } from "#app/db/schema.ts";
-import { endedSlots } from "#app/features/checkout/delivery-slots.ts";
+import { endedSlots } from "#app/features/delivery/delivery-slots.ts";
 import { log } from "#app/utils/logger.server.ts";
 import { startPeriodicJob } from "#app/utils/periodic-job.server.ts";
 import { storeClock } from "#app/utils/store-time.ts";

@@ -1,7 +1,8 @@
 import { eq, inArray } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { orderDailyStats, orderStatusCounts, orders, productSizes } from "#app/db/schema.ts";
-import { endedSlots } from "#app/features/checkout/delivery-slots.ts";
+import { placeOrder } from "#app/features/checkout/place-order.server.ts";
+import { endedSlots } from "#app/features/delivery/delivery-slots.ts";
 import { describeEachDatabase } from "#tests/db.ts";
 import {
   insertTestProduct,
@@ -10,7 +11,6 @@ import {
 } from "#tests/support/checkout-test-helpers.server.ts";
 import { getDashboardStats, setOrderStatus } from "./admin-orders.server.ts";
 import { cancelUnconfirmedOrders, NOT_CONFIRMED_IN_TIME } from "./auto-cancel.server.ts";
-import { placeOrder } from "./place-order.server.ts";
 
 /** Monday 23 Nov 2026, 12:05 PM in New York: the 10-12 slot has just ended. */
 const AFTER_FIRST_SLOT = new Date("2026-11-23T17:05:00Z");

@@ -8,8 +8,8 @@
 import { and, asc, eq, inArray, or, sql } from "drizzle-orm";
 import { db } from "#app/db/client.server.ts";
 import { orders } from "#app/db/schema.ts";
-import { DELIVERY_SLOT_LABELS } from "#app/features/checkout/delivery-slots.ts";
-import type { AuditBy } from "#app/features/staff/audit.server.ts";
+import type { AuditBy } from "#app/features/audit/audit.server.ts";
+import { DELIVERY_SLOT_LABELS } from "#app/features/delivery/delivery-slots.ts";
 import {
   adminOrderColumns,
   applyOrderAction,

@@ -13,7 +13,7 @@
 import { and, asc, eq, inArray, ne, notInArray, type SQL, sql } from "drizzle-orm";
 import { db, type Executor } from "#app/db/client.server.ts";
 import { adminUsers, orderDailyStats, orderItems, orderStatusCounts, orders } from "#app/db/schema.ts";
-import { DELIVERY_SLOT_LABELS } from "#app/features/checkout/delivery-slots.ts";
+import { DELIVERY_SLOT_LABELS } from "#app/features/delivery/delivery-slots.ts";
 import { errorMessage, log } from "#app/utils/logger.server.ts";
 import { storeDay } from "#app/utils/store-time.ts";
 import { type AdminOrder, adminOrderColumns, withItems } from "./admin-orders.server.ts";

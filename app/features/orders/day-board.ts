@@ -3,7 +3,7 @@
  * of slots, the map search of an address, the change a driver brings, and the new-order alert's
  * title. Shared by the server (loaders) and the browser (the board, the alert).
  */
-import { DELIVERY_SLOT_LABELS } from "#app/features/checkout/delivery-slots.ts";
+import { DELIVERY_SLOT_LABELS } from "#app/features/delivery/delivery-slots.ts";
 import { isStoreDate, storeClock } from "#app/utils/store-time.ts";
 import { filterText } from "#app/utils/url-filters.ts";
 import { z } from "#app/utils/zod.ts";

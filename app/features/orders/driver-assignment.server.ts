@@ -8,7 +8,7 @@
 import { and, asc, eq, inArray, isNull, notInArray } from "drizzle-orm";
 import { db } from "#app/db/client.server.ts";
 import { adminUsers, orders } from "#app/db/schema.ts";
-import { type AuditBy, recordAuditBy } from "#app/features/staff/audit.server.ts";
+import { type AuditBy, recordAuditBy } from "#app/features/audit/audit.server.ts";
 import { z } from "#app/utils/zod.ts";
 import { CLOSED_STATUSES } from "./order-status.ts";
 

@@ -6,8 +6,8 @@
 import { and, eq, isNull, or, type SQL } from "drizzle-orm";
 import { db, type Executor } from "#app/db/client.server.ts";
 import { orders } from "#app/db/schema.ts";
-import type { AdminSession } from "#app/features/admin-auth/sessions.server.ts";
 import { can } from "#app/features/staff/permissions.ts";
+import type { AdminSession } from "#app/features/staff/sessions.server.ts";
 import { storeDay } from "#app/utils/store-time.ts";
 
 export type StaffScope = { kind: "all" } | { kind: "driver"; driverId: string; date: string };

@@ -12,8 +12,8 @@ import { and, desc, eq, gt, sql } from "drizzle-orm";
 import { db, type Executor } from "#app/db/client.server.ts";
 import { UUID } from "#app/db/keyset.ts";
 import { auditEvents, orders } from "#app/db/schema.ts";
+import { type AuditBy, recordAuditBy } from "#app/features/audit/audit.server.ts";
 import { getIdPhoto } from "#app/features/media/id-photos.server.ts";
-import { type AuditBy, recordAuditBy } from "#app/features/staff/audit.server.ts";
 import { orderWithinScope, type StaffScope } from "./driver-scope.server.ts";
 
 export type IdPhotoView =

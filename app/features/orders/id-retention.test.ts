@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { type OrderStatus, orders } from "#app/db/schema.ts";
+import { placeOrder } from "#app/features/checkout/place-order.server.ts";
 import { getIdPhoto, processIdPhoto, storeIdPhoto } from "#app/features/media/id-photos.server.ts";
 import { describeEachDatabase } from "#tests/db.ts";
 import {
@@ -11,7 +12,6 @@ import {
   testPng,
 } from "#tests/support/checkout-test-helpers.server.ts";
 import { deleteExpiredIdPhotos, UNCLAIMED_PHOTO_HOURS } from "./id-retention.server.ts";
-import { placeOrder } from "./place-order.server.ts";
 
 const DAY = 24 * 60 * 60 * 1000;
 

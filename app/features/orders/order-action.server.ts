@@ -5,8 +5,8 @@
  * with `todayBoardAction`. Both return what happened; the routes turn it into a status code and a toast.
  */
 import type { RouterContextProvider } from "react-router";
-import { adminForm, requireAdmin } from "#app/features/admin-auth/guard.server.ts";
-import { type AuditBy, auditBy } from "#app/features/staff/audit.server.ts";
+import { type AuditBy, auditBy } from "#app/features/audit/audit.server.ts";
+import { adminForm, requireAdmin } from "#app/features/staff/guard.server.ts";
 import { errorMessage, log } from "#app/utils/logger.server.ts";
 import { applyOrderAction } from "./admin-orders.server.ts";
 import { type AssignmentRefusal, assignDriver, assignmentSchema } from "./driver-assignment.server.ts";

@@ -12,6 +12,7 @@ import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { backupDatabase, restoreDatabase } from "#app/db/backup.server.ts";
 import { emailOutbox, productSizes } from "#app/db/schema.ts";
+import { placeOrder } from "#app/features/checkout/place-order.server.ts";
 import {
   type MailTransport,
   processEmailBatch,
@@ -36,7 +37,6 @@ import {
 } from "./admin-orders.server.ts";
 import { getOrderById, getOrderTimeline } from "./orders.server.ts";
 import { CSV_COLUMNS, ordersCsvStream } from "./orders-export.server.ts";
-import { placeOrder } from "./place-order.server.ts";
 
 type Received = { to: string[]; subject: string; raw: string };
 

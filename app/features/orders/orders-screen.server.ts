@@ -5,9 +5,10 @@
  * new-order alert compares with. A failed query answers an empty list, `failed: true` (the route
  * words the error).
  */
-import type { AdminSession } from "#app/features/admin-auth/sessions.server.ts";
-import { type OrderHistoryEntry, orderHistories } from "#app/features/staff/audit-log.server.ts";
+
+import { type OrderHistoryEntry, orderHistories } from "#app/features/audit/audit-log.server.ts";
 import { can } from "#app/features/staff/permissions.ts";
+import type { AdminSession } from "#app/features/staff/sessions.server.ts";
 import { errorMessage, log } from "#app/utils/logger.server.ts";
 import { storeDay } from "#app/utils/store-time.ts";
 import { type AdminOrder, listOrders, type OrderScope, type OrdersPage } from "./admin-orders.server.ts";

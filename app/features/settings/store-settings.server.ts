@@ -6,7 +6,7 @@
 import { eq } from "drizzle-orm";
 import { db, type Executor } from "#app/db/client.server.ts";
 import { storeSettings } from "#app/db/schema.ts";
-import { type AuditBy, recordAuditBy } from "#app/features/staff/audit.server.ts";
+import { type AuditBy, recordAuditBy } from "#app/features/audit/audit.server.ts";
 
 /** The stored value of a setting (`undefined` when it was never saved): the caller parses it. */
 export async function readStoreSetting(key: string, executor?: Executor): Promise<unknown> {

@@ -6,10 +6,10 @@
 import { and, desc, eq, gt } from "drizzle-orm";
 import type { Executor } from "#app/db/client.server.ts";
 import { adminSessions, adminUsers } from "#app/db/schema.ts";
-import { hashPassword, verifyPassword } from "#app/features/admin-auth/passwords.server.ts";
-import { endSessionsOf, SESSION_IDLE_MS } from "#app/features/admin-auth/sessions.server.ts";
-import { type AuditActor, type AuditOrigin, recordAudit } from "./audit.server.ts";
+import { type AuditActor, type AuditOrigin, recordAudit } from "#app/features/audit/audit.server.ts";
 import { deviceName } from "./format.ts";
+import { hashPassword, verifyPassword } from "./passwords.server.ts";
+import { endSessionsOf, SESSION_IDLE_MS } from "./sessions.server.ts";
 
 export type AccountSession = {
   /** Names the session in a form ('Sign out' on its row): the start of its token's hash, no secret. */

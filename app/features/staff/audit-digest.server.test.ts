@@ -1,9 +1,9 @@
 import { eq, sql } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { adminUsers, emailOutbox } from "#app/db/schema.ts";
+import { recordAuditAlone } from "#app/features/audit/audit.server.ts";
+import { auditChainHead } from "#app/features/audit/audit-chain.server.ts";
 import { describeEachDatabase } from "#tests/db.ts";
-import { recordAuditAlone } from "./audit.server.ts";
-import { auditChainHead } from "./audit-chain.server.ts";
 import { sendAuditDigestIfDue } from "./audit-digest.server.ts";
 
 /** 2026-11-24 is a Tuesday: the store opens at 10:00 New York time (15:00 UTC). */

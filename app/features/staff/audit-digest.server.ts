@@ -6,14 +6,14 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { db } from "#app/db/client.server.ts";
 import { adminUsers, emailOutbox } from "#app/db/schema.ts";
-import { auditDigestEmail } from "#app/features/email/audit-digest-email.server.tsx";
+import { recordVerifiedCheckpoint, verifyAuditChain } from "#app/features/audit/audit-chain.server.ts";
 import { storeEmailSettings, wakeEmailWorker } from "#app/features/email/email-outbox.server.ts";
 import { claimStoreDay, digestDueMinutes } from "#app/features/settings/daily-claim.server.ts";
 import { config } from "#app/utils/env.server.ts";
 import { log } from "#app/utils/logger.server.ts";
 import { startPeriodicJob } from "#app/utils/periodic-job.server.ts";
 import { storeClock } from "#app/utils/store-time.ts";
-import { recordVerifiedCheckpoint, verifyAuditChain } from "./audit-chain.server.ts";
+import { auditDigestEmail } from "./audit-digest-email.server.tsx";
 
 export const AUDIT_DIGEST_KEY = "audit-digest";
 

@@ -7,6 +7,7 @@ import { backupDatabase, restoreDatabase } from "#app/db/backup.server.ts";
 import type { Database } from "#app/db/client.server.ts";
 import { rowsOf } from "#app/db/rows.ts";
 import { emailOutbox } from "#app/db/schema.ts";
+import { COMMAND_LINE_ORIGIN } from "#app/features/audit/audit.server.ts";
 import {
   claimDueEmails,
   folderTransport,
@@ -17,7 +18,6 @@ import { describeEachDatabase } from "#tests/db.ts";
 import { invitationTokens, sendQueuedMail } from "#tests/support/invitation-links.ts";
 import { startLoopbackSmtp } from "#tests/support/loopback-smtp.ts";
 import { tempFolders } from "#tests/support/temp-folders.ts";
-import { COMMAND_LINE_ORIGIN } from "./audit.server.ts";
 import { acceptInvitation, findOpenInvitation, inviteStaff } from "./staff.server.ts";
 
 const actor = { userId: null, email: "cli", role: null };

@@ -2,18 +2,15 @@ import { and, eq } from "drizzle-orm";
 import * as OTPAuth from "otpauth";
 import { expect, it } from "vitest";
 import { adminUsers, auditEvents, staffInvitations } from "#app/db/schema.ts";
-import { upsertAdminUser } from "#app/features/admin-auth/admin-users.server.ts";
-import { signIn } from "#app/features/admin-auth/login.server.ts";
-import { createSession, findSession } from "#app/features/admin-auth/sessions.server.ts";
-import {
-  answerSignInChallenge,
-  MAX_CODE_ATTEMPTS,
-} from "#app/features/admin-auth/sign-in-challenge.server.ts";
-import { idPhotoKeyring } from "#app/features/media/id-photo-crypto.server.ts";
+import { COMMAND_LINE_ORIGIN } from "#app/features/audit/audit.server.ts";
+import { idPhotoKeyring } from "#app/features/keyring/id-photo-crypto.server.ts";
 import { describeEachDatabase } from "#tests/db.ts";
 import { invitationTokens, sendQueuedMail } from "#tests/support/invitation-links.ts";
-import { COMMAND_LINE_ORIGIN } from "./audit.server.ts";
+import { upsertAdminUser } from "./admin-users.server.ts";
+import { signIn } from "./login.server.ts";
 import { isCommonPassword, newPasswordSchema } from "./password-policy.server.ts";
+import { createSession, findSession } from "./sessions.server.ts";
+import { answerSignInChallenge, MAX_CODE_ATTEMPTS } from "./sign-in-challenge.server.ts";
 import {
   acceptInvitation,
   changeRole,

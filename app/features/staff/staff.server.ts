@@ -15,18 +15,18 @@ import {
   type StaffRole,
   staffInvitations,
 } from "#app/db/schema.ts";
-import { findAdminByEmail, normaliseEmail } from "#app/features/admin-auth/admin-users.server.ts";
-import { hashPassword } from "#app/features/admin-auth/passwords.server.ts";
-import { endSessionsOf } from "#app/features/admin-auth/sessions.server.ts";
-import { endSignInChallenges } from "#app/features/admin-auth/sign-in-challenge.server.ts";
+import { type AuditActor, type AuditOrigin, recordAudit } from "#app/features/audit/audit.server.ts";
 import {
   SECRET_PLACEHOLDER,
   storeEmailSettings,
   wakeEmailWorker,
 } from "#app/features/email/email-outbox.server.ts";
-import { staffInvitationEmail } from "#app/features/email/staff-invitation-email.server.tsx";
 import { config } from "#app/utils/env.server.ts";
-import { type AuditActor, type AuditOrigin, recordAudit } from "./audit.server.ts";
+import { findAdminByEmail, normaliseEmail } from "./admin-users.server.ts";
+import { hashPassword } from "./passwords.server.ts";
+import { endSessionsOf } from "./sessions.server.ts";
+import { endSignInChallenges } from "./sign-in-challenge.server.ts";
+import { staffInvitationEmail } from "./staff-invitation-email.server.tsx";
 import { resetTwoFactor } from "./two-factor.server.ts";
 
 export const INVITATION_HOURS = 48;

@@ -8,11 +8,11 @@ import { eq } from "drizzle-orm";
 import type { Executor } from "#app/db/client.server.ts";
 import { adminSessions, adminUsers } from "#app/db/schema.ts";
 import { consumeBudget, resetBudget, waitPhrase } from "#app/features/abuse/rate-limits.server.ts";
-import { settleSignInAttempt } from "#app/features/admin-auth/login-throttle.server.ts";
-import { verifyPassword } from "#app/features/admin-auth/passwords.server.ts";
-import type { AdminSession } from "#app/features/admin-auth/sessions.server.ts";
-import type { IdPhotoKeyring } from "#app/features/media/id-photo-crypto.server.ts";
-import { type AuditActor, type AuditOrigin, actorOf, recordAudit } from "./audit.server.ts";
+import { type AuditActor, type AuditOrigin, actorOf, recordAudit } from "#app/features/audit/audit.server.ts";
+import type { IdPhotoKeyring } from "#app/features/keyring/id-photo-crypto.server.ts";
+import { settleSignInAttempt } from "./login-throttle.server.ts";
+import { verifyPassword } from "./passwords.server.ts";
+import type { AdminSession } from "./sessions.server.ts";
 import { checkSecondFactor } from "./totp.server.ts";
 
 /** How long a re-check (or the sign-in) lets a session make sensitive changes. */

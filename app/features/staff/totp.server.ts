@@ -15,7 +15,7 @@ import {
   decryptIdPhotoBytes,
   encryptIdPhotoBytes,
   type IdPhotoKeyring,
-} from "#app/features/media/id-photo-crypto.server.ts";
+} from "#app/features/keyring/id-photo-crypto.server.ts";
 
 export const TOTP_PERIOD_SECONDS = 30;
 const TOTP_DIGITS = 6;

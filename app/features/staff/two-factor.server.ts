@@ -5,9 +5,9 @@
 import { eq, sql } from "drizzle-orm";
 import type { Executor } from "#app/db/client.server.ts";
 import { adminRecoveryCodes, adminUsers, type StaffRole, storeSettings } from "#app/db/schema.ts";
-import { endSessionsOf } from "#app/features/admin-auth/sessions.server.ts";
-import type { IdPhotoKeyring } from "#app/features/media/id-photo-crypto.server.ts";
-import { type AuditActor, type AuditOrigin, recordAudit } from "./audit.server.ts";
+import { type AuditActor, type AuditOrigin, recordAudit } from "#app/features/audit/audit.server.ts";
+import type { IdPhotoKeyring } from "#app/features/keyring/id-photo-crypto.server.ts";
+import { endSessionsOf } from "./sessions.server.ts";
 import { matchingStep, replaceRecoveryCodes, sealTotpSecret } from "./totp.server.ts";
 
 /** store_settings key: whether drivers must set up a second factor too. */

@@ -21,7 +21,7 @@ import {
 } from "#app/features/catalog/catalog.ts";
 import { productJsonLd, seoMeta, storeFromMatches } from "#app/features/catalog/seo.ts";
 import { STRAIN_EFFECTS } from "#app/features/catalog/storefront.ts";
-import { getPurchaseLimitSettings } from "#app/features/checkout/purchase-limits.server.ts";
+import { getPurchaseLimitSettings } from "#app/features/purchase-limits/purchase-limits.server.ts";
 import { CATALOGUE_PAGE } from "#app/utils/catalogue-pages.ts";
 import { log } from "#app/utils/logger.server.ts";
 import { toast } from "#app/utils/toast-client.ts";

@@ -15,16 +15,16 @@ import { Button } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
 import { FieldError } from "#app/components/ui/input.tsx";
 import { db } from "#app/db/client.server.ts";
-import { adminForm, requirePermission } from "#app/features/admin-auth/guard.server.ts";
-import { idPhotoKeyring } from "#app/features/media/id-photo-crypto.server.ts";
+import { actorOf, originOf } from "#app/features/audit/audit.server.ts";
+import { idPhotoKeyring } from "#app/features/keyring/id-photo-crypto.server.ts";
 import {
   changeOwnPassword,
   endOwnSession,
   listOwnSessions,
   signOutOtherSessions,
 } from "#app/features/staff/account.server.ts";
-import { actorOf, originOf } from "#app/features/staff/audit.server.ts";
 import { formatWhen } from "#app/features/staff/format.ts";
+import { adminForm, requirePermission } from "#app/features/staff/guard.server.ts";
 import { ROLE_LABELS } from "#app/features/staff/permissions.ts";
 import { accountActionSchema, fieldErrors } from "#app/features/staff/staff-forms.server.ts";
 import { CONFIRM_FIRST, confirmAccess, sudoUntil } from "#app/features/staff/sudo.server.ts";

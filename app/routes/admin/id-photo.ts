@@ -1,7 +1,7 @@
-import { NO_STORE, requireAdmin } from "#app/features/admin-auth/guard.server.ts";
+import { auditBy } from "#app/features/audit/audit.server.ts";
 import { staffScopeOf } from "#app/features/orders/driver-scope.server.ts";
 import { viewIdPhoto } from "#app/features/orders/id-photo-view.server.ts";
-import { auditBy } from "#app/features/staff/audit.server.ts";
+import { NO_STORE, requireAdmin } from "#app/features/staff/guard.server.ts";
 import type { Route } from "./+types/id-photo";
 
 /**

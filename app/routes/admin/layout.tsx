@@ -1,7 +1,7 @@
 import { isRouteErrorResponse, Outlet, useRouteLoaderData } from "react-router";
 import { AdminChrome, chromeOfError, NoAccess } from "#app/components/admin/admin-chrome.tsx";
-import { adminGuard, NO_STORE, requireAdmin } from "#app/features/admin-auth/guard.server.ts";
 import { navigationFor } from "#app/features/staff/admin-routes.ts";
+import { adminGuard, NO_STORE, requireAdmin } from "#app/features/staff/guard.server.ts";
 import { config } from "#app/utils/env.server.ts";
 import type { Route } from "./+types/layout";
 

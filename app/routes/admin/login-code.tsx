@@ -4,20 +4,20 @@ import { SignInCard } from "#app/components/admin/sign-in-card.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Field, Input } from "#app/components/ui/input.tsx";
 import { db } from "#app/db/client.server.ts";
-import { isSameOrigin, NO_STORE } from "#app/features/admin-auth/guard.server.ts";
-import { isKnownDevice, readKnownDeviceToken } from "#app/features/admin-auth/known-device.server.ts";
-import { codeSchema, signInNoticeUrl } from "#app/features/admin-auth/login.schema.ts";
-import { completeSignIn } from "#app/features/admin-auth/login.server.ts";
-import { readSessionToken } from "#app/features/admin-auth/sessions.server.ts";
+import { originOf } from "#app/features/audit/audit.server.ts";
+import { idPhotoKeyring } from "#app/features/keyring/id-photo-crypto.server.ts";
+import { isSameOrigin, NO_STORE } from "#app/features/staff/guard.server.ts";
+import { isKnownDevice, readKnownDeviceToken } from "#app/features/staff/known-device.server.ts";
+import { codeSchema, signInNoticeUrl } from "#app/features/staff/login.schema.ts";
+import { completeSignIn } from "#app/features/staff/login.server.ts";
+import { readSessionToken } from "#app/features/staff/sessions.server.ts";
 import {
   answerSignInChallenge,
   clearedChallengeCookie,
   findSignInChallenge,
   readChallengeToken,
-} from "#app/features/admin-auth/sign-in-challenge.server.ts";
-import { signedInResponse } from "#app/features/admin-auth/signed-in.server.ts";
-import { idPhotoKeyring } from "#app/features/media/id-photo-crypto.server.ts";
-import { originOf } from "#app/features/staff/audit.server.ts";
+} from "#app/features/staff/sign-in-challenge.server.ts";
+import { signedInResponse } from "#app/features/staff/signed-in.server.ts";
 import { readSingleValueForm } from "#app/utils/form-data.server.ts";
 import { requestInfoContext } from "#app/utils/request-context.ts";
 import type { Route } from "./+types/login-code";

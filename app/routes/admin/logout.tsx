@@ -1,11 +1,11 @@
 import { redirect } from "react-router";
 import { db } from "#app/db/client.server.ts";
-import { requireAdmin } from "#app/features/admin-auth/guard.server.ts";
+import { requireAdmin } from "#app/features/staff/guard.server.ts";
 import {
   clearedSessionCookie,
   deleteSession,
   readSessionToken,
-} from "#app/features/admin-auth/sessions.server.ts";
+} from "#app/features/staff/sessions.server.ts";
 import { errorMessage, log } from "#app/utils/logger.server.ts";
 import type { Route } from "./+types/logout";
 

@@ -15,9 +15,9 @@ import { Card } from "#app/components/ui/card.tsx";
 import { FieldError, Input, Label, NativeSelect } from "#app/components/ui/input.tsx";
 import { db } from "#app/db/client.server.ts";
 import { STAFF_ROLES, type StaffRole } from "#app/db/schema.ts";
-import { adminForm, requirePermission } from "#app/features/admin-auth/guard.server.ts";
-import { actorOf, originOf } from "#app/features/staff/audit.server.ts";
+import { actorOf, originOf } from "#app/features/audit/audit.server.ts";
 import { formatWhen } from "#app/features/staff/format.ts";
+import { adminForm, requirePermission } from "#app/features/staff/guard.server.ts";
 import { ROLE_LABELS } from "#app/features/staff/permissions.ts";
 import {
   changeRole,

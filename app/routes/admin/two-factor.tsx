@@ -13,9 +13,9 @@ import { Button } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
 import { Field, Input } from "#app/components/ui/input.tsx";
 import { db } from "#app/db/client.server.ts";
-import { adminForm, requirePermission } from "#app/features/admin-auth/guard.server.ts";
-import { idPhotoKeyring } from "#app/features/media/id-photo-crypto.server.ts";
-import { actorOf, originOf } from "#app/features/staff/audit.server.ts";
+import { actorOf, originOf } from "#app/features/audit/audit.server.ts";
+import { idPhotoKeyring } from "#app/features/keyring/id-photo-crypto.server.ts";
+import { adminForm, requirePermission } from "#app/features/staff/guard.server.ts";
 import { confirmAccessSchema, enrolmentSchema, fieldErrors } from "#app/features/staff/staff-forms.server.ts";
 import { CONFIRM_FIRST, confirmAccess, inSudoMode } from "#app/features/staff/sudo.server.ts";
 import {

@@ -1,6 +1,6 @@
 import { consumeBudget, retryAfterHeaders } from "#app/features/abuse/rate-limits.server.ts";
 import { currentSizePrices } from "#app/features/cart/cart.server.ts";
-import { getPurchaseLimitSettings } from "#app/features/checkout/purchase-limits.server.ts";
+import { getPurchaseLimitSettings } from "#app/features/purchase-limits/purchase-limits.server.ts";
 import { requestInfoContext } from "#app/utils/request-context.ts";
 import type { Route } from "./+types/cart-prices";
 

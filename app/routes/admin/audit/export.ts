@@ -1,10 +1,10 @@
-import { NO_STORE, requireAdmin } from "#app/features/admin-auth/guard.server.ts";
-import { auditBy, recordAuditAlone } from "#app/features/staff/audit.server.ts";
+import { auditBy, recordAuditAlone } from "#app/features/audit/audit.server.ts";
 import {
   auditCsvStream,
   invalidAuditFilters,
   parseAuditFilters,
-} from "#app/features/staff/audit-log.server.ts";
+} from "#app/features/audit/audit-log.server.ts";
+import { NO_STORE, requireAdmin } from "#app/features/staff/guard.server.ts";
 import { storeDay } from "#app/utils/store-time.ts";
 import { invalidFiltersResponse } from "#app/utils/url-filters.ts";
 import type { Route } from "./+types/export";

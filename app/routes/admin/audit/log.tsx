@@ -1,14 +1,14 @@
 import { AuditChainStatus, AuditEventList, AuditFilterForm } from "#app/components/admin/audit-log.tsx";
 import { Pager } from "#app/components/admin/orders-screen.tsx";
 import { AdminPageHeader } from "#app/components/admin/page-header.tsx";
-import { requireAdmin } from "#app/features/admin-auth/guard.server.ts";
-import { verifyAuditChainSinceCheckpoint } from "#app/features/staff/audit-chain.server.ts";
+import { verifyAuditChainSinceCheckpoint } from "#app/features/audit/audit-chain.server.ts";
 import {
   auditFiltersQuery,
   listAuditActors,
   listAuditEvents,
   parseAuditFilters,
-} from "#app/features/staff/audit-log.server.ts";
+} from "#app/features/audit/audit-log.server.ts";
+import { requireAdmin } from "#app/features/staff/guard.server.ts";
 import { errorMessage, log } from "#app/utils/logger.server.ts";
 import type { Route } from "./+types/log";
 

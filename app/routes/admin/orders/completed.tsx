@@ -2,9 +2,9 @@ import { Link } from "react-router";
 import { OrdersScreen, RefreshButton } from "#app/components/admin/orders-screen.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
-import { requireAdmin } from "#app/features/admin-auth/guard.server.ts";
 import { staffOrderAction } from "#app/features/orders/order-action.server.ts";
 import { loadOrdersScreen } from "#app/features/orders/orders-screen.server.ts";
+import { requireAdmin } from "#app/features/staff/guard.server.ts";
 import { orderActionResponse } from "#app/routes/shared/order-action-response.server.ts";
 import type { Route } from "./+types/completed";
 

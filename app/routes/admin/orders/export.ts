@@ -1,7 +1,7 @@
-import { requireAdmin } from "#app/features/admin-auth/guard.server.ts";
+import { auditBy, recordAuditAlone } from "#app/features/audit/audit.server.ts";
 import { invalidOrderFilters, parseOrderFilters } from "#app/features/orders/order-search.schema.ts";
 import { exportedFilters, ordersCsvStream } from "#app/features/orders/orders-export.server.ts";
-import { auditBy, recordAuditAlone } from "#app/features/staff/audit.server.ts";
+import { requireAdmin } from "#app/features/staff/guard.server.ts";
 import { storeDay } from "#app/utils/store-time.ts";
 import { invalidFiltersResponse } from "#app/utils/url-filters.ts";
 import type { Route } from "./+types/export";

@@ -4,7 +4,7 @@ import { ProductForm } from "#app/components/admin/product-form.tsx";
 import { StockHistory } from "#app/components/admin/stock-history.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
-import { adminForm, requireAdmin } from "#app/features/admin-auth/guard.server.ts";
+import { auditBy } from "#app/features/audit/audit.server.ts";
 import { productPath } from "#app/features/catalog/catalog.ts";
 import { PRODUCT_CHANGED_MESSAGE, SAVE_FAILED } from "#app/features/catalog/product.schema.ts";
 import {
@@ -14,7 +14,7 @@ import {
   updateProduct,
 } from "#app/features/catalog/product-admin.server.ts";
 import { recentMovements } from "#app/features/catalog/stock.server.ts";
-import { auditBy } from "#app/features/staff/audit.server.ts";
+import { adminForm, requireAdmin } from "#app/features/staff/guard.server.ts";
 import { productSaved, productSaveFailed } from "#app/routes/shared/product-save-response.server.ts";
 import { errorMessage, log } from "#app/utils/logger.server.ts";
 import { redirectWithToast } from "#app/utils/toast.server.ts";

@@ -1,6 +1,6 @@
-import { NO_STORE, requireAdmin } from "#app/features/admin-auth/guard.server.ts";
+import { auditBy, recordAuditAlone } from "#app/features/audit/audit.server.ts";
 import { exportCatalogCsv } from "#app/features/catalog/catalog-csv.server.ts";
-import { auditBy, recordAuditAlone } from "#app/features/staff/audit.server.ts";
+import { NO_STORE, requireAdmin } from "#app/features/staff/guard.server.ts";
 import { storeDay } from "#app/utils/store-time.ts";
 import type { Route } from "./+types/export";
 

@@ -10,7 +10,7 @@ import { Card } from "#app/components/ui/card.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
 import { Input, Label, NativeSelect, SelectOptions } from "#app/components/ui/input.tsx";
 import { Switch } from "#app/components/ui/switch.tsx";
-import { adminForm, requireAdmin } from "#app/features/admin-auth/guard.server.ts";
+import { auditBy } from "#app/features/audit/audit.server.ts";
 import {
   CATEGORIES,
   canonicalCategory,
@@ -30,7 +30,7 @@ import {
 } from "#app/features/catalog/product-admin.server.ts";
 import { productListIntentSchema } from "#app/features/catalog/product-list.schema.ts";
 import { categoryCounts, filterAdminProducts, isLowStock } from "#app/features/catalog/product-list.ts";
-import { auditBy } from "#app/features/staff/audit.server.ts";
+import { adminForm, requireAdmin } from "#app/features/staff/guard.server.ts";
 import { cn } from "#app/utils/cn.ts";
 import { errorMessage, log } from "#app/utils/logger.server.ts";
 import { formatCents } from "#app/utils/money.ts";

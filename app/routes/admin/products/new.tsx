@@ -3,10 +3,10 @@ import { AdminPageHeader } from "#app/components/admin/page-header.tsx";
 import { ProductForm } from "#app/components/admin/product-form.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
-import { adminForm, requireAdmin } from "#app/features/admin-auth/guard.server.ts";
+import { auditBy } from "#app/features/audit/audit.server.ts";
 import { emptyProductForm } from "#app/features/catalog/product.schema.ts";
 import { createProduct, parseProductForm, SkuTaken } from "#app/features/catalog/product-admin.server.ts";
-import { auditBy } from "#app/features/staff/audit.server.ts";
+import { adminForm, requireAdmin } from "#app/features/staff/guard.server.ts";
 import { productSaved, productSaveFailed } from "#app/routes/shared/product-save-response.server.ts";
 import type { Route } from "./+types/new";
 

@@ -4,13 +4,13 @@ import {
   parseFormData,
 } from "@remix-run/form-data-parser";
 import { db } from "#app/db/client.server.ts";
-import { NO_STORE, requireAdmin } from "#app/features/admin-auth/guard.server.ts";
 import {
   IMAGE_MESSAGES,
   MAX_PRODUCT_IMAGE_BODY_BYTES,
   MAX_PRODUCT_IMAGE_BYTES,
 } from "#app/features/catalog/product.schema.ts";
 import { InvalidImageError, storeProductImage } from "#app/features/media/images.server.ts";
+import { NO_STORE, requireAdmin } from "#app/features/staff/guard.server.ts";
 import { errorMessage, log } from "#app/utils/logger.server.ts";
 import type { Route } from "./+types/upload-image";
 

@@ -5,19 +5,19 @@ import { AdminPageHeader } from "#app/components/admin/page-header.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
 import { Field, FieldError, Input, Label } from "#app/components/ui/input.tsx";
-import { adminForm, requireAdmin } from "#app/features/admin-auth/guard.server.ts";
+import { auditBy } from "#app/features/audit/audit.server.ts";
 import {
   formValuesOf,
   type LimitsFormValues,
   limitsFieldErrors,
   limitsFormSchema,
   settingsFromForm,
-} from "#app/features/checkout/purchase-limits.schema.ts";
+} from "#app/features/purchase-limits/purchase-limits.schema.ts";
 import {
   getPurchaseLimitSettings,
   savePurchaseLimitSettings,
-} from "#app/features/checkout/purchase-limits.server.ts";
-import { auditBy } from "#app/features/staff/audit.server.ts";
+} from "#app/features/purchase-limits/purchase-limits.server.ts";
+import { adminForm, requireAdmin } from "#app/features/staff/guard.server.ts";
 import { redirectWithToast } from "#app/utils/toast.server.ts";
 import type { Route } from "./+types/limits";
 

@@ -7,7 +7,6 @@ import { AdminPageHeader } from "#app/components/admin/page-header.tsx";
 import { usePolling } from "#app/components/admin/use-polling.ts";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
-import { requireAdmin, requirePermission } from "#app/features/admin-auth/guard.server.ts";
 import { getDeliverySettings } from "#app/features/delivery/delivery.server.ts";
 import { slotCapacitiesOf } from "#app/features/delivery/delivery-settings.ts";
 import { countPlacedOrders, getDayBoard } from "#app/features/orders/day-board.server.ts";
@@ -15,6 +14,7 @@ import { boardHref, boardQuery, downstreamQuery, SLOT_PAGE_ORDERS } from "#app/f
 import { listActiveDrivers } from "#app/features/orders/driver-assignment.server.ts";
 import { staffScopeOf } from "#app/features/orders/driver-scope.server.ts";
 import { todayBoardAction } from "#app/features/orders/order-action.server.ts";
+import { requireAdmin, requirePermission } from "#app/features/staff/guard.server.ts";
 import { orderActionResponse } from "#app/routes/shared/order-action-response.server.ts";
 import { errorMessage, log } from "#app/utils/logger.server.ts";
 import { formatCents } from "#app/utils/money.ts";

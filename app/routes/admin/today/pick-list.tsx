@@ -1,7 +1,7 @@
 import { PickListView, PrintPage } from "#app/components/admin/print-views.tsx";
-import { requireAdmin } from "#app/features/admin-auth/guard.server.ts";
 import { getPickList, loadPrintView } from "#app/features/orders/day-board.server.ts";
 import { downstreamQuery } from "#app/features/orders/day-board.ts";
+import { requireAdmin } from "#app/features/staff/guard.server.ts";
 import { formatStoreDate } from "#app/utils/store-time.ts";
 import type { Route } from "./+types/pick-list";
 

@@ -17,25 +17,25 @@ import { SQL_REFUSALS } from "#app/db/sql-refusals.ts";
 import type { OrderBudget } from "#app/features/abuse/rate-limits.server.ts";
 import { isBelowMinimumOrder, minimumOrderCents } from "#app/features/cart/cart.ts";
 import { unitPriceCents } from "#app/features/catalog/catalog.ts";
-import type { CartLineInput, CheckoutInput } from "#app/features/checkout/checkout.schema.ts";
-import {
-  deliveryChoiceProblem,
-  SLOT_FULL_MESSAGE,
-  slotClosedMessage,
-} from "#app/features/checkout/delivery-slots.ts";
-import { storedLimits } from "#app/features/checkout/purchase-limits.schema.ts";
-import { PURCHASE_LIMITS_KEY } from "#app/features/checkout/purchase-limits.server.ts";
-import { purchaseLimitProblem } from "#app/features/checkout/purchase-limits.ts";
 import { payWithTooLowMessage } from "#app/features/delivery/cash-change.ts";
 import { DELIVERY_SETTINGS_KEY } from "#app/features/delivery/delivery.server.ts";
 import { zipRefusalMessage, zoneForZip } from "#app/features/delivery/delivery-area.ts";
 import { storedDeliverySettings } from "#app/features/delivery/delivery-settings.schema.ts";
 import { slotCapacity } from "#app/features/delivery/delivery-settings.ts";
+import {
+  deliveryChoiceProblem,
+  SLOT_FULL_MESSAGE,
+  slotClosedMessage,
+} from "#app/features/delivery/delivery-slots.ts";
 import { wakeEmailWorker } from "#app/features/email/email-outbox.server.ts";
-import { orderEmailRows } from "#app/features/email/order-emails.server.tsx";
+import { orderEmailRows } from "#app/features/orders/order-emails.server.tsx";
+import { storedLimits } from "#app/features/purchase-limits/purchase-limits.schema.ts";
+import { PURCHASE_LIMITS_KEY } from "#app/features/purchase-limits/purchase-limits.server.ts";
+import { purchaseLimitProblem } from "#app/features/purchase-limits/purchase-limits.ts";
 import { config } from "#app/utils/env.server.ts";
 import { log } from "#app/utils/logger.server.ts";
 import { nextDate, storeClock, storeDay } from "#app/utils/store-time.ts";
+import type { CartLineInput, CheckoutInput } from "./checkout.schema.ts";
 
 export type PlaceOrderInput = Omit<CheckoutInput, "ageConfirmed" | "payWith"> & {
   /** 'I'll pay with' in cents (P-24), at least the total; null or absent: not given. */

@@ -2,9 +2,9 @@ import { eq, inArray, sql } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { catalogState, orders, productSizes } from "#app/db/schema.ts";
 import { insertProduct } from "#app/features/catalog/product-factory.server.ts";
+import { placeOrder } from "#app/features/checkout/place-order.server.ts";
 import { listOrders } from "#app/features/orders/admin-orders.server.ts";
 import { getOrderByToken } from "#app/features/orders/orders.server.ts";
-import { placeOrder } from "#app/features/orders/place-order.server.ts";
 import { describeEachDatabase } from "#tests/db.ts";
 import { postCheckout } from "#tests/support/checkout-posts.server.ts";
 import {

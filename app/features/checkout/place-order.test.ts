@@ -8,8 +8,7 @@ import {
   orders,
   productSizes,
 } from "#app/db/schema.ts";
-import { submitCheckout } from "#app/features/checkout/checkout.server.ts";
-import { uploadIdPhoto } from "#app/features/checkout/id-photo-upload.server.ts";
+import { getOrderByToken } from "#app/features/orders/orders.server.ts";
 import { describeEachDatabase } from "#tests/db.ts";
 import { postCheckout, sendPhotoAhead, submitAsShopper } from "#tests/support/checkout-posts.server.ts";
 import {
@@ -23,7 +22,8 @@ import {
   stockLeft as stockOf,
   testIdPhoto,
 } from "#tests/support/checkout-test-helpers.server.ts";
-import { getOrderByToken } from "./orders.server.ts";
+import { submitCheckout } from "./checkout.server.ts";
+import { uploadIdPhoto } from "./id-photo-upload.server.ts";
 import { commitOrder, placeOrder, prepareOrder } from "./place-order.server.ts";
 
 describeEachDatabase("placing orders", (database) => {

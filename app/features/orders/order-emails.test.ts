@@ -2,8 +2,8 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { createElement } from "react";
 import { describe, expect, it } from "vitest";
-import { renderEmail } from "./email-layout.server.tsx";
-import { LONG_PRODUCT_NAME, SAMPLE_ORDERS, SAMPLE_STORE } from "./email-previews.server.ts";
+import { LONG_PRODUCT_NAME, SAMPLE_ORDERS, SAMPLE_STORE } from "#app/demo/email-previews.server.ts";
+import { renderEmail } from "#app/features/email/email-layout.server.tsx";
 import {
   CustomerConfirmation,
   customerConfirmationEmail,

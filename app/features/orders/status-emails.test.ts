@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { EMAIL_PREVIEWS, LONG_PRODUCT_NAME, SAMPLE_ORDERS, SAMPLE_STORE } from "./email-previews.server.ts";
+import {
+  EMAIL_PREVIEWS,
+  LONG_PRODUCT_NAME,
+  SAMPLE_ORDERS,
+  SAMPLE_STORE,
+} from "#app/demo/email-previews.server.ts";
 import { customerConfirmationEmail } from "./order-emails.server.tsx";
 import { statusEmail } from "./status-emails.server.tsx";
 

@@ -5,7 +5,6 @@
  * --expect <id>:<hash>`), as CloudTrail's digest files do.
  */
 
-import { formatStoreDate } from "#app/utils/store-time.ts";
 import {
   ButtonLink,
   DetailRows,
@@ -15,7 +14,8 @@ import {
   Paragraph,
   renderEmail,
   type StoreEmailSettings,
-} from "./email-layout.server.tsx";
+} from "#app/features/email/email-layout.server.tsx";
+import { formatStoreDate } from "#app/utils/store-time.ts";
 
 export type AuditDigestData = {
   /** The store day, yyyy-MM-dd. */

@@ -6,7 +6,7 @@
 import type { Executor } from "#app/db/client.server.ts";
 import type { StaffRole } from "#app/db/schema.ts";
 import { waitPhrase } from "#app/features/abuse/rate-limits.server.ts";
-import { type AuditOrigin, actorOf, recordAudit } from "#app/features/staff/audit.server.ts";
+import { type AuditOrigin, actorOf, recordAudit } from "#app/features/audit/audit.server.ts";
 import { findAdminByEmail } from "./admin-users.server.ts";
 import { isKnownDevice } from "./known-device.server.ts";
 import {

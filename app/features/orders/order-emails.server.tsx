@@ -7,12 +7,6 @@
  */
 
 import { changeToBringText } from "#app/features/delivery/cash-change.ts";
-import { cashToPrepareText } from "#app/features/orders/customer-payment.ts";
-import type { OrderItemView, OrderSummary, OrderView } from "#app/features/orders/orders.server.ts";
-import { config } from "#app/utils/env.server.ts";
-import { formatCents } from "#app/utils/money.ts";
-import { formatPhone } from "#app/utils/phone.ts";
-import { formatStoreDate } from "#app/utils/store-time.ts";
 import {
   type AmountRow,
   AmountTable,
@@ -25,8 +19,14 @@ import {
   Notice,
   Paragraph,
   type StoreEmailSettings,
-} from "./email-layout.server.tsx";
-import { storeEmailSettings } from "./email-outbox.server.ts";
+} from "#app/features/email/email-layout.server.tsx";
+import { storeEmailSettings } from "#app/features/email/email-outbox.server.ts";
+import { config } from "#app/utils/env.server.ts";
+import { formatCents } from "#app/utils/money.ts";
+import { formatPhone } from "#app/utils/phone.ts";
+import { formatStoreDate } from "#app/utils/store-time.ts";
+import { cashToPrepareText } from "./customer-payment.ts";
+import type { OrderItemView, OrderSummary, OrderView } from "./orders.server.ts";
 
 export type { EmailMessage, StoreEmailSettings };
 

@@ -1,7 +1,7 @@
 /**
  * The actions the audit log records, with how they read to people (P-27). Plain data, safe
  * in the browser: the audit page's filter suggests them and the order history names them.
- * Every action written anywhere has its label here (app/features/staff/audit-actions.test.ts checks it).
+ * Every action written anywhere has its label here (app/features/audit/audit-actions.test.ts checks it).
  */
 export const AUDIT_ACTION_LABELS: Record<string, string> = {
   "id_photo.viewed": "Viewed the ID photo",

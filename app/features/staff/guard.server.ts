@@ -23,15 +23,15 @@ import {
   redirect,
 } from "react-router";
 import { db } from "#app/db/client.server.ts";
-import { adminRouteRule, navigationFor, permissionsFor } from "#app/features/staff/admin-routes.ts";
-import { can, type Permission } from "#app/features/staff/permissions.ts";
-import { mustEnrolFirst } from "#app/features/staff/two-factor.server.ts";
 import { config } from "#app/utils/env.server.ts";
 import { FORM_UNREADABLE, repeatedField, repeatedFieldMessage } from "#app/utils/form-data.server.ts";
 import { log } from "#app/utils/logger.server.ts";
 import { requestInfoContext } from "#app/utils/request-context.ts";
 import { isSameOrigin } from "#app/utils/same-origin.server.ts";
+import { adminRouteRule, navigationFor, permissionsFor } from "./admin-routes.ts";
+import { can, type Permission } from "./permissions.ts";
 import { type AdminSession, clearedSessionCookie, findSession, readSessionToken } from "./sessions.server.ts";
+import { mustEnrolFirst } from "./two-factor.server.ts";
 
 export const CSRF_FIELD = "csrf";
 export const CSRF_HEADER = "X-CSRF-Token";

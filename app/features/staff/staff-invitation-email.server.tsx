@@ -4,7 +4,6 @@
  */
 
 import type { StaffRole } from "#app/db/schema.ts";
-import { ROLE_LABELS } from "#app/features/staff/permissions.ts";
 import {
   ButtonLink,
   EmailLayout,
@@ -12,7 +11,8 @@ import {
   Paragraph,
   renderEmail,
   type StoreEmailSettings,
-} from "./email-layout.server.tsx";
+} from "#app/features/email/email-layout.server.tsx";
+import { ROLE_LABELS } from "./permissions.ts";
 
 export type StaffInvitationData = { firstName: string; role: StaffRole; link: string; validHours: number };
 

@@ -4,17 +4,20 @@
  * several lines. A new e-mail gets its entries in EMAIL_PREVIEWS.
  */
 
-import { auditDigestEmail } from "./audit-digest-email.server.tsx";
-import { type LowStockDigestData, lowStockDigestEmail } from "./low-stock-email.server.tsx";
+import {
+  type LowStockDigestData,
+  lowStockDigestEmail,
+} from "#app/features/catalog/low-stock-email.server.tsx";
 import {
   customerConfirmationEmail,
   type EmailMessage,
   type OrderEmailData,
   type StoreEmailSettings,
   shopNotificationEmail,
-} from "./order-emails.server.tsx";
-import { staffInvitationEmail } from "./staff-invitation-email.server.tsx";
-import { customerCancelledNotice, statusEmail } from "./status-emails.server.tsx";
+} from "#app/features/orders/order-emails.server.tsx";
+import { customerCancelledNotice, statusEmail } from "#app/features/orders/status-emails.server.tsx";
+import { auditDigestEmail } from "#app/features/staff/audit-digest-email.server.tsx";
+import { staffInvitationEmail } from "#app/features/staff/staff-invitation-email.server.tsx";
 
 export const SAMPLE_STORE: StoreEmailSettings = {
   storeName: "Capital Grown",

@@ -9,12 +9,12 @@ import { randomBytes } from "node:crypto";
 import { and, eq, gt, lt, or, sql } from "drizzle-orm";
 import type { Executor } from "#app/db/client.server.ts";
 import { adminSignInChallenges, adminUsers } from "#app/db/schema.ts";
-import type { IdPhotoKeyring } from "#app/features/media/id-photo-crypto.server.ts";
-import { type AuditOrigin, actorOf, recordAudit } from "#app/features/staff/audit.server.ts";
-import { checkSecondFactor } from "#app/features/staff/totp.server.ts";
+import { type AuditOrigin, actorOf, recordAudit } from "#app/features/audit/audit.server.ts";
+import type { IdPhotoKeyring } from "#app/features/keyring/id-photo-crypto.server.ts";
 import { config } from "#app/utils/env.server.ts";
 import { recordLoginAttempt, settleSignInAttempt } from "./login-throttle.server.ts";
 import { hashToken } from "./sessions.server.ts";
+import { checkSecondFactor } from "./totp.server.ts";
 
 export const CHALLENGE_COOKIE = "cg_admin_challenge";
 export const CHALLENGE_MINUTES = 5;

@@ -1,5 +1,5 @@
 import { expect, it } from "vitest";
-import { SAMPLE_LOW_STOCK, SAMPLE_STORE } from "./email-previews.server.ts";
+import { SAMPLE_LOW_STOCK, SAMPLE_STORE } from "#app/demo/email-previews.server.ts";
 import { lowStockDigestEmail } from "./low-stock-email.server.tsx";
 
 it("the low-stock digest names the store, lists sold-out first with edit links, and escapes names", async () => {

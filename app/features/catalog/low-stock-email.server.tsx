@@ -4,7 +4,6 @@
  * e-mails (record 021); sent once a day, so it is rendered directly rather than from a template.
  */
 
-import { formatStoreDate } from "#app/utils/store-time.ts";
 import {
   type AmountRow,
   AmountTable,
@@ -14,7 +13,8 @@ import {
   Paragraph,
   renderEmail,
   type StoreEmailSettings,
-} from "./email-layout.server.tsx";
+} from "#app/features/email/email-layout.server.tsx";
+import { formatStoreDate } from "#app/utils/store-time.ts";
 
 export type LowStockDigestData = {
   /** The store day, yyyy-MM-dd. */

@@ -5,7 +5,6 @@
  * rendered through `emailTemplate`; each links to the customer's order page.
  */
 import type * as React from "react";
-import { cancelReasonForCustomer, type OrderStatus } from "#app/features/orders/order-status.ts";
 import {
   ButtonLink,
   DetailRows,
@@ -15,8 +14,9 @@ import {
   Notice,
   Paragraph,
   type StoreEmailSettings,
-} from "./email-layout.server.tsx";
+} from "#app/features/email/email-layout.server.tsx";
 import { customerRows, type OrderEmailData, OrderLines, orderEmailView } from "./order-emails.server.tsx";
+import { cancelReasonForCustomer, type OrderStatus } from "./order-status.ts";
 
 /** The statuses a customer hears about (every status a change can lead to). */
 export type CustomerStatus = Exclude<OrderStatus, "pending">;
