@@ -9,7 +9,7 @@ export type IdPhotoUpload =
   | { ok: false; status: 400 | 413 | 500 | 503; message: string; retryAfterSeconds?: number };
 
 /**
- * The ID photo sent as soon as the shopper picks it (decision 8): read, checked and re-encoded as
+ * The ID photo sent as soon as the shopper picks it (P-8): read, checked and re-encoded as
  * on the checkout post, stored privately, and answered with its id as the token the order post
  * names instead of the file. A photo no order claims is deleted by the retention job.
  */

@@ -6,7 +6,7 @@ export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 /** Image types the ID upload accepts (checked again by content on the server). */
 export const ID_IMAGE_ACCEPT = "image/png,image/jpeg,image/gif,image/webp";
 
-/** Hint under the ID upload (spec §5). */
+/** Hint under the ID upload (K-5). */
 export const ID_IMAGE_HINT = "PNG, JPG, GIF up to 10MB";
 
 export const ID_IMAGE_MESSAGES = {
