@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import {
@@ -42,6 +42,16 @@ describe("app/ import boundaries (docs/architecture.md)", () => {
       .sort();
     expect(Object.keys(FEATURE_IMPORTS).sort()).toEqual(folders);
     expect(featureCycles(edges).map((cycle) => cycle.join(" → "))).toEqual([]);
+  });
+
+  it("documents the same table, in the same order, in docs/architecture.md", () => {
+    const doc = readFileSync(path.join(REPO_DIR, "docs/architecture.md"), "utf8");
+    const section = doc.split("## Feature folders")[1]?.split("\n## ")[0] ?? "";
+    const rows = [...section.matchAll(/^\| `([a-z-]+)` \|.*\| ([^|]*) \|$/gm)].map(([, folder, imports]) => [
+      folder,
+      imports === "—" ? [] : (imports ?? "").split(", "),
+    ]);
+    expect(rows).toEqual(Object.entries(FEATURE_IMPORTS));
   });
 
   // The check itself must not pass on a broken tree: the same rules on planted imports, parsed by
