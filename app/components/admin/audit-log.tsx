@@ -9,7 +9,7 @@ import {
   auditSummary,
 } from "#app/features/audit/audit-actions.ts";
 import type { ChainStatus } from "#app/features/audit/audit-chain.server.ts";
-import { type FoldedHistoryEvent, foldedText } from "#app/features/staff/order-history.ts";
+import { type FoldedHistoryEvent, foldedText } from "#app/features/audit/order-history.ts";
 import { STORE_TIME_ZONE } from "#app/utils/store-time.ts";
 import { FilterActions } from "./filter-actions.tsx";
 

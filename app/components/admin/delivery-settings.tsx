@@ -6,7 +6,6 @@ import { Card } from "#app/components/ui/card.tsx";
 import { Field, Input, NativeSelect, SelectOptions, Textarea } from "#app/components/ui/input.tsx";
 import { MIN_ORDER_TEXT } from "#app/features/cart/cart.ts";
 import type { DeliveryClosure, DeliveryZone } from "#app/features/delivery/delivery.server.ts";
-import type { ClosingQuestion } from "#app/features/delivery/delivery-admin.server.ts";
 import {
   capacityField,
   closureFormSchema,
@@ -17,6 +16,7 @@ import {
 } from "#app/features/delivery/delivery-settings.schema.ts";
 import { WEEKDAY_NAMES } from "#app/features/delivery/delivery-settings.ts";
 import { DELIVERY_SLOT_LABELS, slotsOfWeekday } from "#app/features/delivery/delivery-slots.ts";
+import type { ClosingQuestion } from "#app/features/orders/delivery-admin.server.ts";
 import { STATUS_LABELS } from "#app/features/orders/order-status.ts";
 import { STATE_NAMES, US_STATES } from "#app/features/purchase-limits/purchase-limits.ts";
 import { centsToDollarString, formatCents } from "#app/utils/money.ts";

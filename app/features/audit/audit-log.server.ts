@@ -15,7 +15,7 @@ import {
   type FoldedHistoryEvent,
   foldOrderHistory,
   type HistoryEvent,
-} from "#app/features/staff/order-history.ts";
+} from "#app/features/audit/order-history.ts";
 import { csvLines } from "#app/utils/csv.ts";
 import { nextDate, STORE_TIME_ZONE } from "#app/utils/store-time.ts";
 import {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { SENT_PHOTO_KEPT_HOURS, UNCLAIMED_PHOTO_HOURS } from "#app/features/media/id-image.ts";
 import { emptyDraft, isDraftEmpty, parseCheckoutDraft } from "./checkout-draft.ts";
-import { SENT_PHOTO_KEPT_HOURS, UNCLAIMED_PHOTO_HOURS } from "./limits.ts";
 
 const HOUR = 60 * 60 * 1000;
 const NOW = Date.UTC(2026, 10, 27, 15);

@@ -4,8 +4,8 @@
  * kept as the token of the copy sent ahead, never as the picture.
  */
 
+import { SENT_PHOTO_KEPT_HOURS } from "#app/features/media/id-image.ts";
 import { type DeliveryState, US_STATES } from "#app/features/purchase-limits/purchase-limits.ts";
-import { SENT_PHOTO_KEPT_HOURS } from "./limits.ts";
 
 export const CHECKOUT_DRAFT_STORAGE_KEY = "capital-grown-checkout";
 

@@ -10,12 +10,3 @@ export const MAX_CHECKOUT_BODY_BYTES = MAX_UPLOAD_BYTES + CHECKOUT_FIELDS_BYTES;
 
 /** A sane upper bound per cart line: stock is the real limit, this only stops absurd input. */
 export const MAX_LINE_QUANTITY = 999;
-
-/** Long enough to finish a checkout after picking the photo, short enough not to keep strangers' IDs. */
-export const UNCLAIMED_PHOTO_HOURS = 6;
-
-/**
- * How long a browser keeps the token of a photo it sent ahead: an hour short of the server's
- * deletion, so a resumed checkout does not name a photo that is about to go.
- */
-export const SENT_PHOTO_KEPT_HOURS = UNCLAIMED_PHOTO_HOURS - 1;

@@ -23,3 +23,12 @@ export function idFileProblem(file: { size: number; type: string } | null | unde
   if (file.size > MAX_UPLOAD_BYTES) return ID_IMAGE_MESSAGES.tooLarge;
   return null;
 }
+
+/** Long enough to finish a checkout after picking the photo, short enough not to keep strangers' IDs. */
+export const UNCLAIMED_PHOTO_HOURS = 6;
+
+/**
+ * How long a browser keeps the token of a photo it sent ahead: an hour short of the server's
+ * deletion, so a resumed checkout does not name a photo that is about to go.
+ */
+export const SENT_PHOTO_KEPT_HOURS = UNCLAIMED_PHOTO_HOURS - 1;

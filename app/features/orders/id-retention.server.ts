@@ -7,7 +7,7 @@
 import { and, inArray, isNotNull, lt, sql } from "drizzle-orm";
 import { db } from "#app/db/client.server.ts";
 import { idPhotos, orders } from "#app/db/schema.ts";
-import { UNCLAIMED_PHOTO_HOURS } from "#app/features/checkout/limits.ts";
+import { UNCLAIMED_PHOTO_HOURS } from "#app/features/media/id-image.ts";
 import { config } from "#app/utils/env.server.ts";
 import { startRetentionJob } from "#app/utils/periodic-job.server.ts";
 

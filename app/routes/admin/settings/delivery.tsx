@@ -2,7 +2,7 @@ import { data } from "react-router";
 import { DeliverySettingsScreen } from "#app/components/admin/delivery-settings.tsx";
 import { AdminPageHeader } from "#app/components/admin/page-header.tsx";
 import { auditBy } from "#app/features/audit/audit.server.ts";
-import { deliverySettingsScreen, handleDeliveryPost } from "#app/features/delivery/delivery-admin.server.ts";
+import { deliverySettingsScreen, handleDeliveryPost } from "#app/features/orders/delivery-admin.server.ts";
 import { adminForm, requireAdmin } from "#app/features/staff/guard.server.ts";
 import { redirectWithToast } from "#app/utils/toast.server.ts";
 import type { Route } from "./+types/delivery";

@@ -9,13 +9,13 @@ import { db } from "#app/db/client.server.ts";
 import { rowsOf } from "#app/db/rows.ts";
 import { emailOutbox, orders } from "#app/db/schema.ts";
 import { type AuditBy, recordAuditBy } from "#app/features/audit/audit.server.ts";
-import { applyOrderAction } from "#app/features/orders/admin-orders.server.ts";
-import { OPEN_STATUSES, type OrderStatus } from "#app/features/orders/order-status.ts";
-import { getOrderById } from "#app/features/orders/orders.server.ts";
+import { getDeliverySettings, listClosures, slotBookings } from "#app/features/delivery/delivery.server.ts";
+import { slotCapacity } from "#app/features/delivery/delivery-settings.ts";
+import { DELIVERY_SLOT_LABELS, endedSlots, slotsOfDate } from "#app/features/delivery/delivery-slots.ts";
 import { formatStoreDate, nextDate } from "#app/utils/store-time.ts";
-import { getDeliverySettings, listClosures, slotBookings } from "./delivery.server.ts";
-import { slotCapacity } from "./delivery-settings.ts";
-import { DELIVERY_SLOT_LABELS, endedSlots, slotsOfDate } from "./delivery-slots.ts";
+import { applyOrderAction } from "./admin-orders.server.ts";
+import { OPEN_STATUSES, type OrderStatus } from "./order-status.ts";
+import { getOrderById } from "./orders.server.ts";
 
 export type ClosureOpenOrder = {
   id: string;
@@ -181,7 +181,7 @@ export async function moveOpenOrders(
 /** The e-mail modules (React components), loaded when a closure first moves orders. */
 async function emailModules() {
   const [statusEmails, outbox] = await Promise.all([
-    import("#app/features/email/delivery-moved-email.server.tsx"),
+    import("./delivery-moved-email.server.tsx"),
     import("#app/features/email/email-outbox.server.ts"),
   ]);
   return { statusEmails, outbox };

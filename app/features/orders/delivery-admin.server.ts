@@ -5,7 +5,6 @@
  */
 
 import type { AuditBy } from "#app/features/audit/audit.server.ts";
-import { formatStoreDate, storeClock } from "#app/utils/store-time.ts";
 import {
   addClosure,
   getDeliverySettings,
@@ -15,7 +14,7 @@ import {
   saveDeliverySettings,
   saveDeliveryZone,
   setZoneActive,
-} from "./delivery.server.ts";
+} from "#app/features/delivery/delivery.server.ts";
 import {
   closureFormSchema,
   deliverySettingsFormFields,
@@ -24,7 +23,8 @@ import {
   settingsFormValues,
   settingsFromForm,
   zoneFormSchema,
-} from "./delivery-settings.schema.ts";
+} from "#app/features/delivery/delivery-settings.schema.ts";
+import { formatStoreDate, storeClock } from "#app/utils/store-time.ts";
 import {
   type ClosureOpenOrder,
   cancelOpenOrders,

@@ -3,8 +3,6 @@
  * closed for deliveries): the new time, the old one and why, the order page's link.
  */
 
-import type { OrderEmailData } from "#app/features/orders/order-emails.server.tsx";
-import { type StatusEmailView, statusEmailView } from "#app/features/orders/status-emails.server.tsx";
 import {
   ButtonLink,
   EmailLayout,
@@ -13,7 +11,9 @@ import {
   Notice,
   Paragraph,
   type StoreEmailSettings,
-} from "./email-layout.server.tsx";
+} from "#app/features/email/email-layout.server.tsx";
+import type { OrderEmailData } from "./order-emails.server.tsx";
+import { type StatusEmailView, statusEmailView } from "./status-emails.server.tsx";
 
 type MovedView = StatusEmailView & { previous: string; closedBecause: string };
 

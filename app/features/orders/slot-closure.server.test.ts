@@ -2,12 +2,12 @@ import { randomUUID } from "node:crypto";
 import { and, eq, inArray } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { auditEvents, emailOutbox, orders, productSizes } from "#app/db/schema.ts";
+import { listClosures } from "#app/features/delivery/delivery.server.ts";
 import { setOrderStatus } from "#app/features/orders/admin-orders.server.ts";
 import { describeEachDatabase } from "#tests/db.ts";
 import { insertStaff } from "#tests/staff/support.ts";
 import { createFormProduct, placedTestOrder } from "#tests/support/admin-fixtures.server.ts";
 import { slotBookingsDrift } from "#tests/support/checkout-test-helpers.server.ts";
-import { listClosures } from "./delivery.server.ts";
 import { handleDeliveryPost } from "./delivery-admin.server.ts";
 
 // A Monday morning in New York: tomorrow's slots are all ahead.
