@@ -31,7 +31,12 @@ import { FORM_UNREADABLE, repeatedField, repeatedFieldMessage } from "#app/utils
 import { log } from "#app/utils/logger.server.ts";
 import { requestInfoContext } from "#app/utils/request-context.ts";
 import { isSameOrigin } from "#app/utils/same-origin.server.ts";
-import { type AdminSession, clearedSessionCookie, findSession, readSessionToken } from "./sessions.server.ts";
+import {
+  type AdminSession,
+  clearedSessionCookies,
+  findSession,
+  readSessionToken,
+} from "./sessions.server.ts";
 
 export const CSRF_FIELD = "csrf";
 export const CSRF_HEADER = "X-CSRF-Token";
@@ -168,7 +173,7 @@ export const adminGuard: MiddlewareFunction<Response> = async ({ request, contex
   const session = await findSession(database, token);
   if (!session) {
     const headers = new Headers({ "Cache-Control": NO_STORE });
-    if (token) headers.append("Set-Cookie", clearedSessionCookie());
+    if (token) for (const cookie of clearedSessionCookies()) headers.append("Set-Cookie", cookie);
     if (wantsPage(request)) {
       const url = new URL(request.url);
       const path = url.pathname.replace(/\.data$/, "");

@@ -7,7 +7,7 @@ import { toastHeader } from "#app/utils/toast.server.ts";
 import { NO_STORE } from "./guard.server.ts";
 import { knownDeviceCookie } from "./known-device.server.ts";
 import { safeAdminRedirect } from "./login.schema.ts";
-import { sessionCookie } from "./sessions.server.ts";
+import { sessionCookies } from "./sessions.server.ts";
 import { clearedChallengeCookie } from "./sign-in-challenge.server.ts";
 
 /**
@@ -27,7 +27,7 @@ export async function signedInResponse(
   },
 ) {
   const headers = new Headers({ "Cache-Control": NO_STORE });
-  headers.append("Set-Cookie", sessionCookie(input.token));
+  for (const cookie of sessionCookies(input.token)) headers.append("Set-Cookie", cookie);
   headers.append("Set-Cookie", await knownDeviceCookie(executor, input.email));
   headers.append("Set-Cookie", clearedChallengeCookie());
   if (!(await mustEnrolFirst(executor, { twoFactor: input.hasSecondFactor, role: input.role }))) {
