@@ -89,7 +89,8 @@ test.describe("the driver's run on the phone", () => {
           driverId,
           idPhotoId: null,
         });
-        await helper?.db.update(orders).set(fields).where(eq(orders.id, id));
+        if (Object.keys(fields).length > 0)
+          await helper?.db.update(orders).set(fields).where(eq(orders.id, id));
         await helper?.db.insert(orderItems).values({
           orderId: id,
           productName: `Gummies for ${customerName.split(" ")[0]}`,
