@@ -37,6 +37,9 @@ export function AdminHeader({
             <NavLink
               key={link.to}
               to={link.to}
+              // The driver's run is a page of its own (no admin chrome): a full load, not a client
+              // navigation inside the admin layout.
+              reloadDocument={!link.to.startsWith("/admin")}
               className={({ isActive }) =>
                 cn(
                   "inline-flex min-h-11 items-center rounded-md px-3 font-medium text-sm hover:text-foreground",

@@ -2,6 +2,10 @@
  * The driver's run on the phone: large type, 48 px targets, dark text on white for sunlight, and
  * every long word allowed to break so no name or address widens the page. Plain forms that post to
  * `/driver`: it works without JavaScript.
+ *
+ * Every form is a document post (`reloadDocument`), never a client-side data request: the session
+ * cookie's `Path=/driver` does not match `/driver.data` (a cookie path matches only whole path
+ * segments), so a fetch of the route's data would arrive signed out.
  */
 import type { ReactNode } from "react";
 import { Form } from "react-router";
@@ -127,7 +131,7 @@ function StopActions({ stop, csrf }: { stop: RunStop; csrf: string }) {
         <summary className={`${PRIMARY} w-full cursor-pointer list-none`}>
           {ORDER_ACTIONS.deliver.label}
         </summary>
-        <Form method="post" className="space-y-3 p-3">
+        <Form reloadDocument method="post" className="space-y-3 p-3">
           <Hidden csrf={csrf} intent="deliver" orderId={stop.id} />
           <p className="text-lg">
             Only when the customer has the order, their ID was checked and the cash collected. The customer
@@ -142,7 +146,7 @@ function StopActions({ stop, csrf }: { stop: RunStop; csrf: string }) {
         <summary className={`${DANGER} w-full cursor-pointer list-none border-0`}>
           {ORDER_ACTIONS.cancel.label}
         </summary>
-        <Form method="post" className="space-y-3 p-3">
+        <Form reloadDocument method="post" className="space-y-3 p-3">
           <Hidden csrf={csrf} intent="cancel" orderId={stop.id} />
           <label className="block space-y-1 text-lg">
             <span className="font-semibold">Reason</span>
@@ -192,7 +196,7 @@ function MoveButtons({
 }) {
   return (
     <div className="flex gap-2">
-      <Form method="post">
+      <Form reloadDocument method="post">
         <Hidden csrf={csrf} intent="move-up" orderId={stop.id} />
         <button
           type="submit"
@@ -203,7 +207,7 @@ function MoveButtons({
           ↑ Up
         </button>
       </Form>
-      <Form method="post">
+      <Form reloadDocument method="post">
         <Hidden csrf={csrf} intent="move-down" orderId={stop.id} />
         <button
           type="submit"
@@ -310,7 +314,7 @@ export function DriverRunScreen({
       <header className="space-y-3">
         <div className="flex flex-wrap items-center justify-between gap-2">
           <h1 className="font-bold text-3xl">Today's run</h1>
-          <Form method="post" action="/admin/logout">
+          <Form reloadDocument method="post" action="/admin/logout">
             <input type="hidden" name="csrf" value={csrf} />
             <button type="submit" className={OUTLINE}>
               Sign Out
@@ -347,7 +351,7 @@ export function DriverRunScreen({
             </a>
           ) : null}
           {startable ? (
-            <Form method="post" id="start-run">
+            <Form reloadDocument method="post" id="start-run">
               <Hidden csrf={csrf} intent="start-run" />
               <button type="submit" className={`${OUTLINE} w-full`}>
                 Start run
