@@ -12,10 +12,11 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { expect, type Page, test } from "@playwright/test";
 import { eq, inArray } from "drizzle-orm";
+import { twMerge } from "tailwind-merge";
 import { type DatabaseHandle, openDatabase } from "#app/db/client.server.ts";
 import { adminUsers, emailOutbox, orderItems, orders } from "#app/db/schema.ts";
 import { hashPassword } from "#app/features/admin-auth/passwords.server.ts";
-import { storeDay } from "#app/utils/store-time.ts";
+import { nextDate, storeDay } from "#app/utils/store-time.ts";
 import { LOAD_TEST_BUDGETS, type RunningApp, startApp } from "../support/app-server.ts";
 import { insertOrderRow } from "../support/order-rows.ts";
 import { createThrowawayDatabase } from "../support/throwaway-database.ts";
@@ -39,8 +40,16 @@ async function screenshot(page: Page, name: string) {
   await page.setViewportSize({ width: 390, height: 844 });
 }
 
+/** No sideways scroll at 390 px, and no class list setting one property twice (as class-conflicts.spec). */
 async function noSidewaysScroll(page: Page) {
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  const lists = await page.evaluate(() =>
+    [...document.querySelectorAll("[class]")].map((element) => element.getAttribute("class") ?? ""),
+  );
+  const overridden = lists.filter(
+    (list) => twMerge(list).split(" ").length !== list.split(/\s+/).filter(Boolean).length,
+  );
+  expect(overridden).toEqual([]);
 }
 
 test.describe("the driver's run on the phone", () => {
@@ -108,6 +117,14 @@ test.describe("the driver's run on the phone", () => {
         notes: "Leave nothing at the door; call from the corner of Pennsylvania Avenue",
       });
       const cy = await stop("Cy Thirdplace", "2:00 PM-4:00 PM");
+      // Today's unassigned order the driver may take, and tomorrow's run to read ahead.
+      await insertOrderRow(helper.db, {
+        customerName: "Una Unassigned",
+        deliveryDate: today,
+        deliveryTime: "4:00 PM-6:00 PM",
+        idPhotoId: null,
+      });
+      await stop("Tomas Tomorrow", "12:00 PM-2:00 PM", { deliveryDate: nextDate(today) });
 
       const context = await browser.newContext({ baseURL: app.url, viewport: { width: 390, height: 844 } });
       const page = await context.newPage();
@@ -137,6 +154,8 @@ test.describe("the driver's run on the phone", () => {
       expect(directions.searchParams.get("destination")).toBe("1 Main St, Washington, DC 20001");
       expect(directions.searchParams.get("waypoints")?.split("|")[0]).toBe(LONG_ADDRESS);
       await noSidewaysScroll(page);
+      await expect(page.getByRole("region", { name: /^Unassigned today/ })).toContainText("Una Unassigned");
+      await expect(page.getByRole("region", { name: /^Tomorrow/ })).toContainText("Tomas Tomorrow");
       await screenshot(page, "driver-run-open");
 
       // Cy goes before Bo: within the same slot only, kept on the server.
@@ -167,6 +186,9 @@ test.describe("the driver's run on the phone", () => {
       await first.getByText("Mark Delivered", { exact: true }).first().click();
       await noSidewaysScroll(page);
       await screenshot(page, "driver-run-deliver-question");
+      await stops.nth(1).getByText("Cancel", { exact: true }).click();
+      await noSidewaysScroll(page);
+      await screenshot(page, "driver-run-cancel-question");
       await first.locator("button[type=submit]", { hasText: "Mark Delivered" }).click();
       await expect(page.getByText("Order status updated")).toBeVisible();
       await expect(page.getByTestId("collected")).toHaveText("$42.00");

@@ -127,11 +127,11 @@ function IdPhoto({ stop }: { stop: RunStop }) {
 function StopActions({ stop, csrf }: { stop: RunStop; csrf: string }) {
   return (
     <div className="space-y-3">
-      <details className="rounded-lg border-2 border-primary">
+      <details>
         <summary className={`${PRIMARY} w-full cursor-pointer list-none`}>
           {ORDER_ACTIONS.deliver.label}
         </summary>
-        <Form reloadDocument method="post" className="space-y-3 p-3">
+        <Form reloadDocument method="post" className="mt-2 space-y-3 rounded-lg border-2 border-primary p-3">
           <Hidden csrf={csrf} intent="deliver" orderId={stop.id} />
           <p className="text-lg">
             Only when the customer has the order, their ID was checked and the cash collected. The customer
@@ -142,11 +142,15 @@ function StopActions({ stop, csrf }: { stop: RunStop; csrf: string }) {
           </button>
         </Form>
       </details>
-      <details className="rounded-lg border-2 border-destructive">
-        <summary className={`${DANGER} w-full cursor-pointer list-none border-0`}>
+      <details>
+        <summary className={`${DANGER} w-full cursor-pointer list-none`}>
           {ORDER_ACTIONS.cancel.label}
         </summary>
-        <Form reloadDocument method="post" className="space-y-3 p-3">
+        <Form
+          reloadDocument
+          method="post"
+          className="mt-2 space-y-3 rounded-lg border-2 border-destructive p-3"
+        >
           <Hidden csrf={csrf} intent="cancel" orderId={stop.id} />
           <label className="block space-y-1 text-lg">
             <span className="font-semibold">Reason</span>
