@@ -43,6 +43,7 @@ function Hidden({ csrf, intent, orderId }: { csrf: string; intent: string; order
 }
 
 function Items({ stop }: { stop: RunStop }) {
+  if (stop.items.length === 0) return null;
   return (
     <ul className="divide-y divide-border rounded-lg border-2 border-border">
       {stop.items.map((item) => (
