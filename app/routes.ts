@@ -53,6 +53,8 @@ export default [
       route("id-photos/:id", "routes/admin/id-photo.ts"),
     ]),
   ]),
+  // The driver's run on the phone: behind the admin guard (its own middleware), without the admin chrome.
+  route("driver", "routes/driver/run.tsx"),
   route("api/cart-prices", "routes/resources/cart-prices.ts"),
   route("api/id-photo", "routes/resources/id-photo-upload.ts"),
   route("api/minimum-suggestions", "routes/resources/minimum-suggestions.ts"),

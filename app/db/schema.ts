@@ -11,6 +11,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   smallint,
   text,
   timestamp,
@@ -407,6 +408,28 @@ export const adminUsers = pgTable(
   (table) => [
     uniqueIndex("admin_users_email_idx").on(sql`lower(${table.email})`),
     check("admin_users_role_valid", sql`${table.role} IN ('owner', 'manager', 'driver')`),
+  ],
+);
+
+/**
+ * The order a driver chose for their stops of a day (the run on the phone): a stop's position
+ * within its slot. Stops without a row keep the slot's own order (first placed first).
+ */
+export const driverStopPositions = pgTable(
+  "driver_stop_positions",
+  {
+    driverId: uuid("driver_id")
+      .notNull()
+      .references(() => adminUsers.id, { onDelete: "cascade" }),
+    orderId: uuid("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    deliveryDate: date("delivery_date", { mode: "string" }).notNull(),
+    position: integer("position").notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.driverId, table.orderId] }),
+    index("driver_stop_positions_day_idx").on(table.driverId, table.deliveryDate),
   ],
 );
 

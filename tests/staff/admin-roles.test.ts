@@ -56,6 +56,16 @@ const DECISION_26: Record<string, { read: Role[]; actions?: Record<string, Role[
   },
   "/admin/today/pick-list": { read: [O, M] },
   "/admin/today/driver-slips": { read: [O, M] },
+  "/driver": {
+    read: [O, M, D],
+    actions: {
+      "start-run": [O, M, D],
+      "move-up": [O, M, D],
+      "move-down": [O, M, D],
+      deliver: [O, M, D],
+      cancel: [O, M, D],
+    },
+  },
   "/admin/products": {
     read: [O, M],
     actions: { delete: [O, M], "fix-case": [O, M], archive: [O, M], restore: [O, M], stock: [O, M] },
@@ -136,7 +146,10 @@ function filesUnder(dir: string): string[] {
   });
 }
 
-/** Every route module in app/routes/admin, from disk, with the pattern app/routes.ts gives it. */
+/**
+ * Every route module in app/routes/admin and app/routes/driver (the run on the phone, behind the
+ * same guard), from disk, with the pattern app/routes.ts gives it.
+ */
 async function adminRouteFiles() {
   const patterns = new Map<string, string>();
   const walk = (entries: RouteConfigEntry[], prefix: string) => {
@@ -147,7 +160,7 @@ async function adminRouteFiles() {
     }
   };
   walk(await routes, "");
-  return filesUnder(path.join(APP, "routes/admin"))
+  return [...filesUnder(path.join(APP, "routes/admin")), ...filesUnder(path.join(APP, "routes/driver"))]
     .filter((file) => /\.tsx?$/.test(file) && !/\.test\.tsx?$/.test(file))
     .map((file) => {
       const relative = path.relative(APP, file).split(path.sep).join("/");
@@ -164,7 +177,7 @@ const NOT_GUARDED = new Set([
 ]);
 
 describe("the permission table covers every admin route file and intent", () => {
-  it("has an entry, agreeing with P-26, for every route file under app/routes/admin", async () => {
+  it("has an entry, agreeing with P-26, for every route file under app/routes/admin and app/routes/driver", async () => {
     const files = (await adminRouteFiles()).filter((entry) => !NOT_GUARDED.has(entry.file));
     expect(files.length).toBeGreaterThan(20);
     const unrouted = files.filter((entry) => entry.pattern === null).map((entry) => entry.file);
@@ -291,6 +304,7 @@ describeEachDatabase("P-26 for every admin route and intent", (database) => {
     };
     expect(await links(O)).toEqual([
       "/admin/today",
+      "/driver",
       "/admin/dashboard",
       "/admin/products",
       "/admin/orders",
@@ -303,7 +317,7 @@ describeEachDatabase("P-26 for every admin route and intent", (database) => {
     ]);
     expect(await links(M)).not.toContain("/admin/audit");
     expect(await links(M)).not.toContain("/admin/staff");
-    expect(await links(D)).toEqual(["/admin/today", "/admin/account"]);
+    expect(await links(D)).toEqual(["/admin/today", "/driver", "/admin/account"]);
     const home = await app(pageRequest("/admin", (await signedIn(db, staff.driver)).cookie));
     expect(home.headers.get("Location")).toBe("/admin/today");
   });

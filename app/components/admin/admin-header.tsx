@@ -61,6 +61,9 @@ function AdminNavItem({ link, onNavigate }: { link: AdminNavLink; onNavigate?: (
     <NavLink
       to={link.to}
       onClick={onNavigate}
+      // The driver's run is a page of its own (no admin chrome, its own cookie path): a full load,
+      // not a client navigation inside the admin layout.
+      reloadDocument={!link.to.startsWith("/admin")}
       className={({ isActive }) =>
         cn(
           "inline-flex min-h-11 items-center rounded-md px-3 font-medium text-sm hover:text-foreground",

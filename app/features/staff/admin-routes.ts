@@ -63,6 +63,17 @@ export const ADMIN_ROUTES = {
     actions: { ...BOARD_INTENTS, assign: "today.plan", "assign-slot": "today.plan" },
   },
   "/admin/today/pick-list": { read: "today.plan" },
+  /** The run on the phone: every role that may drive (owners and managers too). */
+  "/driver": {
+    read: "today.run",
+    actions: {
+      "start-run": "today.run",
+      "move-up": "today.run",
+      "move-down": "today.run",
+      deliver: "today.run",
+      cancel: "today.run",
+    },
+  },
   "/admin/today/driver-slips": { read: "today.plan" },
   "/admin/products": {
     read: "products",
@@ -169,6 +180,7 @@ export function canOpen(role: StaffRole, pattern: AdminRoutePattern) {
 
 export const ADMIN_NAVIGATION: readonly { to: AdminRoutePattern; label: string }[] = [
   { to: "/admin/today", label: "Today" },
+  { to: "/driver", label: "My run" },
   { to: "/admin/dashboard", label: "Dashboard" },
   { to: "/admin/products", label: "Products" },
   { to: "/admin/orders", label: "Orders" },

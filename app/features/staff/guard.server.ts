@@ -30,7 +30,7 @@ import { requestInfoContext } from "#app/utils/request-context.ts";
 import { isSameOrigin } from "#app/utils/same-origin.server.ts";
 import { adminRouteRule, navigationFor, permissionsFor } from "./admin-routes.ts";
 import { can, type Permission } from "./permissions.ts";
-import { type AdminSession, clearedSessionCookie, findSession, readSessionToken } from "./sessions.server.ts";
+import { type AdminSession, clearedSessionCookies, findSession, readSessionToken } from "./sessions.server.ts";
 import { mustEnrolFirst } from "./two-factor.server.ts";
 
 export const CSRF_FIELD = "csrf";
@@ -171,7 +171,7 @@ export const adminGuard: MiddlewareFunction<Response> = async ({ request, contex
   const session = await findSession(database, token);
   if (!session) {
     const headers = new Headers({ "Cache-Control": NO_STORE });
-    if (token) headers.append("Set-Cookie", clearedSessionCookie());
+    if (token) for (const cookie of clearedSessionCookies()) headers.append("Set-Cookie", cookie);
     if (wantsPage(request)) {
       const url = new URL(request.url);
       const path = url.pathname.replace(/\.data$/, "");

@@ -24,6 +24,7 @@ export const loginSchema = z.object({
  * (`homeOf`: the dashboard, or a driver's run, where the dashboard would be a 403).
  */
 export function safeAdminRedirect(value: string | null | undefined, home = "/admin/dashboard") {
+  if (value === "/driver") return value;
   if (!value?.startsWith("/admin/") || value.includes("\\")) return home;
   if (value.startsWith("/admin/login") || value.startsWith("/admin/logout")) return home;
   return value;

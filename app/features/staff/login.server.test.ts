@@ -13,12 +13,15 @@ import { signIn, throttledMessage } from "./login.server.ts";
 import { delayAfterFailures, FREE_FAILURES, MAX_DELAY_SECONDS } from "./login-throttle.server.ts";
 import { verifyPassword } from "./passwords.server.ts";
 import {
+  clearedSessionCookies,
   createSession,
   findSession,
   hashToken,
   SESSION_ABSOLUTE_MS,
+  SESSION_COOKIE,
   SESSION_IDLE_MS,
   sessionCookie,
+  sessionCookies,
 } from "./sessions.server.ts";
 
 describeEachDatabase("admin sign-in", (database) => {
@@ -279,5 +282,15 @@ describeEachDatabase("admin sessions", (database) => {
     expect(cookie).toContain("HttpOnly");
     expect(cookie).toContain("SameSite=Lax");
     expect(cookie).toContain("Path=/admin");
+  });
+
+  it("sets and clears the same token on /admin and on the driver's run only, never the storefront", () => {
+    const paths = (cookies: string[]) => cookies.map((cookie) => /Path=([^;]+)/.exec(cookie)?.[1]);
+    const set = sessionCookies("a".repeat(43));
+    expect(paths(set)).toEqual(["/admin", "/driver"]);
+    expect(set.every((cookie) => cookie.startsWith(`${SESSION_COOKIE}=${"a".repeat(43)};`))).toBe(true);
+    const cleared = clearedSessionCookies();
+    expect(paths(cleared)).toEqual(["/admin", "/driver"]);
+    expect(cleared.every((cookie) => cookie.includes("Max-Age=0"))).toBe(true);
   });
 });

@@ -45,18 +45,35 @@ export function readSessionToken(request: Request): string | undefined {
   return undefined;
 }
 
-function cookieAttributes(maxAgeSeconds: number) {
-  const parts = [`Path=/admin`, "HttpOnly", "SameSite=Lax", `Max-Age=${maxAgeSeconds}`];
+/**
+ * The session cookie is sent to the admin pages and to the driver's run on the phone (`/driver`),
+ * never to the storefront: one cookie per path, both holding the same token.
+ */
+export const SESSION_COOKIE_PATHS = ["/admin", "/driver"] as const;
+type SessionCookiePath = (typeof SESSION_COOKIE_PATHS)[number];
+
+function cookieAttributes(maxAgeSeconds: number, path: SessionCookiePath) {
+  const parts = [`Path=${path}`, "HttpOnly", "SameSite=Lax", `Max-Age=${maxAgeSeconds}`];
   if (config().secureCookies) parts.push("Secure");
   return parts.join("; ");
 }
 
-export function sessionCookie(token: string) {
-  return `${SESSION_COOKIE}=${token}; ${cookieAttributes(Math.floor(SESSION_ABSOLUTE_MS / 1000))}`;
+export function sessionCookie(token: string, path: SessionCookiePath = "/admin") {
+  return `${SESSION_COOKIE}=${token}; ${cookieAttributes(Math.floor(SESSION_ABSOLUTE_MS / 1000), path)}`;
 }
 
-export function clearedSessionCookie() {
-  return `${SESSION_COOKIE}=; ${cookieAttributes(0)}`;
+export function clearedSessionCookie(path: SessionCookiePath = "/admin") {
+  return `${SESSION_COOKIE}=; ${cookieAttributes(0, path)}`;
+}
+
+/** Set-Cookie values of a new session, one per path. */
+export function sessionCookies(token: string) {
+  return SESSION_COOKIE_PATHS.map((path) => sessionCookie(token, path));
+}
+
+/** Set-Cookie values that end the session in the browser, on every path. */
+export function clearedSessionCookies() {
+  return SESSION_COOKIE_PATHS.map((path) => clearedSessionCookie(path));
 }
 
 /**

@@ -6,7 +6,7 @@ import { homeOf } from "./admin-routes.ts";
 import { NO_STORE } from "./guard.server.ts";
 import { knownDeviceCookie } from "./known-device.server.ts";
 import { safeAdminRedirect } from "./login.schema.ts";
-import { sessionCookie } from "./sessions.server.ts";
+import { sessionCookies } from "./sessions.server.ts";
 import { clearedChallengeCookie } from "./sign-in-challenge.server.ts";
 import { mustEnrolFirst } from "./two-factor.server.ts";
 
@@ -27,7 +27,7 @@ export async function signedInResponse(
   },
 ) {
   const headers = new Headers({ "Cache-Control": NO_STORE });
-  headers.append("Set-Cookie", sessionCookie(input.token));
+  for (const cookie of sessionCookies(input.token)) headers.append("Set-Cookie", cookie);
   headers.append("Set-Cookie", await knownDeviceCookie(executor, input.email));
   headers.append("Set-Cookie", clearedChallengeCookie());
   const target = safeAdminRedirect(input.redirectTo, homeOf(input.role));

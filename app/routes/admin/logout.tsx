@@ -2,7 +2,7 @@ import { redirect } from "react-router";
 import { db } from "#app/db/client.server.ts";
 import { requireAdmin } from "#app/features/staff/guard.server.ts";
 import {
-  clearedSessionCookie,
+  clearedSessionCookies,
   deleteSession,
   readSessionToken,
 } from "#app/features/staff/sessions.server.ts";
@@ -21,5 +21,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   } catch (error) {
     log.error("Sign-out failed", { error: errorMessage(error) });
   }
-  return redirect("/admin/login", { headers: { "Set-Cookie": clearedSessionCookie() } });
+  const headers = new Headers();
+  for (const cookie of clearedSessionCookies()) headers.append("Set-Cookie", cookie);
+  return redirect("/admin/login", { headers });
 }

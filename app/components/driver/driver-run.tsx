@@ -1,0 +1,436 @@
+/**
+ * The driver's run on the phone: large type, 48 px targets, dark text on white for sunlight, and
+ * every long word allowed to break so no name or address widens the page. Plain forms that post to
+ * `/driver`: it works without JavaScript.
+ *
+ * Every form is a document post (`reloadDocument`), never a client-side data request: the session
+ * cookie's `Path=/driver` does not match `/driver.data` (a cookie path matches only whole path
+ * segments), so a fetch of the route's data would arrive signed out.
+ */
+import type { ReactNode } from "react";
+import { Form } from "react-router";
+import { formatDeliveryDate } from "#app/features/checkout/delivery-slots.ts";
+import { changeToBringText } from "#app/features/delivery/cash-change.ts";
+import { mapSearchUrl } from "#app/features/orders/day-board.ts";
+import type { DriverRun, RunStop } from "#app/features/orders/driver-run.server.ts";
+import { dialable, directionsUrl } from "#app/features/orders/driver-run.ts";
+import {
+  CANCEL_OTHER_MAX,
+  CANCEL_REASONS,
+  ORDER_ACTIONS,
+  STAFF_CANCEL_REASONS,
+  STATUS_LABELS,
+} from "#app/features/orders/order-status.ts";
+import { formatCents } from "#app/utils/money.ts";
+
+const BUTTON =
+  "inline-flex min-h-12 items-center justify-center gap-2 rounded-lg px-4 py-2 text-lg font-semibold focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-ring disabled:opacity-50";
+const PRIMARY = `${BUTTON} bg-primary text-primary-foreground hover:bg-primary-hover`;
+const OUTLINE = `${BUTTON} border-2 border-foreground bg-card text-foreground hover:bg-muted`;
+const DANGER = `${BUTTON} border-2 border-destructive bg-card text-destructive hover:bg-muted`;
+const LINK = "font-semibold text-primary underline underline-offset-4 [overflow-wrap:anywhere]";
+
+export type ActionMessage = { ok: boolean; title?: string; description: string };
+
+function Hidden({ csrf, intent, orderId }: { csrf: string; intent: string; orderId?: string }) {
+  return (
+    <>
+      <input type="hidden" name="csrf" value={csrf} />
+      <input type="hidden" name="intent" value={intent} />
+      {orderId ? <input type="hidden" name="orderId" value={orderId} /> : null}
+    </>
+  );
+}
+
+function Items({ stop }: { stop: RunStop }) {
+  if (stop.items.length === 0) return null;
+  return (
+    <ul className="divide-y divide-border rounded-lg border-2 border-border">
+      {stop.items.map((item) => (
+        <li key={item.id} className="flex items-start justify-between gap-3 px-3 py-2">
+          <span className="min-w-0 [overflow-wrap:anywhere]">
+            {item.productName} <span className="text-muted-foreground">· {item.sizeLabel}</span>
+          </span>
+          <span className="shrink-0 font-bold">× {item.quantity}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function Cash({ stop }: { stop: RunStop }) {
+  const change = changeToBringText(stop.totalAmountCents, stop.payWithCents);
+  return (
+    <p className="text-xl">
+      Collect <strong className="font-bold">{formatCents(stop.totalAmountCents)}</strong>
+      {stop.payWithCents !== null ? (
+        <span className="block text-lg">
+          Pays with {formatCents(stop.payWithCents)}
+          {change ? <strong className="block font-bold text-honey-700">{change}</strong> : null}
+        </span>
+      ) : null}
+    </p>
+  );
+}
+
+/** Who, where and what: shared by today's stops and tomorrow's. */
+function StopDetails({ stop }: { stop: RunStop }) {
+  const phone = dialable(stop.phone);
+  return (
+    <div className="space-y-3">
+      <p className="font-semibold text-lg">{stop.deliveryTime}</p>
+      <h3 className="font-bold text-2xl [overflow-wrap:anywhere]">{stop.customerName}</h3>
+      <p className="text-lg">
+        <a href={mapSearchUrl(stop.deliveryAddress)} className={LINK} target="_blank" rel="noreferrer">
+          {stop.deliveryAddress}
+        </a>
+      </p>
+      <div className="flex flex-wrap gap-2">
+        <a href={`tel:${phone}`} className={OUTLINE} aria-label={`Call ${stop.customerName}`}>
+          Call {stop.phone}
+        </a>
+        <a href={`sms:${phone}`} className={OUTLINE} aria-label={`Text ${stop.customerName}`}>
+          Text
+        </a>
+      </div>
+      {stop.notes ? (
+        <p className="rounded-lg border-2 border-honey-500 bg-honey-100 px-3 py-2 text-lg [overflow-wrap:anywhere]">
+          <span className="font-bold">Notes: </span>
+          {stop.notes}
+        </p>
+      ) : null}
+      <Items stop={stop} />
+      <Cash stop={stop} />
+    </div>
+  );
+}
+
+function IdPhoto({ stop }: { stop: RunStop }) {
+  if (!stop.idPhotoId) return <p className="text-lg text-muted-foreground">No ID photo sent</p>;
+  return (
+    <details className="rounded-lg border-2 border-border">
+      <summary className="flex min-h-12 cursor-pointer items-center px-4 font-semibold text-lg">
+        Show ID photo
+      </summary>
+      <div className="p-3">
+        {/* Loaded only when opened: every view is audited by the admin photo route. */}
+        <img
+          src={`/admin/id-photos/${stop.idPhotoId}`}
+          alt={`ID of ${stop.customerName}`}
+          loading="lazy"
+          className="h-auto w-full rounded"
+        />
+      </div>
+    </details>
+  );
+}
+
+function StopActions({ stop, csrf }: { stop: RunStop; csrf: string }) {
+  return (
+    <div className="space-y-3">
+      <details>
+        <summary className={`${PRIMARY} w-full cursor-pointer list-none`}>
+          {ORDER_ACTIONS.deliver.label}
+        </summary>
+        <Form reloadDocument method="post" className="mt-2 space-y-3 rounded-lg border-2 border-primary p-3">
+          <Hidden csrf={csrf} intent="deliver" orderId={stop.id} />
+          <p className="text-lg">
+            Only when the customer has the order, their ID was checked and the cash collected. The customer
+            gets a receipt by e-mail.
+          </p>
+          <button type="submit" className={`${PRIMARY} w-full`}>
+            {ORDER_ACTIONS.deliver.label}
+          </button>
+        </Form>
+      </details>
+      <details>
+        <summary className={`${DANGER} w-full cursor-pointer list-none`}>
+          {ORDER_ACTIONS.cancel.label}
+        </summary>
+        <Form
+          reloadDocument
+          method="post"
+          className="mt-2 space-y-3 rounded-lg border-2 border-destructive p-3"
+        >
+          <Hidden csrf={csrf} intent="cancel" orderId={stop.id} />
+          <label className="block space-y-1 text-lg">
+            <span className="font-semibold">Reason</span>
+            <select
+              name="reason"
+              required
+              defaultValue=""
+              className="block min-h-12 w-full rounded-lg border-2 border-foreground bg-card px-3 text-lg"
+            >
+              <option value="" disabled>
+                Choose a reason
+              </option>
+              {STAFF_CANCEL_REASONS.map((code) => (
+                <option key={code} value={code}>
+                  {CANCEL_REASONS[code].label}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="block space-y-1 text-lg">
+            <span className="font-semibold">What happened? (for Other)</span>
+            <input
+              name="reasonText"
+              maxLength={CANCEL_OTHER_MAX}
+              className="block min-h-12 w-full rounded-lg border-2 border-foreground bg-card px-3 text-lg"
+            />
+          </label>
+          <button type="submit" className={`${DANGER} w-full`}>
+            Cancel order
+          </button>
+        </Form>
+      </details>
+    </div>
+  );
+}
+
+function MoveButtons({
+  stop,
+  csrf,
+  first,
+  last,
+}: {
+  stop: RunStop;
+  csrf: string;
+  first: boolean;
+  last: boolean;
+}) {
+  return (
+    <div className="flex gap-2">
+      <Form reloadDocument method="post">
+        <Hidden csrf={csrf} intent="move-up" orderId={stop.id} />
+        <button
+          type="submit"
+          className={OUTLINE}
+          disabled={first}
+          aria-label={`Move ${stop.customerName} up`}
+        >
+          ↑ Up
+        </button>
+      </Form>
+      <Form reloadDocument method="post">
+        <Hidden csrf={csrf} intent="move-down" orderId={stop.id} />
+        <button
+          type="submit"
+          className={OUTLINE}
+          disabled={last}
+          aria-label={`Move ${stop.customerName} down`}
+        >
+          ↓ Down
+        </button>
+      </Form>
+    </div>
+  );
+}
+
+function Section({ title, children, id }: { title: string; children: ReactNode; id: string }) {
+  return (
+    <section aria-labelledby={id} className="space-y-3">
+      <h2 id={id} className="font-bold text-2xl">
+        {title}
+      </h2>
+      {children}
+    </section>
+  );
+}
+
+function PickBox({ stop, checked }: { stop: RunStop; checked: boolean }) {
+  return (
+    <label className="flex min-h-12 items-center gap-3 text-lg font-semibold">
+      <input
+        type="checkbox"
+        form="start-run"
+        name={`pick-${stop.id}`}
+        defaultChecked={checked}
+        className="size-7 accent-primary"
+      />
+      Take on this run
+    </label>
+  );
+}
+
+function OpenStop({
+  stop,
+  number,
+  csrf,
+  first,
+  last,
+}: {
+  stop: RunStop;
+  number: number;
+  csrf: string;
+  first: boolean;
+  last: boolean;
+}) {
+  const waiting = stop.status === "confirmed";
+  return (
+    <li
+      className="space-y-4 rounded-xl border-2 border-foreground bg-card p-4"
+      aria-label={`Stop ${number}: ${stop.customerName}`}
+    >
+      <div className="flex items-center justify-between gap-2">
+        <span className="font-bold text-xl">Stop {number}</span>
+        <span className="rounded-full border-2 border-foreground px-3 py-1 font-semibold">
+          {STATUS_LABELS[stop.status]}
+        </span>
+      </div>
+      <StopDetails stop={stop} />
+      <IdPhoto stop={stop} />
+      {waiting ? <PickBox stop={stop} checked /> : null}
+      <MoveButtons stop={stop} csrf={csrf} first={first} last={last} />
+      <StopActions stop={stop} csrf={csrf} />
+    </li>
+  );
+}
+
+function ClosedStop({ stop }: { stop: RunStop }) {
+  return (
+    <li className="space-y-1 rounded-lg border-2 border-border bg-card p-3 text-lg">
+      <p className="font-bold [overflow-wrap:anywhere]">{stop.customerName}</p>
+      <p className="[overflow-wrap:anywhere]">{stop.deliveryAddress}</p>
+      <p>
+        {STATUS_LABELS[stop.status]} · {formatCents(stop.totalAmountCents)}
+        {stop.cancelReason ? ` · ${stop.cancelReason}` : ""}
+      </p>
+    </li>
+  );
+}
+
+export function DriverRunScreen({
+  run,
+  csrf,
+  name,
+  message,
+}: {
+  run: DriverRun;
+  csrf: string;
+  name: string;
+  message: ActionMessage | null;
+}) {
+  const navigate = directionsUrl(run.open.map((stop) => stop.deliveryAddress));
+  const startable = run.open.some((stop) => stop.status === "confirmed") || run.unassigned.length > 0;
+  const finished = run.delivered.length + run.cancelled.length;
+  return (
+    <main className="mx-auto w-full max-w-2xl space-y-8 bg-background px-4 py-5 text-foreground text-lg">
+      <header className="space-y-3">
+        <div className="flex flex-wrap items-center justify-between gap-2">
+          <h1 className="font-bold text-3xl">Today's run</h1>
+          <Form reloadDocument method="post" action="/admin/logout">
+            <input type="hidden" name="csrf" value={csrf} />
+            <button type="submit" className={OUTLINE}>
+              Sign Out
+            </button>
+          </Form>
+        </div>
+        <p className="[overflow-wrap:anywhere]">
+          {formatDeliveryDate(run.date)} · {name}
+        </p>
+        <dl className="grid grid-cols-2 gap-3">
+          <div className="rounded-xl border-2 border-foreground bg-card p-3">
+            <dt className="font-semibold">Collected so far</dt>
+            <dd className="font-bold text-3xl" data-testid="collected">
+              {formatCents(run.collectedCents)}
+            </dd>
+          </div>
+          <div className="rounded-xl border-2 border-foreground bg-card p-3">
+            <dt className="font-semibold">Still to collect</dt>
+            <dd className="font-bold text-3xl">{formatCents(run.toCollectCents)}</dd>
+          </div>
+        </dl>
+        {message ? (
+          <p
+            role={message.ok ? "status" : "alert"}
+            className={`rounded-lg border-2 px-3 py-2 font-semibold ${message.ok ? "border-primary bg-secondary" : "border-destructive bg-card text-destructive"}`}
+          >
+            {message.description}
+          </p>
+        ) : null}
+        <div className="flex flex-col gap-2">
+          {navigate ? (
+            <a href={navigate} className={`${PRIMARY} w-full`} target="_blank" rel="noreferrer">
+              Navigate ({run.open.length} {run.open.length === 1 ? "stop" : "stops"})
+            </a>
+          ) : null}
+          {startable ? (
+            <Form reloadDocument method="post" id="start-run">
+              <Hidden csrf={csrf} intent="start-run" />
+              <button type="submit" className={`${OUTLINE} w-full`}>
+                Start run
+              </button>
+            </Form>
+          ) : null}
+        </div>
+      </header>
+
+      <Section title={`Stops (${run.open.length})`} id="open-stops">
+        {run.open.length === 0 ? (
+          <p className="rounded-xl border-2 border-border border-dashed bg-card p-5">
+            No open stops. Orders assigned to you for today show here.
+          </p>
+        ) : (
+          <ol className="space-y-4">
+            {run.open.map((stop, index) => (
+              <OpenStop
+                key={stop.id}
+                stop={stop}
+                number={index + 1}
+                csrf={csrf}
+                first={run.open[index - 1]?.deliveryTime !== stop.deliveryTime}
+                last={run.open[index + 1]?.deliveryTime !== stop.deliveryTime}
+              />
+            ))}
+          </ol>
+        )}
+      </Section>
+
+      {run.unassigned.length > 0 ? (
+        <Section title={`Unassigned today (${run.unassigned.length})`} id="unassigned">
+          <p>Tick the ones you take, then Start run.</p>
+          <ul className="space-y-4">
+            {run.unassigned.map((stop) => (
+              <li key={stop.id} className="space-y-3 rounded-xl border-2 border-border bg-card p-4">
+                <StopDetails stop={stop} />
+                <PickBox stop={stop} checked={false} />
+              </li>
+            ))}
+          </ul>
+        </Section>
+      ) : null}
+
+      <details className="rounded-xl border-2 border-border bg-card">
+        <summary className="flex min-h-12 cursor-pointer items-center px-4 font-bold text-xl">
+          Done and failed ({finished})
+        </summary>
+        <div className="space-y-3 p-3">
+          {finished === 0 ? <p>Nothing yet.</p> : null}
+          <ul className="space-y-3">
+            {[...run.delivered, ...run.cancelled].map((stop) => (
+              <ClosedStop key={stop.id} stop={stop} />
+            ))}
+          </ul>
+        </div>
+      </details>
+
+      <Section title={`Tomorrow (${run.ahead.length})`} id="tomorrow">
+        <p>{formatDeliveryDate(run.tomorrow)}</p>
+        {run.ahead.length === 0 ? (
+          <p className="rounded-xl border-2 border-border border-dashed bg-card p-5">
+            Nothing assigned to you yet.
+          </p>
+        ) : (
+          <ol className="space-y-4">
+            {run.ahead.map((stop) => (
+              <li key={stop.id} className="rounded-xl border-2 border-border bg-card p-4">
+                <StopDetails stop={stop} />
+              </li>
+            ))}
+          </ol>
+        )}
+      </Section>
+    </main>
+  );
+}

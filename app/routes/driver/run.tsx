@@ -1,0 +1,87 @@
+import { data } from "react-router";
+import { type ActionMessage, DriverRunScreen } from "#app/components/driver/driver-run.tsx";
+import { adminForm, adminGuard, NO_STORE, requireAdmin } from "#app/features/admin-auth/guard.server.ts";
+import {
+  getDriverRun,
+  moveStop,
+  moveStopSchema,
+  pickedOrderIds,
+  runScope,
+  startRun,
+  takeStop,
+} from "#app/features/orders/driver-run.server.ts";
+import { handleOrderAction } from "#app/features/orders/order-action.server.ts";
+import { auditBy } from "#app/features/staff/audit.server.ts";
+import { errorMessage, log } from "#app/utils/logger.server.ts";
+import { z } from "#app/utils/zod.ts";
+import type { Route } from "./+types/run";
+
+/** The admin guard (session, CSRF, the route table's permission) before the loader and action. */
+export const middleware: Route.MiddlewareFunction[] = [adminGuard];
+
+export function meta() {
+  return [{ title: "Today's run" }, { name: "robots", content: "noindex, nofollow" }];
+}
+
+export function headers() {
+  return { "Cache-Control": NO_STORE };
+}
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const admin = requireAdmin(context);
+  try {
+    return {
+      run: await getDriverRun(admin.userId),
+      csrf: admin.csrfToken,
+      name: admin.email,
+      error: null,
+    };
+  } catch (error) {
+    log.error("Failed to fetch the driver's run", { error: errorMessage(error) });
+    return { run: null, csrf: admin.csrfToken, name: admin.email, error: "Failed to fetch your run" };
+  }
+}
+
+const stopSchema = z.object({ orderId: z.uuid() });
+
+export async function action({
+  context,
+}: Route.ActionArgs): Promise<ActionMessage | ReturnType<typeof data>> {
+  const admin = requireAdmin(context);
+  const form = adminForm(context);
+  const by = auditBy(admin, context);
+  const intent = form.get("intent");
+  if (intent === "start-run") {
+    const picked = pickedOrderIds(form);
+    if (picked.length === 0)
+      return data({ ok: false, description: "Tick the stops to take first" }, { status: 400 });
+    const { started, skipped } = await startRun(admin.userId, picked, by);
+    const out = `${started} ${started === 1 ? "order" : "orders"} out for delivery`;
+    return { ok: true, description: skipped > 0 ? `${out}; ${skipped} had changed meanwhile` : out };
+  }
+  if (intent === "move-up" || intent === "move-down") {
+    const parsed = moveStopSchema.safeParse(Object.fromEntries(form));
+    if (!parsed.success) return data({ ok: false, description: "Failed to move the stop" }, { status: 400 });
+    const moved = await moveStop(admin.userId, parsed.data.orderId, intent === "move-up" ? "up" : "down");
+    return moved
+      ? { ok: true, description: "Stop moved" }
+      : data({ ok: false, description: "This stop cannot move further within its slot" }, { status: 409 });
+  }
+  const stop = stopSchema.safeParse({ orderId: form.get("orderId") });
+  if (stop.success) await takeStop(admin.userId, stop.data.orderId, by);
+  return handleOrderAction(form, by, runScope(admin.userId));
+}
+
+export default function DriverRun({ loaderData, actionData }: Route.ComponentProps) {
+  if (!loaderData.run) {
+    return (
+      <main className="mx-auto max-w-2xl px-4 py-10 text-xl">
+        <p role="alert">{loaderData.error}</p>
+      </main>
+    );
+  }
+  const message = actionData && "description" in actionData ? (actionData as ActionMessage) : null;
+  return (
+    <DriverRunScreen run={loaderData.run} csrf={loaderData.csrf} name={loaderData.name} message={message} />
+  );
+}
