@@ -15,7 +15,7 @@ import { eq, inArray } from "drizzle-orm";
 import { twMerge } from "tailwind-merge";
 import { type DatabaseHandle, openDatabase } from "#app/db/client.server.ts";
 import { adminUsers, emailOutbox, orderItems, orders } from "#app/db/schema.ts";
-import { hashPassword } from "#app/features/admin-auth/passwords.server.ts";
+import { hashPassword } from "#app/features/staff/passwords.server.ts";
 import { nextDate, storeDay } from "#app/utils/store-time.ts";
 import { LOAD_TEST_BUDGETS, type RunningApp, startApp } from "../support/app-server.ts";
 import { insertOrderRow } from "../support/order-rows.ts";

@@ -9,7 +9,6 @@
  */
 import type { ReactNode } from "react";
 import { Form } from "react-router";
-import { formatDeliveryDate } from "#app/features/checkout/delivery-slots.ts";
 import { changeToBringText } from "#app/features/delivery/cash-change.ts";
 import { mapSearchUrl } from "#app/features/orders/day-board.ts";
 import type { DriverRun, RunStop } from "#app/features/orders/driver-run.server.ts";
@@ -22,6 +21,7 @@ import {
   STATUS_LABELS,
 } from "#app/features/orders/order-status.ts";
 import { formatCents } from "#app/utils/money.ts";
+import { formatStoreDate } from "#app/utils/store-time.ts";
 
 const BUTTON =
   "inline-flex min-h-12 items-center justify-center gap-2 rounded-lg px-4 py-2 text-lg font-semibold focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-ring disabled:opacity-50";
@@ -327,7 +327,7 @@ export function DriverRunScreen({
           </Form>
         </div>
         <p className="[overflow-wrap:anywhere]">
-          {formatDeliveryDate(run.date)} · {name}
+          {formatStoreDate(run.date)} · {name}
         </p>
         <dl className="grid grid-cols-2 gap-3">
           <div className="rounded-xl border-2 border-foreground bg-card p-3">
@@ -416,7 +416,7 @@ export function DriverRunScreen({
       </details>
 
       <Section title={`Tomorrow (${run.ahead.length})`} id="tomorrow">
-        <p>{formatDeliveryDate(run.tomorrow)}</p>
+        <p>{formatStoreDate(run.tomorrow)}</p>
         {run.ahead.length === 0 ? (
           <p className="rounded-xl border-2 border-border border-dashed bg-card p-5">
             Nothing assigned to you yet.

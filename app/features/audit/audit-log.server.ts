@@ -11,11 +11,6 @@ import { db, type Executor } from "#app/db/client.server.ts";
 import { newestFirst } from "#app/db/keyset.ts";
 import { rowsOf } from "#app/db/rows.ts";
 import { adminUsers, auditEvents } from "#app/db/schema.ts";
-import {
-  type FoldedHistoryEvent,
-  foldOrderHistory,
-  type HistoryEvent,
-} from "#app/features/audit/order-history.ts";
 import { csvLines } from "#app/utils/csv.ts";
 import { nextDate, STORE_TIME_ZONE } from "#app/utils/store-time.ts";
 import {
@@ -27,6 +22,7 @@ import {
 } from "#app/utils/url-filters.ts";
 import { z } from "#app/utils/zod.ts";
 import { AUDIT_FILTER_KEYS, type AuditFilters, type AuditRow } from "./audit-actions.ts";
+import { type FoldedHistoryEvent, foldOrderHistory, type HistoryEvent } from "./order-history.ts";
 
 export const AUDIT_PAGE_SIZE = 50;
 export const AUDIT_EXPORT_BATCH = 1000;

@@ -11,7 +11,7 @@
 import { and, asc, eq, inArray, isNull, or, sql } from "drizzle-orm";
 import { db, type Executor, type Transaction } from "#app/db/client.server.ts";
 import { driverStopPositions, orders } from "#app/db/schema.ts";
-import { type AuditBy, recordAuditBy } from "#app/features/staff/audit.server.ts";
+import { type AuditBy, recordAuditBy } from "#app/features/audit/audit.server.ts";
 import { nextDate, storeDay } from "#app/utils/store-time.ts";
 import { z } from "#app/utils/zod.ts";
 import { type AdminOrder, adminOrderColumns, changeOrderStatus, withItems } from "./admin-orders.server.ts";

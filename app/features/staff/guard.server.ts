@@ -30,7 +30,12 @@ import { requestInfoContext } from "#app/utils/request-context.ts";
 import { isSameOrigin } from "#app/utils/same-origin.server.ts";
 import { adminRouteRule, navigationFor, permissionsFor } from "./admin-routes.ts";
 import { can, type Permission } from "./permissions.ts";
-import { type AdminSession, clearedSessionCookies, findSession, readSessionToken } from "./sessions.server.ts";
+import {
+  type AdminSession,
+  clearedSessionCookies,
+  findSession,
+  readSessionToken,
+} from "./sessions.server.ts";
 import { mustEnrolFirst } from "./two-factor.server.ts";
 
 export const CSRF_FIELD = "csrf";

@@ -1,6 +1,6 @@
 import { data } from "react-router";
 import { type ActionMessage, DriverRunScreen } from "#app/components/driver/driver-run.tsx";
-import { adminForm, adminGuard, NO_STORE, requireAdmin } from "#app/features/admin-auth/guard.server.ts";
+import { auditBy } from "#app/features/audit/audit.server.ts";
 import {
   getDriverRun,
   moveStop,
@@ -11,7 +11,8 @@ import {
   takeStop,
 } from "#app/features/orders/driver-run.server.ts";
 import { handleOrderAction } from "#app/features/orders/order-action.server.ts";
-import { auditBy } from "#app/features/staff/audit.server.ts";
+import { adminForm, adminGuard, NO_STORE, requireAdmin } from "#app/features/staff/guard.server.ts";
+import { orderActionResponse } from "#app/routes/shared/order-action-response.server.ts";
 import { errorMessage, log } from "#app/utils/logger.server.ts";
 import { z } from "#app/utils/zod.ts";
 import type { Route } from "./+types/run";
@@ -69,7 +70,7 @@ export async function action({
   }
   const stop = stopSchema.safeParse({ orderId: form.get("orderId") });
   if (stop.success) await takeStop(admin.userId, stop.data.orderId, by);
-  return handleOrderAction(form, by, runScope(admin.userId));
+  return orderActionResponse(await handleOrderAction(form, by, runScope(admin.userId)));
 }
 
 export default function DriverRun({ loaderData, actionData }: Route.ComponentProps) {
