@@ -288,6 +288,7 @@ async function openPglite(options: Extract<OpenOptions, { kind: "pglite" }>) {
       dataDir,
       loadDataDir: options.loadDataDir,
       pgliteWasmModule: pgliteWasmModule(),
+      initDbStartParams: PGLITE_SETTINGS.flatMap((setting) => ["--set", setting]),
       startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS.flatMap((setting) => ["-c", setting])],
     });
     await migratePglite(drizzlePglite(client), { migrationsFolder: migrationsFolder() });
