@@ -322,10 +322,15 @@ async function dailyBackup(kind: "pglite" | "postgres", postgresUrl?: string): P
   }
 }
 
+/** BENCH_MEMORY_ENGINES=postgres (or pglite): one database's rows only, e.g. to try a setting. */
 export async function benchMemory(options: { postgresUrl: string | undefined }): Promise<Row[]> {
   const rows: Row[] = [];
-  rows.push(...(await startsAndResting("pglite")));
-  rows.push(await dailyBackup("pglite"));
+  const engines = (process.env.BENCH_MEMORY_ENGINES ?? "pglite,postgres").split(",");
+  if (engines.includes("pglite")) {
+    rows.push(...(await startsAndResting("pglite")));
+    rows.push(await dailyBackup("pglite"));
+  }
+  if (!engines.includes("postgres")) return rows;
   if (options.postgresUrl) {
     rows.push(...(await startsAndResting("postgres", options.postgresUrl)));
     rows.push(await dailyBackup("postgres", options.postgresUrl));
