@@ -12,6 +12,7 @@ import { config } from "../utils/env.server.ts";
 import { errorMessage, log } from "../utils/logger.server.ts";
 import { makeDataDirPrivate } from "../utils/private-data-dir.server.ts";
 import { acquireDataDirLock } from "./data-dir-lock.server.ts";
+import { pgliteWasmModule } from "./pglite-wasm.server.ts";
 import * as schema from "./schema.ts";
 import { applicationNameFor, buildSchemaVersion, guardWritePathMigrations } from "./schema-version.server.ts";
 
@@ -286,6 +287,8 @@ async function openPglite(options: Extract<OpenOptions, { kind: "pglite" }>) {
     client = await PGlite.create({
       dataDir,
       loadDataDir: options.loadDataDir,
+      pgliteWasmModule: pgliteWasmModule(),
+      initDbStartParams: PGLITE_SETTINGS.flatMap((setting) => ["--set", setting]),
       startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS.flatMap((setting) => ["-c", setting])],
     });
     await migratePglite(drizzlePglite(client), { migrationsFolder: migrationsFolder() });

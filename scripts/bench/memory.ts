@@ -114,6 +114,25 @@ async function restingMb(server: BenchServer) {
   return median(samples);
 }
 
+/** What the server says its memory is made of (its /metrics, scraped from loopback): V8's heap, and what lives outside it. */
+async function memoryBreakdown(server: BenchServer) {
+  try {
+    const text = await (await fetch(`${server.url}/metrics`)).text();
+    const value = (name: string) =>
+      Number(new RegExp(`^${name} ([0-9.e+]+)$`, "m").exec(text)?.[1] ?? Number.NaN);
+    const space = (name: string) =>
+      Number(
+        new RegExp(`^nodejs_heap_space_size_total_bytes\\{space="${name}"\\} ([0-9.e+]+)$`, "m").exec(
+          text,
+        )?.[1] ?? Number.NaN,
+      );
+    const megabytes = (bytes: number) => (bytes / 1_048_576).toFixed(0);
+    return `V8 heap ${megabytes(value("nodejs_heap_size_used_bytes"))} MB used of ${megabytes(value("nodejs_heap_size_total_bytes"))} MB (new space ${megabytes(space("new"))} MB), external ${megabytes(value("nodejs_external_memory_bytes"))} MB`;
+  } catch {
+    return "no /metrics";
+  }
+}
+
 async function get(agent: http.Agent, url: string) {
   return new Promise<number>((resolve) => {
     http
@@ -251,6 +270,7 @@ async function startsAndResting(kind: "pglite" | "postgres", postgresUrl?: strin
     const mixed = await mixedLoad(again.server, sizes, 1);
     const loadPeak = again.rss.peak();
     const resting = await restingMb(again.server);
+    const breakdown = await memoryBreakdown(again.server);
     await again.server.stop();
     again.rss.stop();
     rows.push({
@@ -258,7 +278,7 @@ async function startsAndResting(kind: "pglite" | "postgres", postgresUrl?: strin
       target: `≤ ${RESTING_TARGET_MB[kind]} MB`,
       value: mb(resting),
       pass: resting <= RESTING_TARGET_MB[kind],
-      context: `peak during the load ${mb(loadPeak)}; ${mixed.seconds.toFixed(0)} s, ${mixed.orders} orders, ${mixed.failed} failed`,
+      context: `peak during the load ${mb(loadPeak)}; ${mixed.seconds.toFixed(0)} s, ${mixed.orders} orders, ${mixed.failed} failed; ${breakdown}`,
     });
   } finally {
     await data.dispose();
@@ -302,10 +322,15 @@ async function dailyBackup(kind: "pglite" | "postgres", postgresUrl?: string): P
   }
 }
 
+/** BENCH_MEMORY_ENGINES=postgres (or pglite): one database's rows only, e.g. to try a setting. */
 export async function benchMemory(options: { postgresUrl: string | undefined }): Promise<Row[]> {
   const rows: Row[] = [];
-  rows.push(...(await startsAndResting("pglite")));
-  rows.push(await dailyBackup("pglite"));
+  const engines = (process.env.BENCH_MEMORY_ENGINES ?? "pglite,postgres").split(",");
+  if (engines.includes("pglite")) {
+    rows.push(...(await startsAndResting("pglite")));
+    rows.push(await dailyBackup("pglite"));
+  }
+  if (!engines.includes("postgres")) return rows;
   if (options.postgresUrl) {
     rows.push(...(await startsAndResting("postgres", options.postgresUrl)));
     rows.push(await dailyBackup("postgres", options.postgresUrl));
