@@ -44,13 +44,16 @@ export const BACKUP_TABLES = [
 
 /**
  * Rate-limit counters and half-finished sign-ins only matter for minutes; the audit chain's head
- * is the last event's id and hash, which a restore sets again from the events it holds.
+ * is the last event's id and hash, which a restore sets again from the events it holds; delivered
+ * revenue is summed again from the orders; the order a driver put their stops in matters for that
+ * day only (without it the stops keep their slot's order).
  */
 export const NOT_BACKED_UP = [
   "rate_limits",
   "admin_sign_in_challenges",
   "audit_chain",
   "delivered_revenue",
+  "driver_stop_positions",
 ] as const;
 
 /**
