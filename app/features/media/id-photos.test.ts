@@ -94,7 +94,11 @@ describe("ID photo content checks", () => {
     try {
       const refused = await processIdPhoto(await testPng()).catch((error: unknown) => error);
       expect(refused).toBeInstanceOf(UploadRefused);
-      expect(refused).toMatchObject({ status: 503, message: ID_PHOTO_BUSY_MESSAGE, retryAfterSeconds: 10 });
+      expect(refused).toMatchObject({
+        problem: "busy",
+        message: ID_PHOTO_BUSY_MESSAGE,
+        retryAfterSeconds: 10,
+      });
 
       const form = new FormData();
       form.append("idFront", new File([(await testPng()) as BlobPart], "id.png", { type: "image/png" }));
@@ -103,7 +107,7 @@ describe("ID photo content checks", () => {
       );
       expect(upload).toEqual({
         ok: false,
-        status: 503,
+        problem: "busy",
         message: ID_PHOTO_BUSY_MESSAGE,
         retryAfterSeconds: 10,
       });
