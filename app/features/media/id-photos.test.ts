@@ -120,7 +120,9 @@ describe("ID photo content checks", () => {
   it("refuses a file that only looks like an image", async () => {
     const fake = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, ...randomBytes(2000)]);
     await expect(processIdPhoto(fake)).rejects.toBeInstanceOf(UploadRefused);
-    await expect(processIdPhoto(new TextEncoder().encode("hello"))).rejects.toMatchObject({ problem: "invalid" });
+    await expect(processIdPhoto(new TextEncoder().encode("hello"))).rejects.toMatchObject({
+      problem: "invalid",
+    });
   });
 });
 
