@@ -1,10 +1,12 @@
 /**
  * Checkout posts for the Vitest suites: through `submitCheckout` and `uploadIdPhoto`, which load
  * the e-mail components (`.tsx`), so this stays apart from `checkout-test-helpers.server.ts`, which
- * plain Node scripts (the bench) import too.
+ * plain Node scripts (the bench) import too. A refused post comes back with the status code and the
+ * toast the checkout route answers it with, as the shopper sees it.
  */
-import { submitCheckout } from "#app/features/checkout/checkout.server.ts";
+import { type CheckoutResult, submitCheckout } from "#app/features/checkout/checkout.server.ts";
 import { uploadIdPhoto } from "#app/features/checkout/id-photo-upload.server.ts";
+import { checkoutRefusalAnswer } from "#app/routes/shared/checkout-response.server.ts";
 import {
   checkoutRequest,
   MONDAY_MORNING,
@@ -30,11 +32,21 @@ export async function postCheckout(
 }
 
 /** A checkout post as it is, by a shopper of its own client address (unless given) on Monday morning. */
-export function submitAsShopper(request: Request, options: { clientAddress?: string; now?: Date } = {}) {
-  return submitCheckout(request, {
-    clientAddress: options.clientAddress ?? newShopper().clientAddress,
-    now: options.now ?? MONDAY_MORNING,
-  });
+export async function submitAsShopper(
+  request: Request,
+  options: { clientAddress?: string; now?: Date } = {},
+) {
+  return answered(
+    await submitCheckout(request, {
+      clientAddress: options.clientAddress ?? newShopper().clientAddress,
+      now: options.now ?? MONDAY_MORNING,
+    }),
+  );
+}
+
+/** The feature's result with, when refused, the route's status code and toast beside it. */
+export function answered(result: CheckoutResult) {
+  return result.ok ? result : { ...result, ...checkoutRefusalAnswer(result) };
 }
 
 /** The test ID photo sent ahead (`/api/id-photo`), as the checkout form does: its single-use token. */

@@ -77,6 +77,6 @@ describe("parseCheckoutForm", () => {
     const body = multipart(randomBytes(MAX_CHECKOUT_BODY_BYTES));
     const refused = await parseCheckoutForm(post(body)).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(UploadRefused);
-    expect((refused as UploadRefused).status).toBe(413);
+    expect((refused as UploadRefused).problem).toBe("too-large");
   });
 });

@@ -48,7 +48,7 @@ export async function parseCheckoutForm(
 ): Promise<{ form: FormData; idFront: File | null }> {
   const declared = Number(request.headers.get("Content-Length") ?? "");
   if (Number.isFinite(declared) && declared > MAX_CHECKOUT_BODY_BYTES) {
-    throw new UploadRefused(413, ID_IMAGE_MESSAGES.tooLarge);
+    throw new UploadRefused("too-large", ID_IMAGE_MESSAGES.tooLarge);
   }
   let idFront: File | null = null;
   try {
@@ -69,7 +69,7 @@ export async function parseCheckoutForm(
     return { form, idFront };
   } catch (error) {
     if (error instanceof MaxFileSizeExceededError || error instanceof MaxTotalSizeExceededError) {
-      throw new UploadRefused(413, ID_IMAGE_MESSAGES.tooLarge);
+      throw new UploadRefused("too-large", ID_IMAGE_MESSAGES.tooLarge);
     }
     if (
       error instanceof MaxFilesExceededError ||
@@ -78,7 +78,7 @@ export async function parseCheckoutForm(
       error instanceof MultipartParseError ||
       error instanceof FormDataParseError
     ) {
-      throw new UploadRefused(400, FORM_UNREADABLE_MESSAGE);
+      throw new UploadRefused("invalid", FORM_UNREADABLE_MESSAGE);
     }
     throw error;
   }
@@ -119,7 +119,7 @@ async function withBodyInOneBuffer(request: Request, beforePhoto?: BeforePhoto):
     if (done) break;
     // Reading stops here; no cancel(): undici's request stream would go on enqueueing into the
     // cancelled stream and reject where nobody listens. The server's body limit closes the rest.
-    if (length + value.byteLength > limit) throw new UploadRefused(413, ID_IMAGE_MESSAGES.tooLarge);
+    if (length + value.byteLength > limit) throw new UploadRefused("too-large", ID_IMAGE_MESSAGES.tooLarge);
     if (length + value.byteLength > buffer.byteLength) {
       const grown = new Uint8Array(
         Math.min(limit, Math.max(buffer.byteLength * 2, length + value.byteLength, declaredBytes)),

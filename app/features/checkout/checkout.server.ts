@@ -13,7 +13,6 @@ import {
   consumeBudget,
   idPhotoBudgetMessage,
   orderBudgetOf,
-  waitPhrase,
 } from "#app/features/abuse/rate-limits.server.ts";
 import { ID_IMAGE_MESSAGES } from "#app/features/media/id-image.ts";
 import {
@@ -32,15 +31,12 @@ import { normalizePhone } from "#app/utils/phone.server.ts";
 import { PHONE_INVALID_MESSAGE } from "#app/utils/phone.ts";
 import { z } from "#app/utils/zod.ts";
 import {
-  CHECKOUT_TOASTS,
   checkoutSchema,
   checkoutValues,
   type FieldErrors,
   fieldErrorsOf,
-  minimumOrderToast,
   outOfStockToast,
   type StockShortfall,
-  type ToastMessage,
 } from "./checkout.schema.ts";
 import { AnsweredBeforePhoto, ID_PHOTO_FIELD, parseCheckoutForm } from "./checkout-post.server.ts";
 import {
@@ -59,13 +55,36 @@ export type CheckoutSuccess = {
   replayed: boolean;
 };
 
+/**
+ * Why the post placed no order, in terms of the shop: the route gives each its status code and toast.
+ * A `message` is the words the form shows under its field, which the toast repeats.
+ */
+export type CheckoutRefusal =
+  | { kind: "age" | "cart-empty" | "check-details" | "order-error" | "order-unavailable" }
+  | { kind: "too-many-orders" }
+  | { kind: "minimum"; totalCents: number; minimumCents: number }
+  | { kind: "out-of-stock"; itemName: string; left: number }
+  | { kind: "photo-refused"; problem: "too-large" | "invalid"; message: string }
+  | {
+      kind:
+        | "too-many-photos"
+        | "photo-unavailable"
+        | "open-orders"
+        | "delivery-area"
+        | "slot-full"
+        | "pay-with"
+        | "purchase-limit"
+        | "unavailable"
+        | "delivery";
+      message: string;
+    };
+
 export type CheckoutFailure = {
   ok: false;
   client: CheckoutClient;
-  status: 400 | 409 | 413 | 429 | 500 | 503;
+  refusal: CheckoutRefusal;
   fieldErrors: FieldErrors;
-  toast: ToastMessage | null;
-  /** With 429 or 503: when the shopper can send the same form again. */
+  /** With too many orders or photos, or the database away: when the shopper can send the same form again. */
   retryAfterSeconds?: number;
   /** Why no order was placed, for the `orders_refused_total` metric. */
   reason: RefusalReason;
@@ -104,35 +123,24 @@ export type CheckoutDependencies = {
   storePhoto?: (photo: ProcessedIdPhoto) => Promise<string>;
 };
 
-const CHECK_DETAILS_TOAST: ToastMessage = {
-  type: "error",
-  title: "Please check your details",
-  description: "Some fields need your attention.",
-};
-
 function failure(
   client: CheckoutClient,
-  status: CheckoutFailure["status"],
-  fieldErrors: FieldErrors,
-  toast: ToastMessage | null,
+  refusal: CheckoutRefusal,
+  fieldErrors: FieldErrors = {},
   reason: RefusalReason = "invalid",
 ): CheckoutFailure {
-  return { ok: false, client, status, fieldErrors, toast, reason };
+  return { ok: false, client, refusal, fieldErrors, reason };
 }
 
-/** A refusal said twice: under `field` (when there is one) and in an error toast titled `title`. */
+/** A refusal said under `field` (when there is one) and, by the route, in an error toast. */
 function refusedWith(
   client: CheckoutClient,
-  status: CheckoutFailure["status"],
+  kind: Extract<CheckoutRefusal, { message: string }>["kind"] & string,
   field: string | null,
-  title: string,
   message: string,
 ): CheckoutFailure {
-  return failure(client, status, field ? { [field]: message } : {}, {
-    type: "error",
-    title,
-    description: message,
-  });
+  const refusal = { kind, message } as CheckoutRefusal;
+  return failure(client, refusal, field ? { [field]: message } : {});
 }
 
 /** P-29's refusal of a third open order, in words that say what to do next. */
@@ -142,34 +150,14 @@ export function openOrdersMessage(contact: "email" | "phone", limit: number) {
 }
 
 function tooManyOrders(client: CheckoutClient, retryAfterSeconds: number): CheckoutFailure {
-  const perHour = config().ORDERS_PER_HOUR;
-  return {
-    ...failure(
-      client,
-      429,
-      {},
-      {
-        type: "error",
-        title: "Too many orders",
-        description: `We take at most ${perHour} order${perHour === 1 ? "" : "s"} an hour from one connection. Please try again in ${waitPhrase(retryAfterSeconds)}, or call us at ${config().STORE_PHONE}.`,
-      },
-      "rate-limit",
-    ),
-    retryAfterSeconds,
-  };
+  return { ...failure(client, { kind: "too-many-orders" }, {}, "rate-limit"), retryAfterSeconds };
 }
 
 /** More ID photos from this address in the hour than ID_UPLOADS_PER_HOUR: none is decoded. */
 function tooManyPhotos(client: CheckoutClient, retryAfterSeconds: number): CheckoutFailure {
   const message = idPhotoBudgetMessage(retryAfterSeconds);
   return {
-    ...failure(
-      client,
-      429,
-      { [ID_PHOTO_FIELD]: message },
-      { type: "error", title: "Too many photos", description: message },
-      "rate-limit",
-    ),
+    ...failure(client, { kind: "too-many-photos", message }, { [ID_PHOTO_FIELD]: message }, "rate-limit"),
     retryAfterSeconds,
   };
 }
@@ -178,41 +166,34 @@ function tooManyPhotos(client: CheckoutClient, retryAfterSeconds: number): Check
 function orderFailed(client: CheckoutClient, error: unknown): CheckoutFailure {
   if (isDatabaseUnavailable(error)) return orderUnavailable(client, error);
   log.error("Could not place an order", { error: rootCauseMessage(error) });
-  return failure(client, 500, {}, CHECKOUT_TOASTS.orderError, "error");
+  return failure(client, { kind: "order-error" }, {}, "error");
 }
 
-/** The database is away: 503 with Retry-After, counted in the outage's log line, not one per post. */
+/** The database is away: Retry-After, counted in the outage's log line, not one per post. */
 function orderUnavailable(client: CheckoutClient, error: unknown): CheckoutFailure {
   noteDatabaseUnavailable(error);
   return {
-    ...failure(client, 503, {}, CHECKOUT_TOASTS.orderUnavailable, "db-unavailable"),
+    ...failure(client, { kind: "order-unavailable" }, {}, "db-unavailable"),
     retryAfterSeconds: RETRY_AFTER_SECONDS,
   };
 }
 
-/** The photo was refused (size, type, unreadable), or could not be checked now (503). */
+/** The photo was refused (size, type, unreadable), or could not be checked now. */
 function photoFailure(client: CheckoutClient, error: UploadRefused): CheckoutFailure {
-  if (error.status === 503) {
+  if (error.problem === "busy") {
     return {
-      ...failure(
-        client,
-        503,
-        {},
-        { type: "error", title: "Please try again", description: error.message },
-        "db-unavailable",
-      ),
+      ...failure(client, { kind: "photo-unavailable", message: error.message }, {}, "db-unavailable"),
       retryAfterSeconds: error.retryAfterSeconds,
     };
   }
   return failure(
     client,
-    error.status,
-    { [ID_PHOTO_FIELD]: error.message },
     {
-      type: "error",
-      title: error.status === 413 ? "File too large" : "Invalid file type",
-      description: error.message,
+      kind: "photo-refused",
+      problem: error.problem,
+      message: error.message,
     },
+    { [ID_PHOTO_FIELD]: error.message },
     "photo",
   );
 }
@@ -226,48 +207,52 @@ function refusalFailure(client: CheckoutClient, refusal: PlaceOrderRefusal): Che
     case "order-budget":
       log.warn("Checkout refused: hourly order budget used up");
       return tooManyOrders(client, refusal.retryAfterSeconds);
-    case "open-orders": {
-      const message = openOrdersMessage(refusal.contact, refusal.limit);
-      return refusedWith(client, 409, refusal.contact, "Too many open orders", message);
-    }
+    case "open-orders":
+      return refusedWith(
+        client,
+        "open-orders",
+        refusal.contact,
+        openOrdersMessage(refusal.contact, refusal.limit),
+      );
     case "photo-claimed":
-      return failure(client, 400, { [ID_PHOTO_FIELD]: ID_IMAGE_MESSAGES.required }, CHECK_DETAILS_TOAST);
+      return failure(client, { kind: "check-details" }, { [ID_PHOTO_FIELD]: ID_IMAGE_MESSAGES.required });
     case "empty-cart":
-      return failure(client, 400, {}, CHECKOUT_TOASTS.cartEmpty);
+      return failure(client, { kind: "cart-empty" });
     case "minimum":
-      return failure(client, 400, {}, minimumOrderToast(refusal.totalCents, refusal.minimumCents));
+      return failure(client, {
+        kind: "minimum",
+        totalCents: refusal.totalCents,
+        minimumCents: refusal.minimumCents,
+      });
     case "delivery-area":
-      return refusedWith(client, 400, "zipCode", "Outside our delivery area", refusal.message);
+      return refusedWith(client, "delivery-area", "zipCode", refusal.message);
     case "slot-full":
-      return refusedWith(client, 409, "timeSlot", "Delivery time full", refusal.message);
+      return refusedWith(client, "slot-full", "timeSlot", refusal.message);
     case "pay-with":
-      return refusedWith(client, 400, "payWith", "Please check your details", refusal.message);
+      return refusedWith(client, "pay-with", "payWith", refusal.message);
     case "purchase-limit":
-      return refusedWith(client, 400, null, "Purchase limit", refusal.message);
-    case "out-of-stock": {
-      const toast = outOfStockToast(refusal.itemName, refusal.left);
+      return refusedWith(client, "purchase-limit", null, refusal.message);
+    case "out-of-stock":
       return {
-        ...failure(client, 409, {}, toast),
+        ...failure(client, { kind: "out-of-stock", itemName: refusal.itemName, left: refusal.left }),
         shortfall: refusal.productId
           ? {
               productId: refusal.productId,
               sizeId: refusal.sizeId,
               left: refusal.left,
-              message: toast.description,
+              message: outOfStockToast(refusal.itemName, refusal.left).description,
             }
           : undefined,
       };
-    }
     case "unavailable":
       return refusedWith(
         client,
-        409,
+        "unavailable",
         null,
-        "Item unavailable",
         `${refusal.itemName ?? "An item in your cart"} is no longer available. Please update your cart.`,
       );
     case "delivery":
-      return refusedWith(client, 400, refusal.field, "Delivery time unavailable", refusal.message);
+      return refusedWith(client, "delivery", refusal.field, refusal.message);
   }
 }
 
@@ -324,12 +309,12 @@ async function checkout(request: Request, dependencies: CheckoutDependencies): P
   // With JavaScript the photo went ahead (P-8) and the post names it; without, it is here.
   const photoToken = idFront ? null : idPhotoTokenOf(form);
   if (!idFront && !photoToken) fieldErrors.idFront = ID_IMAGE_MESSAGES.required;
-  if (fieldErrors.ageConfirmed) return failure(client, 400, fieldErrors, CHECKOUT_TOASTS.age);
+  if (fieldErrors.ageConfirmed) return failure(client, { kind: "age" }, fieldErrors);
   if (parsed.success && parsed.data.items.length === 0) {
-    return failure(client, 400, fieldErrors, CHECKOUT_TOASTS.cartEmpty);
+    return failure(client, { kind: "cart-empty" }, fieldErrors);
   }
   if (!parsed.success || (!idFront && !photoToken)) {
-    return failure(client, 400, fieldErrors, CHECK_DETAILS_TOAST);
+    return failure(client, { kind: "check-details" }, fieldErrors);
   }
   const input = parsed.data;
 
@@ -379,14 +364,14 @@ async function checkout(request: Request, dependencies: CheckoutDependencies): P
       if (isDatabaseUnavailable(error)) return orderUnavailable(client, error);
       log.error("Could not store an ID photo; the order was not placed", { error: rootCauseMessage(error) });
       return {
-        ...failure(client, 503, {}, CHECKOUT_TOASTS.orderUnavailable, "db-unavailable"),
+        ...failure(client, { kind: "order-unavailable" }, {}, "db-unavailable"),
         retryAfterSeconds: RETRY_AFTER_SECONDS,
       };
     }
   } else {
     // The photo sent ahead is gone (deleted unclaimed, or the token was made up): ask for it again.
     if (!prepared.sentPhotoId) {
-      return failure(client, 400, { [ID_PHOTO_FIELD]: ID_IMAGE_MESSAGES.required }, CHECK_DETAILS_TOAST);
+      return failure(client, { kind: "check-details" }, { [ID_PHOTO_FIELD]: ID_IMAGE_MESSAGES.required });
     }
     idPhotoId = prepared.sentPhotoId;
   }

@@ -1,12 +1,12 @@
 import { ID_IMAGE_MESSAGES } from "#app/features/media/id-image.ts";
 import { processIdPhoto, storeIdPhoto } from "#app/features/media/id-photos.server.ts";
-import { UploadRefused } from "#app/features/media/upload-refused.ts";
+import { type UploadProblem, UploadRefused } from "#app/features/media/upload-refused.ts";
 import { log, rootCauseMessage } from "#app/utils/logger.server.ts";
 import { parseCheckoutForm } from "./checkout-post.server.ts";
 
 export type IdPhotoUpload =
   | { ok: true; token: string }
-  | { ok: false; status: 400 | 413 | 500 | 503; message: string; retryAfterSeconds?: number };
+  | { ok: false; problem: UploadProblem | "failed"; message: string; retryAfterSeconds?: number };
 
 /**
  * The ID photo sent as soon as the shopper picks it (P-8): read, checked and re-encoded as
@@ -16,14 +16,14 @@ export type IdPhotoUpload =
 export async function uploadIdPhoto(request: Request): Promise<IdPhotoUpload> {
   try {
     const { idFront } = await parseCheckoutForm(request);
-    if (!idFront) return { ok: false, status: 400, message: ID_IMAGE_MESSAGES.required };
+    if (!idFront) return { ok: false, problem: "invalid", message: ID_IMAGE_MESSAGES.required };
     const photo = await processIdPhoto(new Uint8Array(await idFront.arrayBuffer()));
     return { ok: true, token: await storeIdPhoto(photo) };
   } catch (error) {
     if (error instanceof UploadRefused) {
       return {
         ok: false,
-        status: error.status,
+        problem: error.problem,
         message: error.message,
         retryAfterSeconds: error.retryAfterSeconds,
       };
@@ -31,7 +31,7 @@ export async function uploadIdPhoto(request: Request): Promise<IdPhotoUpload> {
     log.error("Could not store an ID photo sent ahead of checkout", { error: rootCauseMessage(error) });
     return {
       ok: false,
-      status: 500,
+      problem: "failed",
       message: "The photo could not be stored now; it will be sent with the order.",
     };
   }

@@ -65,13 +65,13 @@ export type ProcessedIdPhoto = {
 
 /** What can be told without decoding: the size and the first bytes. Throws UploadRefused otherwise. */
 export function checkIdPhotoBytes(input: Uint8Array) {
-  if (input.byteLength > MAX_UPLOAD_BYTES) throw new UploadRefused(413, ID_IMAGE_MESSAGES.tooLarge);
-  if (!sniffImageType(input)) throw new UploadRefused(400, ID_IMAGE_MESSAGES.type);
+  if (input.byteLength > MAX_UPLOAD_BYTES) throw new UploadRefused("too-large", ID_IMAGE_MESSAGES.tooLarge);
+  if (!sniffImageType(input)) throw new UploadRefused("invalid", ID_IMAGE_MESSAGES.type);
 }
 
 /**
  * Checks the bytes are a real image and re-encodes them: oriented upright, scaled down to a
- * readable size, JPEG, with no EXIF/GPS/ICC metadata. Throws UploadRefused(400) otherwise.
+ * readable size, JPEG, with no EXIF/GPS/ICC metadata. Throws UploadRefused otherwise.
  */
 export async function processIdPhoto(input: Uint8Array): Promise<ProcessedIdPhoto> {
   checkIdPhotoBytes(input);
@@ -79,9 +79,9 @@ export async function processIdPhoto(input: Uint8Array): Promise<ProcessedIdPhot
     return await ID_PHOTO_DECODES.run(() => reencode(input));
   } catch (error) {
     if (error instanceof QueueBusy) {
-      throw new UploadRefused(503, ID_PHOTO_BUSY_MESSAGE, error.retryAfterSeconds);
+      throw new UploadRefused("busy", ID_PHOTO_BUSY_MESSAGE, error.retryAfterSeconds);
     }
-    throw new UploadRefused(400, ID_IMAGE_MESSAGES.unreadable);
+    throw new UploadRefused("invalid", ID_IMAGE_MESSAGES.unreadable);
   }
 }
 

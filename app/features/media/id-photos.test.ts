@@ -70,13 +70,13 @@ describe("ID photo content checks", () => {
     expect(Buffer.from(processed.bytes).includes("Secret Owner")).toBe(false);
   });
 
-  it("refuses a 49-megapixel PNG of a few KB (a pixel bomb) as unreadable, with 400", async () => {
+  it("refuses a 49-megapixel PNG of a few KB (a pixel bomb) as unreadable (answered 400)", async () => {
     const bomb = await sharp({ create: { width: 7000, height: 7000, channels: 3, background: "#fff" } })
       .png({ compressionLevel: 9 })
       .toBuffer();
     expect(bomb.length).toBeLessThan(300 * 1024);
     await expect(processIdPhoto(new Uint8Array(bomb))).rejects.toMatchObject({
-      status: 400,
+      problem: "invalid",
       message: "This file is not a readable image. Please upload a PNG, JPG or GIF photo of your ID.",
     });
   });
@@ -94,7 +94,11 @@ describe("ID photo content checks", () => {
     try {
       const refused = await processIdPhoto(await testPng()).catch((error: unknown) => error);
       expect(refused).toBeInstanceOf(UploadRefused);
-      expect(refused).toMatchObject({ status: 503, message: ID_PHOTO_BUSY_MESSAGE, retryAfterSeconds: 10 });
+      expect(refused).toMatchObject({
+        problem: "busy",
+        message: ID_PHOTO_BUSY_MESSAGE,
+        retryAfterSeconds: 10,
+      });
 
       const form = new FormData();
       form.append("idFront", new File([(await testPng()) as BlobPart], "id.png", { type: "image/png" }));
@@ -103,7 +107,7 @@ describe("ID photo content checks", () => {
       );
       expect(upload).toEqual({
         ok: false,
-        status: 503,
+        problem: "busy",
         message: ID_PHOTO_BUSY_MESSAGE,
         retryAfterSeconds: 10,
       });
@@ -116,7 +120,9 @@ describe("ID photo content checks", () => {
   it("refuses a file that only looks like an image", async () => {
     const fake = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, ...randomBytes(2000)]);
     await expect(processIdPhoto(fake)).rejects.toBeInstanceOf(UploadRefused);
-    await expect(processIdPhoto(new TextEncoder().encode("hello"))).rejects.toMatchObject({ status: 400 });
+    await expect(processIdPhoto(new TextEncoder().encode("hello"))).rejects.toMatchObject({
+      problem: "invalid",
+    });
   });
 });
 

@@ -1,13 +1,13 @@
-/**
- * An upload the server will not take: 413 for size, 503 (with `retryAfterSeconds`) when too many
- * photos are being decoded, 400 otherwise.
- */
+/** What is wrong with an upload: too large, not a readable image, or too many photos being decoded now. */
+export type UploadProblem = "too-large" | "invalid" | "busy";
+
+/** An upload the server will not take; when `busy`, `retryAfterSeconds` says when to send it again. */
 export class UploadRefused extends Error {
-  readonly status: 400 | 413 | 503;
+  readonly problem: UploadProblem;
   readonly retryAfterSeconds: number | undefined;
-  constructor(status: 400 | 413 | 503, message: string, retryAfterSeconds?: number) {
+  constructor(problem: UploadProblem, message: string, retryAfterSeconds?: number) {
     super(message);
-    this.status = status;
+    this.problem = problem;
     this.retryAfterSeconds = retryAfterSeconds;
   }
 }

@@ -318,7 +318,7 @@ export async function countPlacedOrders(executor?: Executor): Promise<number> {
 /**
  * The loader of a print view (pick list, driver slips): the board's date and slot from the URL, and
  * what `load` reads for them. A failed read is logged ("Failed to fetch the <what>") and answers
- * `empty` with the error the view shows.
+ * `empty`, marked `failed` for the route to say so.
  */
 export async function loadPrintView<View extends object>(
   request: Request,
@@ -328,9 +328,9 @@ export async function loadPrintView<View extends object>(
 ) {
   const query = boardQuery(new URL(request.url), new Date());
   try {
-    return { ...query, ...(await load(query.date, query.slot)), error: null as string | null };
+    return { ...query, ...(await load(query.date, query.slot)), failed: false };
   } catch (error) {
     log.error(`Failed to fetch the ${what}`, { error: errorMessage(error) });
-    return { ...query, ...empty, error: "Failed to fetch orders" as string | null };
+    return { ...query, ...empty, failed: true };
   }
 }

@@ -32,7 +32,9 @@ export function inSudoMode(session: Pick<AdminSession, "reauthenticatedAt">, now
   return sudoUntil(session, now) !== null;
 }
 
-export type ConfirmAccessResult = { ok: true } | { ok: false; status: 401 | 429; error: string };
+export type ConfirmAccessResult =
+  | { ok: true }
+  | { ok: false; refused: "too-many-tries" | "wrong-password-or-code"; error: string };
 
 /**
  * The re-check: the account's password and, when it has a second factor, a current code or an
@@ -58,7 +60,7 @@ export async function confirmAccess(
   if (!budget.ok) {
     return {
       ok: false,
-      status: 429,
+      refused: "too-many-tries",
       error: `Too many tries. Please wait ${waitPhrase(budget.retryAfterSeconds)} and try again.`,
     };
   }
@@ -83,7 +85,7 @@ export async function confirmAccess(
       action: "sign_in.failed",
       details: { email: session.email, step: "confirm access" },
     });
-    return { ok: false, status: 401, error: CONFIRM_REFUSED };
+    return { ok: false, refused: "wrong-password-or-code", error: CONFIRM_REFUSED };
   }
   await executor.transaction(async (tx) => {
     await tx

@@ -11,6 +11,7 @@ import { CHECKOUT_TOASTS } from "#app/features/checkout/checkout.schema.ts";
 import { submitCheckout } from "#app/features/checkout/checkout.server.ts";
 import { checkoutDeliveryDays, zoneCheckData } from "#app/features/delivery/delivery.server.ts";
 import { getPurchaseLimitSettings } from "#app/features/purchase-limits/purchase-limits.server.ts";
+import { checkoutRefusalAnswer } from "#app/routes/shared/checkout-response.server.ts";
 import { PRIVATE_NO_STORE } from "#app/utils/cache-headers.ts";
 import { requestInfoContext } from "#app/utils/request-context.ts";
 import { keepRetryAfter } from "#app/utils/retry-after.ts";
@@ -76,15 +77,16 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
     return data({ ok: true as const, token: result.token });
   }
+  const { status, toast } = checkoutRefusalAnswer(result);
   return data(
     {
       ok: false as const,
       fieldErrors: result.fieldErrors,
-      toast: result.toast,
+      toast,
       shortfall: result.shortfall ?? null,
     },
     {
-      status: result.status,
+      status,
       headers: result.retryAfterSeconds ? { "Retry-After": String(result.retryAfterSeconds) } : undefined,
     },
   );

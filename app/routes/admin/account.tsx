@@ -34,6 +34,7 @@ import {
   resetTwoFactor,
   roleRequiresTwoFactor,
 } from "#app/features/staff/two-factor.server.ts";
+import { confirmAccessRefusedStatus } from "#app/routes/shared/confirm-access-response.server.ts";
 import { STORE_TIME_ZONE } from "#app/utils/store-time.ts";
 import type { Route } from "./+types/account";
 
@@ -130,7 +131,7 @@ export async function action({ context }: Route.ActionArgs) {
       if (!result.ok) {
         return data<ActionData>(
           { intent: "confirm-access", errors: { form: result.error } },
-          { status: result.status },
+          { status: confirmAccessRefusedStatus(result) },
         );
       }
       return redirect("/admin/account");

@@ -17,7 +17,7 @@ import {
   findSignInChallenge,
   readChallengeToken,
 } from "#app/features/staff/sign-in-challenge.server.ts";
-import { signedInResponse } from "#app/features/staff/signed-in.server.ts";
+import { signedInResponse } from "#app/routes/shared/signed-in-response.server.ts";
 import { readSingleValueForm } from "#app/utils/form-data.server.ts";
 import { requestInfoContext } from "#app/utils/request-context.ts";
 import type { Route } from "./+types/login-code";

@@ -11,7 +11,7 @@ import { loginSchema, signInNotice } from "#app/features/staff/login.schema.ts";
 import { signIn, throttledMessage } from "#app/features/staff/login.server.ts";
 import { findSession, readSessionToken } from "#app/features/staff/sessions.server.ts";
 import { challengeCookie } from "#app/features/staff/sign-in-challenge.server.ts";
-import { signedInResponse } from "#app/features/staff/signed-in.server.ts";
+import { signedInResponse } from "#app/routes/shared/signed-in-response.server.ts";
 import { config } from "#app/utils/env.server.ts";
 import { readSingleValueForm } from "#app/utils/form-data.server.ts";
 import { requestInfoContext } from "#app/utils/request-context.ts";

@@ -27,6 +27,7 @@ import {
   unsealPendingSecret,
 } from "#app/features/staff/totp.server.ts";
 import { confirmEnrolment, roleRequiresTwoFactor } from "#app/features/staff/two-factor.server.ts";
+import { confirmAccessRefusedStatus } from "#app/routes/shared/confirm-access-response.server.ts";
 import { config } from "#app/utils/env.server.ts";
 import type { Route } from "./+types/two-factor";
 
@@ -75,7 +76,10 @@ export async function action({ context }: Route.ActionArgs) {
       origin: originOf(context),
     });
     if (!result.ok)
-      return data<ActionData>({ confirmErrors: { form: result.error } }, { status: result.status });
+      return data<ActionData>(
+        { confirmErrors: { form: result.error } },
+        { status: confirmAccessRefusedStatus(result) },
+      );
     return redirect("/admin/account/two-factor");
   }
   if (!inSudoMode(session))

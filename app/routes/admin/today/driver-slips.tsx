@@ -12,12 +12,13 @@ export function meta() {
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireAdmin(context);
   const query = downstreamQuery(new URL(request.url));
-  return loadPrintView(
+  const { failed, ...view } = await loadPrintView(
     request,
     "driver slips",
     async (date, slot) => ({ ...(await getDriverSlips(date, { slot, ...query })), ...query }),
     { slips: [], total: 0, ...query },
   );
+  return { ...view, error: failed ? "Failed to fetch orders" : null };
 }
 
 export default function DriverSlips({ loaderData }: Route.ComponentProps) {

@@ -12,12 +12,13 @@ export function meta() {
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireAdmin(context);
   const { includePending } = downstreamQuery(new URL(request.url));
-  return loadPrintView(
+  const { failed, ...view } = await loadPrintView(
     request,
     "pick list",
     async (date, slot) => ({ slots: await getPickList(date, { slot, includePending }), includePending }),
     { slots: [], includePending },
   );
+  return { ...view, error: failed ? "Failed to fetch orders" : null };
 }
 
 export default function PickList({ loaderData }: Route.ComponentProps) {

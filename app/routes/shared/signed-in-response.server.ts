@@ -1,14 +1,14 @@
 import { redirect } from "react-router";
 import type { Executor } from "#app/db/client.server.ts";
 import type { StaffRole } from "#app/db/schema.ts";
+import { homeOf } from "#app/features/staff/admin-routes.ts";
+import { NO_STORE } from "#app/features/staff/guard.server.ts";
+import { knownDeviceCookie } from "#app/features/staff/known-device.server.ts";
+import { safeAdminRedirect } from "#app/features/staff/login.schema.ts";
+import { sessionCookies } from "#app/features/staff/sessions.server.ts";
+import { clearedChallengeCookie } from "#app/features/staff/sign-in-challenge.server.ts";
+import { mustEnrolFirst } from "#app/features/staff/two-factor.server.ts";
 import { pathOf, toastHeader } from "#app/utils/toast.server.ts";
-import { homeOf } from "./admin-routes.ts";
-import { NO_STORE } from "./guard.server.ts";
-import { knownDeviceCookie } from "./known-device.server.ts";
-import { safeAdminRedirect } from "./login.schema.ts";
-import { sessionCookies } from "./sessions.server.ts";
-import { clearedChallengeCookie } from "./sign-in-challenge.server.ts";
-import { mustEnrolFirst } from "./two-factor.server.ts";
 
 /**
  * The answer to a finished sign-in (after the password, or after the code): cookies, toast, redirect.
