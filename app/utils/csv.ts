@@ -58,3 +58,15 @@ function cellText(cell: CsvCell): string {
 export function csvLines(records: readonly (readonly CsvCell[])[]): string {
   return stringify(records.map((record) => record.map(cellText)));
 }
+
+/** An export's answer: `body` as a CSV attachment named `filename`, never cached or sniffed. */
+export function csvDownload(body: BodyInit, filename: string) {
+  return new Response(body, {
+    headers: {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="${filename}"`,
+      "Cache-Control": "private, no-store",
+      "X-Content-Type-Options": "nosniff",
+    },
+  });
+}

@@ -74,3 +74,15 @@ export function urlFiltersQuery<T extends Partial<Record<string, string>>>(
   }
   return params.toString();
 }
+
+/** The three readings of one list's filters, for its keys and their schema's fields. */
+export function urlFilters<T extends Partial<Record<string, string>>>(
+  keys: readonly (keyof T & string)[],
+  shape: Record<keyof T & string, z.ZodType>,
+) {
+  return {
+    parse: (params: URLSearchParams) => parseUrlFilters<T>(params, keys, shape),
+    invalid: (params: URLSearchParams) => invalidUrlFilters(params, keys, shape),
+    query: (filters: T) => urlFiltersQuery(keys, filters),
+  };
+}

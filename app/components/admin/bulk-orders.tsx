@@ -2,18 +2,14 @@ import { useEffect, useState, useSyncExternalStore } from "react";
 import { Form, Link, useLocation, useNavigation } from "react-router";
 import { Button, buttonVariants } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
-import { Input, Label, NativeSelect, SelectOptions } from "#app/components/ui/input.tsx";
+import { Input, Label, NativeSelect } from "#app/components/ui/input.tsx";
 import type { BulkPostAnswer } from "#app/features/orders/bulk-orders.server.ts";
 import { BULK_ACTIONS, type BulkAction } from "#app/features/orders/order-bulk.schema.ts";
-import {
-  CANCEL_OTHER_MAX,
-  CANCEL_REASONS,
-  STAFF_CANCEL_REASONS,
-  STATUS_LABELS,
-} from "#app/features/orders/order-status.ts";
+import { CANCEL_OTHER_MAX, STATUS_LABELS } from "#app/features/orders/order-status.ts";
 import { formatCents } from "#app/utils/money.ts";
 import { formatStoreDate } from "#app/utils/store-time.ts";
 import { toast } from "#app/utils/toast-client.ts";
+import { CancelReasonSelect } from "./cancel-reason-select.tsx";
 import { DialogButtons, QuestionDialog } from "./confirm-dialog.tsx";
 import { CsrfInput } from "./csrf.tsx";
 
@@ -297,22 +293,7 @@ function BulkReviewForm({
       ) : null}
       {review.intent === "bulk-cancel" ? (
         <>
-          <div className="space-y-1.5">
-            <Label htmlFor="bulk-reason">Reason</Label>
-            <NativeSelect
-              id="bulk-reason"
-              name="reason"
-              required
-              value={reason}
-              onChange={(event) => setReason(event.target.value)}
-              className="w-full"
-            >
-              <option value="" disabled>
-                Choose a reason
-              </option>
-              <SelectOptions values={STAFF_CANCEL_REASONS} label={(code) => CANCEL_REASONS[code].label} />
-            </NativeSelect>
-          </div>
+          <CancelReasonSelect id="bulk-reason" value={reason} onChange={setReason} />
           <div className="space-y-1.5">
             <Label htmlFor="bulk-reason-text">What happened? (for 'Other')</Label>
             <Input id="bulk-reason-text" name="reasonText" maxLength={CANCEL_OTHER_MAX} className="w-full" />

@@ -10,12 +10,10 @@ import { type OrderFilters, orderFiltersQuery } from "#app/features/orders/order
 import {
   actionsFor,
   CANCEL_OTHER_MAX,
-  CANCEL_REASONS,
   CLOSED_STATUSES,
   OPEN_STATUSES,
   ORDER_ACTIONS,
   type OrderAction,
-  STAFF_CANCEL_REASONS,
   STATUS_LABELS,
 } from "#app/features/orders/order-status.ts";
 import { toast } from "#app/utils/toast-client.ts";
@@ -29,6 +27,7 @@ import {
   SelectSlotBox,
   slotKey,
 } from "./bulk-orders.tsx";
+import { CancelReasonSelect } from "./cancel-reason-select.tsx";
 import { DialogButtons, QuestionDialog } from "./confirm-dialog.tsx";
 import { CsrfInput } from "./csrf.tsx";
 import { FilterActions } from "./filter-actions.tsx";
@@ -227,22 +226,7 @@ function ConfirmAction({
         <input type="hidden" name="intent" value={action} />
         {action === "cancel" ? (
           <>
-            <div className="space-y-1.5">
-              <Label htmlFor={`reason-${order.id}`}>Reason</Label>
-              <NativeSelect
-                id={`reason-${order.id}`}
-                name="reason"
-                required
-                value={reason}
-                onChange={(event) => setReason(event.target.value)}
-                className="w-full"
-              >
-                <option value="" disabled>
-                  Choose a reason
-                </option>
-                <SelectOptions values={STAFF_CANCEL_REASONS} label={(code) => CANCEL_REASONS[code].label} />
-              </NativeSelect>
-            </div>
+            <CancelReasonSelect id={`reason-${order.id}`} value={reason} onChange={setReason} />
             {reason === "other" ? (
               <div className="space-y-1.5">
                 <Label htmlFor={`reason-text-${order.id}`}>What happened?</Label>

@@ -3,7 +3,7 @@ import { Link, useFetcher } from "react-router";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { Button, buttonVariants } from "#app/components/ui/button.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
-import { FieldError, Input, Label, NativeSelect } from "#app/components/ui/input.tsx";
+import { Field, Input, NativeSelect } from "#app/components/ui/input.tsx";
 import { isOnSale, unitPriceCents } from "#app/features/catalog/catalog.ts";
 import type { AdminProduct, AdminProductSize } from "#app/features/catalog/product-admin.server.ts";
 import { isLowStock } from "#app/features/catalog/product-list.ts";
@@ -19,6 +19,18 @@ export type ProductListResult = {
   /** A stock change refused on one of its fields. */
   fieldErrors?: Record<string, string>;
 };
+
+/** The table's columns, left to right; the numbers align right. */
+const COLUMNS: readonly { label: string; numeric?: boolean }[] = [
+  { label: "Name" },
+  { label: "SKU" },
+  { label: "Size" },
+  { label: "Stock", numeric: true },
+  { label: "Low at", numeric: true },
+  { label: "Price", numeric: true },
+  { label: "Status" },
+  { label: "Actions" },
+];
 
 /**
  * The stock room's view of the products: one row per size (name, SKU, size, stock, low-stock
@@ -37,30 +49,15 @@ export function ProductTable({
         <caption className="sr-only">Products and their sizes, with stock</caption>
         <thead className="bg-muted/60 text-left text-muted-foreground text-xs uppercase tracking-wider">
           <tr>
-            <th scope="col" className="px-3 py-2 font-semibold">
-              Name
-            </th>
-            <th scope="col" className="px-3 py-2 font-semibold">
-              SKU
-            </th>
-            <th scope="col" className="px-3 py-2 font-semibold">
-              Size
-            </th>
-            <th scope="col" className="px-3 py-2 text-right font-semibold">
-              Stock
-            </th>
-            <th scope="col" className="px-3 py-2 text-right font-semibold">
-              Low at
-            </th>
-            <th scope="col" className="px-3 py-2 text-right font-semibold">
-              Price
-            </th>
-            <th scope="col" className="px-3 py-2 font-semibold">
-              Status
-            </th>
-            <th scope="col" className="px-3 py-2 font-semibold">
-              <span className="sr-only">Actions</span>
-            </th>
+            {COLUMNS.map((column) => (
+              <th
+                key={column.label}
+                scope="col"
+                className={cn("px-3 py-2 font-semibold", column.numeric && "text-right")}
+              >
+                {column.label === "Actions" ? <span className="sr-only">{column.label}</span> : column.label}
+              </th>
+            ))}
           </tr>
         </thead>
         {products.map((product) => (
@@ -218,19 +215,13 @@ function StockChangeForm({
       <input type="hidden" name="csrf" value={csrf} />
       <input type="hidden" name="intent" value="stock" />
       <input type="hidden" name="sizeId" value={size.id} />
-      <div className="space-y-1">
-        <Label htmlFor={id("reason")} small>
-          Change
-        </Label>
+      <Field id={id("reason")} label="Change" small>
         <NativeSelect id={id("reason")} name="reason" defaultValue="received" className="w-48">
           <option value="received">Received +N</option>
           <option value="correction">Correction ±N</option>
         </NativeSelect>
-      </div>
-      <div className="space-y-1">
-        <Label htmlFor={id("delta")} small>
-          Units
-        </Label>
+      </Field>
+      <Field id={id("delta")} label="Units" error={errors.delta} errorId={id("delta-error")} small>
         <Input
           id={id("delta")}
           name="delta"
@@ -242,12 +233,15 @@ function StockChangeForm({
           aria-invalid={errors.delta ? true : undefined}
           aria-describedby={errors.delta ? id("delta-error") : undefined}
         />
-        <FieldError id={id("delta-error")}>{errors.delta}</FieldError>
-      </div>
-      <div className="min-w-48 flex-1 space-y-1">
-        <Label htmlFor={id("note")} small>
-          Note
-        </Label>
+      </Field>
+      <Field
+        id={id("note")}
+        label="Note"
+        error={errors.note}
+        errorId={id("note-error")}
+        small
+        className="min-w-48 flex-1"
+      >
         <Input
           id={id("note")}
           name="note"
@@ -257,8 +251,7 @@ function StockChangeForm({
           aria-invalid={errors.note ? true : undefined}
           aria-describedby={errors.note ? id("note-error") : undefined}
         />
-        <FieldError id={id("note-error")}>{errors.note}</FieldError>
-      </div>
+      </Field>
       <div className="flex gap-2">
         <Button type="submit" disabled={fetcher.state !== "idle"}>
           {fetcher.state !== "idle" ? "Saving..." : "Save stock"}

@@ -68,7 +68,7 @@ export function FieldError({ id, children }: { id?: string; children?: React.Rea
 /**
  * A labelled field: the label above its control (`children`, with `id`), the error below when
  * there is one (`errorId` names it for the control's `aria-describedby`). `stacked`: a flex column
- * whose control fills the width (the checkout form's fields).
+ * whose control fills the width (the checkout form's fields); `small`: the compact label of an inline form.
  */
 export function Field({
   id,
@@ -76,6 +76,7 @@ export function Field({
   error,
   errorId,
   stacked = false,
+  small = false,
   className,
   children,
 }: {
@@ -84,12 +85,15 @@ export function Field({
   error?: React.ReactNode;
   errorId?: string;
   stacked?: boolean;
+  small?: boolean;
   className?: string;
   children: React.ReactNode;
 }) {
   return (
-    <div className={cn(stacked ? "flex flex-col gap-1.5" : "space-y-1.5", className)}>
-      <Label htmlFor={id}>{label}</Label>
+    <div className={cn(stacked ? "flex flex-col gap-1.5" : small ? "space-y-1" : "space-y-1.5", className)}>
+      <Label htmlFor={id} small={small}>
+        {label}
+      </Label>
       {children}
       <FieldError id={errorId}>{error}</FieldError>
     </div>

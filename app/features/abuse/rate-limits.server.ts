@@ -193,6 +193,19 @@ export function retryAfterHeaders(retryAfterSeconds: number) {
   return { "Retry-After": String(retryAfterSeconds), "Cache-Control": "private, no-store" };
 }
 
+/**
+ * The cart's price checks (its current prices and the checkout's suggestions) share one budget;
+ * beyond it the answer is a JSON 429 with Retry-After, otherwise nothing.
+ */
+export async function cartPriceChecksRefusal(clientAddress: string): Promise<Response | undefined> {
+  const budget = await consumeBudget("cartPrices", clientAddress);
+  if (budget.ok) return undefined;
+  return Response.json(
+    { error: "Too many requests. Please try again shortly." },
+    { status: 429, headers: retryAfterHeaders(budget.retryAfterSeconds) },
+  );
+}
+
 /** 'in 12 minutes', 'in 40 seconds': when a refused client may try again. */
 export function waitPhrase(retryAfterSeconds: number) {
   if (retryAfterSeconds < 90) {

@@ -13,13 +13,7 @@ import { rowsOf } from "#app/db/rows.ts";
 import { adminUsers, auditEvents } from "#app/db/schema.ts";
 import { csvLines } from "#app/utils/csv.ts";
 import { nextDate, STORE_TIME_ZONE } from "#app/utils/store-time.ts";
-import {
-  calendarDate,
-  filterText,
-  invalidUrlFilters,
-  parseUrlFilters,
-  urlFiltersQuery,
-} from "#app/utils/url-filters.ts";
+import { calendarDate, filterText, urlFilters } from "#app/utils/url-filters.ts";
 import { z } from "#app/utils/zod.ts";
 import { AUDIT_FILTER_KEYS, type AuditFilters, type AuditRow } from "./audit-actions.ts";
 import { type FoldedHistoryEvent, foldOrderHistory, type HistoryEvent } from "./order-history.ts";
@@ -51,20 +45,13 @@ export const auditFiltersSchema = z.object({
 });
 export type { AuditFilters, AuditRow };
 
+const auditUrlFilters = urlFilters<AuditFilters>(AUDIT_FILTER_KEYS, auditFiltersSchema.shape);
 /** The filters of a URL; a value that does not parse is dropped rather than refusing the page. */
-export function parseAuditFilters(params: URLSearchParams): AuditFilters {
-  return parseUrlFilters<AuditFilters>(params, AUDIT_FILTER_KEYS, auditFiltersSchema.shape);
-}
-
+export const parseAuditFilters = auditUrlFilters.parse;
 /** The filters of a URL that are given but not valid (the export answers 400 naming them). */
-export function invalidAuditFilters(params: URLSearchParams) {
-  return invalidUrlFilters(params, AUDIT_FILTER_KEYS, auditFiltersSchema.shape);
-}
-
+export const invalidAuditFilters = auditUrlFilters.invalid;
 /** The filters as a query string (for the pager and the export link). */
-export function auditFiltersQuery(filters: AuditFilters) {
-  return urlFiltersQuery(AUDIT_FILTER_KEYS, filters);
-}
+export const auditFiltersQuery = auditUrlFilters.query;
 
 type Cursor = { createdAt: string; id: string };
 

@@ -4,6 +4,19 @@ import { UUID } from "#app/db/keyset.ts";
 import { productSizes, products } from "#app/db/schema.ts";
 import type { CartItemInput, CurrentSizePrice } from "./cart.ts";
 
+/** A size and its product as the cart holds it: what both queries below select. */
+const cartItemColumns = {
+  productId: products.id,
+  productSlug: products.slug,
+  productName: products.name,
+  imageUrl: products.imageUrl,
+  category: products.category,
+  sizeId: productSizes.id,
+  sizeLabel: productSizes.size,
+  priceCents: productSizes.priceCents,
+  salePriceCents: productSizes.salePriceCents,
+};
+
 /** Current facts for the given size ids, for reconciling a stored cart (P-20). */
 export async function currentSizePrices(sizeIds: readonly string[]): Promise<CurrentSizePrice[]> {
   const ids = [...new Set(sizeIds)].filter((id) => UUID.test(id)).slice(0, 200);
@@ -11,15 +24,7 @@ export async function currentSizePrices(sizeIds: readonly string[]): Promise<Cur
   const database = await db();
   const rows = await database
     .select({
-      productId: products.id,
-      productSlug: products.slug,
-      productName: products.name,
-      imageUrl: products.imageUrl,
-      category: products.category,
-      sizeId: productSizes.id,
-      sizeLabel: productSizes.size,
-      priceCents: productSizes.priceCents,
-      salePriceCents: productSizes.salePriceCents,
+      ...cartItemColumns,
       inventoryCount: productSizes.inventoryCount,
       flowerEquivalentMg: productSizes.flowerEquivalentMg,
     })
@@ -46,17 +51,7 @@ export async function listSuggestionCandidates(
   const excluded = [...new Set(excludeProductIds)].filter((id) => UUID.test(id)).slice(0, 200);
   const database = await db();
   return database
-    .select({
-      productId: products.id,
-      productSlug: products.slug,
-      productName: products.name,
-      imageUrl: products.imageUrl,
-      category: products.category,
-      sizeId: productSizes.id,
-      sizeLabel: productSizes.size,
-      priceCents: productSizes.priceCents,
-      salePriceCents: productSizes.salePriceCents,
-    })
+    .select(cartItemColumns)
     .from(productSizes)
     .innerJoin(products, eq(products.id, productSizes.productId))
     .where(

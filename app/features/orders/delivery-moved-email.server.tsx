@@ -6,13 +6,11 @@
 import {
   ButtonLink,
   EmailLayout,
-  type EmailMessage,
   emailTemplate,
   Notice,
   Paragraph,
-  type StoreEmailSettings,
 } from "#app/features/email/email-layout.server.tsx";
-import type { OrderEmailData } from "./order-emails.server.tsx";
+import type { EmailMessage, OrderEmailData, StoreEmailSettings } from "./order-emails.server.tsx";
 import { type StatusEmailView, statusEmailView } from "./status-emails.server.tsx";
 
 type MovedView = StatusEmailView & { previous: string; closedBecause: string };

@@ -1,10 +1,4 @@
-import {
-  calendarDate,
-  filterText,
-  invalidUrlFilters,
-  parseUrlFilters,
-  urlFiltersQuery,
-} from "#app/utils/url-filters.ts";
+import { calendarDate, filterText, urlFilters } from "#app/utils/url-filters.ts";
 import { z } from "#app/utils/zod.ts";
 import { ALL_STATUSES } from "./order-status.ts";
 
@@ -26,16 +20,9 @@ export type OrderFilters = z.infer<typeof orderFiltersSchema>;
 
 export const ORDER_FILTER_KEYS = ["q", "status", "from", "to"] as const;
 
-export function parseOrderFilters(params: URLSearchParams): OrderFilters {
-  return parseUrlFilters<OrderFilters>(params, ORDER_FILTER_KEYS, orderFiltersSchema.shape);
-}
-
+const orderUrlFilters = urlFilters<OrderFilters>(ORDER_FILTER_KEYS, orderFiltersSchema.shape);
+export const parseOrderFilters = orderUrlFilters.parse;
 /** The filters of a URL that are given but not valid (the export answers 400 naming them). */
-export function invalidOrderFilters(params: URLSearchParams) {
-  return invalidUrlFilters(params, ORDER_FILTER_KEYS, orderFiltersSchema.shape);
-}
-
+export const invalidOrderFilters = orderUrlFilters.invalid;
 /** The filters as a query string (no leading '?'), for links that keep them (pager, CSV export). */
-export function orderFiltersQuery(filters: OrderFilters) {
-  return urlFiltersQuery(ORDER_FILTER_KEYS, filters);
-}
+export const orderFiltersQuery = orderUrlFilters.query;

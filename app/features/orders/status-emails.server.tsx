@@ -9,13 +9,18 @@ import {
   ButtonLink,
   DetailRows,
   EmailLayout,
-  type EmailMessage,
   emailTemplate,
   Notice,
   Paragraph,
-  type StoreEmailSettings,
 } from "#app/features/email/email-layout.server.tsx";
-import { customerRows, type OrderEmailData, OrderLines, orderEmailView } from "./order-emails.server.tsx";
+import {
+  customerRows,
+  type EmailMessage,
+  type OrderEmailData,
+  OrderLines,
+  orderEmailView,
+  type StoreEmailSettings,
+} from "./order-emails.server.tsx";
 import { cancelReasonForCustomer, type OrderStatus } from "./order-status.ts";
 
 /** The statuses a customer hears about (every status a change can lead to). */

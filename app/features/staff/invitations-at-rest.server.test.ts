@@ -4,9 +4,9 @@ import { gunzipSync } from "node:zlib";
 import { eq, sql } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { backupDatabase, restoreDatabase } from "#app/db/backup.server.ts";
-import type { Database } from "#app/db/client.server.ts";
+import type { Database, Executor } from "#app/db/client.server.ts";
 import { rowsOf } from "#app/db/rows.ts";
-import { emailOutbox } from "#app/db/schema.ts";
+import { emailOutbox, type StaffRole } from "#app/db/schema.ts";
 import { COMMAND_LINE_ORIGIN } from "#app/features/audit/audit.server.ts";
 import {
   claimDueEmails,
@@ -40,6 +40,10 @@ async function queuedToken(db: Database, address: string) {
   return row?.secret ?? /\/admin\/invitation\/([\w-]{43})/.exec(row?.text_body ?? "")?.[1];
 }
 
+/** An invitation as the command line sends it. */
+const inviteFromCommandLine = (db: Executor, who: { email: string; firstName: string; role: StaffRole }) =>
+  inviteStaff(db, { ...who, actor, origin: COMMAND_LINE_ORIGIN });
+
 const backupText = (file: string) => gunzipSync(readFileSync(file)).toString("utf8");
 
 describeEachDatabase("invitation links at rest", (database) => {
@@ -47,13 +51,7 @@ describeEachDatabase("invitation links at rest", (database) => {
     const { db } = database();
     const folder = newFolder();
     const byMail = email();
-    await inviteStaff(db, {
-      email: byMail,
-      firstName: "Sam",
-      role: "owner",
-      actor,
-      origin: COMMAND_LINE_ORIGIN,
-    });
+    await inviteFromCommandLine(db, { email: byMail, firstName: "Sam", role: "owner" });
     // A backup taken while the invitation's mail still waits to be sent.
     const whileQueued = path.join(folder, "while-queued.ndjson.gz");
     await backupDatabase(db, whileQueued);
@@ -65,13 +63,7 @@ describeEachDatabase("invitation links at rest", (database) => {
 
     // Without SMTP the folder's .eml is the stored copy: no link in it either.
     const byFolder = email();
-    const invited = await inviteStaff(db, {
-      email: byFolder,
-      firstName: "Flo",
-      role: "manager",
-      actor,
-      origin: COMMAND_LINE_ORIGIN,
-    });
+    const invited = await inviteFromCommandLine(db, { email: byFolder, firstName: "Flo", role: "manager" });
     // Without SMTP_URL (unset in these tests) the owner is shown the link once, in the answer only.
     expect(invited).toMatchObject({ ok: true, message: expect.stringContaining("no mail server is set up") });
     const folderToken = (await queuedToken(db, byFolder)) as string;
@@ -101,13 +93,7 @@ describeEachDatabase("invitation links at rest", (database) => {
   it("a sender that crashed before sending leaves the invitation to the next one, link included", async () => {
     const { db } = database();
     const address = email();
-    await inviteStaff(db, {
-      email: address,
-      firstName: "Cy",
-      role: "driver",
-      actor,
-      origin: COMMAND_LINE_ORIGIN,
-    });
+    await inviteFromCommandLine(db, { email: address, firstName: "Cy", role: "driver" });
     const now = new Date();
     // Claimed by a sender that then died: its lease runs out, the row goes to the next sender.
     const claimed = await claimDueEmails({ now, limit: 50, leaseMs: 1_000 });

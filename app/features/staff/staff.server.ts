@@ -189,6 +189,30 @@ export async function inviteStaff(
   return sentOrShown(email, token, `Invitation sent to ${email}.`);
 }
 
+/** The invitation while it is pending: neither accepted nor withdrawn. */
+function isPendingInvitation(invitationId: string) {
+  return and(
+    eq(staffInvitations.id, invitationId),
+    isNull(staffInvitations.acceptedAt),
+    isNull(staffInvitations.revokedAt),
+  );
+}
+
+/** A pending invitation's resending or withdrawal, in the audit log. */
+async function auditInvitation(
+  tx: Transaction,
+  input: { actor: AuditActor; origin: AuditOrigin },
+  action: "staff.invitation_resent" | "staff.invitation_revoked",
+  invitation: { id: string; email: string; role: StaffRole },
+) {
+  await recordAudit(tx, input.actor, input.origin, {
+    action,
+    targetType: "invitation",
+    targetId: invitation.id,
+    details: { email: invitation.email, role: invitation.role },
+  });
+}
+
 /** A new link for a pending invitation; the old link stops working. */
 export async function resendInvitation(
   executor: Executor,
@@ -200,22 +224,11 @@ export async function resendInvitation(
     const [invitation] = await tx
       .update(staffInvitations)
       .set({ tokenHash: hashInvitationToken(token), expiresAt: expiry(now) })
-      .where(
-        and(
-          eq(staffInvitations.id, input.invitationId),
-          isNull(staffInvitations.acceptedAt),
-          isNull(staffInvitations.revokedAt),
-        ),
-      )
+      .where(isPendingInvitation(input.invitationId))
       .returning();
     if (!invitation) return null;
     await queueInvitation(tx, invitation, token, now);
-    await recordAudit(tx, input.actor, input.origin, {
-      action: "staff.invitation_resent",
-      targetType: "invitation",
-      targetId: invitation.id,
-      details: { email: invitation.email, role: invitation.role },
-    });
+    await auditInvitation(tx, input, "staff.invitation_resent", invitation);
     return invitation.email;
   });
   if (!sent) return { ok: false, error: "This invitation was already accepted or withdrawn." };
@@ -233,21 +246,10 @@ export async function revokeInvitation(
     const [invitation] = await tx
       .update(staffInvitations)
       .set({ revokedAt: now })
-      .where(
-        and(
-          eq(staffInvitations.id, input.invitationId),
-          isNull(staffInvitations.acceptedAt),
-          isNull(staffInvitations.revokedAt),
-        ),
-      )
+      .where(isPendingInvitation(input.invitationId))
       .returning();
     if (!invitation) return null;
-    await recordAudit(tx, input.actor, input.origin, {
-      action: "staff.invitation_revoked",
-      targetType: "invitation",
-      targetId: invitation.id,
-      details: { email: invitation.email, role: invitation.role },
-    });
+    await auditInvitation(tx, input, "staff.invitation_revoked", invitation);
     return invitation.email;
   });
   if (!email) return { ok: false, error: "This invitation was already accepted or withdrawn." };

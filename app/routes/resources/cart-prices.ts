@@ -1,4 +1,4 @@
-import { consumeBudget, retryAfterHeaders } from "#app/features/abuse/rate-limits.server.ts";
+import { cartPriceChecksRefusal } from "#app/features/abuse/rate-limits.server.ts";
 import { currentSizePrices } from "#app/features/cart/cart.server.ts";
 import { getPurchaseLimitSettings } from "#app/features/purchase-limits/purchase-limits.server.ts";
 import { requestInfoContext } from "#app/utils/request-context.ts";
@@ -10,13 +10,8 @@ import type { Route } from "./+types/cart-prices";
  * from this, so the cached catalogue pages carry neither weights nor limits.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const budget = await consumeBudget("cartPrices", context.get(requestInfoContext).clientAddress);
-  if (!budget.ok) {
-    return Response.json(
-      { error: "Too many requests. Please try again shortly." },
-      { status: 429, headers: retryAfterHeaders(budget.retryAfterSeconds) },
-    );
-  }
+  const refusal = await cartPriceChecksRefusal(context.get(requestInfoContext).clientAddress);
+  if (refusal) return refusal;
   const sizeIds = new URL(request.url).searchParams.getAll("size");
   const [sizes, settings] = await Promise.all([currentSizePrices(sizeIds), getPurchaseLimitSettings()]);
   const limits = { stateLimitsMg: settings.stateLimitsMg, maxQuantityPerSize: settings.maxQuantityPerSize };

@@ -1,4 +1,4 @@
-import { consumeBudget, retryAfterHeaders } from "#app/features/abuse/rate-limits.server.ts";
+import { cartPriceChecksRefusal } from "#app/features/abuse/rate-limits.server.ts";
 import { listSuggestionCandidates } from "#app/features/cart/cart.server.ts";
 import { pickSuggestions } from "#app/features/cart/minimum-suggestions.ts";
 import { requestInfoContext } from "#app/utils/request-context.ts";
@@ -9,13 +9,8 @@ import type { Route } from "./+types/minimum-suggestions";
  * GET ?category=…&exclude=<productId>&missing=<cents>. Counted with the cart's price checks.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const budget = await consumeBudget("cartPrices", context.get(requestInfoContext).clientAddress);
-  if (!budget.ok) {
-    return Response.json(
-      { error: "Too many requests. Please try again shortly." },
-      { status: 429, headers: retryAfterHeaders(budget.retryAfterSeconds) },
-    );
-  }
+  const refusal = await cartPriceChecksRefusal(context.get(requestInfoContext).clientAddress);
+  if (refusal) return refusal;
   const params = new URL(request.url).searchParams;
   const missing = Math.max(0, Math.min(1_000_000, Number.parseInt(params.get("missing") ?? "0", 10) || 0));
   const candidates = await listSuggestionCandidates(params.getAll("category"), params.getAll("exclude"));

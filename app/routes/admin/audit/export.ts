@@ -4,7 +4,8 @@ import {
   invalidAuditFilters,
   parseAuditFilters,
 } from "#app/features/audit/audit-log.server.ts";
-import { NO_STORE, requireAdmin } from "#app/features/staff/guard.server.ts";
+import { requireAdmin } from "#app/features/staff/guard.server.ts";
+import { csvDownload } from "#app/utils/csv.ts";
 import { storeDay } from "#app/utils/store-time.ts";
 import { invalidFiltersResponse } from "#app/utils/url-filters.ts";
 import type { Route } from "./+types/export";
@@ -21,12 +22,5 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     targetType: "audit",
     details: { filters },
   });
-  return new Response(auditCsvStream(filters), {
-    headers: {
-      "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": `attachment; filename="audit-${storeDay(new Date())}.csv"`,
-      "Cache-Control": NO_STORE,
-      "X-Content-Type-Options": "nosniff",
-    },
-  });
+  return csvDownload(auditCsvStream(filters), `audit-${storeDay(new Date())}.csv`);
 }

@@ -2,6 +2,7 @@ import { auditBy, recordAuditAlone } from "#app/features/audit/audit.server.ts";
 import { invalidOrderFilters, parseOrderFilters } from "#app/features/orders/order-search.schema.ts";
 import { exportedFilters, ordersCsvStream } from "#app/features/orders/orders-export.server.ts";
 import { requireAdmin } from "#app/features/staff/guard.server.ts";
+import { csvDownload } from "#app/utils/csv.ts";
 import { storeDay } from "#app/utils/store-time.ts";
 import { invalidFiltersResponse } from "#app/utils/url-filters.ts";
 import type { Route } from "./+types/export";
@@ -20,11 +21,5 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     targetType: "orders",
     details: { scope, filters: exportedFilters(filters) },
   });
-  return new Response(ordersCsvStream(scope, filters), {
-    headers: {
-      "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": `attachment; filename="orders-${scope}-${storeDay(new Date())}.csv"`,
-      "Cache-Control": "private, no-store",
-    },
-  });
+  return csvDownload(ordersCsvStream(scope, filters), `orders-${scope}-${storeDay(new Date())}.csv`);
 }

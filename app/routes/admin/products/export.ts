@@ -1,6 +1,7 @@
 import { auditBy, recordAuditAlone } from "#app/features/audit/audit.server.ts";
 import { exportCatalogCsv } from "#app/features/catalog/catalog-csv.server.ts";
-import { NO_STORE, requireAdmin } from "#app/features/staff/guard.server.ts";
+import { requireAdmin } from "#app/features/staff/guard.server.ts";
+import { csvDownload } from "#app/utils/csv.ts";
 import { storeDay } from "#app/utils/store-time.ts";
 import type { Route } from "./+types/export";
 
@@ -9,12 +10,5 @@ export async function loader({ context }: Route.LoaderArgs) {
   const admin = requireAdmin(context);
   const csv = await exportCatalogCsv();
   await recordAuditAlone(auditBy(admin, context), { action: "catalogue.exported", targetType: "catalogue" });
-  return new Response(csv, {
-    headers: {
-      "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": `attachment; filename="catalogue-${storeDay(new Date())}.csv"`,
-      "Cache-Control": NO_STORE,
-      "X-Content-Type-Options": "nosniff",
-    },
-  });
+  return csvDownload(csv, `catalogue-${storeDay(new Date())}.csv`);
 }

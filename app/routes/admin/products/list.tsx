@@ -366,17 +366,13 @@ export default function ProductList({ loaderData }: Route.ComponentProps) {
 }
 
 /**
- * 'Archive' (asks first) hides the product from the shop and this list; 'Restore' brings an archived
- * one back. Nothing is deleted: past orders and the stock ledger keep pointing at it.
+ * One product's actions posted to this list's action, with their confirmation dialog's state.
+ * The answer arrives while the list reloads (the button may be gone after it): toast at once.
  */
-function ArchiveButton({ product, compact = false }: { product: AdminProduct; compact?: boolean }) {
+function useProductAction<Intent extends string>(productId: string) {
   const fetcher = useFetcher<ActionResult>();
   const csrf = useCsrfToken();
   const [confirming, setConfirming] = useState(false);
-  const archived = product.archivedAt !== null;
-  const busy = fetcher.state !== "idle";
-
-  // The answer arrives while the list reloads (this button may be gone after it): toast at once.
   const result = fetcher.data;
   useEffect(() => {
     if (!result) return;
@@ -384,9 +380,19 @@ function ArchiveButton({ product, compact = false }: { product: AdminProduct; co
     else toast.error(result.title, { description: result.description });
     setConfirming(false);
   }, [result]);
+  const run = (intent: Intent) =>
+    fetcher.submit({ csrf, intent, id: productId }, { method: "post", action: "/admin/products" });
+  return { fetcher, run, confirming, setConfirming };
+}
 
-  const run = (intent: "archive" | "restore") =>
-    fetcher.submit({ csrf, intent, id: product.id }, { method: "post", action: "/admin/products" });
+/**
+ * 'Archive' (asks first) hides the product from the shop and this list; 'Restore' brings an archived
+ * one back. Nothing is deleted: past orders and the stock ledger keep pointing at it.
+ */
+function ArchiveButton({ product, compact = false }: { product: AdminProduct; compact?: boolean }) {
+  const { fetcher, run, confirming, setConfirming } = useProductAction<"archive" | "restore">(product.id);
+  const archived = product.archivedAt !== null;
+  const busy = fetcher.state !== "idle";
 
   if (archived) {
     return (
@@ -432,24 +438,11 @@ function ArchiveButton({ product, compact = false }: { product: AdminProduct; co
 }
 
 function AdminProductCard({ product, lowStock }: { product: AdminProduct; lowStock: number }) {
-  const fetcher = useFetcher<ActionResult>();
-  const csrf = useCsrfToken();
-  const [confirming, setConfirming] = useState(false);
+  const { fetcher, run, confirming, setConfirming } = useProductAction<"delete" | "fix-case">(product.id);
   const known = isKnownCategory(product.category);
   const fixable = !known && canonicalCategory(product.category) !== undefined;
   const busyIntent = fetcher.state !== "idle" ? fetcher.formData?.get("intent") : null;
   const archived = product.archivedAt !== null;
-
-  const result = fetcher.data;
-  useEffect(() => {
-    if (!result) return;
-    if (result.ok) toast.success(result.title, { description: result.description });
-    else toast.error(result.title, { description: result.description });
-    setConfirming(false);
-  }, [result]);
-
-  const run = (intent: "delete" | "fix-case") =>
-    fetcher.submit({ csrf, intent, id: product.id }, { method: "post", action: "/admin/products" });
 
   return (
     <Card className="flex h-full flex-col overflow-hidden">
