@@ -183,7 +183,7 @@ test("a shopper orders from a product page to the thank-you page, with an ID pho
   const photo = admin.getByRole("img", { name: `ID of ${shopper}` });
   await expect(photo).toBeVisible();
   const src = (await photo.getAttribute("src")) as string;
-  expect(src).toMatch(/^\/admin\/id-photos\/[0-9a-f-]{36}$/);
+  expect(src).toMatch(/^\/admin\/id-photos\/[0-9a-f-]{36}\?view=thumbnail$/);
   const asAdmin = await admin.request.get(src);
   expect(asAdmin.status()).toBe(200);
   expect(asAdmin.headers()["content-type"]).toBe("image/jpeg");

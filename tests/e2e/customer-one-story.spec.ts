@@ -89,7 +89,7 @@ test("the order pages say what is due in the order's status, with the change for
   await adminPage.goto("/admin/orders");
   const card = adminPage.getByRole("listitem").filter({ hasText: names[2] as string });
   await card.getByRole("button", { name: "Confirm" }).click();
-  await expect(card.getByText("confirmed", { exact: true })).toBeVisible();
+  await expect(card.getByText("Confirmed", { exact: true })).toBeVisible();
   await page.goto(deliverPage);
   await expect(page.getByRole("heading", { name: "Your order is confirmed" })).toBeVisible();
   await expect(page.getByText(CHANGE)).toBeVisible();

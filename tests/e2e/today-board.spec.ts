@@ -110,8 +110,10 @@ test("the today board groups tomorrow's orders by slot and shows a new order by 
   const admin = await browser.newContext({ baseURL, viewport: { width: 390, height: 844 } });
   const page = await admin.newPage();
   await signIn(page);
-  // First in the navigation, and linked from the dashboard.
+  // First in the navigation (the Menu panel on a phone), and linked from the dashboard.
+  await page.getByRole("banner").getByRole("button", { name: "Menu" }).click();
   await expect(page.getByRole("navigation", { name: "Admin" }).getByRole("link").first()).toHaveText("Today");
+  await page.keyboard.press("Escape");
   await expect(page.getByRole("link", { name: "Open today's board" })).toBeVisible();
   await page.goto(`/admin/today?date=${tomorrowInStore()}`);
 
