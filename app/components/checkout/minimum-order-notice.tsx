@@ -3,7 +3,6 @@ import { useCartActions } from "#app/components/cart-context.tsx";
 import { Price } from "#app/components/price.tsx";
 import { StoreLink } from "#app/components/store-link.tsx";
 import { Button, buttonVariants } from "#app/components/ui/button.tsx";
-import { Card } from "#app/components/ui/card.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
 import type { CartItemInput, CartLine } from "#app/features/cart/cart.ts";
 import { MINIMUM_SUGGESTIONS_PATH } from "#app/features/cart/minimum-suggestions.ts";
@@ -28,7 +27,10 @@ export function MinimumOrderNotice({
   const { addItem } = useCartActions();
   if (!lines) return null;
   return (
-    <Card className="border-warning p-5 sm:p-6 lg:col-span-2" role="region" aria-label="Minimum order">
+    <section
+      className="rounded-lg border border-warning bg-card p-5 text-card-foreground shadow-card sm:p-6 lg:col-span-2"
+      aria-label="Minimum order"
+    >
       <div className="flex items-start gap-3" role="status">
         <Icon name="shopping-bag" className="mt-0.5 size-5 shrink-0 text-warning" />
         <div>
@@ -88,7 +90,7 @@ export function MinimumOrderNotice({
         Continue Shopping
       </StoreLink>
       <p className="mt-1 text-sm text-muted-foreground">What you type below is kept while you shop.</p>
-    </Card>
+    </section>
   );
 }
 
