@@ -160,6 +160,11 @@ export function BoardSlotSection({
           {slot.cancelled > 0 ? (
             <span className="text-muted-foreground">{slot.cancelled} cancelled</span>
           ) : null}
+          {slot.closedReason !== undefined ? (
+            <span className="rounded-md bg-warning-muted px-1.5 font-semibold text-warning">
+              Closed ({slot.closedReason}): orders kept
+            </span>
+          ) : null}
           {slot.toCollectCents > 0 ? (
             <span className="text-muted-foreground">{formatCents(slot.toCollectCents)} to collect</span>
           ) : null}

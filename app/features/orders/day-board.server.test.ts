@@ -81,6 +81,29 @@ describeEachDatabase("the day's work", () => {
     // Capacity is shown when known; one slot on its own; at most `perSlot` orders each.
     const capacities = new Map([["12:00 PM-2:00 PM", 8]]);
     expect((await getDayBoard(TOMORROW, { capacities })).slots[1]?.capacity).toBe(8);
+    // A closed slot that kept its orders says so; an empty closed slot has nothing to mark.
+    const closures = [
+      { date: TOMORROW, slot: "12:00 PM-2:00 PM", reason: "Van in the shop" },
+      { date: TOMORROW, slot: "2:00 PM-4:00 PM", reason: "Short-staffed" },
+    ];
+    const closed = await getDayBoard(TOMORROW, { closures });
+    expect(closed.slots.map((slot) => slot.closedReason)).toEqual([
+      undefined,
+      "Van in the shop",
+      undefined,
+      undefined,
+      undefined,
+    ]);
+    const wholeDay = await getDayBoard(TOMORROW, {
+      closures: [{ date: TOMORROW, slot: null, reason: "Storm" }],
+    });
+    expect(wholeDay.slots.map((slot) => slot.closedReason)).toEqual([
+      "Storm",
+      "Storm",
+      undefined,
+      undefined,
+      undefined,
+    ]);
     const one = await getDayBoard(TOMORROW, { slot: "12:00 PM-2:00 PM", perSlot: 1 });
     expect(one.slots.map((slot) => [slot.label, slot.count, slot.orders.length])).toEqual([
       ["12:00 PM-2:00 PM", 2, 1],

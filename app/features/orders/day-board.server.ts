@@ -37,6 +37,8 @@ export type BoardSlot = {
   toCollectCents: number;
   /** The first `perSlot` orders of the slot (not cancelled), first placed first. */
   orders: BoardOrder[];
+  /** The closure's reason when the shop closed this slot (or the whole date) and kept its orders. */
+  closedReason?: string;
 };
 
 export type DayBoard = { date: string; slots: BoardSlot[]; orders: number; toCollectCents: number };
@@ -108,6 +110,8 @@ export async function getDayBoard(
     perSlot?: number;
     /** Places per slot for that date, when known (the slot capacities of P-22). */
     capacities?: ReadonlyMap<string, number>;
+    /** Closures of that date: a slot closed with its orders kept says so on the board. */
+    closures?: ReadonlyArray<{ date: string; slot: string | null; reason: string }>;
     /** A driver's run: only their orders and unassigned ones (P-26). */
     scope?: StaffScope;
     /** Leave pending orders out (a driver's run takes confirmed orders unless they ask). */
@@ -150,7 +154,11 @@ export async function getDayBoard(
   const slots = labels.map((label): BoardSlot => {
     const row = byLabel.get(label);
     const capacity = options.capacities?.get(label);
+    const closure = options.closures?.find(
+      (closed) => closed.date === date && (closed.slot === null || closed.slot === label),
+    );
     return {
+      ...(closure && (row?.count ?? 0) > 0 ? { closedReason: closure.reason } : {}),
       label,
       count: row?.count ?? 0,
       cancelled: row?.cancelled ?? 0,

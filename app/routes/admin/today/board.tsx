@@ -7,7 +7,7 @@ import { AdminPageHeader } from "#app/components/admin/page-header.tsx";
 import { usePolling } from "#app/components/admin/use-polling.ts";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
-import { getDeliverySettings } from "#app/features/delivery/delivery.server.ts";
+import { getDeliverySettings, listClosures } from "#app/features/delivery/delivery.server.ts";
 import { slotCapacitiesOf } from "#app/features/delivery/delivery-settings.ts";
 import { countPlacedOrders, getDayBoard } from "#app/features/orders/day-board.server.ts";
 import { boardHref, boardQuery, downstreamQuery, SLOT_PAGE_ORDERS } from "#app/features/orders/day-board.ts";
@@ -47,6 +47,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         slot: query.slot,
         // Places per slot are a planning figure: a driver's run shows only their orders.
         ...(planning ? { capacities: slotCapacitiesOf(await getDeliverySettings(), query.date) } : {}),
+        closures: await listClosures(query.date),
         ...(query.slot ? { perSlot: SLOT_PAGE_ORDERS } : {}),
         scope,
         withoutPending: !includePending,
