@@ -80,7 +80,7 @@ test("reloading the orders records the ID photo once; openings fold into one his
 
   // Delivered: the completed list says by whom and when.
   await card.getByRole("button", { name: "Confirm" }).click();
-  await expect(card.getByText("confirmed", { exact: true })).toBeVisible();
+  await expect(card.getByText("Confirmed", { exact: true })).toBeVisible();
   await card.getByRole("button", { name: "Mark Delivered" }).click();
   await page
     .getByRole("dialog", { name: "Mark this order delivered?" })
@@ -89,7 +89,7 @@ test("reloading the orders records the ID photo once; openings fold into one his
   await expect(card).toHaveCount(0);
   await page.goto(`/admin/completed-orders?q=${encodeURIComponent(customer)}`);
   const done = page.getByRole("listitem").filter({ hasText: customer });
-  await expect(done.getByText("delivered", { exact: true })).toBeVisible();
+  await expect(done.getByText("Delivered", { exact: true })).toBeVisible();
   await expect(
     done.getByText(
       new RegExp(`^Delivered by ${E2E_ADMIN.email.replace(/[.]/g, "\\.")} \\w{3} \\d{1,2}, \\d{4}`),

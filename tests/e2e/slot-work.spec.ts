@@ -145,7 +145,7 @@ test("the owner confirms a whole slot at once: one confirmation, each order conf
   await expect(page.getByRole("status").filter({ hasText: "3 orders confirmed." })).toBeVisible();
   for (const name of names) {
     await expect(
-      group.getByRole("listitem").filter({ hasText: name }).getByText("confirmed", { exact: true }),
+      group.getByRole("listitem").filter({ hasText: name }).getByText("Confirmed", { exact: true }),
     ).toBeVisible();
   }
   await shot(page, "incoming-bulk-report-1280");
@@ -223,11 +223,32 @@ test("closing a slot with an open order asks what to do, and a move e-mails the 
     mail.getByText(new RegExp(`New delivery time for your order #[0-9a-f]{8}: .*${FOUR_PM}`)),
   ).toBeVisible();
 
-  // Reopen the slot so the shared server's other stories find it as before.
+  // Closing the 4 PM slot, now holding the order, and keeping it: the board marks the slot.
   await page.goto("/admin/settings/delivery");
-  const closure = page.getByRole("listitem").filter({ hasText: "Van at the garage" });
-  await closure.getByRole("button", { name: "Reopen" }).click();
-  await expect(page.getByRole("listitem").filter({ hasText: "Van at the garage" })).toHaveCount(0);
+  await page.locator("#closure-date").fill(tomorrowInStore());
+  await page.locator("#closure-slot").selectOption(FOUR_PM);
+  await page.locator("#closure-reason").fill("Flat tyre");
+  await page.getByRole("button", { name: "Close", exact: true }).click();
+  const keep = page.getByRole("region", { name: /open orders? in .* · 4:00 PM-6:00 PM/ });
+  await keep.getByRole("radio", { name: /Keep them/ }).check();
+  await keep.getByRole("button", { name: "Close", exact: true }).click();
+  await expect(
+    page.getByText(/Closed for deliveries\. \d+ orders? kept: deliver them as booked\./),
+  ).toBeVisible();
+  await page.goto(`/admin/today?date=${tomorrowInStore()}`);
+  const kept = page.getByRole("region", { name: FOUR_PM });
+  await expect(kept.getByText("Closed (Flat tyre): orders kept")).toBeVisible();
+  await shot(page, "board-closed-slot-kept-1280");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await shot(page, "board-closed-slot-kept-390");
+
+  // Reopen both so the shared server's other stories find them as before.
+  await page.goto("/admin/settings/delivery");
+  for (const reason of ["Van at the garage", "Flat tyre"]) {
+    const closure = page.getByRole("listitem").filter({ hasText: reason });
+    await closure.getByRole("button", { name: "Reopen" }).click();
+    await expect(page.getByRole("listitem").filter({ hasText: reason })).toHaveCount(0);
+  }
   await admin.close();
 });
 
@@ -269,7 +290,7 @@ test("without JavaScript a whole slot is confirmed the same way: the confirmatio
   await page.goto(`/admin/orders?q=${encodeURIComponent(prefix)}`);
   for (const name of names) {
     await expect(
-      page.getByRole("listitem").filter({ hasText: name }).getByText("confirmed", { exact: true }),
+      page.getByRole("listitem").filter({ hasText: name }).getByText("Confirmed", { exact: true }),
     ).toBeVisible();
   }
   await plain.close();
