@@ -56,16 +56,16 @@ describeEachDatabase("the daily backup's check", (database) => {
 
   it("holds no copy of the shop in memory while it checks a backup", async () => {
     const { db } = database();
-    // 100 ID photos of 400 KB of random bytes (40 MB, a few weeks of a shop's orders).
+    // 150 ID photos of 400 KB of random bytes (60 MB, a month or so of a shop's orders).
     await db.execute(sql`TRUNCATE id_photos CASCADE`);
     await db.execute(sql`
       INSERT INTO id_photos (content_type, bytes)
       SELECT 'image/jpeg', (SELECT decode(string_agg(md5(random()::text || p::text || g::text), ''), 'hex')
                             FROM generate_series(1, 25000) AS g)
-      FROM generate_series(1, 100) AS p`);
+      FROM generate_series(1, 150) AS p`);
     const file = path.join(folder, `${crypto.randomUUID()}.ndjson.gz`);
     const { counts } = await writeBackup(db, file);
-    expect(counts.id_photos).toBe(100);
+    expect(counts.id_photos).toBe(150);
     const before = rssMb();
     let peak = before;
     const sampler = setInterval(() => {
@@ -78,7 +78,9 @@ describeEachDatabase("the daily backup's check", (database) => {
       peak = Math.max(peak, rssMb());
     }
     await db.execute(sql`TRUNCATE id_photos CASCADE`);
-    // A scratch database in memory held every restored photo (twice: the table and its log).
-    expect(peak - before, `RSS ${before.toFixed(0)} → peak ${peak.toFixed(0)} MB`).toBeLessThan(64);
+    // A scratch database in memory held every restored photo twice (the table and its log), 120 MB
+    // or more here; reading the file a line at a time adds a few lines' worth and the engine's own
+    // buffers, which vary by some tens of MB on a loaded machine.
+    expect(peak - before, `RSS ${before.toFixed(0)} → peak ${peak.toFixed(0)} MB`).toBeLessThan(96);
   }, 300_000);
 });
