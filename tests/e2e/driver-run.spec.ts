@@ -130,6 +130,8 @@ test.describe("the driver's run on the phone", () => {
       const page = await context.newPage();
       await signInAs(page, DRIVER);
       // The admin navigation links the run for every role that may drive.
+      // On a phone the admin's sections are in the Menu panel.
+      await page.getByRole("banner").getByRole("button", { name: "Menu" }).click();
       await page.getByRole("navigation", { name: "Admin" }).getByRole("link", { name: "My run" }).click();
       await expect(page).toHaveURL(/\/driver$/);
       await expect(page.getByRole("heading", { name: "Today's run" })).toBeVisible();

@@ -54,6 +54,8 @@ test("reloading the orders records the ID photo once; openings fold into one his
   // Five loads of the list, each showing the photo.
   for (let load = 0; load < 5; load++) {
     await expect(photo).toBeVisible();
+    // The card may sit below the fold among other stories' orders, where its photo loads lazily.
+    await photo.scrollIntoViewIfNeeded();
     await expect
       .poll(() => photo.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0))
       .toBe(true);
