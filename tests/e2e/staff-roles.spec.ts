@@ -146,7 +146,7 @@ test.describe("staff roles with invited accounts", () => {
       const driver = await acceptInvitation(browser, app, smtp, DRIVER);
       await driver.setViewportSize({ width: 390, height: 844 });
       const photoResponse = driver.waitForResponse((response) =>
-        response.url().endsWith(`/admin/id-photos/${photoId}`),
+        new URL(response.url()).pathname === `/admin/id-photos/${photoId}`,
       );
       await signInAs(driver, DRIVER);
       await expect(driver).toHaveURL(/\/admin\/today/);
