@@ -145,8 +145,8 @@ test.describe("staff roles with invited accounts", () => {
       // The driver accepts, signs in (no second factor needed by default) and lands on today's run.
       const driver = await acceptInvitation(browser, app, smtp, DRIVER);
       await driver.setViewportSize({ width: 390, height: 844 });
-      const photoResponse = driver.waitForResponse((response) =>
-        new URL(response.url()).pathname === `/admin/id-photos/${photoId}`,
+      const photoResponse = driver.waitForResponse(
+        (response) => new URL(response.url()).pathname === `/admin/id-photos/${photoId}`,
       );
       await signInAs(driver, DRIVER);
       await expect(driver).toHaveURL(/\/admin\/today/);
