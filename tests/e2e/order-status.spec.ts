@@ -6,28 +6,12 @@
  */
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { type Browser, type BrowserContext, expect, type Page, test } from "@playwright/test";
+import { type Browser, expect, type Page, test } from "@playwright/test";
 import { parse } from "csv-parse/sync";
 import { placeOrderByPost, signIn } from "./admin-support.ts";
-import { createProducts, passAgeGate, uniqueName } from "./support/storefront.ts";
+import { createProducts, passAgeGate, sizeIdFromCart, uniqueName } from "./support/storefront.ts";
 
 const SHOTS = path.resolve(import.meta.dirname, "../../test-results/order-status-screens");
-
-async function sizeIdFromCart(shopper: BrowserContext, productId: string) {
-  await passAgeGate(shopper);
-  const shopPage = await shopper.newPage();
-  await shopPage.goto(`/product/${productId}`);
-  await expect(async () => {
-    await shopPage.getByRole("button", { name: "Add to Cart" }).click();
-    await expect(shopPage.getByText("Added to cart").first()).toBeVisible({ timeout: 2_000 });
-  }).toPass({ timeout: 20_000 });
-  const cart = await shopPage.evaluate(() => window.localStorage.getItem("capital-grown-cart"));
-  const sizeId = (JSON.parse(cart ?? "[]") as { selectedSize?: { id: string }; sizeId?: string }[])
-    .map((line) => line.selectedSize?.id ?? line.sizeId)
-    .find(Boolean) as string;
-  expect(sizeId).toMatch(/^[0-9a-f-]{36}$/);
-  return sizeId;
-}
 
 async function placeOrders(
   browser: Browser,
