@@ -18,6 +18,9 @@ beforeAll(async () => {
   app.post("/refuse", (_req, res) => {
     res.status(409).send("refused");
   });
+  app.get("/sync", (_req, res) => {
+    res.send("answered at once");
+  });
   app.post("/read", (req, res) => {
     req.resume();
     req.on("end", () => res.send("read"));
@@ -58,6 +61,22 @@ it("ends the connection after an answer written before the body arrived", async 
 
 it("keeps the connection after an answer to a body read to its end", async () => {
   const head = await answerHead("/read", 1024, 1024);
+  expect(head).toMatch(/^HTTP\/1\.1 200/);
+  expect(head).toMatch(/\r\nConnection: keep-alive/i);
+});
+
+it("keeps the connection after a GET answered synchronously (it has no body to wait for)", async () => {
+  const socket = net.connect(port, "127.0.0.1");
+  await once(socket, "connect");
+  socket.write("GET /sync HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+  let received = "";
+  socket.setEncoding("latin1");
+  for await (const chunk of socket) {
+    received += chunk;
+    if (received.includes("\r\n\r\n")) break;
+  }
+  socket.destroy();
+  const head = received.split("\r\n\r\n")[0] as string;
   expect(head).toMatch(/^HTTP\/1\.1 200/);
   expect(head).toMatch(/\r\nConnection: keep-alive/i);
 });

@@ -246,6 +246,9 @@ const SECURITY_HEADERS = new Set([
 
 /** `Connection: close` on an answer written before the request's body has all arrived. */
 export const closeAfterEarlyAnswer: RequestHandler = (req, res, next) => {
+  // A request without a body (a GET) is not `complete` until the parser has returned, after a
+  // synchronous answer (/healthz, a cached page) has been written: it has nothing left to read.
+  if (!hasBody(req)) return next();
   const writeHead = res.writeHead;
   res.writeHead = function (this: typeof res, ...args: unknown[]) {
     if (!req.complete) this.shouldKeepAlive = false;
@@ -253,3 +256,8 @@ export const closeAfterEarlyAnswer: RequestHandler = (req, res, next) => {
   } as typeof res.writeHead;
   next();
 };
+
+function hasBody(req: Request) {
+  const length = req.headers["content-length"];
+  return req.headers["transfer-encoding"] !== undefined || (length !== undefined && length !== "0");
+}
