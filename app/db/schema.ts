@@ -728,7 +728,6 @@ export const driverCashSheets = pgTable(
 /** One stop of a run's manifest as frozen when the run started (record 052). */
 export type RunManifestStop = {
   orderId: string;
-  orderNumber: string;
   customerName: string;
   deliveryAddress: string;
   deliveryTime: string;
