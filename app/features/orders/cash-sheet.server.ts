@@ -8,6 +8,7 @@ import { and, asc, desc, eq, gte, inArray, isNotNull, lte, ne, sql } from "drizz
 import { db, type Executor } from "#app/db/client.server.ts";
 import { adminUsers, driverCashSheets, orders } from "#app/db/schema.ts";
 import { type AuditBy, recordAuditBy } from "#app/features/audit/audit.server.ts";
+import { csvLines, figure } from "#app/utils/csv.ts";
 import {
   type CashFigures,
   type CashLine,
@@ -314,4 +315,43 @@ export async function listCashDifferences(from: string, to: string): Promise<Cas
     differenceCents: cashDifferenceCents(row.expectedCents ?? 0, row.countedCents ?? 0),
     confirmed: row.confirmedAt !== null,
   }));
+}
+
+const CASH_REPORT_HEADER = [
+  "Date",
+  "Driver",
+  "Orders delivered",
+  "Float",
+  "Collected",
+  "Change given",
+  "Expected",
+  "Counted",
+  "Difference",
+  "Handed in at",
+  "Confirmed by",
+];
+
+/** The daily cash report (P-33) as CSV: one line per driver, dollars with two decimals. */
+export function cashReportCsv(sheets: readonly CashSheetView[]) {
+  const dollars = (cents: number | null | undefined) =>
+    cents === null || cents === undefined ? null : figure(cents / 100, 2);
+  return csvLines([
+    CASH_REPORT_HEADER,
+    ...sheets.map((sheet) => {
+      const kept = sheet.handedIn;
+      return [
+        sheet.date,
+        sheet.driverName,
+        figure(sheet.lines.length),
+        dollars(sheet.floatCents),
+        dollars(kept?.collectedCents ?? sheet.live.collectedCents),
+        dollars(kept?.changeCents ?? sheet.live.changeCents),
+        dollars(kept?.expectedCents ?? sheet.live.expectedCents),
+        dollars(kept?.countedCents),
+        dollars(kept?.differenceCents),
+        kept?.at ?? "",
+        sheet.confirmed?.by ?? "",
+      ];
+    }),
+  ]);
 }
