@@ -31,7 +31,7 @@ export function sheetFigures(sheet: CashSheetView) {
 /** 'Short $5.00' in red, 'Over $0.25' in honey, 'Even' plain. */
 export function Difference({ cents }: { cents: number }) {
   const tone = cents < 0 ? "text-destructive" : cents > 0 ? "text-honey-700" : "";
-  return <strong className={`font-bold ${tone}`}>{differenceText(cents)}</strong>;
+  return <strong className={`whitespace-nowrap font-bold ${tone}`}>{differenceText(cents)}</strong>;
 }
 
 export function sheetState(sheet: CashSheetView) {
@@ -51,8 +51,8 @@ export function CashReportTable({ sheets }: { sheets: CashSheetView[] }) {
     rows.reduce((total, row) => total + (pick(row.figures) ?? 0), 0);
   const cell = "border-border border-b px-2 py-2 text-right tabular-nums";
   return (
-    <div className="overflow-x-auto">
-      <table className="w-full min-w-[44rem] border-collapse text-left text-sm print:min-w-0 print:text-base">
+    <div className="overflow-x-auto print:overflow-visible">
+      <table className="w-full min-w-[44rem] border-collapse text-left text-sm print:min-w-0 print:text-xs">
         <thead>
           <tr className="border-border border-b-2">
             <th className="px-2 py-2">Driver</th>
@@ -165,7 +165,7 @@ export function ManifestDocument({ manifest }: { manifest: ManifestView }) {
             <p>
               {stop.deliveryTime} · <strong>{formatCents(stop.totalCents)}</strong>
             </p>
-            <table className="w-full border-collapse text-left text-base">
+            <table className="w-full border-collapse text-left text-base print:text-sm">
               <thead>
                 <tr className="border-border border-b-2">
                   <th className="py-1 pr-2">Item</th>

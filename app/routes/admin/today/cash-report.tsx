@@ -7,6 +7,7 @@ import { listCashSheets } from "#app/features/orders/cash-sheet.server.ts";
 import { loadPrintView } from "#app/features/orders/day-board.server.ts";
 import { boardHref } from "#app/features/orders/day-board.ts";
 import { requireAdmin } from "#app/features/staff/guard.server.ts";
+import { formatStoreDate } from "#app/utils/store-time.ts";
 import type { Route } from "./+types/cash-report";
 
 export function meta() {
@@ -44,7 +45,7 @@ export default function CashReport({ loaderData }: Route.ComponentProps) {
           <Icon name="download" /> Export CSV
         </Link>
       </div>
-      <h2 className="mb-3 hidden font-bold text-2xl print:block">Cash report · {date}</h2>
+      <h2 className="mb-3 hidden font-bold text-2xl print:block">Cash report · {formatStoreDate(date)}</h2>
       <CashReportTable sheets={sheets} />
     </PrintPage>
   );
