@@ -19,6 +19,7 @@ import {
   listCashSheets,
   setCashFloat,
 } from "./cash-sheet.server.ts";
+import { getDriverRoads } from "./driver-road.server.ts";
 import { startRun } from "./driver-run.server.ts";
 import { getRunManifest, listRunManifests } from "./run-manifest.server.ts";
 
@@ -262,5 +263,21 @@ describeEachDatabase("a driver's cash sheet and run manifest", (database) => {
     expect((await app(pageRequest(`/driver/manifest/${result.manifestId}`, stranger.cookie))).status).toBe(
       404,
     );
+  });
+
+  it("shows each driver's road on the board: stops done, failed and left, cash, manifests", async () => {
+    const { db } = database();
+    const driver = await insertStaff(db, "driver", "Road Runner");
+    await stop(driver.id, "Done", { status: "delivered", totalAmountCents: 5000 });
+    await stop(driver.id, "Failed", { status: "cancelled" });
+    await stop(driver.id, "Waiting", { status: "confirmed" });
+    const out = await stop(driver.id, "Out", { status: "confirmed" });
+    await stop(driver.id, "Not Confirmed", { status: "pending" });
+    const { manifestId } = await startRun(driver.id, [out], byOf(driver));
+    const road = (await getDriverRoads(today())).find((entry) => entry.driverId === driver.id);
+    expect(road).toMatchObject({ name: "Road Runner", done: 1, failed: 1, left: 2, lastSyncedAt: null });
+    expect(road?.cash?.live.expectedCents).toBe(5000);
+    expect(road?.cash?.handedIn).toBeNull();
+    expect(road?.manifests.map((manifest) => manifest.id)).toEqual([manifestId]);
   });
 });

@@ -3,7 +3,7 @@
  * expected back (or the hand-in's difference), the run manifests, and the last time their phone
  * synced (filled by the offline queue; null until it reports).
  */
-import { and, count, eq, isNotNull } from "drizzle-orm";
+import { and, count, eq, inArray, isNotNull } from "drizzle-orm";
 import { db } from "#app/db/client.server.ts";
 import { adminUsers, orders } from "#app/db/schema.ts";
 import { type CashSheetView, listCashSheets, staffName } from "./cash-sheet.server.ts";
@@ -36,8 +36,9 @@ export async function getDriverRoads(date: string): Promise<DriverRoad[]> {
   if (ids.size === 0) return [];
   const people = await database
     .select({ id: adminUsers.id, firstName: adminUsers.firstName, email: adminUsers.email })
-    .from(adminUsers);
-  const names = new Map(people.filter((person) => ids.has(person.id)).map((p) => [p.id, staffName(p)]));
+    .from(adminUsers)
+    .where(inArray(adminUsers.id, [...ids]));
+  const names = new Map(people.map((person) => [person.id, staffName(person)]));
   const tally = (driverId: string, statuses: readonly string[]) =>
     counts
       .filter((row) => row.driverId === driverId && statuses.includes(row.status))
