@@ -131,6 +131,12 @@ describeEachDatabase("a driver's cash sheet and run manifest", (database) => {
     expect(
       (await app(postRequest("/driver", driverSession, { intent: "deliver", orderId: id }))).status,
     ).toBe(200);
+    // A count the shop would have to round is refused, and nothing is handed in.
+    const typo = await app(
+      postRequest("/driver", driverSession, { intent: "cash-hand-in", counted: "40.005" }),
+    );
+    expect(typo.status).toBe(400);
+    expect((await getCashSheet(driver.id, today()))?.handedIn).toBeNull();
     expect(
       (await app(postRequest("/driver", driverSession, { intent: "cash-hand-in", counted: "40.00" }))).status,
     ).toBe(200);
