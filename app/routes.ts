@@ -32,6 +32,8 @@ export default [
       route("today", "routes/admin/today/board.tsx"),
       route("today/pick-list", "routes/admin/today/pick-list.tsx"),
       route("today/driver-slips", "routes/admin/today/driver-slips.tsx"),
+      route("today/cash-report", "routes/admin/today/cash-report.tsx"),
+      route("today/cash-report/export", "routes/admin/today/cash-report-export.ts"),
       route("products", "routes/admin/products/list.tsx"),
       route("products/new", "routes/admin/products/new.tsx"),
       route("products/import", "routes/admin/products/import.tsx"),
@@ -55,6 +57,7 @@ export default [
   ]),
   // The driver's run on the phone: behind the admin guard (its own middleware), without the admin chrome.
   route("driver", "routes/driver/run.tsx"),
+  route("driver/manifest/:id", "routes/driver/manifest.tsx"),
   route("api/cart-prices", "routes/resources/cart-prices.ts"),
   route("api/id-photo", "routes/resources/id-photo-upload.ts"),
   route("api/minimum-suggestions", "routes/resources/minimum-suggestions.ts"),

@@ -39,6 +39,8 @@ export const BACKUP_TABLES = [
   "email_outbox",
   "order_daily_stats",
   "order_status_counts",
+  "driver_cash_sheets",
+  "run_manifests",
   "audit_events",
 ] as const;
 

@@ -682,3 +682,87 @@ export const deliveryClosures = pgTable(
     uniqueIndex("delivery_closures_date_slot_idx").on(table.date, sql`coalesce(${table.slot}, '')`),
   ],
 );
+
+/**
+ * A driver's cash for one shift (store day, P-33): the float taken out, and at hand-in the
+ * figures as they stood then (collected, change given, expected, counted). A manager or owner
+ * confirms the drop. One sheet per driver and day; kept like the orders (record 052).
+ */
+export const driverCashSheets = pgTable(
+  "driver_cash_sheets",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    driverId: uuid("driver_id")
+      .notNull()
+      .references(() => adminUsers.id),
+    shiftDate: date("shift_date", { mode: "string" }).notNull(),
+    floatCents: integer("float_cents").notNull().default(0),
+    collectedCents: bigint("collected_cents", { mode: "number" }),
+    changeCents: bigint("change_cents", { mode: "number" }),
+    expectedCents: bigint("expected_cents", { mode: "number" }),
+    countedCents: bigint("counted_cents", { mode: "number" }),
+    handedInAt: timestamp("handed_in_at", { withTimezone: true }),
+    confirmedAt: timestamp("confirmed_at", { withTimezone: true }),
+    confirmedBy: uuid("confirmed_by").references(() => adminUsers.id),
+    ...timestamps,
+  },
+  (table) => [
+    uniqueIndex("driver_cash_sheets_driver_day_idx").on(table.driverId, table.shiftDate),
+    index("driver_cash_sheets_day_idx").on(table.shiftDate),
+    check("driver_cash_sheets_float_non_negative", sql`${table.floatCents} >= 0`),
+    check(
+      "driver_cash_sheets_counted_non_negative",
+      sql`${table.countedCents} IS NULL OR ${table.countedCents} >= 0`,
+    ),
+    check(
+      "driver_cash_sheets_handed_in_whole",
+      sql`(${table.handedInAt} IS NULL) = (${table.countedCents} IS NULL) AND (${table.handedInAt} IS NULL) = (${table.expectedCents} IS NULL)`,
+    ),
+    check(
+      "driver_cash_sheets_confirmed_after_hand_in",
+      sql`${table.confirmedAt} IS NULL OR (${table.handedInAt} IS NOT NULL AND ${table.confirmedBy} IS NOT NULL)`,
+    ),
+  ],
+);
+
+/** One stop of a run's manifest as frozen when the run started (record 052). */
+export type RunManifestStop = {
+  orderId: string;
+  customerName: string;
+  deliveryAddress: string;
+  deliveryTime: string;
+  totalCents: number;
+  items: {
+    productName: string;
+    sizeLabel: string;
+    quantity: number;
+    /** Flower equivalent of the line (quantity × the size's), null when the size has none. */
+    flowerEquivalentMg: number | null;
+  }[];
+};
+
+/**
+ * A run's manifest (P-33): driver, vehicle, departure and every order with its items, frozen when
+ * 'Start run' sends them out. Never updated: later changes to an order or product leave it as it was.
+ */
+export const runManifests = pgTable(
+  "run_manifests",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    driverId: uuid("driver_id")
+      .notNull()
+      .references(() => adminUsers.id),
+    /** The driver's name and e-mail as they were at departure. */
+    driverName: text("driver_name").notNull(),
+    deliveryDate: date("delivery_date", { mode: "string" }).notNull(),
+    departedAt: timestamp("departed_at", { withTimezone: true }).notNull(),
+    vehicle: text("vehicle"),
+    stops: jsonb("stops").$type<RunManifestStop[]>().notNull(),
+    totalCents: bigint("total_cents", { mode: "number" }).notNull(),
+    /** Sum of the known flower equivalents; `weightComplete` says whether every line had one. */
+    flowerEquivalentMg: bigint("flower_equivalent_mg", { mode: "number" }).notNull(),
+    weightComplete: boolean("weight_complete").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("run_manifests_day_driver_idx").on(table.deliveryDate, table.driverId, table.departedAt)],
+);

@@ -52,9 +52,13 @@ const DECISION_26: Record<string, { read: Role[]; actions?: Record<string, Role[
       reopen: [O, M],
       assign: [O, M],
       "assign-slot": [O, M],
+      "confirm-drop": [O, M],
     },
   },
   "/admin/today/pick-list": { read: [O, M] },
+  "/admin/today/cash-report": { read: [O, M] },
+  "/admin/today/cash-report/export": { read: [O, M] },
+  "/driver/manifest/:id": { read: [O, M, D] },
   "/admin/today/driver-slips": { read: [O, M] },
   "/driver": {
     read: [O, M, D],
@@ -64,6 +68,8 @@ const DECISION_26: Record<string, { read: Role[]; actions?: Record<string, Role[
       "move-down": [O, M, D],
       deliver: [O, M, D],
       cancel: [O, M, D],
+      "cash-float": [O, M, D],
+      "cash-hand-in": [O, M, D],
     },
   },
   "/admin/products": {

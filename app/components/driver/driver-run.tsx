@@ -9,6 +9,7 @@
  */
 import type { ReactNode } from "react";
 import { Form } from "react-router";
+import { VehicleField } from "#app/components/driver/cash-panel.tsx";
 import { changeToBringText } from "#app/features/delivery/cash-change.ts";
 import { mapSearchUrl } from "#app/features/orders/day-board.ts";
 import type { DriverRun, RunStop } from "#app/features/orders/driver-run.server.ts";
@@ -305,11 +306,14 @@ export function DriverRunScreen({
   csrf,
   name,
   message,
+  children,
 }: {
   run: DriverRun;
   csrf: string;
   name: string;
   message: ActionMessage | null;
+  /** The cash sheet and manifests (record 052), between the finished stops and tomorrow's. */
+  children?: ReactNode;
 }) {
   const navigate = directionsUrl(run.open.map((stop) => stop.deliveryAddress));
   const startable = run.open.some((stop) => stop.status === "confirmed") || run.unassigned.length > 0;
@@ -358,6 +362,7 @@ export function DriverRunScreen({
           {startable ? (
             <Form reloadDocument method="post" id="start-run">
               <Hidden csrf={csrf} intent="start-run" />
+              <VehicleField />
               <button type="submit" className={`${OUTLINE} w-full`}>
                 Start run
               </button>
@@ -414,6 +419,8 @@ export function DriverRunScreen({
           </ul>
         </div>
       </details>
+
+      {children}
 
       <Section title={`Tomorrow (${run.ahead.length})`} id="tomorrow">
         <p>{formatStoreDate(run.tomorrow)}</p>

@@ -44,6 +44,10 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   "staff.deactivated": "Deactivated a staff member",
   "settings.drivers_two_factor": "Changed two-factor sign-in for drivers",
   "settings.id_photo_key_backed_up": "Confirmed the ID photo key is backed up",
+  "cash.float_set": "Took a cash float",
+  "cash.handed_in": "Handed in the shift's cash",
+  "cash.drop_confirmed": "Confirmed a driver's cash drop",
+  "run.manifest_frozen": "Started a run (manifest)",
 };
 
 export const AUDIT_FILTER_KEYS = ["actor", "action", "targetType", "targetId", "from", "to"] as const;
@@ -77,6 +81,14 @@ export function auditSummary(action: string, details: unknown): string {
     return `${String(value.from)} → ${String(value.to)}${reason}`;
   }
   if (action === "order.driver_assigned") return value.driver ? `to ${String(value.driver)}` : "to nobody";
+  if (
+    (action === "cash.handed_in" || action === "cash.drop_confirmed") &&
+    typeof value.differenceCents === "number"
+  ) {
+    const difference = value.differenceCents;
+    const amount = `$${(Math.abs(difference) / 100).toFixed(2)}`;
+    return difference === 0 ? "even" : `${difference < 0 ? "short" : "over"} ${amount}`;
+  }
   if (action === "order.delivery_moved") return `${String(value.from)} → ${String(value.to)}`;
   if (action === "product.price_changed" && Array.isArray(value.prices)) {
     const name = typeof value.name === "string" ? `${value.name}: ` : "";

@@ -18,6 +18,7 @@ import { type AdminOrder, adminOrderColumns, changeOrderStatus, withItems } from
 import { collectedCents, compareStops, type MoveDirection, movedStops } from "./driver-run.ts";
 import type { StaffScope } from "./driver-scope.server.ts";
 import { ORDER_ACTIONS } from "./order-status.ts";
+import { freezeRunManifest } from "./run-manifest.server.ts";
 
 export type RunStop = AdminOrder & { position: number | null };
 
@@ -194,12 +195,12 @@ export async function startRun(
   driverId: string,
   orderIds: readonly string[],
   by: AuditBy,
-  options: { now?: Date } = {},
-): Promise<{ started: number; skipped: number }> {
+  options: { now?: Date; vehicle?: string | null } = {},
+): Promise<{ started: number; skipped: number; manifestId: string | null }> {
   const database = await db();
   const now = options.now ?? new Date();
   const scope = runScope(driverId, now) as StaffScope & { kind: "driver" };
-  let started = 0;
+  const started: string[] = [];
   for (const orderId of orderIds) {
     const changed = await database.transaction(async (tx) => {
       if (!(await takeIfUnassigned(tx, scope, orderId, by))) return false;
@@ -212,9 +213,19 @@ export async function startRun(
       });
       return result.ok && result.changed;
     });
-    if (changed) started += 1;
+    if (changed) started.push(orderId);
   }
-  return { started, skipped: orderIds.length - started };
+  const manifestId = await database.transaction((tx) =>
+    freezeRunManifest(tx, {
+      driverId,
+      orderIds: started,
+      date: scope.date,
+      departedAt: now,
+      vehicle: options.vehicle,
+      by,
+    }),
+  );
+  return { started: started.length, skipped: orderIds.length - started.length, manifestId };
 }
 
 const uuidList = z.array(z.uuid()).max(MAX_STOPS);

@@ -60,9 +60,16 @@ export const ADMIN_ROUTES = {
   "/admin/dashboard": { read: "dashboard", actions: { "confirm-key-backup": "keys" } },
   "/admin/today": {
     read: "today.run",
-    actions: { ...BOARD_INTENTS, assign: "today.plan", "assign-slot": "today.plan" },
+    actions: {
+      ...BOARD_INTENTS,
+      assign: "today.plan",
+      "assign-slot": "today.plan",
+      "confirm-drop": "cash",
+    },
   },
   "/admin/today/pick-list": { read: "today.plan" },
+  "/admin/today/cash-report": { read: "cash" },
+  "/admin/today/cash-report/export": { read: "cash", resource: true },
   /** The run on the phone: every role that may drive (owners and managers too). */
   "/driver": {
     read: "today.run",
@@ -72,8 +79,12 @@ export const ADMIN_ROUTES = {
       "move-down": "today.run",
       deliver: "today.run",
       cancel: "today.run",
+      "cash-float": "today.run",
+      "cash-hand-in": "today.run",
     },
   },
+  /** A run's manifest, printable: the driver's own; every driver's for those who plan (record 052). */
+  "/driver/manifest/:id": { read: "today.run" },
   "/admin/today/driver-slips": { read: "today.plan" },
   "/admin/products": {
     read: "products",

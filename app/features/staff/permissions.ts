@@ -17,6 +17,8 @@ export const PERMISSIONS = [
   "today.plan",
   /** A driver's run: today's orders assigned to them or unassigned, their ID photos, status moves. */
   "today.run",
+  /** Confirming drivers' cash drops and the daily cash report (P-33). */
+  "cash",
   /** The outbox of e-mails. */
   "outbox",
   /** Delivery zones, capacity, closures and purchase limits. */

@@ -1,6 +1,7 @@
 import { data, Link } from "react-router";
 import { z } from "zod";
 import { BackupPanel, type BackupSummary } from "#app/components/admin/backup-panel.tsx";
+import { CashDifferencesPanel } from "#app/components/admin/cash-differences-panel.tsx";
 import { KeyBackupBanner, type KeyBackupBannerData } from "#app/components/admin/key-backup-banner.tsx";
 import { LowStockPanel, type LowStockSummary } from "#app/components/admin/low-stock-panel.tsx";
 import { OrdersChart } from "#app/components/admin/orders-chart.tsx";
@@ -16,13 +17,14 @@ import { listLowStock } from "#app/features/catalog/low-stock.server.ts";
 import { idPhotoKeyring } from "#app/features/keyring/id-photo-crypto.server.ts";
 import { confirmKeyBackup, keyBackupReminder } from "#app/features/media/id-photo-key-backup.server.ts";
 import { type DashboardStats, getDashboardStats } from "#app/features/orders/admin-orders.server.ts";
+import { type CashDifference, listCashDifferences } from "#app/features/orders/cash-sheet.server.ts";
 import { getTodayFigures, type TodayFigures } from "#app/features/orders/day-board.server.ts";
 import { adminForm, requireAdmin, requirePermission } from "#app/features/staff/guard.server.ts";
 import { can } from "#app/features/staff/permissions.ts";
 import { config } from "#app/utils/env.server.ts";
 import { errorMessage, log } from "#app/utils/logger.server.ts";
 import { formatCents } from "#app/utils/money.ts";
-import { STORE_TIME_ZONE } from "#app/utils/store-time.ts";
+import { addStoreDays, STORE_TIME_ZONE, storeDay } from "#app/utils/store-time.ts";
 import type { Route } from "./+types/dashboard";
 
 export function meta() {
@@ -38,6 +40,17 @@ function backupSummary(): BackupSummary {
     error: last?.error ?? null,
     stale: backupIsStale(last ? new Date(last.at) : null, new Date()),
   };
+}
+
+/** Hand-ins of the last 7 store days whose count differs from the cash expected (P-33). */
+async function cashDifferences(): Promise<CashDifference[] | null> {
+  const today = storeDay(new Date());
+  try {
+    return await listCashDifferences(addStoreDays(today, -6), today);
+  } catch (error) {
+    log.error("Cash differences failed", { error: errorMessage(error) });
+    return null;
+  }
 }
 
 async function lowStockSummary(): Promise<LowStockSummary | null> {
@@ -66,10 +79,12 @@ export async function loader({ context }: Route.LoaderArgs): Promise<{
   backup: BackupSummary;
   lowStock: LowStockSummary | null;
   keyBackup: KeyBackupBannerData | null;
+  cash: CashDifference[] | null;
 }> {
   const session = requireAdmin(context);
   const backup = backupSummary();
   const lowStock = lowStockSummary();
+  const cash = cashDifferences();
   const reminder = keyBackup(session.role);
   try {
     return {
@@ -78,11 +93,19 @@ export async function loader({ context }: Route.LoaderArgs): Promise<{
       backup,
       lowStock: await lowStock,
       keyBackup: await reminder,
+      cash: await cash,
     };
   } catch (error) {
     // K-8: a dashboard stats failure is logged only.
     log.error("Dashboard stats failed", { error: errorMessage(error) });
-    return { stats: null, today: null, backup, lowStock: await lowStock, keyBackup: await reminder };
+    return {
+      stats: null,
+      today: null,
+      backup,
+      lowStock: await lowStock,
+      keyBackup: await reminder,
+      cash: await cash,
+    };
   }
 }
 
@@ -179,6 +202,7 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
 
       <BackupPanel backup={loaderData.backup} />
       <LowStockPanel lowStock={loaderData.lowStock} />
+      <CashDifferencesPanel differences={loaderData.cash} />
 
       <div className="mt-6 grid gap-4 lg:grid-cols-[2fr_1fr]">
         <Card className="p-5">

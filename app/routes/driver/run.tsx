@@ -1,6 +1,9 @@
 import { data } from "react-router";
+import { CashPanel, ManifestLinks } from "#app/components/driver/cash-panel.tsx";
 import { type ActionMessage, DriverRunScreen } from "#app/components/driver/driver-run.tsx";
 import { auditBy } from "#app/features/audit/audit.server.ts";
+import { getCashSheet, handInCash, setCashFloat } from "#app/features/orders/cash-sheet.server.ts";
+import { CASH_AMOUNT_MESSAGE, cashAmountCents } from "#app/features/orders/cash-sheet.ts";
 import {
   getDriverRun,
   moveStop,
@@ -11,9 +14,11 @@ import {
   takeStop,
 } from "#app/features/orders/driver-run.server.ts";
 import { handleOrderAction } from "#app/features/orders/order-action.server.ts";
+import { listRunManifests } from "#app/features/orders/run-manifest.server.ts";
 import { adminForm, adminGuard, NO_STORE, requireAdmin } from "#app/features/staff/guard.server.ts";
 import { orderActionResponse } from "#app/routes/shared/order-action-response.server.ts";
 import { errorMessage, log } from "#app/utils/logger.server.ts";
+import { storeDay } from "#app/utils/store-time.ts";
 import { z } from "#app/utils/zod.ts";
 import type { Route } from "./+types/run";
 
@@ -31,15 +36,25 @@ export function headers() {
 export async function loader({ context }: Route.LoaderArgs) {
   const admin = requireAdmin(context);
   try {
+    const run = await getDriverRun(admin.userId);
     return {
-      run: await getDriverRun(admin.userId),
+      run,
+      cash: await getCashSheet(admin.userId, run.date),
+      manifests: await listRunManifests(run.date, { driverId: admin.userId }),
       csrf: admin.csrfToken,
       name: admin.email,
       error: null,
     };
   } catch (error) {
     log.error("Failed to fetch the driver's run", { error: errorMessage(error) });
-    return { run: null, csrf: admin.csrfToken, name: admin.email, error: "Failed to fetch your run" };
+    return {
+      run: null,
+      cash: null,
+      manifests: [],
+      csrf: admin.csrfToken,
+      name: admin.email,
+      error: "Failed to fetch your run",
+    };
   }
 }
 
@@ -56,7 +71,10 @@ export async function action({
     const picked = pickedOrderIds(form);
     if (picked.length === 0)
       return data({ ok: false, description: "Tick the stops to take first" }, { status: 400 });
-    const { started, skipped } = await startRun(admin.userId, picked, by);
+    const vehicle = form.get("vehicle");
+    const { started, skipped } = await startRun(admin.userId, picked, by, {
+      vehicle: typeof vehicle === "string" ? vehicle : null,
+    });
     const out = `${started} ${started === 1 ? "order" : "orders"} out for delivery`;
     return { ok: true, description: skipped > 0 ? `${out}; ${skipped} had changed meanwhile` : out };
   }
@@ -67,6 +85,20 @@ export async function action({
     return moved
       ? { ok: true, description: "Stop moved" }
       : data({ ok: false, description: "This stop cannot move further within its slot" }, { status: 409 });
+  }
+  if (intent === "cash-float" || intent === "cash-hand-in") {
+    const typed = form.get(intent === "cash-float" ? "float" : "counted");
+    // No float is a float of nothing; a count must be typed.
+    const cents = cashAmountCents(intent === "cash-float" && typed === "" ? "0" : typed);
+    if (cents === null) return data({ ok: false, description: CASH_AMOUNT_MESSAGE }, { status: 400 });
+    const date = storeDay(new Date());
+    const result =
+      intent === "cash-float"
+        ? await setCashFloat(admin.userId, date, cents, by)
+        : await handInCash(admin.userId, date, cents, by);
+    return result.ok
+      ? { ok: true, description: result.message }
+      : data({ ok: false, description: result.message }, { status: 409 });
   }
   const stop = stopSchema.safeParse({ orderId: form.get("orderId") });
   if (stop.success) await takeStop(admin.userId, stop.data.orderId, by);
@@ -83,6 +115,9 @@ export default function DriverRun({ loaderData, actionData }: Route.ComponentPro
   }
   const message = actionData && "description" in actionData ? (actionData as ActionMessage) : null;
   return (
-    <DriverRunScreen run={loaderData.run} csrf={loaderData.csrf} name={loaderData.name} message={message} />
+    <DriverRunScreen run={loaderData.run} csrf={loaderData.csrf} name={loaderData.name} message={message}>
+      {loaderData.cash ? <CashPanel sheet={loaderData.cash} csrf={loaderData.csrf} /> : null}
+      <ManifestLinks manifests={loaderData.manifests} />
+    </DriverRunScreen>
   );
 }

@@ -1,20 +1,25 @@
 import { useEffect } from "react";
-import { Link } from "react-router";
+import { data, Link } from "react-router";
 import { BoardDatePicker, BoardSlotSection } from "#app/components/admin/day-board.tsx";
+import { DriverRoads } from "#app/components/admin/driver-road.tsx";
 import { NewOrderAlert } from "#app/components/admin/new-order-alert.tsx";
 import { RefreshButton } from "#app/components/admin/orders-screen.tsx";
 import { AdminPageHeader } from "#app/components/admin/page-header.tsx";
 import { usePolling } from "#app/components/admin/use-polling.ts";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
+import { auditBy } from "#app/features/audit/audit.server.ts";
 import { getDeliverySettings, listClosures } from "#app/features/delivery/delivery.server.ts";
 import { slotCapacitiesOf } from "#app/features/delivery/delivery-settings.ts";
+import { confirmCashDrop } from "#app/features/orders/cash-sheet.server.ts";
 import { countPlacedOrders, getDayBoard } from "#app/features/orders/day-board.server.ts";
 import { boardHref, boardQuery, downstreamQuery, SLOT_PAGE_ORDERS } from "#app/features/orders/day-board.ts";
 import { listActiveDrivers } from "#app/features/orders/driver-assignment.server.ts";
+import { getDriverRoads } from "#app/features/orders/driver-road.server.ts";
 import { staffScopeOf } from "#app/features/orders/driver-scope.server.ts";
 import { todayBoardAction } from "#app/features/orders/order-action.server.ts";
-import { requireAdmin, requirePermission } from "#app/features/staff/guard.server.ts";
+import { adminForm, requireAdmin, requirePermission } from "#app/features/staff/guard.server.ts";
+import { can } from "#app/features/staff/permissions.ts";
 import { orderActionResponse } from "#app/routes/shared/order-action-response.server.ts";
 import { errorMessage, log } from "#app/utils/logger.server.ts";
 import { formatCents } from "#app/utils/money.ts";
@@ -55,7 +60,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       planning ? await countPlacedOrders() : null,
     ];
     const drivers = planning ? await listActiveDrivers() : [];
+    const roads = planning ? await getDriverRoads(query.date) : [];
     return {
+      roads,
+      canConfirm: can(admin.role, "cash"),
       ...query,
       ...days,
       board,
@@ -75,6 +83,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       placed: null,
       planning,
       drivers: [],
+      roads: [],
+      canConfirm: false,
       includePending,
       now: now.toISOString(),
       error: "Failed to fetch orders",
@@ -84,6 +94,17 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 /** Status buttons (one home for status changes, within the admin's scope) and driver assignment. */
 export async function action({ context }: Route.ActionArgs) {
+  const form = adminForm(context);
+  if (form.get("intent") === "confirm-drop") {
+    const sheetId = form.get("sheetId");
+    const result =
+      typeof sheetId === "string" && /^[0-9a-f-]{36}$/i.test(sheetId)
+        ? await confirmCashDrop(sheetId, auditBy(requireAdmin(context), context))
+        : { ok: false as const, message: "No such cash sheet" };
+    return result.ok
+      ? { ok: true, title: "Success", description: result.message }
+      : data({ ok: false, title: "Error", description: result.message }, { status: 409 });
+  }
   return orderActionResponse(await todayBoardAction(context));
 }
 
@@ -149,6 +170,10 @@ export default function TodayBoard({ loaderData }: Route.ComponentProps) {
           </Link>
         </div>
       )}
+
+      {planning && !slot ? (
+        <DriverRoads roads={loaderData.roads} date={date} canConfirm={loaderData.canConfirm} />
+      ) : null}
 
       {slot ? (
         <Link
