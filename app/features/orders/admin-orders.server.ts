@@ -33,7 +33,13 @@ import { type DeliveredBy, deliveredBy } from "./delivered-by.server.ts";
 import { isWithinScope, type StaffScope } from "./driver-scope.server.ts";
 import type { OrderFilters } from "./order-search.schema.ts";
 import { orderFilterCondition } from "./order-search.server.ts";
-import { CLOSED_STATUSES, OPEN_STATUSES, ORDER_ACTIONS, type OrderAction } from "./order-status.ts";
+import {
+  CLOSED_STATUSES,
+  OPEN_STATUSES,
+  ORDER_ACTIONS,
+  type OrderAction,
+  RETURNED_CANCEL_REASON,
+} from "./order-status.ts";
 import {
   getOrderForStatusChange,
   type OrderItemView,
@@ -262,7 +268,8 @@ export function applyOrderAction(
     actorId: options.actorId,
     audit: options.audit,
     scope: options.scope,
-    cancelReason: action === "cancel" ? options.cancelReason : undefined,
+    cancelReason:
+      action === "cancel" ? options.cancelReason : action === "check-in" ? RETURNED_CANCEL_REASON : undefined,
     onlyFrom: from,
   });
 }
@@ -527,6 +534,7 @@ export async function getDashboardStats(
     out_for_delivery: 0,
     delivered: 0,
     cancelled: 0,
+    returning: 0,
   };
   for (const row of statusRows) statusCounts[row.status] = row.ordersCount;
   const daily = new Map(dailyRows.map((row) => [row.day, row]));

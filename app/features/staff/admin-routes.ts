@@ -43,6 +43,8 @@ const ORDER_LIST_INTENTS = {
   deliver: "orders",
   cancel: "orders",
   reopen: "orders",
+  "check-in": "orders",
+  "send-out-again": "orders",
 } as const satisfies Record<string, Permission>;
 
 /** The today board's moves: a driver may make three of them (P-26), on their run only. */
@@ -52,6 +54,8 @@ const BOARD_INTENTS = {
   deliver: "today.run",
   cancel: "today.run",
   reopen: "orders",
+  "check-in": "orders",
+  "send-out-again": "orders",
 } as const satisfies Record<string, Permission>;
 
 export const ADMIN_ROUTES = {
@@ -71,6 +75,7 @@ export const ADMIN_ROUTES = {
       "move-up": "today.run",
       "move-down": "today.run",
       deliver: "today.run",
+      fail: "today.run",
       cancel: "today.run",
     },
   },
