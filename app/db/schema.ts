@@ -141,7 +141,15 @@ export const productSizes = pgTable(
 );
 
 /** 'return': an order the driver could not deliver, checked back in at the store (P-32). */
-export const STOCK_REASONS = ["order", "cancel", "reopen", "received", "correction", "import", "return"] as const;
+export const STOCK_REASONS = [
+  "order",
+  "cancel",
+  "reopen",
+  "received",
+  "correction",
+  "import",
+  "return",
+] as const;
 export type StockReason = (typeof STOCK_REASONS)[number];
 
 /**
@@ -719,10 +727,7 @@ export const deliveryProofs = pgTable(
   (table) => [
     check("delivery_proofs_age_adult", sql`${table.ageYears} >= 21`),
     check("delivery_proofs_change_non_negative", sql`${table.changeCents} >= 0`),
-    check(
-      "delivery_proofs_cash_covers_change",
-      sql`${table.cashReceivedCents} >= ${table.changeCents}`,
-    ),
+    check("delivery_proofs_cash_covers_change", sql`${table.cashReceivedCents} >= ${table.changeCents}`),
   ],
 );
 
