@@ -40,6 +40,8 @@ export const BACKUP_TABLES = [
   "order_daily_stats",
   "order_status_counts",
   "audit_events",
+  "delivery_proofs",
+  "delivery_failures",
 ] as const;
 
 /**

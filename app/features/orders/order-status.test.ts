@@ -16,6 +16,8 @@ describe("the order status flow table (P-23)", () => {
       ["confirmed", ["out-for-delivery", "deliver", "cancel"]],
       ["out_for_delivery", ["deliver", "cancel"]],
       ["delivered", ["reopen"]],
+      ["returning", ["check-in", "send-out-again"]],
+      ["delivered", ["reopen"]],
       ["cancelled", ["reopen"]],
     ]);
     expect([ORDER_ACTIONS.confirm.label, ORDER_ACTIONS.deliver.label, ORDER_ACTIONS.cancel.label]).toEqual([
@@ -30,7 +32,7 @@ describe("the order status flow table (P-23)", () => {
       Object.entries(ORDER_ACTIONS)
         .filter(([, action]) => action.confirm)
         .map(([name]) => name),
-    ).toEqual(["deliver", "cancel", "reopen"]);
+    ).toEqual(["deliver", "cancel", "reopen", "check-in", "send-out-again"]);
   });
 
   it("stores a reason as staff read it and tells the customer in plain words", () => {

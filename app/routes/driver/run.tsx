@@ -1,6 +1,7 @@
 import { data } from "react-router";
 import { type ActionMessage, DriverRunScreen } from "#app/components/driver/driver-run.tsx";
 import { auditBy } from "#app/features/audit/audit.server.ts";
+import { doorAction } from "#app/features/orders/door-action.server.ts";
 import {
   getDriverRun,
   moveStop,
@@ -67,6 +68,12 @@ export async function action({
     return moved
       ? { ok: true, description: "Stop moved" }
       : data({ ok: false, description: "This stop cannot move further within its slot" }, { status: 409 });
+  }
+  if (intent === "deliver" || intent === "fail") {
+    const result = await doorAction(form, admin.userId, by);
+    return result.ok
+      ? { ok: true, description: result.description }
+      : data({ ok: false, description: result.description }, { status: result.status });
   }
   const stop = stopSchema.safeParse({ orderId: form.get("orderId") });
   if (stop.success) await takeStop(admin.userId, stop.data.orderId, by);
