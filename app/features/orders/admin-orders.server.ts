@@ -30,6 +30,7 @@ import { type AuditBy, recordAuditBy } from "#app/features/audit/audit.server.ts
 import { config } from "#app/utils/env.server.ts";
 import { addStoreDays, STORE_TIME_ZONE, storeDay } from "#app/utils/store-time.ts";
 import { type DeliveredBy, deliveredBy } from "./delivered-by.server.ts";
+import { type DoorRecord, doorRecords } from "./door-records.server.ts";
 import { isWithinScope, type StaffScope } from "./driver-scope.server.ts";
 import type { OrderFilters } from "./order-search.schema.ts";
 import { orderFilterCondition } from "./order-search.server.ts";
@@ -62,9 +63,14 @@ export type AdminOrder = OrderSummary &
     items: AdminOrderItem[];
     /** On the completed list, a delivered order's who and when. */
     delivered?: DeliveredBy | null;
+    /** What the driver recorded at the door (record 051), when they did. */
+    door?: DoorRecord | null;
   };
 
 export type OrderScope = "incoming" | "completed";
+
+/** Orders that may have a door record: delivered, returning, or checked back in (cancelled). */
+const DOOR_STATUSES: readonly OrderStatus[] = ["delivered", "returning", "cancelled"];
 
 export type OrdersPage = { orders: AdminOrder[]; nextCursor: string | null };
 
@@ -94,6 +100,11 @@ export async function listOrders(
     const delivered = listed.filter((order) => order.status === "delivered").map((order) => order.id);
     const by = await deliveredBy(database, delivered);
     for (const order of listed) order.delivered = by.get(order.id) ?? null;
+  }
+  const atTheDoor = listed.filter((order) => DOOR_STATUSES.includes(order.status)).map((order) => order.id);
+  if (atTheDoor.length > 0) {
+    const records = await doorRecords(database, atTheDoor);
+    for (const order of listed) order.door = records.get(order.id) ?? null;
   }
   return { orders: listed, nextCursor };
 }

@@ -15,12 +15,8 @@ import { insertStaff, type Staff, statusOf } from "#tests/staff/support.ts";
 import { insertTestProduct, stockOf, testPng } from "#tests/support/checkout-test-helpers.server.ts";
 import { insertOrderRow } from "#tests/support/order-rows.ts";
 import { applyOrderAction } from "./admin-orders.server.ts";
-import {
-  deliverySignature,
-  doorRecords,
-  recordDelivery,
-  recordFailedDelivery,
-} from "./delivery-proof.server.ts";
+import { deliverySignature, recordDelivery, recordFailedDelivery } from "./delivery-proof.server.ts";
+import { doorRecords } from "./door-records.server.ts";
 import type { DeliveryProof } from "./driver-actions.schema.ts";
 
 function byOf(staff: Staff) {

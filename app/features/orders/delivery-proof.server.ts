@@ -5,16 +5,17 @@
  * audit event of its own; an order that changed meanwhile is refused with words for the driver,
  * never overwritten. The offline queue (P-34) calls these with the phone's time.
  */
-import { and, asc, desc, eq, inArray } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { db, type Executor, type Transaction } from "#app/db/client.server.ts";
 import { deliveryFailures, deliveryProofs, type OrderStatus, orders } from "#app/db/schema.ts";
-import { type AuditBy, recordAuditBy } from "#app/features/audit/audit.server.ts";
+import { type AuditBy, recordAuditAlone, recordAuditBy } from "#app/features/audit/audit.server.ts";
 import {
   openDeliverySignature,
   sealDeliverySignature,
   signaturePngBytes,
 } from "#app/features/media/delivery-signatures.server.ts";
 import { storeDay } from "#app/utils/store-time.ts";
+import { z } from "#app/utils/zod.ts";
 import { changeOrderStatus } from "./admin-orders.server.ts";
 import { cashChange, checkAge, failureText } from "./delivery-proof.ts";
 import {
@@ -215,77 +216,6 @@ export async function recordFailedDelivery(input: {
   });
 }
 
-/** What the door recorded for an order, as staff read it on the order's card. */
-export type DoorRecord = {
-  proof: {
-    ageYears: number;
-    cashReceivedCents: number;
-    changeCents: number;
-    at: string;
-    phoneTime: string | null;
-  } | null;
-  /** Every 'Could not deliver', oldest first. */
-  failures: { reason: DeliveryFailureReason; text: string; at: string; phoneTime: string | null }[];
-};
-
-/** The door records of these orders, in two queries (the proof without its signature). */
-export async function doorRecords(executor: Executor, orderIds: readonly string[]) {
-  const found = new Map<string, DoorRecord>();
-  if (orderIds.length === 0) return found;
-  const ids = [...orderIds];
-  const [proofs, failures] = await Promise.all([
-    executor
-      .select({
-        orderId: deliveryProofs.orderId,
-        ageYears: deliveryProofs.ageYears,
-        cashReceivedCents: deliveryProofs.cashReceivedCents,
-        changeCents: deliveryProofs.changeCents,
-        createdAt: deliveryProofs.createdAt,
-        phoneTime: deliveryProofs.phoneTime,
-      })
-      .from(deliveryProofs)
-      .where(inArray(deliveryProofs.orderId, ids)),
-    executor
-      .select({
-        orderId: deliveryFailures.orderId,
-        reason: deliveryFailures.reason,
-        note: deliveryFailures.note,
-        createdAt: deliveryFailures.createdAt,
-        phoneTime: deliveryFailures.phoneTime,
-      })
-      .from(deliveryFailures)
-      .where(inArray(deliveryFailures.orderId, ids))
-      .orderBy(asc(deliveryFailures.createdAt)),
-  ]);
-  const entry = (orderId: string) => {
-    let record = found.get(orderId);
-    if (!record) {
-      record = { proof: null, failures: [] };
-      found.set(orderId, record);
-    }
-    return record;
-  };
-  for (const row of proofs) {
-    entry(row.orderId).proof = {
-      ageYears: row.ageYears,
-      cashReceivedCents: row.cashReceivedCents,
-      changeCents: row.changeCents,
-      at: row.createdAt.toISOString(),
-      phoneTime: row.phoneTime?.toISOString() ?? null,
-    };
-  }
-  for (const row of failures) {
-    const reason = row.reason as DeliveryFailureReason;
-    entry(row.orderId).failures.push({
-      reason,
-      text: failureText(reason, row.note),
-      at: row.createdAt.toISOString(),
-      phoneTime: row.phoneTime?.toISOString() ?? null,
-    });
-  }
-  return found;
-}
-
 /** The customer's signature of a delivered order (PNG bytes), or null when none was taken. */
 export async function deliverySignature(orderId: string, executor?: Executor): Promise<Uint8Array | null> {
   const database = executor ?? (await db());
@@ -301,22 +231,13 @@ export async function deliverySignature(orderId: string, executor?: Executor): P
   return row ? openDeliverySignature(orderId, row) : null;
 }
 
-/** The latest failure of each of these orders (the today board's returning orders). */
-export async function latestFailures(executor: Executor, orderIds: readonly string[]) {
-  const latest = new Map<string, string>();
-  if (orderIds.length === 0) return latest;
-  const rows = await executor
-    .select({
-      orderId: deliveryFailures.orderId,
-      reason: deliveryFailures.reason,
-      note: deliveryFailures.note,
-    })
-    .from(deliveryFailures)
-    .where(and(inArray(deliveryFailures.orderId, [...orderIds])))
-    .orderBy(desc(deliveryFailures.createdAt));
-  for (const row of rows) {
-    if (!latest.has(row.orderId))
-      latest.set(row.orderId, failureText(row.reason as DeliveryFailureReason, row.note));
+/** The signature for staff to see, with its audit event ('order.signature_viewed'); null when none. */
+export async function viewDeliverySignature(orderId: string, by: AuditBy): Promise<Uint8Array | null> {
+  const parsed = z.uuid().safeParse(orderId);
+  if (!parsed.success) return null;
+  const signature = await deliverySignature(parsed.data);
+  if (signature) {
+    await recordAuditAlone(by, { action: "order.signature_viewed", targetType: "order", targetId: orderId });
   }
-  return latest;
+  return signature;
 }

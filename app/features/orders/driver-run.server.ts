@@ -15,7 +15,7 @@ import { type AuditBy, recordAuditBy } from "#app/features/audit/audit.server.ts
 import { nextDate, storeDay } from "#app/utils/store-time.ts";
 import { z } from "#app/utils/zod.ts";
 import { type AdminOrder, adminOrderColumns, changeOrderStatus, withItems } from "./admin-orders.server.ts";
-import { latestFailures } from "./delivery-proof.server.ts";
+import { latestFailures } from "./door-records.server.ts";
 import { collectedCents, compareStops, type MoveDirection, movedStops } from "./driver-run.ts";
 import type { StaffScope } from "./driver-scope.server.ts";
 import { ORDER_ACTIONS } from "./order-status.ts";
