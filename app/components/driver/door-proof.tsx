@@ -261,7 +261,7 @@ export function DeliveredForm({
           {problem}
         </p>
       ) : null}
-      <button type="submit" className={`${PRIMARY} w-full text-xl`}>
+      <button type="submit" className={`${PRIMARY} w-full`}>
         Delivered
       </button>
     </Form>
@@ -323,7 +323,7 @@ export function CouldNotDeliverForm({
       <p className="text-lg">
         The order goes back to the store; staff check it back in or send it out again.
       </p>
-      <button type="submit" className={`${DANGER} w-full text-xl`}>
+      <button type="submit" className={`${DANGER} w-full`}>
         Could not deliver
       </button>
     </Form>

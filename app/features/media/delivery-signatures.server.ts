@@ -4,14 +4,12 @@
  * additional data, so a signature moved to another order does not open.
  */
 import type { Transaction } from "#app/db/client.server.ts";
-import {
-  decryptIdPhotoBytes,
-  encryptIdPhotoBytes,
-  idPhotoKeyring,
-} from "#app/features/keyring/id-photo-crypto.server.ts";
-import { currentWriteKey, IdPhotoKeyError } from "./id-photo-keys.server.ts";
+import { encryptIdPhotoBytes, idPhotoKeyring } from "#app/features/keyring/id-photo-crypto.server.ts";
+import { currentWriteKey } from "./id-photo-keys.server.ts";
+import { type SealedSignature, signatureLabel } from "./signature-seal.server.ts";
 
-const label = (orderId: string) => `delivery-signature:${orderId}`;
+export { openDeliverySignature } from "./signature-seal.server.ts";
+
 const PNG_MAGIC = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 const DATA_URL_PREFIX = "data:image/png;base64,";
 
@@ -25,30 +23,12 @@ export function signaturePngBytes(dataUrl: string): Uint8Array | null {
   return bytes;
 }
 
-export type SealedSignature = {
-  signatureKeyId: string;
-  signatureNonce: Uint8Array;
-  signatureBytes: Uint8Array;
-};
-
 export async function sealDeliverySignature(
   tx: Transaction,
   orderId: string,
   png: Uint8Array,
 ): Promise<SealedSignature> {
   const key = await currentWriteKey(tx, idPhotoKeyring());
-  const sealed = encryptIdPhotoBytes(key, label(orderId), png);
+  const sealed = encryptIdPhotoBytes(key, signatureLabel(orderId), png);
   return { signatureKeyId: sealed.keyId, signatureNonce: sealed.nonce, signatureBytes: sealed.bytes };
-}
-
-export function openDeliverySignature(orderId: string, stored: SealedSignature): Uint8Array {
-  const key = idPhotoKeyring().find(stored.signatureKeyId);
-  if (!key)
-    throw new IdPhotoKeyError(
-      `The signature of order ${orderId} is sealed with key ${stored.signatureKeyId}, which this instance does not have`,
-    );
-  return decryptIdPhotoBytes(key, label(orderId), {
-    nonce: stored.signatureNonce,
-    bytes: stored.signatureBytes,
-  });
 }

@@ -72,6 +72,14 @@ export type OrderScope = "incoming" | "completed";
 /** Orders that may have a door record: delivered, returning, or checked back in (cancelled). */
 const DOOR_STATUSES: readonly OrderStatus[] = ["delivered", "returning", "cancelled"];
 
+/** Adds what the driver recorded at the door (record 051) to the listed orders that may have it. */
+export async function withDoorRecords(executor: Executor, listed: AdminOrder[]) {
+  const atTheDoor = listed.filter((order) => DOOR_STATUSES.includes(order.status)).map((order) => order.id);
+  if (atTheDoor.length === 0) return;
+  const records = await doorRecords(executor, atTheDoor);
+  for (const order of listed) order.door = records.get(order.id) ?? null;
+}
+
 export type OrdersPage = { orders: AdminOrder[]; nextCursor: string | null };
 
 /** Incoming: still to deliver. Completed: delivered, and cancelled with its reason (P-23). */
@@ -100,11 +108,6 @@ export async function listOrders(
     const delivered = listed.filter((order) => order.status === "delivered").map((order) => order.id);
     const by = await deliveredBy(database, delivered);
     for (const order of listed) order.delivered = by.get(order.id) ?? null;
-  }
-  const atTheDoor = listed.filter((order) => DOOR_STATUSES.includes(order.status)).map((order) => order.id);
-  if (atTheDoor.length > 0) {
-    const records = await doorRecords(database, atTheDoor);
-    for (const order of listed) order.door = records.get(order.id) ?? null;
   }
   return { orders: listed, nextCursor };
 }

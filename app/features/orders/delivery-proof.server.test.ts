@@ -9,6 +9,13 @@ import {
   orders,
   stockMovements,
 } from "#app/db/schema.ts";
+import {
+  generateIdPhotoKey,
+  IdPhotoKeyring,
+  idPhotoKeyring,
+  setIdPhotoKeyring,
+} from "#app/features/keyring/id-photo-crypto.server.ts";
+import { rotateIdPhotoKey } from "#app/features/media/id-photo-keys.server.ts";
 import { storeDay } from "#app/utils/store-time.ts";
 import { describeEachDatabase } from "#tests/db.ts";
 import { insertStaff, type Staff, statusOf } from "#tests/staff/support.ts";
@@ -280,5 +287,24 @@ describeEachDatabase("proof at the door", (database) => {
       ok: true,
       changed: false,
     });
+  });
+
+  it("keeps signatures readable across a key rotation: sealed again under the new key", async () => {
+    const { db } = database();
+    const driver = await insertStaff(db, "driver", "Dana");
+    const orderId = await stop(driver.id);
+    expect(await recordDelivery({ driverId: driver.id, orderId, proof: proof(), by: byOf(driver) })).toEqual({
+      ok: true,
+    });
+    const old = idPhotoKeyring().current;
+    const next = generateIdPhotoKey();
+    const rotation = await rotateIdPhotoKey(db, new IdPhotoKeyring(next, [old]));
+    expect(rotation.signaturesResealed).toBeGreaterThanOrEqual(1);
+    expect(rotation.signaturesLeftUnreadable).toBe(0);
+    // An instance holding only the new key opens it.
+    setIdPhotoKeyring(new IdPhotoKeyring(next));
+    const [row] = await db.select().from(deliveryProofs).where(eq(deliveryProofs.orderId, orderId));
+    expect(row?.signatureKeyId).toBe(next.id);
+    expect(Buffer.from((await deliverySignature(orderId)) ?? []).equals(Buffer.from(png))).toBe(true);
   });
 });
