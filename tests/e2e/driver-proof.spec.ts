@@ -37,10 +37,12 @@ const DRIVER = { email: "proof-driver@capitalgrown.test", password: "Driver-Proo
 const OWNER = { email: "proof-owner@capitalgrown.test", password: "Proof-Owner-Copper-Field-27" };
 const LONG_NAME = "Alicia Fernández-Castillo de la Vega";
 
-async function screenshot(page: Page, name: string) {
+/** The whole page, and the screen itself when given (set DRIVER_SCREENSHOTS to a folder). */
+async function screenshot(page: Page, name: string, screen?: Locator) {
   if (!SCREENSHOTS) return;
   mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-390.png`), fullPage: true });
+  await screen?.screenshot({ path: path.join(SCREENSHOTS, `${name}-screen-390.png`) });
 }
 
 async function noSidewaysScroll(page: Page) {
@@ -163,7 +165,7 @@ test.describe("proof at the door", () => {
       await expect(delivered.getByText("Signed", { exact: true })).toBeVisible();
       await noSidewaysScroll(page);
       await delivered.scrollIntoViewIfNeeded();
-      await screenshot(page, "driver-delivered");
+      await screenshot(page, "driver-delivered", delivered);
       await delivered.getByRole("button", { name: "Delivered" }).click();
       await expect(page.getByRole("status")).toHaveText("Delivered");
       await expect(page.getByTestId("collected")).toHaveText("$42.00");
@@ -182,7 +184,7 @@ test.describe("proof at the door", () => {
       await failed.getByLabel("Customer not home", { exact: true }).check();
       await noSidewaysScroll(page);
       await failed.scrollIntoViewIfNeeded();
-      await screenshot(page, "driver-could-not-deliver");
+      await screenshot(page, "driver-could-not-deliver", failed);
       await failed.getByRole("button", { name: "Could not deliver" }).click();
       await expect(page.getByRole("status")).toHaveText(
         "Could not deliver: the order goes back to the store",
