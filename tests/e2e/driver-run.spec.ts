@@ -195,12 +195,14 @@ test.describe("the driver's run on the phone", () => {
       const deliver = page.getByRole("form", { name: `Delivered: ${LONG_NAME}` });
       await deliver.getByLabel(/The name on the ID is/).check();
       await deliver.getByLabel("Date of birth on the ID").fill("1988-02-29");
+      await deliver.getByTestId("signature-pad").scrollIntoViewIfNeeded();
       const pad = await deliver.getByTestId("signature-pad").boundingBox();
       if (!pad) throw new Error("no signature pad");
       await page.mouse.move(pad.x + 30, pad.y + 60);
       await page.mouse.down();
       await page.mouse.move(pad.x + 160, pad.y + 120, { steps: 8 });
       await page.mouse.up();
+      await expect(deliver.getByText("Signed", { exact: true })).toBeVisible();
       await deliver.getByRole("button", { name: "Delivered" }).click();
       await expect(page.getByRole("status")).toHaveText("Delivered");
       await expect(page.getByTestId("collected")).toHaveText("$42.00");

@@ -21,7 +21,7 @@ import { describeEachDatabase } from "#tests/db.ts";
 import { insertStaff, type Staff, statusOf } from "#tests/staff/support.ts";
 import { insertTestProduct, stockOf, testPng } from "#tests/support/checkout-test-helpers.server.ts";
 import { insertOrderRow } from "#tests/support/order-rows.ts";
-import { applyOrderAction } from "./admin-orders.server.ts";
+import { applyOrderAction, listOrders, withDoorRecords } from "./admin-orders.server.ts";
 import { deliverySignature, recordDelivery, recordFailedDelivery } from "./delivery-proof.server.ts";
 import { doorRecords } from "./door-records.server.ts";
 import type { DeliveryProof } from "./driver-actions.schema.ts";
@@ -287,6 +287,22 @@ describeEachDatabase("proof at the door", (database) => {
       ok: true,
       changed: false,
     });
+  });
+
+  it("reads an order delivered before proof at the door as before: no door record, listed as delivered", async () => {
+    const { db } = database();
+    const driver = await insertStaff(db, "driver", "Dana");
+    const orderId = await stop(driver.id);
+    expect(await applyOrderAction(orderId, "deliver", { audit: byOf(driver), actorId: driver.id })).toEqual({
+      ok: true,
+      changed: true,
+    });
+    const { orders: listed } = await listOrders("completed", { executor: db, limit: 100 });
+    const card = listed.find((order) => order.id === orderId);
+    expect(card?.status).toBe("delivered");
+    await withDoorRecords(db, listed);
+    expect(card?.door).toBeNull();
+    expect(await deliverySignature(orderId)).toBeNull();
   });
 
   it("keeps signatures readable across a key rotation: sealed again under the new key", async () => {
