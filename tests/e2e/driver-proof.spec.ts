@@ -235,6 +235,7 @@ test.describe("proof at the door", () => {
       await expect(returning).toContainText("Bo Notathome");
       await expect(returning).toContainText("Customer not home");
       await expect(returning).toContainText("Other: Gate locked, no answer");
+      await screenshot(staff, "staff-board-returning", returning);
 
       await staff.goto("/admin/completed-orders");
       const aliciaCard = staff.locator(`#order-${alicia}`);
@@ -251,10 +252,12 @@ test.describe("proof at the door", () => {
         .from(auditEvents)
         .where(and(eq(auditEvents.targetId, alicia), eq(auditEvents.action, "order.signature_viewed")));
       expect(views).toHaveLength(1);
+      await screenshot(staff, "staff-order-signature", aliciaCard);
 
       await staff.goto("/admin/orders");
       const boCard = staff.locator(`#order-${bo}`);
       await expect(boCard).toContainText("Customer not home");
+      await screenshot(staff, "staff-order-returning", boCard);
       await boCard.getByRole("button", { name: "Check back in" }).click();
       await staff.getByRole("dialog").getByRole("button", { name: "Check back in" }).click();
       await expect(boCard).toHaveCount(0);

@@ -15,7 +15,6 @@ describe("the order status flow table (P-23)", () => {
       ["pending", ["confirm", "cancel"]],
       ["confirmed", ["out-for-delivery", "deliver", "cancel"]],
       ["out_for_delivery", ["deliver", "cancel"]],
-      ["delivered", ["reopen"]],
       ["returning", ["check-in", "send-out-again"]],
       ["delivered", ["reopen"]],
       ["cancelled", ["reopen"]],
