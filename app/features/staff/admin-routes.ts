@@ -129,7 +129,7 @@ export const ADMIN_ROUTES = {
   "/admin/logout": { read: "account", actions: { "*": "account" } },
   "/admin/id-photos/:id": { read: "today.run", resource: true },
   /** The customer's signature at the door (record 051): every opening audited. */
-  "/admin/orders/:orderId/signature": { read: "orders", resource: true },
+  "/admin/orders/:id/signature": { read: "orders", resource: true },
   "/admin/audit": { read: "audit" },
   "/admin/audit/export": { read: "audit", resource: true },
   "/admin/staff": {

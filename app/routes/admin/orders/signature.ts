@@ -9,7 +9,7 @@ import type { Route } from "./+types/signature";
  */
 export async function loader({ params, context }: Route.LoaderArgs) {
   const admin = requireAdmin(context);
-  const png = await viewDeliverySignature(params.orderId, auditBy(admin, context));
+  const png = await viewDeliverySignature(params.id, auditBy(admin, context));
   if (!png) {
     return new Response("Not found", {
       status: 404,
