@@ -75,6 +75,9 @@ try {
         `Keep key ${rotation.from} (in ID_PHOTO_PREVIOUS_KEYS or DATA_DIR/keys/id-photo.${rotation.from}.key) for as long as you keep backups made before now: restoring them needs it.`,
       );
     }
+    if (rotation.signaturesResealed > 0) {
+      console.log(`Sealed ${rotation.signaturesResealed} delivery signatures with key ${rotation.to}`);
+    }
     if (rotation.secondFactorsResealed > 0) {
       console.log(`Sealed ${rotation.secondFactorsResealed} staff second factors with key ${rotation.to}`);
     }

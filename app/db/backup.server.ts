@@ -42,6 +42,8 @@ export const BACKUP_TABLES = [
   "driver_cash_sheets",
   "run_manifests",
   "audit_events",
+  "delivery_proofs",
+  "delivery_failures",
 ] as const;
 
 /**

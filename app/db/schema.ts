@@ -30,7 +30,15 @@ const timestamps = {
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 };
 
-export const ORDER_STATUSES = ["pending", "confirmed", "out_for_delivery", "delivered", "cancelled"] as const;
+/** 'returning': the driver could not deliver it and brings it back to the store (P-32). */
+export const ORDER_STATUSES = [
+  "pending",
+  "confirmed",
+  "out_for_delivery",
+  "delivered",
+  "cancelled",
+  "returning",
+] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
 export const products = pgTable(
@@ -132,7 +140,16 @@ export const productSizes = pgTable(
   ],
 );
 
-export const STOCK_REASONS = ["order", "cancel", "reopen", "received", "correction", "import"] as const;
+/** 'return': an order the driver could not deliver, checked back in at the store (P-32). */
+export const STOCK_REASONS = [
+  "order",
+  "cancel",
+  "reopen",
+  "received",
+  "correction",
+  "import",
+  "return",
+] as const;
 export type StockReason = (typeof STOCK_REASONS)[number];
 
 /**
@@ -160,7 +177,7 @@ export const stockMovements = pgTable(
     index("stock_movements_order_id_idx").on(table.orderId).where(sql`${table.orderId} IS NOT NULL`),
     check(
       "stock_movements_reason_valid",
-      sql`${table.reason} IN ('order', 'cancel', 'reopen', 'received', 'correction', 'import')`,
+      sql`${table.reason} IN ('order', 'cancel', 'reopen', 'received', 'correction', 'import', 'return')`,
     ),
     check("stock_movements_delta_non_zero", sql`${table.delta} <> 0`),
   ],
@@ -255,7 +272,7 @@ export const orders = pgTable(
       .where(sql`${table.idPhotoId} IS NOT NULL`),
     check(
       "orders_status_valid",
-      sql`${table.status} IN ('pending', 'confirmed', 'out_for_delivery', 'delivered', 'cancelled')`,
+      sql`${table.status} IN ('pending', 'confirmed', 'out_for_delivery', 'delivered', 'cancelled', 'returning')`,
     ),
     check("orders_state_valid", sql`${table.state} IN ('DC', 'VA')`),
     check("orders_total_non_negative", sql`${table.totalAmountCents} >= 0`),
@@ -765,4 +782,58 @@ export const runManifests = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [index("run_manifests_day_driver_idx").on(table.deliveryDate, table.driverId, table.departedAt)],
+);
+
+/**
+ * Proof at the door (P-32, record 051): what the driver recorded on 'Delivered', one row per
+ * delivered order, kept as long as the order. The date of birth typed from the ID is not kept,
+ * only the age it gave on the store's date. The signature (a PNG) is sealed with the ID-photo key
+ * ring like ID photos: AES-256-GCM, `signature_nonce` random per row, the key named by
+ * `signature_key_id`.
+ */
+export const deliveryProofs = pgTable(
+  "delivery_proofs",
+  {
+    orderId: uuid("order_id")
+      .primaryKey()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    driverId: uuid("driver_id").references(() => adminUsers.id, { onDelete: "set null" }),
+    ageYears: smallint("age_years").notNull(),
+    cashReceivedCents: bigint("cash_received_cents", { mode: "number" }).notNull(),
+    changeCents: bigint("change_cents", { mode: "number" }).notNull(),
+    signatureKeyId: text("signature_key_id").notNull(),
+    signatureNonce: bytea("signature_nonce").notNull(),
+    signatureBytes: bytea("signature_bytes").notNull(),
+    /** The phone's clock when the driver pressed Delivered (null when it was sent online without one). */
+    phoneTime: timestamp("phone_time", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    check("delivery_proofs_age_adult", sql`${table.ageYears} >= 21`),
+    check("delivery_proofs_change_non_negative", sql`${table.changeCents} >= 0`),
+    check("delivery_proofs_cash_covers_change", sql`${table.cashReceivedCents} >= ${table.changeCents}`),
+  ],
+);
+
+/** Every 'Could not deliver' of an order (P-32): the order became 'returning'. */
+export const deliveryFailures = pgTable(
+  "delivery_failures",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    orderId: uuid("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    driverId: uuid("driver_id").references(() => adminUsers.id, { onDelete: "set null" }),
+    reason: text("reason").notNull(),
+    note: text("note"),
+    phoneTime: timestamp("phone_time", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index("delivery_failures_order_id_idx").on(table.orderId, table.createdAt),
+    check(
+      "delivery_failures_reason_valid",
+      sql`${table.reason} IN ('customer-not-home', 'no-valid-id', 'under-21', 'refused', 'address-not-reachable', 'other')`,
+    ),
+  ],
 );

@@ -61,6 +61,12 @@ const BODY_LIMITS: Array<{ path: RegExp; rule: BodyRule }> = [
     },
   },
   {
+    // 'Delivered' on the phone carries the customer's signature, a PNG data URL of up to 400,000
+    // characters (driver-actions.schema.ts), form-encoded (record 051).
+    path: /^\/driver$/,
+    rule: { maxBytes: 512 * 1024, tooLargeMessage: BOUNDS_MESSAGES.tooLarge },
+  },
+  {
     path: /^\/admin\/products\/(new|edit\/[^/]+)$/,
     rule: { maxBytes: PRODUCT_FORM_BODY_LIMIT_BYTES, tooLargeMessage: BOUNDS_MESSAGES.tooLarge },
   },

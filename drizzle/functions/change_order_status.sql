@@ -32,7 +32,8 @@ BEGIN
           WHERE s."id" = item."product_size_id";
         IF FOUND THEN
           INSERT INTO "stock_movements" ("size_id", "delta", "reason", "actor_id", "order_id", "created_at")
-          VALUES (item."product_size_id", item."quantity", 'cancel',
+          VALUES (item."product_size_id", item."quantity",
+            CASE WHEN found_order."status" = 'returning' THEN 'return' ELSE 'cancel' END,
             nullif(current_setting('stock.actor', true), '')::uuid, "p_order_id", "p_now");
         END IF;
       ELSE

@@ -127,6 +127,37 @@ function AssignDriverForm({
   );
 }
 
+/**
+ * Orders of the day the driver could not deliver, still to be checked back in or sent out again
+ * (P-32): above the slots, each linking to its card.
+ */
+export function ReturningSummary({ slots }: { slots: BoardSlot[] }) {
+  const returning = slots.flatMap((slot) => slot.orders).filter((order) => order.status === "returning");
+  if (returning.length === 0) return null;
+  return (
+    <section
+      aria-labelledby="returning-orders"
+      className="mb-6 space-y-2 rounded-lg border-2 border-warning bg-warning-muted px-4 py-3"
+    >
+      <h2 id="returning-orders" className="font-semibold text-warning">
+        Could not deliver ({returning.length}): returning to the store
+      </h2>
+      <ul className="space-y-1 text-sm">
+        {returning.map((order) => (
+          <li key={order.id} className="[overflow-wrap:anywhere]">
+            <a href={`#board-order-${order.id}`} className="font-medium underline underline-offset-2">
+              {order.customerName}
+            </a>{" "}
+            · {order.deliveryTime}
+            {order.door?.failures.at(-1) ? ` · ${order.door.failures.at(-1)?.text}` : ""}
+            {order.driverName ? ` · ${order.driverName}` : ""}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
 /** One delivery slot of the board: count (against capacity when known), cash to collect, orders. */
 export function BoardSlotSection({
   slot,
@@ -202,7 +233,7 @@ export function BoardSlotSection({
       ) : (
         <ul className="grid gap-3 lg:grid-cols-2">
           {slot.orders.map((order) => (
-            <li key={order.id}>
+            <li key={order.id} id={`board-order-${order.id}`} className="scroll-mt-20">
               <BoardOrderCard order={order} role={role} now={now} />
             </li>
           ))}
@@ -223,7 +254,9 @@ export function BoardSlotSection({
 /** An order as the person packing or driving needs it, on a phone: tap to call, tap for the map. */
 export function BoardOrderCard({ order, role, now }: { order: BoardOrder; role: BoardRole; now: string }) {
   const change = changeDueCents(order.totalAmountCents, order.payWithCents);
-  const open = order.status !== "delivered" && order.status !== "cancelled";
+  const open = order.status !== "delivered" && order.status !== "cancelled" && order.status !== "returning";
+  const failure = order.door?.failures.at(-1);
+  const proof = order.door?.proof;
   const pending = order.status === "pending";
   const autoCancel = autoCancelNotice(order, new Date(now));
   return (
@@ -236,6 +269,17 @@ export function BoardOrderCard({ order, role, now }: { order: BoardOrder; role: 
         <span className="font-mono text-muted-foreground text-xs">#{order.id.slice(0, 8)}</span>
       </div>
       {autoCancel ? <AutoCancelFlag text={autoCancel} /> : null}
+      {order.status === "returning" ? (
+        <p role="note" className="bg-warning-muted px-4 py-2 font-semibold text-sm text-warning">
+          Could not deliver{failure ? `: ${failure.text}` : ""}. Check it back in or send it out again.
+        </p>
+      ) : null}
+      {proof ? (
+        <p className="bg-secondary px-4 py-2 text-sm">
+          ID checked (age {proof.ageYears}) · cash {formatCents(proof.cashReceivedCents)} · change{" "}
+          {formatCents(proof.changeCents)} · signed
+        </p>
+      ) : null}
       <div className="flex flex-1 flex-col gap-2 px-4 py-3 text-sm">
         <a
           href={`tel:${order.phone}`}

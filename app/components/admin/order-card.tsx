@@ -162,11 +162,68 @@ export function OrderCard({
           <CashNote order={order} />
         </section>
       </div>
+      <DoorNote order={order} />
       {actions ? (
         <div className="flex flex-wrap gap-2 border-border border-t px-4 py-3 sm:px-5">{actions}</div>
       ) : null}
       {footer}
     </Card>
+  );
+}
+
+/**
+ * What the driver recorded at the door (record 051): the proof of a delivery with the customer's
+ * signature (loaded only when opened: each opening is audited), and each 'Could not deliver'.
+ */
+function DoorNote({ order }: { order: AdminOrder }) {
+  const [showSignature, setShowSignature] = useState(false);
+  const door = order.door;
+  if (!door || (!door.proof && door.failures.length === 0)) return null;
+  const label = `order #${order.id.slice(0, 8)}`;
+  return (
+    <section
+      aria-label={`At the door, ${label}`}
+      className="space-y-2 border-border border-t px-4 py-3 text-sm sm:px-5"
+    >
+      {door.failures.map((failure) => (
+        <p key={failure.at} className="flex flex-wrap items-center gap-x-2">
+          <Badge variant="warning">Could not deliver</Badge>
+          <span className="font-medium">{failure.text}</span>
+          <time className="text-muted-foreground" dateTime={failure.at}>
+            {placedAt.format(new Date(failure.phoneTime ?? failure.at))}
+          </time>
+        </p>
+      ))}
+      {door.proof ? (
+        <div className="space-y-2">
+          <p>
+            <span className="font-semibold">Proof at the door:</span> ID checked (age {door.proof.ageYears}) ·
+            cash {formatCents(door.proof.cashReceivedCents)} · change {formatCents(door.proof.changeCents)}
+          </p>
+          <details onToggle={(event) => setShowSignature(event.currentTarget.open)}>
+            <summary className="inline-flex min-h-11 cursor-pointer items-center font-medium text-primary underline-offset-2 hover:underline">
+              Show signature
+            </summary>
+            {showSignature ? (
+              <img
+                src={`/admin/orders/${order.id}/signature`}
+                alt={`Signature of ${order.customerName}`}
+                className="mt-2 h-auto w-full max-w-md rounded-md border border-border bg-white"
+              />
+            ) : (
+              <a
+                href={`/admin/orders/${order.id}/signature`}
+                target="_blank"
+                rel="noreferrer"
+                className="mt-2 block underline"
+              >
+                Open the signature
+              </a>
+            )}
+          </details>
+        </div>
+      ) : null}
+    </section>
   );
 }
 

@@ -94,6 +94,8 @@ const LIST_ACTIONS: Record<OrderScope, OrderAction[]> = {
   incoming: ["confirm", "out-for-delivery", "deliver", "cancel"],
   completed: ["reopen"],
 };
+/** What staff do with an order the driver brings back (P-32). */
+const RETURN_ACTIONS: OrderAction[] = ["check-in", "send-out-again"];
 
 const ACTION_VARIANTS: Record<OrderAction, "primary" | "secondary" | "outline" | "outlineDestructive"> = {
   confirm: "primary",
@@ -101,6 +103,8 @@ const ACTION_VARIANTS: Record<OrderAction, "primary" | "secondary" | "outline" |
   deliver: "secondary",
   cancel: "outlineDestructive",
   reopen: "outline",
+  "check-in": "secondary",
+  "send-out-again": "primary",
 };
 
 /**
@@ -136,7 +140,7 @@ export function OrderActions({
       <fetcher.Form method="post" className="flex flex-wrap gap-2">
         <CsrfInput />
         <input type="hidden" name="orderId" value={order.id} />
-        {LIST_ACTIONS[scope]
+        {(order.status === "returning" ? RETURN_ACTIONS : LIST_ACTIONS[scope])
           .filter((action) => !only || only.includes(action))
           .map((action) => {
             const { label, confirm } = ORDER_ACTIONS[action];
@@ -188,6 +192,16 @@ const QUESTIONS: Partial<Record<OrderAction, { title: string; body: string; subm
     title: "Cancel this order?",
     body: "Its items go back in stock and the customer is told by e-mail, with the reason.",
     submit: "Cancel order",
+  },
+  "check-in": {
+    title: "Check this order back in?",
+    body: "Its items go back in stock (a return in the stock ledger) and the order is cancelled; the customer is told by e-mail.",
+    submit: "Check back in",
+  },
+  "send-out-again": {
+    title: "Send this order out again?",
+    body: "It goes back to the confirmed orders, on its driver's run.",
+    submit: "Send out again",
   },
   reopen: {
     title: "Reopen this order?",

@@ -18,6 +18,7 @@ const REASONS: Record<StockMovementView["reason"], string> = {
   received: "Received",
   correction: "Correction",
   import: "Import",
+  return: "Returned by the driver",
 };
 
 export type SizeHistory = {

@@ -10,17 +10,12 @@
 import type { ReactNode } from "react";
 import { Form } from "react-router";
 import { VehicleField } from "#app/components/driver/cash-panel.tsx";
+import { CouldNotDeliverForm, DeliveredForm } from "#app/components/driver/door-proof.tsx";
 import { changeToBringText } from "#app/features/delivery/cash-change.ts";
 import { mapSearchUrl } from "#app/features/orders/day-board.ts";
 import type { DriverRun, RunStop } from "#app/features/orders/driver-run.server.ts";
 import { dialable, directionsUrl } from "#app/features/orders/driver-run.ts";
-import {
-  CANCEL_OTHER_MAX,
-  CANCEL_REASONS,
-  ORDER_ACTIONS,
-  STAFF_CANCEL_REASONS,
-  STATUS_LABELS,
-} from "#app/features/orders/order-status.ts";
+import { STATUS_LABELS } from "#app/features/orders/order-status.ts";
 import { formatCents } from "#app/utils/money.ts";
 import { formatStoreDate } from "#app/utils/store-time.ts";
 
@@ -130,60 +125,16 @@ function StopActions({ stop, csrf }: { stop: RunStop; csrf: string }) {
   return (
     <div className="space-y-3">
       <details>
-        <summary className={`${PRIMARY} w-full cursor-pointer list-none`}>
-          {ORDER_ACTIONS.deliver.label}
-        </summary>
-        <Form reloadDocument method="post" className="mt-2 space-y-3 rounded-lg border-2 border-primary p-3">
-          <Hidden csrf={csrf} intent="deliver" orderId={stop.id} />
-          <p className="text-lg">
-            Only when the customer has the order, their ID was checked and the cash collected. The customer
-            gets a receipt by e-mail.
-          </p>
-          <button type="submit" className={`${PRIMARY} w-full`}>
-            {ORDER_ACTIONS.deliver.label}
-          </button>
-        </Form>
+        <summary className={`${PRIMARY} w-full cursor-pointer list-none`}>Delivered</summary>
+        <div className="mt-2">
+          <DeliveredForm stop={stop} csrf={csrf} />
+        </div>
       </details>
       <details>
-        <summary className={`${DANGER} w-full cursor-pointer list-none`}>
-          {ORDER_ACTIONS.cancel.label}
-        </summary>
-        <Form
-          reloadDocument
-          method="post"
-          className="mt-2 space-y-3 rounded-lg border-2 border-destructive p-3"
-        >
-          <Hidden csrf={csrf} intent="cancel" orderId={stop.id} />
-          <label className="block space-y-1 text-lg">
-            <span className="font-semibold">Reason</span>
-            <select
-              name="reason"
-              required
-              defaultValue=""
-              className="block min-h-12 w-full rounded-lg border-2 border-foreground bg-card px-3 text-lg"
-            >
-              <option value="" disabled>
-                Choose a reason
-              </option>
-              {STAFF_CANCEL_REASONS.map((code) => (
-                <option key={code} value={code}>
-                  {CANCEL_REASONS[code].label}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className="block space-y-1 text-lg">
-            <span className="font-semibold">What happened? (for Other)</span>
-            <input
-              name="reasonText"
-              maxLength={CANCEL_OTHER_MAX}
-              className="block min-h-12 w-full rounded-lg border-2 border-foreground bg-card px-3 text-lg"
-            />
-          </label>
-          <button type="submit" className={`${DANGER} w-full`}>
-            Cancel order
-          </button>
-        </Form>
+        <summary className={`${DANGER} w-full cursor-pointer list-none`}>Could not deliver</summary>
+        <div className="mt-2">
+          <CouldNotDeliverForm stop={stop} csrf={csrf} />
+        </div>
       </details>
     </div>
   );
@@ -296,6 +247,7 @@ function ClosedStop({ stop }: { stop: RunStop }) {
       <p>
         {STATUS_LABELS[stop.status]} · {formatCents(stop.totalAmountCents)}
         {stop.cancelReason ? ` · ${stop.cancelReason}` : ""}
+        {stop.failure ? ` · ${stop.failure}` : ""}
       </p>
     </li>
   );
@@ -317,7 +269,7 @@ export function DriverRunScreen({
 }) {
   const navigate = directionsUrl(run.open.map((stop) => stop.deliveryAddress));
   const startable = run.open.some((stop) => stop.status === "confirmed") || run.unassigned.length > 0;
-  const finished = run.delivered.length + run.cancelled.length;
+  const finished = run.delivered.length + run.cancelled.length + run.returning.length;
   return (
     <main className="mx-auto w-full max-w-2xl space-y-8 bg-background px-4 py-5 text-foreground text-lg">
       <header className="space-y-3">
@@ -413,7 +365,7 @@ export function DriverRunScreen({
         <div className="space-y-3 p-3">
           {finished === 0 ? <p>Nothing yet.</p> : null}
           <ul className="space-y-3">
-            {[...run.delivered, ...run.cancelled].map((stop) => (
+            {[...run.delivered, ...run.returning, ...run.cancelled].map((stop) => (
               <ClosedStop key={stop.id} stop={stop} />
             ))}
           </ul>

@@ -13,6 +13,7 @@ import {
   type IdPhotoKeyring,
 } from "#app/features/keyring/id-photo-crypto.server.ts";
 import { resealTotpSecrets } from "#app/features/staff/totp.server.ts";
+import { resealDeliverySignatures } from "./signature-seal.server.ts";
 
 /** A key problem that must stop the server from starting (the message says what to do). */
 export class IdPhotoKeyError extends Error {
@@ -194,6 +195,9 @@ export type Rotation = {
   /** Staff second factors (sealed with the same key ring) moved to the new key, and those left. */
   secondFactorsResealed: number;
   secondFactorsLeftUnreadable: number;
+  /** Customers' signatures at the door (record 051), sealed with the same key ring. */
+  signaturesResealed: number;
+  signaturesLeftUnreadable: number;
 };
 
 /**
@@ -226,6 +230,7 @@ export async function rotateIdPhotoKey(database: Database, keyring: IdPhotoKeyri
   });
   const reencrypted = await reencryptIdPhotos(database, keyring);
   const secondFactors = await resealTotpSecrets(database, keyring);
+  const signatures = await resealDeliverySignatures(database, keyring);
   const [left] = await database
     .select({ photos: sql<number>`count(*)::int` })
     .from(idPhotos)
@@ -237,5 +242,7 @@ export async function rotateIdPhotoKey(database: Database, keyring: IdPhotoKeyri
     leftUnreadable: left?.photos ?? 0,
     secondFactorsResealed: secondFactors.resealed,
     secondFactorsLeftUnreadable: secondFactors.leftUnreadable,
+    signaturesResealed: signatures.resealed,
+    signaturesLeftUnreadable: signatures.leftUnreadable,
   };
 }

@@ -30,10 +30,17 @@ import { type AuditBy, recordAuditBy } from "#app/features/audit/audit.server.ts
 import { config } from "#app/utils/env.server.ts";
 import { addStoreDays, STORE_TIME_ZONE, storeDay } from "#app/utils/store-time.ts";
 import { type DeliveredBy, deliveredBy } from "./delivered-by.server.ts";
+import { type DoorRecord, doorRecords } from "./door-records.server.ts";
 import { isWithinScope, type StaffScope } from "./driver-scope.server.ts";
 import type { OrderFilters } from "./order-search.schema.ts";
 import { orderFilterCondition } from "./order-search.server.ts";
-import { CLOSED_STATUSES, OPEN_STATUSES, ORDER_ACTIONS, type OrderAction } from "./order-status.ts";
+import {
+  CLOSED_STATUSES,
+  OPEN_STATUSES,
+  ORDER_ACTIONS,
+  type OrderAction,
+  RETURNED_CANCEL_REASON,
+} from "./order-status.ts";
 import {
   getOrderForStatusChange,
   type OrderItemView,
@@ -56,9 +63,22 @@ export type AdminOrder = OrderSummary &
     items: AdminOrderItem[];
     /** On the completed list, a delivered order's who and when. */
     delivered?: DeliveredBy | null;
+    /** What the driver recorded at the door (record 051), when they did. */
+    door?: DoorRecord | null;
   };
 
 export type OrderScope = "incoming" | "completed";
+
+/** Orders that may have a door record: delivered, returning, or checked back in (cancelled). */
+const DOOR_STATUSES: readonly OrderStatus[] = ["delivered", "returning", "cancelled"];
+
+/** Adds what the driver recorded at the door (record 051) to the listed orders that may have it. */
+export async function withDoorRecords(executor: Executor, listed: AdminOrder[]) {
+  const atTheDoor = listed.filter((order) => DOOR_STATUSES.includes(order.status)).map((order) => order.id);
+  if (atTheDoor.length === 0) return;
+  const records = await doorRecords(executor, atTheDoor);
+  for (const order of listed) order.door = records.get(order.id) ?? null;
+}
 
 export type OrdersPage = { orders: AdminOrder[]; nextCursor: string | null };
 
@@ -262,7 +282,8 @@ export function applyOrderAction(
     actorId: options.actorId,
     audit: options.audit,
     scope: options.scope,
-    cancelReason: action === "cancel" ? options.cancelReason : undefined,
+    cancelReason:
+      action === "cancel" ? options.cancelReason : action === "check-in" ? RETURNED_CANCEL_REASON : undefined,
     onlyFrom: from,
   });
 }
@@ -527,6 +548,7 @@ export async function getDashboardStats(
     out_for_delivery: 0,
     delivered: 0,
     cancelled: 0,
+    returning: 0,
   };
   for (const row of statusRows) statusCounts[row.status] = row.ordersCount;
   const daily = new Map(dailyRows.map((row) => [row.day, row]));

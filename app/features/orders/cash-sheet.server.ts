@@ -6,7 +6,7 @@
  */
 import { and, asc, desc, eq, gte, inArray, isNotNull, lte, ne, sql } from "drizzle-orm";
 import { db, type Executor } from "#app/db/client.server.ts";
-import { adminUsers, driverCashSheets, orders } from "#app/db/schema.ts";
+import { adminUsers, deliveryProofs, driverCashSheets, orders } from "#app/db/schema.ts";
 import { type AuditBy, recordAuditBy } from "#app/features/audit/audit.server.ts";
 import { csvLines, figure } from "#app/utils/csv.ts";
 import {
@@ -45,8 +45,9 @@ export function staffName(user: { firstName: string; email: string }) {
 }
 
 /**
- * The delivered orders of the drivers on a day, as cash lines. What the customer handed over is
- * read from the 'I'll pay with' amount until the proof at the door records it (P-32).
+ * The delivered orders of the drivers on a day, as cash lines. What the customer handed over is the
+ * cash the driver recorded at the door (P-32), or, for an order delivered without that proof (from
+ * the board), its 'I'll pay with' amount.
  */
 async function deliveredLines(executor: Executor, date: string, driverIds?: readonly string[]) {
   const rows = await executor
@@ -55,9 +56,14 @@ async function deliveredLines(executor: Executor, date: string, driverIds?: read
       orderId: orders.id,
       customerName: orders.customerName,
       totalCents: orders.totalAmountCents,
-      receivedCents: orders.payWithCents,
+      receivedCents: sql<
+        number | null
+      >`coalesce(${deliveryProofs.cashReceivedCents}, ${orders.payWithCents})`.mapWith(
+        (value: string | number | null) => (value === null ? null : Number(value)),
+      ),
     })
     .from(orders)
+    .leftJoin(deliveryProofs, eq(deliveryProofs.orderId, orders.id))
     .where(
       and(
         eq(orders.deliveryDate, date),

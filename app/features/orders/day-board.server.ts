@@ -18,6 +18,7 @@ import { errorMessage, log } from "#app/utils/logger.server.ts";
 import { storeDay } from "#app/utils/store-time.ts";
 import { type AdminOrder, adminOrderColumns, withItems } from "./admin-orders.server.ts";
 import { BOARD_ORDERS_PER_SLOT, boardQuery, MAX_DRIVER_SLIPS, slotOrder } from "./day-board.ts";
+import { doorRecords } from "./door-records.server.ts";
 import { type StaffScope, scopeCondition } from "./driver-scope.server.ts";
 
 /** An order on the board: the admin card's shape, with the driver it is assigned to. */
@@ -58,7 +59,7 @@ export type DownstreamOptions = {
 
 function downstreamCondition(options: DownstreamOptions): SQL | undefined {
   return and(
-    notInArray(orders.status, [...DONE]),
+    notInArray(orders.status, [...DONE, "returning"]),
     options.includePending ? undefined : ne(orders.status, "pending"),
     options.orderIds ? inArray(orders.id, [...options.orderIds]) : undefined,
   );
@@ -150,7 +151,18 @@ export async function getDayBoard(
         .limit(perSlot)),
     );
   }
-  const boardOrders = await withItems(executor, rows);
+  const boardOrders: BoardOrder[] = await withItems(executor, rows);
+  // What the door recorded (record 051): a returning order's reason, a delivered one's proof.
+  const atTheDoor = boardOrders.filter(
+    (order) => order.status === "returning" || order.status === "delivered",
+  );
+  if (atTheDoor.length > 0) {
+    const records = await doorRecords(
+      executor,
+      atTheDoor.map((order) => order.id),
+    );
+    for (const order of atTheDoor) order.door = records.get(order.id) ?? null;
+  }
   const slots = labels.map((label): BoardSlot => {
     const row = byLabel.get(label);
     const capacity = options.capacities?.get(label);

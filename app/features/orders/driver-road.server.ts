@@ -48,7 +48,7 @@ export async function getDriverRoads(date: string): Promise<DriverRoad[]> {
       driverId,
       name: names.get(driverId) ?? "",
       done: tally(driverId, ["delivered"]),
-      failed: tally(driverId, ["cancelled"]),
+      failed: tally(driverId, ["cancelled", "returning"]),
       left: tally(driverId, ["confirmed", "out_for_delivery"]),
       cash: sheets.find((sheet) => sheet.driverId === driverId) ?? null,
       manifests: manifests.filter((manifest) => manifest.driverId === driverId),

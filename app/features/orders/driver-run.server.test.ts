@@ -11,6 +11,7 @@ import {
   signedIn,
   statusOf,
 } from "#tests/staff/support.ts";
+import { testPng } from "#tests/support/checkout-test-helpers.server.ts";
 import { type InProcessApp, inProcessApp } from "#tests/support/in-process-app.ts";
 import { insertOrderRow } from "#tests/support/order-rows.ts";
 import { applyOrderAction } from "./admin-orders.server.ts";
@@ -186,7 +187,20 @@ describeEachDatabase("a driver's run on the phone", (database) => {
     );
     expect(started.status).toBe(200);
     expect(await statusOf(db, order)).toBe("out_for_delivery");
-    const delivered = await app(postRequest("/driver", session, { intent: "deliver", orderId: order }));
+    // 'Delivered' needs the proof at the door (record 051): without it the post is refused.
+    const unproven = await app(postRequest("/driver", session, { intent: "deliver", orderId: order }));
+    expect(unproven.status).toBe(400);
+    expect(await statusOf(db, order)).toBe("out_for_delivery");
+    const delivered = await app(
+      postRequest("/driver", session, {
+        intent: "deliver",
+        orderId: order,
+        nameMatches: "on",
+        dateOfBirth: "1991-02-28",
+        cashReceived: "42",
+        signaturePng: `data:image/png;base64,${Buffer.from(await testPng()).toString("base64")}`,
+      }),
+    );
     expect(delivered.status).toBe(200);
     expect(await statusOf(db, order)).toBe("delivered");
     // Without the CSRF token the guard refuses the post.

@@ -15,12 +15,17 @@ import { type AuditBy, recordAuditBy } from "#app/features/audit/audit.server.ts
 import { nextDate, storeDay } from "#app/utils/store-time.ts";
 import { z } from "#app/utils/zod.ts";
 import { type AdminOrder, adminOrderColumns, changeOrderStatus, withItems } from "./admin-orders.server.ts";
+import { latestFailures } from "./door-records.server.ts";
 import { collectedCents, compareStops, type MoveDirection, movedStops } from "./driver-run.ts";
 import type { StaffScope } from "./driver-scope.server.ts";
 import { ORDER_ACTIONS } from "./order-status.ts";
 import { freezeRunManifest } from "./run-manifest.server.ts";
 
-export type RunStop = AdminOrder & { position: number | null };
+export type RunStop = AdminOrder & {
+  position: number | null;
+  /** A returning stop's reason, as the driver gave it (P-32). */
+  failure?: string;
+};
 
 export type DriverRun = {
   date: string;
@@ -29,6 +34,8 @@ export type DriverRun = {
   open: RunStop[];
   delivered: RunStop[];
   cancelled: RunStop[];
+  /** Could not deliver: going back to the store. */
+  returning: RunStop[];
   /** Today's confirmed orders assigned to nobody: the driver may take them. */
   unassigned: RunStop[];
   /** Tomorrow's orders assigned to the driver (not cancelled), in delivery order. */
@@ -75,7 +82,7 @@ export async function getDriverRun(
       or(
         and(
           eq(orders.driverId, driverId),
-          inArray(orders.status, ["confirmed", "out_for_delivery", "delivered", "cancelled"]),
+          inArray(orders.status, ["confirmed", "out_for_delivery", "delivered", "cancelled", "returning"]),
         ),
         and(isNull(orders.driverId), eq(orders.status, "confirmed")),
       ),
@@ -93,12 +100,19 @@ export async function getDriverRun(
     ),
   );
   const strip = ({ driverId: _driver, ...stop }: (typeof today)[number]): RunStop => stop;
+  const returning = mine.filter((stop) => stop.status === "returning").map(strip);
+  const failures = await latestFailures(
+    executor,
+    returning.map((stop) => stop.id),
+  );
+  for (const stop of returning) stop.failure = failures.get(stop.id);
   return {
     date,
     tomorrow,
     open: open.map(strip),
     delivered: mine.filter((stop) => stop.status === "delivered").map(strip),
     cancelled: mine.filter((stop) => stop.status === "cancelled").map(strip),
+    returning,
     unassigned: today.filter((stop) => stop.driverId === null).map(strip),
     ahead: ahead.map(strip),
     collectedCents: collectedCents(mine),

@@ -15,6 +15,7 @@ describe("the order status flow table (P-23)", () => {
       ["pending", ["confirm", "cancel"]],
       ["confirmed", ["out-for-delivery", "deliver", "cancel"]],
       ["out_for_delivery", ["deliver", "cancel"]],
+      ["returning", ["check-in", "send-out-again"]],
       ["delivered", ["reopen"]],
       ["cancelled", ["reopen"]],
     ]);
@@ -30,7 +31,7 @@ describe("the order status flow table (P-23)", () => {
       Object.entries(ORDER_ACTIONS)
         .filter(([, action]) => action.confirm)
         .map(([name]) => name),
-    ).toEqual(["deliver", "cancel", "reopen"]);
+    ).toEqual(["deliver", "cancel", "reopen", "check-in", "send-out-again"]);
   });
 
   it("stores a reason as staff read it and tells the customer in plain words", () => {

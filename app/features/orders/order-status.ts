@@ -9,6 +9,8 @@
  *   pending, confirmed, out_for_delivery ─Cancel (reason)→ cancelled
  *   confirmed ─Mark Delivered→ delivered (the first shop's shortcut stays)
  *   delivered, cancelled ─Reopen→ confirmed (stock taken again)
+ *   confirmed, out_for_delivery ─Could not deliver (the driver, with a reason)→ returning (P-32)
+ *   returning ─Check back in→ cancelled (stock back, 'return') · returning ─Send out again→ confirmed
  */
 import type { OrderStatus } from "#app/db/schema.ts";
 
@@ -35,6 +37,8 @@ export const ORDER_ACTIONS = {
     confirm: true,
   },
   reopen: { label: "Reopen", to: "confirmed", from: ["delivered", "cancelled"], confirm: true },
+  "check-in": { label: "Check back in", to: "cancelled", from: ["returning"], confirm: true },
+  "send-out-again": { label: "Send out again", to: "confirmed", from: ["returning"], confirm: true },
 } as const satisfies Record<
   string,
   { label: string; to: OrderStatus; from: readonly OrderStatus[]; confirm: boolean }
@@ -61,13 +65,18 @@ export const STATUS_LABELS: Record<OrderStatus, string> = {
   out_for_delivery: "Out for delivery",
   delivered: "Delivered",
   cancelled: "Cancelled",
+  returning: "Returning",
 };
 
-/** Still to be delivered: counted by the open-orders limit (P-29) and in the incoming list. */
+/**
+ * Still to be delivered: in the incoming list. The open-orders limit (P-29) counts the first three
+ * (in `place_order`); a returning order waits for staff.
+ */
 export const OPEN_STATUSES = [
   "pending",
   "confirmed",
   "out_for_delivery",
+  "returning",
 ] as const satisfies readonly OrderStatus[];
 export const CLOSED_STATUSES = ["delivered", "cancelled"] as const satisfies readonly OrderStatus[];
 /**
@@ -115,9 +124,13 @@ export function cancelReasonText(code: CancelReasonCode, otherText?: string | nu
   return CANCEL_REASONS[code].label;
 }
 
+/** The cancel reason of a returning order checked back in at the store (P-32). */
+export const RETURNED_CANCEL_REASON = "Could not deliver";
+
 /** The stored reason in the customer's words: 'because …'. */
 export function cancelReasonForCustomer(stored: string | null): string {
   if (!stored) return "";
+  if (stored === RETURNED_CANCEL_REASON) return "we could not deliver it";
   const lower = stored.toLowerCase();
   for (const reason of Object.values(CANCEL_REASONS)) {
     if (reason.label.toLowerCase() === lower && reason.customerText) return reason.customerText;

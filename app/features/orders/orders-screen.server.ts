@@ -6,12 +6,19 @@
  * words the error).
  */
 
+import { db } from "#app/db/client.server.ts";
 import { type OrderHistoryEntry, orderHistories } from "#app/features/audit/audit-log.server.ts";
 import { can } from "#app/features/staff/permissions.ts";
 import type { AdminSession } from "#app/features/staff/sessions.server.ts";
 import { errorMessage, log } from "#app/utils/logger.server.ts";
 import { storeDay } from "#app/utils/store-time.ts";
-import { type AdminOrder, listOrders, type OrderScope, type OrdersPage } from "./admin-orders.server.ts";
+import {
+  type AdminOrder,
+  listOrders,
+  type OrderScope,
+  type OrdersPage,
+  withDoorRecords,
+} from "./admin-orders.server.ts";
 import { incomingBySlot } from "./bulk-orders.server.ts";
 import { countPlacedOrders } from "./day-board.server.ts";
 import { type ActiveDriver, listActiveDrivers } from "./driver-assignment.server.ts";
@@ -46,6 +53,7 @@ export async function loadOrdersScreen(
       view === "slots"
         ? { ...(await incomingBySlot(filters)), nextCursor: null }
         : await listOrders(scope, { cursor: before, filters });
+    await withDoorRecords(await db(), page.orders);
     const histories: OrderHistories = can(session.role, "audit")
       ? await orderHistories(page.orders.map((order: AdminOrder) => order.id))
       : null;

@@ -161,6 +161,19 @@ export function OrderCancelledEmail({ view }: Props) {
   );
 }
 
+export function OrderReturningEmail({ view }: Props) {
+  return (
+    <CustomerEmail view={view} heading="We could not deliver your order">
+      <Paragraph>
+        Our driver could not deliver your order #{view.shortId} for {view.delivery}
+        {view.reason.map((reason) => ` (${reason})`)}. It is going back to the store.
+      </Paragraph>
+      <OrderLines view={view} caption={`Order #${view.shortId}`} totalLabel="Total (not charged)" />
+      <Paragraph>We will call you to deliver it again or to cancel it. Nothing is due yet.</Paragraph>
+    </CustomerEmail>
+  );
+}
+
 /** To the shop: the customer cancelled their pending order on its page. */
 export function CustomerCancelledNotice({ view }: Props) {
   return (
@@ -193,6 +206,10 @@ const templates = {
   cancelled: emailTemplate((view: StatusEmailView) => ({
     subject: `Your order #${view.shortId} is cancelled`,
     element: <OrderCancelledEmail view={view} />,
+  })),
+  returning: emailTemplate((view: StatusEmailView) => ({
+    subject: `We could not deliver your order #${view.shortId}`,
+    element: <OrderReturningEmail view={view} />,
   })),
 } satisfies Record<CustomerStatus, (view: StatusEmailView) => Promise<EmailMessage>>;
 

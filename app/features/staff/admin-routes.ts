@@ -43,6 +43,8 @@ const ORDER_LIST_INTENTS = {
   deliver: "orders",
   cancel: "orders",
   reopen: "orders",
+  "check-in": "orders",
+  "send-out-again": "orders",
 } as const satisfies Record<string, Permission>;
 
 /** The today board's moves: a driver may make three of them (P-26), on their run only. */
@@ -52,6 +54,8 @@ const BOARD_INTENTS = {
   deliver: "today.run",
   cancel: "today.run",
   reopen: "orders",
+  "check-in": "orders",
+  "send-out-again": "orders",
 } as const satisfies Record<string, Permission>;
 
 export const ADMIN_ROUTES = {
@@ -78,6 +82,7 @@ export const ADMIN_ROUTES = {
       "move-up": "today.run",
       "move-down": "today.run",
       deliver: "today.run",
+      fail: "today.run",
       cancel: "today.run",
       "cash-float": "today.run",
       "cash-hand-in": "today.run",
@@ -134,6 +139,8 @@ export const ADMIN_ROUTES = {
   },
   "/admin/logout": { read: "account", actions: { "*": "account" } },
   "/admin/id-photos/:id": { read: "today.run", resource: true },
+  /** The customer's signature at the door (record 051): every opening audited. */
+  "/admin/orders/:id/signature": { read: "orders", resource: true },
   "/admin/audit": { read: "audit" },
   "/admin/audit/export": { read: "audit", resource: true },
   "/admin/staff": {

@@ -61,7 +61,15 @@ export default function OrderConfirmationPage({ loaderData }: Route.ComponentPro
           </Row>
           <Row label="Total">{formatCents(order.totalAmountCents)}</Row>
           <Row label="Status">
-            <Badge variant={order.status === "out_for_delivery" ? "accent" : order.status}>
+            <Badge
+              variant={
+                order.status === "out_for_delivery"
+                  ? "accent"
+                  : order.status === "returning"
+                    ? "warning"
+                    : order.status
+              }
+            >
               {STATUS_LABELS[order.status] ?? order.status}
             </Badge>
           </Row>

@@ -259,6 +259,7 @@ const STEP_LABELS: Record<OrderStatus, string> = {
   out_for_delivery: "Out for delivery",
   delivered: "Delivered",
   cancelled: "Cancelled",
+  returning: "Could not deliver",
 };
 
 /** Where the order goes from each status, for the steps still to come. */
@@ -268,6 +269,7 @@ const STILL_TO_COME: Record<OrderStatus, OrderStatus[]> = {
   out_for_delivery: ["delivered"],
   delivered: [],
   cancelled: [],
+  returning: [],
 };
 
 /** The order's steps with their times, then the steps still to come (greyed). */

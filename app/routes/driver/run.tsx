@@ -4,6 +4,7 @@ import { type ActionMessage, DriverRunScreen } from "#app/components/driver/driv
 import { auditBy } from "#app/features/audit/audit.server.ts";
 import { getCashSheet, handInCash, setCashFloat } from "#app/features/orders/cash-sheet.server.ts";
 import { CASH_AMOUNT_MESSAGE, cashAmountCents } from "#app/features/orders/cash-sheet.ts";
+import { doorAction } from "#app/features/orders/door-action.server.ts";
 import {
   getDriverRun,
   moveStop,
@@ -99,6 +100,12 @@ export async function action({
     return result.ok
       ? { ok: true, description: result.message }
       : data({ ok: false, description: result.message }, { status: 409 });
+  }
+  if (intent === "deliver" || intent === "fail") {
+    const result = await doorAction(form, admin.userId, by);
+    return result.ok
+      ? { ok: true, description: result.description }
+      : data({ ok: false, description: result.description }, { status: result.status });
   }
   const stop = stopSchema.safeParse({ orderId: form.get("orderId") });
   if (stop.success) await takeStop(admin.userId, stop.data.orderId, by);

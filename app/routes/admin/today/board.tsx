@@ -1,6 +1,6 @@
 import { useEffect } from "react";
 import { data, Link } from "react-router";
-import { BoardDatePicker, BoardSlotSection } from "#app/components/admin/day-board.tsx";
+import { BoardDatePicker, BoardSlotSection, ReturningSummary } from "#app/components/admin/day-board.tsx";
 import { DriverRoads } from "#app/components/admin/driver-road.tsx";
 import { NewOrderAlert } from "#app/components/admin/new-order-alert.tsx";
 import { RefreshButton } from "#app/components/admin/orders-screen.tsx";
@@ -195,6 +195,7 @@ export default function TodayBoard({ loaderData }: Route.ComponentProps) {
               No orders for {formatStoreDate(date)} yet.
             </p>
           ) : null}
+          <ReturningSummary slots={board.slots} />
           <div className="space-y-8">
             {board.slots.map((entry) => (
               <BoardSlotSection

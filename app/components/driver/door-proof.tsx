@@ -1,0 +1,305 @@
+/**
+ * Proof at the door on the phone (P-32, record 051): the 'Delivered' screen (ID checked, date of
+ * birth typed and its age shown, cash received and the change to give, the customer's signature
+ * drawn on the screen) and the 'Could not deliver' screen (a reason, a note for Other).
+ *
+ * Both are plain forms posting to `/driver` (a document post, record 049). Given `onAction`, a form
+ * hands its action to script instead (the offline queue) and posts nothing. The signature needs
+ * script to be drawn; without it the server answers that the customer must sign.
+ */
+import { type FormEvent, useEffect, useRef, useState } from "react";
+import { Form } from "react-router";
+import SignaturePad from "signature_pad";
+import {
+  cashCents,
+  cashChange,
+  checkAge,
+  FAILURE_REASON_LABELS,
+} from "#app/features/orders/delivery-proof.ts";
+import {
+  DELIVERY_FAILURE_REASONS,
+  type DeliveryFailureReason,
+  type DriverAction,
+} from "#app/features/orders/driver-actions.schema.ts";
+import { centsToDollarString, formatCents } from "#app/utils/money.ts";
+
+const BUTTON =
+  "inline-flex min-h-12 items-center justify-center gap-2 rounded-lg px-4 py-2 text-lg font-semibold focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-ring disabled:opacity-50";
+const PRIMARY = `${BUTTON} bg-primary text-primary-foreground hover:bg-primary-hover`;
+const OUTLINE = `${BUTTON} border-2 border-foreground bg-card text-foreground hover:bg-muted`;
+const DANGER = `${BUTTON} border-2 border-destructive bg-card text-destructive hover:bg-muted`;
+const FIELD = "block min-h-12 w-full rounded-lg border-2 border-foreground bg-card px-3 text-xl";
+
+export type DoorStop = {
+  id: string;
+  customerName: string;
+  totalAmountCents: number;
+  payWithCents: number | null;
+};
+
+function Hidden({ csrf, intent, orderId }: { csrf: string; intent: string; orderId: string }) {
+  return (
+    <>
+      <input type="hidden" name="csrf" value={csrf} />
+      <input type="hidden" name="intent" value={intent} />
+      <input type="hidden" name="orderId" value={orderId} />
+    </>
+  );
+}
+
+/** A signature drawn with a finger (signature_pad on a canvas), sent as a PNG data URL. */
+function SignatureField({ label, onChange }: { label: string; onChange: (png: string) => void }) {
+  const canvas = useRef<HTMLCanvasElement>(null);
+  const pad = useRef<SignaturePad | null>(null);
+  const [signed, setSigned] = useState(false);
+
+  useEffect(() => {
+    const element = canvas.current;
+    if (!element) return;
+    // The drawing size is the shown size (one pixel per CSS pixel): a small PNG to send.
+    element.width = element.clientWidth;
+    element.height = element.clientHeight;
+    const signature = new SignaturePad(element, { penColor: "#111", minWidth: 1.5, maxWidth: 3.5 });
+    const ended = () => {
+      setSigned(true);
+      onChange(signature.toDataURL("image/png"));
+    };
+    signature.addEventListener("endStroke", ended);
+    pad.current = signature;
+    return () => {
+      signature.removeEventListener("endStroke", ended);
+      signature.off();
+      pad.current = null;
+    };
+  }, [onChange]);
+
+  function clear() {
+    pad.current?.clear();
+    setSigned(false);
+    onChange("");
+  }
+
+  return (
+    <fieldset className="space-y-2">
+      <legend className="font-semibold text-lg">{label}</legend>
+      <canvas
+        ref={canvas}
+        aria-label="Signature pad: the customer signs here"
+        data-testid="signature-pad"
+        className="block h-48 w-full touch-none rounded-lg border-2 border-foreground border-dashed bg-white"
+      />
+      <div className="flex items-center justify-between gap-2">
+        <span className="text-lg">{signed ? "Signed" : "Not signed yet"}</span>
+        <button type="button" className={OUTLINE} onClick={clear}>
+          Clear
+        </button>
+      </div>
+    </fieldset>
+  );
+}
+
+function AgeLine({ dateOfBirth }: { dateOfBirth: string }) {
+  if (!dateOfBirth) return null;
+  const check = checkAge(dateOfBirth);
+  return check.ok ? (
+    <p className="font-bold text-primary text-xl" data-testid="age-check">
+      Age {check.age}: 21 or older
+    </p>
+  ) : (
+    <p role="alert" className="font-bold text-destructive text-xl" data-testid="age-check">
+      {check.message}
+    </p>
+  );
+}
+
+function ChangeLine({ totalCents, cash }: { totalCents: number; cash: string }) {
+  const received = cashCents(cash);
+  if (received === null) return null;
+  const result = cashChange(totalCents, received);
+  return result.ok ? (
+    <p className="font-bold text-2xl" data-testid="change-to-give">
+      {result.changeCents === 0
+        ? "Exact cash: no change"
+        : `Change to give: ${formatCents(result.changeCents)}`}
+    </p>
+  ) : (
+    <p role="alert" className="font-bold text-destructive text-xl" data-testid="change-to-give">
+      {result.message}
+    </p>
+  );
+}
+
+/** 'Delivered': ID checked, cash received, signed; one screen. */
+export function DeliveredForm({
+  stop,
+  csrf,
+  onAction,
+}: {
+  stop: DoorStop;
+  csrf: string;
+  onAction?: (action: DriverAction) => void;
+}) {
+  const [dateOfBirth, setDateOfBirth] = useState("");
+  const [cash, setCash] = useState(centsToDollarString(stop.payWithCents ?? stop.totalAmountCents));
+  const [signature, setSignature] = useState("");
+  const [problem, setProblem] = useState<string | null>(null);
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    const age = checkAge(dateOfBirth);
+    const received = cashCents(cash);
+    const paid = received === null ? null : cashChange(stop.totalAmountCents, received);
+    const refusal = !age.ok
+      ? age.message
+      : paid === null
+        ? "Enter the cash received"
+        : !paid.ok
+          ? paid.message
+          : signature === ""
+            ? "Ask the customer to sign on the screen"
+            : null;
+    if (refusal) {
+      event.preventDefault();
+      setProblem(refusal);
+      return;
+    }
+    if (!onAction || received === null) return;
+    event.preventDefault();
+    onAction({
+      kind: "deliver",
+      orderId: stop.id,
+      proof: { dateOfBirth, nameMatches: true, cashReceivedCents: received, signaturePng: signature },
+    });
+  }
+
+  return (
+    <Form
+      reloadDocument
+      method="post"
+      onSubmit={submit}
+      aria-label={`Delivered: ${stop.customerName}`}
+      className="space-y-5 rounded-lg border-2 border-primary p-3"
+    >
+      <Hidden csrf={csrf} intent="deliver" orderId={stop.id} />
+      <input type="hidden" name="signaturePng" value={signature} />
+      <fieldset className="space-y-3">
+        <legend className="font-bold text-xl">ID check</legend>
+        <label className="flex min-h-12 items-start gap-3 text-lg">
+          <input
+            type="checkbox"
+            name="nameMatches"
+            required
+            className="mt-1 size-7 shrink-0 accent-primary"
+          />
+          <span className="[overflow-wrap:anywhere]">
+            The name on the ID is <strong>{stop.customerName}</strong>
+          </span>
+        </label>
+        <label className="block space-y-1 text-lg">
+          <span className="font-semibold">Date of birth on the ID</span>
+          <input
+            type="date"
+            name="dateOfBirth"
+            required
+            value={dateOfBirth}
+            onChange={(event) => setDateOfBirth(event.target.value)}
+            className={FIELD}
+          />
+        </label>
+        <AgeLine dateOfBirth={dateOfBirth} />
+      </fieldset>
+      <fieldset className="space-y-3">
+        <legend className="font-bold text-xl">Cash</legend>
+        <p className="text-lg">
+          Total <strong className="text-2xl">{formatCents(stop.totalAmountCents)}</strong>
+        </p>
+        <label className="block space-y-1 text-lg">
+          <span className="font-semibold">Cash received ($)</span>
+          <input
+            name="cashReceived"
+            inputMode="decimal"
+            autoComplete="off"
+            required
+            value={cash}
+            onChange={(event) => setCash(event.target.value)}
+            className={FIELD}
+          />
+        </label>
+        <ChangeLine totalCents={stop.totalAmountCents} cash={cash} />
+      </fieldset>
+      <SignatureField label="Customer's signature" onChange={setSignature} />
+      {problem ? (
+        <p
+          role="alert"
+          className="rounded-lg border-2 border-destructive px-3 py-2 font-semibold text-destructive"
+        >
+          {problem}
+        </p>
+      ) : null}
+      <button type="submit" className={`${PRIMARY} w-full`}>
+        Delivered
+      </button>
+    </Form>
+  );
+}
+
+/** 'Could not deliver': the reason, and what happened for Other. */
+export function CouldNotDeliverForm({
+  stop,
+  csrf,
+  onAction,
+}: {
+  stop: DoorStop;
+  csrf: string;
+  onAction?: (action: DriverAction) => void;
+}) {
+  const [reason, setReason] = useState<DeliveryFailureReason | "">("");
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    if (!onAction || reason === "") return;
+    event.preventDefault();
+    const note = String(new FormData(event.currentTarget).get("note") ?? "").trim();
+    onAction({ kind: "fail", orderId: stop.id, reason, ...(note ? { note } : {}) });
+  }
+
+  return (
+    <Form
+      reloadDocument
+      method="post"
+      onSubmit={submit}
+      aria-label={`Could not deliver: ${stop.customerName}`}
+      className="space-y-4 rounded-lg border-2 border-destructive p-3"
+    >
+      <Hidden csrf={csrf} intent="fail" orderId={stop.id} />
+      <fieldset className="space-y-2">
+        <legend className="font-bold text-xl">Why?</legend>
+        {DELIVERY_FAILURE_REASONS.map((code) => (
+          <label
+            key={code}
+            className="flex min-h-12 items-center gap-3 rounded-lg border-2 border-border px-3 text-lg has-checked:border-foreground"
+          >
+            <input
+              type="radio"
+              name="reason"
+              value={code}
+              required
+              checked={reason === code}
+              onChange={() => setReason(code)}
+              className="size-6 shrink-0 accent-destructive"
+            />
+            {FAILURE_REASON_LABELS[code]}
+          </label>
+        ))}
+      </fieldset>
+      <label className="block space-y-1 text-lg">
+        <span className="font-semibold">What happened?{reason === "other" ? "" : " (for Other)"}</span>
+        <input name="note" maxLength={500} required={reason === "other"} className={FIELD} />
+      </label>
+      <p className="text-lg">
+        The order goes back to the store; staff check it back in or send it out again.
+      </p>
+      <button type="submit" className={`${DANGER} w-full`}>
+        Could not deliver
+      </button>
+    </Form>
+  );
+}
