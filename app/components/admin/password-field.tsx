@@ -1,3 +1,4 @@
+import { InputField } from "#app/components/admin/input-field.tsx";
 import { FieldError, Input, Label } from "#app/components/ui/input.tsx";
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "#app/utils/password-length.ts";
 
@@ -59,5 +60,26 @@ export function NewPasswordFields(props: {
         error={props.errors.confirmPassword}
       />
     </>
+  );
+}
+
+/** A code from the authenticator app, or a recovery code (sign-in's second step, 'Confirm it's you'). */
+export function SecondFactorCodeField(props: {
+  id: string;
+  label: string;
+  error?: string;
+  autoFocus?: boolean;
+}) {
+  return (
+    <InputField
+      {...props}
+      name="code"
+      inputMode="text"
+      autoComplete="one-time-code"
+      autoCapitalize="off"
+      spellCheck={false}
+      required
+      maxLength={20}
+    />
   );
 }

@@ -5,9 +5,9 @@
  * allows. The password and second-factor changes ask 'Confirm it's you' first unless this session
  * proved its password and code in the last 10 minutes (record 037).
  */
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { data, Link, redirect, useNavigation } from "react-router";
 import { ConfirmAccess } from "#app/components/admin/confirm-access.tsx";
-import { CsrfInput } from "#app/components/admin/csrf.tsx";
+import { PostForm } from "#app/components/admin/csrf.tsx";
 import { AdminPageHeader } from "#app/components/admin/page-header.tsx";
 import { NewPasswordFields, PasswordField } from "#app/components/admin/password-field.tsx";
 import { Badge } from "#app/components/ui/badge.tsx";
@@ -219,10 +219,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
                 </p>
               </div>
               {entry.current ? null : (
-                <Form method="post">
-                  <CsrfInput />
-                  <input type="hidden" name="intent" value="end-session" />
-                  <input type="hidden" name="session" value={entry.handle} />
+                <PostForm intent="end-session" fields={{ session: entry.handle }}>
                   <Button
                     type="submit"
                     variant="outline"
@@ -231,19 +228,17 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
                   >
                     Sign out
                   </Button>
-                </Form>
+                </PostForm>
               )}
             </li>
           ))}
         </ul>
         {loaderData.sessions.length > 1 ? (
-          <Form method="post">
-            <CsrfInput />
-            <input type="hidden" name="intent" value="sign-out-others" />
+          <PostForm intent="sign-out-others">
             <Button type="submit" variant="outline" disabled={busy("sign-out-others")}>
               {busy("sign-out-others") ? "Signing out..." : "Sign out the other sessions"}
             </Button>
-          </Form>
+          </PostForm>
         ) : null}
         {sessionMessage ? (
           <p role="status" className="text-sm">
@@ -275,22 +270,18 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
               {loaderData.twoFactor ? "Set up again on a new phone" : "Set up two-factor sign-in"}
             </Link>
             {loaderData.twoFactor ? (
-              <Form method="post">
-                <CsrfInput />
-                <input type="hidden" name="intent" value="recovery-codes" />
+              <PostForm intent="recovery-codes">
                 <Button type="submit" variant="outline" disabled={busy("recovery-codes")}>
                   New recovery codes
                 </Button>
-              </Form>
+              </PostForm>
             ) : null}
             {loaderData.twoFactor && !loaderData.twoFactorRequired ? (
-              <Form method="post">
-                <CsrfInput />
-                <input type="hidden" name="intent" value="turn-off-two-factor" />
+              <PostForm intent="turn-off-two-factor">
                 <Button type="submit" variant="outline" disabled={busy("turn-off-two-factor")}>
                   Turn off
                 </Button>
-              </Form>
+              </PostForm>
             ) : null}
           </div>
         ) : (
@@ -316,9 +307,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
       <Card className="space-y-4 p-4 sm:p-6">
         <h2 className="font-display text-primary text-xl">Change password</h2>
         {confirmed ? (
-          <Form method="post" className="max-w-sm space-y-4">
-            <CsrfInput />
-            <input type="hidden" name="intent" value="change-password" />
+          <PostForm intent="change-password" className="max-w-sm space-y-4">
             <PasswordField
               name="currentPassword"
               label="Current password"
@@ -335,7 +324,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
                 {actionData.message}
               </p>
             ) : null}
-          </Form>
+          </PostForm>
         ) : (
           <>
             <p className="text-muted-foreground text-sm">Confirm it's you above to change it.</p>
