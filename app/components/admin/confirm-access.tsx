@@ -29,12 +29,7 @@ export function ConfirmAccess(props: {
         </p>
       </div>
       <PostForm intent="confirm-access" className="max-w-sm space-y-4">
-        <PasswordField
-          name="password"
-          label="Your password"
-          autoComplete="current-password"
-          error={errors.password}
-        />
+        <PasswordField name="password" label="Your password" error={errors.password} />
         {props.twoFactor ? (
           <SecondFactorCodeField
             id="confirm-code"

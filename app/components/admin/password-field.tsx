@@ -2,11 +2,11 @@ import { InputField } from "#app/components/admin/input-field.tsx";
 import { FieldError, Input, Label } from "#app/components/ui/input.tsx";
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "#app/utils/password-length.ts";
 
-/** A password input with its label, hint and error (account and invitation pages). */
+/** A password input with its label, hint and error (account and invitation pages); by default the current one. */
 export function PasswordField(props: {
   name: string;
   label: string;
-  autoComplete: string;
+  autoComplete?: "current-password" | "new-password";
   error?: string;
   hint?: string;
 }) {
@@ -20,7 +20,7 @@ export function PasswordField(props: {
         id={props.name}
         name={props.name}
         type="password"
-        autoComplete={props.autoComplete}
+        autoComplete={props.autoComplete ?? "current-password"}
         required
         maxLength={MAX_PASSWORD_LENGTH}
         aria-invalid={props.error ? true : undefined}

@@ -343,22 +343,14 @@ export function ProductForm({
         <input type="hidden" name="imageKey" value={values.imageKey} />
         <input type="hidden" name="version" value={values.version} />
         <div className="space-y-4 border-border border-t pt-5">
-          <SwitchRow
-            id="field-isFeatured"
-            label="Featured Product"
-            hint="Show this product on the homepage"
-            name="isFeatured"
-            checked={values.isFeatured}
-            onChange={(checked) => set("isFeatured", checked)}
-          />
-          <SwitchRow
-            id="field-isDeal"
-            label="Deal Product"
-            hint="Show this product in the deals section"
-            name="isDeal"
-            checked={values.isDeal}
-            onChange={(checked) => set("isDeal", checked)}
-          />
+          {PLACEMENTS.map((placement) => (
+            <SwitchRow
+              key={placement.name}
+              {...placement}
+              checked={values[placement.name]}
+              onChange={(checked) => set(placement.name, checked)}
+            />
+          ))}
         </div>
       </Card>
 
@@ -540,15 +532,19 @@ function StockMoveFields({
   );
 }
 
+/** Where the storefront shows the product besides its category (posted as "on" when checked). */
+const PLACEMENTS = [
+  { name: "isFeatured", label: "Featured Product", hint: "Show this product on the homepage" },
+  { name: "isDeal", label: "Deal Product", hint: "Show this product in the deals section" },
+] as const;
+
 function SwitchRow({
-  id,
   name,
   label,
   hint,
   checked,
   onChange,
 }: {
-  id: string;
   /** Posted as "on" when checked, so a plain post (no JavaScript) keeps the setting. */
   name: string;
   label: string;
@@ -556,6 +552,7 @@ function SwitchRow({
   checked: boolean;
   onChange: (checked: boolean) => void;
 }) {
+  const id = `field-${name}`;
   return (
     <div className="flex items-center justify-between gap-4">
       <div>

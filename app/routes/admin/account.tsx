@@ -75,6 +75,12 @@ type ActionData =
 /** The intents that change the password or the second factor: only within the re-check's window. */
 const SENSITIVE = new Set(["recovery-codes", "turn-off-two-factor", "change-password"]);
 
+/** A refused intent: its errors, shown next to the form that posted it. */
+function refused(intent: Exclude<ActionData["intent"], "sign-out-others">, errors: Errors, status = 400) {
+  // The cast: TypeScript does not match one object with a union of intents to the per-intent variants.
+  return data({ intent, errors } as ActionData, { status });
+}
+
 export async function action({ context }: Route.ActionArgs) {
   const session = requirePermission(context, "account");
   const form = adminForm(context);
@@ -82,22 +88,13 @@ export async function action({ context }: Route.ActionArgs) {
   if (!parsed.success) {
     const intent = String(form.get("intent") ?? "change-password");
     const known = ["end-session", "confirm-access", "change-password"].includes(intent);
-    return data<ActionData>(
-      {
-        intent: (known ? intent : "change-password") as "change-password",
-        errors: fieldErrors(parsed.error),
-      },
-      { status: 400 },
-    );
+    return refused((known ? intent : "change-password") as "change-password", fieldErrors(parsed.error));
   }
   const database = await db();
   const actor = actorOf(session);
   const origin = originOf(context);
   if (SENSITIVE.has(parsed.data.intent) && !sudoUntil(session)) {
-    return data<ActionData>(
-      { intent: parsed.data.intent as "change-password", errors: { form: CONFIRM_FIRST } },
-      { status: 403 },
-    );
+    return refused(parsed.data.intent as "change-password", { form: CONFIRM_FIRST }, 403);
   }
   switch (parsed.data.intent) {
     case "sign-out-others": {
@@ -128,20 +125,12 @@ export async function action({ context }: Route.ActionArgs) {
         actor,
         origin,
       });
-      if (!result.ok) {
-        return data<ActionData>(
-          { intent: "confirm-access", errors: { form: result.error } },
-          { status: confirmAccessRefusedStatus(result) },
-        );
-      }
+      if (!result.ok)
+        return refused("confirm-access", { form: result.error }, confirmAccessRefusedStatus(result));
       return redirect("/admin/account");
     }
     case "recovery-codes": {
-      if (!session.twoFactor)
-        return data<ActionData>(
-          { intent: "recovery-codes", errors: { form: "Set up two-factor sign-in first." } },
-          { status: 400 },
-        );
+      if (!session.twoFactor) return refused("recovery-codes", { form: "Set up two-factor sign-in first." });
       const recoveryCodes = await regenerateRecoveryCodes(database, {
         userId: session.userId,
         actor,
@@ -151,10 +140,7 @@ export async function action({ context }: Route.ActionArgs) {
     }
     case "turn-off-two-factor": {
       if (await roleRequiresTwoFactor(database, session.role)) {
-        return data<ActionData>(
-          { intent: "turn-off-two-factor", errors: { form: "Your role needs two-factor sign-in." } },
-          { status: 400 },
-        );
+        return refused("turn-off-two-factor", { form: "Your role needs two-factor sign-in." });
       }
       await resetTwoFactor(database, { userId: session.userId, actor, origin, keepSession: session });
       return redirect("/admin/account");
@@ -167,12 +153,7 @@ export async function action({ context }: Route.ActionArgs) {
         actor,
         origin,
       });
-      if (!result.ok) {
-        return data<ActionData>(
-          { intent: "change-password", errors: { currentPassword: result.error } },
-          { status: 400 },
-        );
-      }
+      if (!result.ok) return refused("change-password", { currentPassword: result.error });
       return data<ActionData>({
         intent: "change-password",
         message: "Your password was changed. Your other sessions were signed out.",
@@ -311,7 +292,6 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
             <PasswordField
               name="currentPassword"
               label="Current password"
-              autoComplete="current-password"
               error={passwordErrors.currentPassword}
             />
             <NewPasswordFields label="New password" errors={passwordErrors} />

@@ -8,7 +8,7 @@ import { AdminPageHeader } from "#app/components/admin/page-header.tsx";
 import { StatusBadge } from "#app/components/admin/status-badge.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
-import { Icon } from "#app/components/ui/icon.tsx";
+import { Icon, type IconName } from "#app/components/ui/icon.tsx";
 import { auditBy } from "#app/features/audit/audit.server.ts";
 import { backupIsStale } from "#app/features/backups/backup-rules.ts";
 import { lastBackupStatus } from "#app/features/backups/backup-service.server.ts";
@@ -149,32 +149,32 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
         All time
       </h2>
       <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-        <StatCard
-          icon={<Icon name="package" />}
-          label="Total Products"
-          value={stats ? String(stats.totalProducts) : "–"}
-        />
-        <StatCard
-          icon={<Icon name="shopping-bag" />}
-          label="Total Orders"
-          value={stats ? stats.totalOrders.toLocaleString("en-US") : "–"}
-        />
-        <StatCard
-          icon={<Icon name="dollar-sign" />}
-          label="Total Revenue"
-          value={stats ? formatCents(stats.totalRevenueCents) : "–"}
-          hint="Delivered orders only"
-        />
-        <StatCard
-          icon={<Icon name="clipboard-list" />}
-          label="Open orders"
-          value={stats ? formatCents(stats.openValueCents) : "–"}
-          hint={
-            stats
-              ? `${stats.openOrders.toLocaleString("en-US")} not delivered yet (pending, confirmed, out for delivery)`
-              : undefined
-          }
-        />
+        {(
+          [
+            { icon: "package", label: "Total Products", value: stats && String(stats.totalProducts) },
+            {
+              icon: "shopping-bag",
+              label: "Total Orders",
+              value: stats?.totalOrders.toLocaleString("en-US"),
+            },
+            {
+              icon: "dollar-sign",
+              label: "Total Revenue",
+              value: stats && formatCents(stats.totalRevenueCents),
+              hint: "Delivered orders only",
+            },
+            {
+              icon: "clipboard-list",
+              label: "Open orders",
+              value: stats && formatCents(stats.openValueCents),
+              hint:
+                stats &&
+                `${stats.openOrders.toLocaleString("en-US")} not delivered yet (pending, confirmed, out for delivery)`,
+            },
+          ] satisfies Stat[]
+        ).map((stat) => (
+          <StatCard key={stat.label} {...stat} />
+        ))}
       </div>
 
       <BackupPanel backup={loaderData.backup} />
@@ -266,26 +266,30 @@ function TodayAtGlance({ today }: { today: TodayFigures | null }) {
         </Link>
       </div>
       <div className="grid gap-4 sm:grid-cols-3">
-        <StatCard
-          icon={<Icon name="shopping-bag" />}
-          label="Orders today"
-          value={today ? today.placed.toLocaleString("en-US") : "–"}
-          hint="Placed since midnight"
-        />
-        <StatCard
-          icon={<Icon name="dollar-sign" />}
-          label="Revenue today"
-          value={today ? formatCents(today.revenueCents) : "–"}
-          hint={
-            today
-              ? `Delivered today · ${formatCents(expected)} expected${
+        {(
+          [
+            {
+              icon: "shopping-bag",
+              label: "Orders today",
+              value: today?.placed.toLocaleString("en-US"),
+              hint: "Placed since midnight",
+            },
+            {
+              icon: "dollar-sign",
+              label: "Revenue today",
+              value: today && formatCents(today.revenueCents),
+              hint:
+                today &&
+                `Delivered today · ${formatCents(expected)} expected${
                   today.expected.length
                     ? ` (${today.expected.map((row) => `${row.status.replaceAll("_", " ")} ${formatCents(row.totalCents)}`).join(", ")})`
                     : ""
-                }`
-              : undefined
-          }
-        />
+                }`,
+            },
+          ] satisfies Stat[]
+        ).map((stat) => (
+          <StatCard key={stat.label} {...stat} />
+        ))}
         <Card className="p-5">
           <p className="text-muted-foreground text-sm">Today's deliveries</p>
           <p className="font-display text-2xl text-foreground tabular-nums">{today ? deliveries : "–"}</p>
@@ -310,25 +314,18 @@ function TodayAtGlance({ today }: { today: TodayFigures | null }) {
   );
 }
 
-function StatCard({
-  icon,
-  label,
-  value,
-  hint,
-}: {
-  icon: React.ReactNode;
-  label: string;
-  value: string;
-  hint?: string;
-}) {
+/** A figure with its icon and label; "–" while the figures are unavailable (null). */
+type Stat = { icon: IconName; label: string; value: string | null | undefined; hint?: string | null };
+
+function StatCard({ icon, label, value, hint }: Stat) {
   return (
     <Card className="flex items-center gap-4 p-5">
       <span className="flex size-11 shrink-0 items-center justify-center rounded-full bg-secondary text-primary [&_svg]:size-5">
-        {icon}
+        <Icon name={icon} />
       </span>
       <div>
         <p className="text-muted-foreground text-sm">{label}</p>
-        <p className="font-display text-2xl text-foreground tabular-nums">{value}</p>
+        <p className="font-display text-2xl text-foreground tabular-nums">{value ?? "–"}</p>
         {hint ? <p className="text-muted-foreground text-xs">{hint}</p> : null}
       </div>
     </Card>
