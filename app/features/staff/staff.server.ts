@@ -17,6 +17,7 @@ import {
 } from "#app/db/schema.ts";
 import { type AuditActor, type AuditOrigin, recordAudit } from "#app/features/audit/audit.server.ts";
 import {
+  outboxRow,
   SECRET_PLACEHOLDER,
   storeEmailSettings,
   wakeEmailWorker,
@@ -106,16 +107,9 @@ async function queueInvitation(
     },
     store,
   );
-  await tx.insert(emailOutbox).values({
-    kind: "staff-invitation",
-    toAddress: invitation.email,
-    subject: mail.subject,
-    textBody: mail.text,
-    htmlBody: mail.html,
-    secret: token,
-    createdAt: now,
-    nextAttemptAt: now,
-  });
+  await tx
+    .insert(emailOutbox)
+    .values({ ...outboxRow("staff-invitation", invitation.email, mail, now), secret: token });
 }
 
 /**
