@@ -50,6 +50,11 @@ const STOREFRONT_SHARED = [
 
 const APP = path.join(import.meta.dirname, "app");
 const storefrontShared = new Set(STOREFRONT_SHARED.map((file) => path.join(APP, file)));
+
+/** Whether a module (a Rolldown module id) goes into the storefront's shared chunk. */
+export function inStorefrontChunk(id: string) {
+  return storefrontShared.has(id.split("?")[0] ?? id);
+}
 // A renamed or removed module would silently leave the chunk (and each page load one file more).
 for (const file of storefrontShared) {
   if (!existsSync(file))
@@ -79,7 +84,7 @@ export default defineConfig({
                 },
                 {
                   name: "storefront",
-                  test: (id) => storefrontShared.has(id.split("?")[0] ?? id),
+                  test: inStorefrontChunk,
                   priority: 10,
                 },
               ],
