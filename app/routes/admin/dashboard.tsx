@@ -192,59 +192,71 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
             <p className="text-muted-foreground">No figures available.</p>
           )}
         </Card>
-        <Card className="p-5">
-          <h2 className="mb-3 font-semibold">Orders by status</h2>
-          <ul className="space-y-2">
-            {ORDER_STATUSES.map((status) => {
-              const value = stats?.statusCounts[status] ?? 0;
-              const share = stats && stats.totalOrders > 0 ? (value / stats.totalOrders) * 100 : 0;
-              return (
-                <li key={status}>
-                  <div className="flex items-center justify-between text-sm">
-                    <StatusBadge status={status} />
-                    <span className="font-semibold tabular-nums">{value.toLocaleString("en-US")}</span>
-                  </div>
-                  <div className="mt-1 h-1.5 overflow-hidden rounded-full bg-muted" aria-hidden>
-                    <div className="h-full rounded-full bg-forest-400" style={{ width: `${share}%` }} />
-                  </div>
-                </li>
-              );
-            })}
-          </ul>
-        </Card>
+        <OrdersByStatus stats={stats} />
       </div>
 
-      <Card className="mt-6 p-5">
-        <div className="mb-3 flex items-center justify-between gap-2">
-          <h2 className="font-semibold">Recent Orders</h2>
-          <Link to="/admin/orders" className="text-primary text-sm underline-offset-4 hover:underline">
-            All incoming orders
-          </Link>
-        </div>
-        {stats && stats.recentOrders.length > 0 ? (
-          <ul className="divide-y divide-border">
-            {stats.recentOrders.map((order) => (
-              <li key={order.id} className="flex flex-wrap items-center justify-between gap-2 py-3">
-                <div className="min-w-0">
-                  <p className="font-medium">
-                    <span className="font-mono">#{order.id.slice(0, 8)}</span> · {order.customerName}
-                  </p>
-                  <p className="text-muted-foreground text-xs">
-                    {placedAt.format(new Date(order.createdAt))}
-                  </p>
-                </div>
-                <div className="flex items-center gap-3">
-                  <StatusBadge status={order.status} />
-                  <span className="font-semibold tabular-nums">{formatCents(order.totalAmountCents)}</span>
-                </div>
-              </li>
-            ))}
-          </ul>
-        ) : (
-          <p className="py-6 text-center text-muted-foreground">No orders yet.</p>
-        )}
-      </Card>
+      <RecentOrders orders={stats?.recentOrders ?? []} />
     </>
+  );
+}
+
+/** How many orders each status holds, of all orders. */
+function OrdersByStatus({ stats }: { stats: DashboardStats | null }) {
+  return (
+    <Card className="p-5">
+      <h2 className="mb-3 font-semibold">Orders by status</h2>
+      <ul className="space-y-2">
+        {ORDER_STATUSES.map((status) => {
+          const value = stats?.statusCounts[status] ?? 0;
+          const share = stats && stats.totalOrders > 0 ? (value / stats.totalOrders) * 100 : 0;
+          return (
+            <li key={status}>
+              <div className="flex items-center justify-between text-sm">
+                <StatusBadge status={status} />
+                <span className="font-semibold tabular-nums">{value.toLocaleString("en-US")}</span>
+              </div>
+              <div className="mt-1 h-1.5 overflow-hidden rounded-full bg-muted" aria-hidden>
+                <div className="h-full rounded-full bg-forest-400" style={{ width: `${share}%` }} />
+              </div>
+            </li>
+          );
+        })}
+      </ul>
+    </Card>
+  );
+}
+
+/** The latest orders, newest first, each with its status and total. */
+function RecentOrders({ orders }: { orders: DashboardStats["recentOrders"] }) {
+  return (
+    <Card className="mt-6 p-5">
+      <div className="mb-3 flex items-center justify-between gap-2">
+        <h2 className="font-semibold">Recent Orders</h2>
+        <Link to="/admin/orders" className="text-primary text-sm underline-offset-4 hover:underline">
+          All incoming orders
+        </Link>
+      </div>
+      {orders.length > 0 ? (
+        <ul className="divide-y divide-border">
+          {orders.map((order) => (
+            <li key={order.id} className="flex flex-wrap items-center justify-between gap-2 py-3">
+              <div className="min-w-0">
+                <p className="font-medium">
+                  <span className="font-mono">#{order.id.slice(0, 8)}</span> · {order.customerName}
+                </p>
+                <p className="text-muted-foreground text-xs">{placedAt.format(new Date(order.createdAt))}</p>
+              </div>
+              <div className="flex items-center gap-3">
+                <StatusBadge status={order.status} />
+                <span className="font-semibold tabular-nums">{formatCents(order.totalAmountCents)}</span>
+              </div>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="py-6 text-center text-muted-foreground">No orders yet.</p>
+      )}
+    </Card>
   );
 }
 
