@@ -167,6 +167,12 @@ export async function action({ context }: Route.ActionArgs) {
 }
 
 /** The list's URL with one of its settings (view, stock, show) changed, the others kept. */
+/** The list's two views; cards is the default (no `view` parameter). */
+const LIST_VIEWS = [
+  { view: "cards", label: "Cards", icon: "layout-grid" },
+  { view: "table", label: "Table", icon: "clipboard-list" },
+] as const;
+
 function withParam(params: URLSearchParams, key: string, value: string | null) {
   const next = new URLSearchParams(params);
   if (value === null) next.delete(key);
@@ -281,24 +287,18 @@ export default function ProductList({ loaderData }: Route.ComponentProps) {
       <div className="mb-4 flex flex-wrap items-center gap-x-6 gap-y-3">
         <fieldset className="flex items-center gap-1">
           <legend className="sr-only">View</legend>
-          <Button
-            type="button"
-            size="sm"
-            variant={view === "cards" ? "secondary" : "ghost"}
-            aria-pressed={view === "cards"}
-            onClick={() => setParam("view", null)}
-          >
-            <Icon name="layout-grid" /> Cards
-          </Button>
-          <Button
-            type="button"
-            size="sm"
-            variant={view === "table" ? "secondary" : "ghost"}
-            aria-pressed={view === "table"}
-            onClick={() => setParam("view", "table")}
-          >
-            <Icon name="clipboard-list" /> Table
-          </Button>
+          {LIST_VIEWS.map((option) => (
+            <Button
+              key={option.view}
+              type="button"
+              size="sm"
+              variant={view === option.view ? "secondary" : "ghost"}
+              aria-pressed={view === option.view}
+              onClick={() => setParam("view", option.view === "cards" ? null : option.view)}
+            >
+              <Icon name={option.icon} /> {option.label}
+            </Button>
+          ))}
         </fieldset>
         <div className="flex min-h-11 items-center gap-3">
           <Switch
