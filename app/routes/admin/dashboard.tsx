@@ -4,9 +4,8 @@ import { BackupPanel, type BackupSummary } from "#app/components/admin/backup-pa
 import { KeyBackupBanner, type KeyBackupBannerData } from "#app/components/admin/key-backup-banner.tsx";
 import { LowStockPanel, type LowStockSummary } from "#app/components/admin/low-stock-panel.tsx";
 import { OrdersChart } from "#app/components/admin/orders-chart.tsx";
-import { AdminPageHeader } from "#app/components/admin/page-header.tsx";
+import { AdminPageHeader, HeaderLink } from "#app/components/admin/page-header.tsx";
 import { StatusBadge } from "#app/components/admin/status-badge.tsx";
-import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
 import { Icon, type IconName } from "#app/components/ui/icon.tsx";
 import { auditBy } from "#app/features/audit/audit.server.ts";
@@ -125,18 +124,18 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
   return (
     <>
       <AdminPageHeader title="Admin Dashboard" description="Today at a glance.">
-        <Link to="/admin/today" className={buttonVariants({ variant: "outline" })}>
-          <Icon name="truck" /> Today's Deliveries
-        </Link>
-        <Link to="/admin/products" className={buttonVariants({ variant: "outline" })}>
-          <Icon name="package" /> Manage Products
-        </Link>
-        <Link to="/admin/orders" className={buttonVariants({ variant: "outline" })}>
-          <Icon name="clipboard-list" /> View Orders
-        </Link>
-        <Link to="/admin/products/new" className={buttonVariants({ variant: "primary" })}>
-          <Icon name="plus" /> Add Product
-        </Link>
+        <HeaderLink to="/admin/today" icon="truck">
+          Today's Deliveries
+        </HeaderLink>
+        <HeaderLink to="/admin/products" icon="package">
+          Manage Products
+        </HeaderLink>
+        <HeaderLink to="/admin/orders" icon="clipboard-list">
+          View Orders
+        </HeaderLink>
+        <HeaderLink to="/admin/products/new" icon="plus" primary>
+          Add Product
+        </HeaderLink>
       </AdminPageHeader>
 
       {loaderData.keyBackup ? (

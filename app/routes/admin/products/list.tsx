@@ -2,7 +2,7 @@ import { useEffect, useMemo, useState } from "react";
 import { data, Link, type ShouldRevalidateFunctionArgs, useFetcher, useSearchParams } from "react-router";
 import { ConfirmDialog } from "#app/components/admin/confirm-dialog.tsx";
 import { useCsrfToken } from "#app/components/admin/csrf.tsx";
-import { AdminPageHeader } from "#app/components/admin/page-header.tsx";
+import { AdminPageHeader, HeaderLink } from "#app/components/admin/page-header.tsx";
 import { type ProductListResult, ProductTable } from "#app/components/admin/product-table.tsx";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { Button, buttonVariants } from "#app/components/ui/button.tsx";
@@ -230,18 +230,18 @@ export default function ProductList({ loaderData }: Route.ComponentProps) {
             : `${products.length} product${products.length === 1 ? "" : "s"} in the shop`
         }
       >
-        <Link to="/admin/dashboard" className={buttonVariants({ variant: "outline" })}>
-          <Icon name="arrow-left" /> Back to Dashboard
-        </Link>
-        <Link to="/admin/products/import" className={buttonVariants({ variant: "outline" })}>
-          <Icon name="upload" /> Import CSV
-        </Link>
+        <HeaderLink to="/admin/dashboard" icon="arrow-left">
+          Back to Dashboard
+        </HeaderLink>
+        <HeaderLink to="/admin/products/import" icon="upload">
+          Import CSV
+        </HeaderLink>
         <a href="/admin/products/export" download className={buttonVariants({ variant: "outline" })}>
           <Icon name="download" /> Export CSV
         </a>
-        <Link to="/admin/products/new" className={buttonVariants({ variant: "primary" })}>
-          <Icon name="plus" /> Add Product
-        </Link>
+        <HeaderLink to="/admin/products/new" icon="plus" primary>
+          Add Product
+        </HeaderLink>
       </AdminPageHeader>
 
       <div className="mb-4 grid gap-3 sm:grid-cols-[1fr_16rem]">
