@@ -35,14 +35,11 @@ afterAll(async () => {
   await close();
 });
 
-/** The head of the answer to a POST of `declared` bytes of which only `sent` are written. */
-async function answerHead(path: string, declared: number, sent: number) {
+/** The head of the answer to what is written (`parts`, in order) on a new connection. */
+async function answerHeadTo(...parts: Array<string | Buffer>) {
   const socket = net.connect(port, "127.0.0.1");
   await once(socket, "connect");
-  socket.write(
-    `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/octet-stream\r\nContent-Length: ${declared}\r\n\r\n`,
-  );
-  socket.write(Buffer.alloc(sent, 1));
+  for (const part of parts) socket.write(part);
   let received = "";
   socket.setEncoding("latin1");
   for await (const chunk of socket) {
@@ -51,6 +48,14 @@ async function answerHead(path: string, declared: number, sent: number) {
   }
   socket.destroy();
   return received.split("\r\n\r\n")[0] as string;
+}
+
+/** The head of the answer to a POST of `declared` bytes of which only `sent` are written. */
+function answerHead(path: string, declared: number, sent: number) {
+  return answerHeadTo(
+    `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/octet-stream\r\nContent-Length: ${declared}\r\n\r\n`,
+    Buffer.alloc(sent, 1),
+  );
 }
 
 it("ends the connection after an answer written before the body arrived", async () => {
@@ -66,17 +71,7 @@ it("keeps the connection after an answer to a body read to its end", async () =>
 });
 
 it("keeps the connection after a GET answered synchronously (it has no body to wait for)", async () => {
-  const socket = net.connect(port, "127.0.0.1");
-  await once(socket, "connect");
-  socket.write("GET /sync HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
-  let received = "";
-  socket.setEncoding("latin1");
-  for await (const chunk of socket) {
-    received += chunk;
-    if (received.includes("\r\n\r\n")) break;
-  }
-  socket.destroy();
-  const head = received.split("\r\n\r\n")[0] as string;
+  const head = await answerHeadTo("GET /sync HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
   expect(head).toMatch(/^HTTP\/1\.1 200/);
   expect(head).toMatch(/\r\nConnection: keep-alive/i);
 });

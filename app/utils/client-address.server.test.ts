@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { addressBudgetKey } from "./client-address.server.ts";
 
+/** Each address (a key of `keys`) has the budget key given. */
+function expectKeys(keys: Record<string, string>) {
+  for (const [address, key] of Object.entries(keys)) expect(addressBudgetKey(address), address).toBe(key);
+}
+
 describe("the budget key of a client address", () => {
   it("counts an IPv6 address by its /64, however it is written", () => {
     const one64 = [
@@ -15,23 +20,27 @@ describe("the budget key of a client address", () => {
       " 2001:db8:a:b::7 ",
     ];
     for (const address of one64) expect(addressBudgetKey(address), address).toBe("2001:db8:a:b::/64");
-    expect(addressBudgetKey("2001:db8:a:c::1")).toBe("2001:db8:a:c::/64");
-    expect(addressBudgetKey("2001:db8::1")).toBe("2001:db8:0:0::/64");
-    expect(addressBudgetKey("::1")).toBe("0:0:0:0::/64");
-    expect(addressBudgetKey("::")).toBe("0:0:0:0::/64");
-    expect(addressBudgetKey("fe80::1%eth0")).toBe("fe80:0:0:0::/64");
-    expect(addressBudgetKey("fe80::2%25en0")).toBe("fe80:0:0:0::/64");
-    expect(addressBudgetKey("1::")).toBe("1:0:0:0::/64");
+    expectKeys({
+      "2001:db8:a:c::1": "2001:db8:a:c::/64",
+      "2001:db8::1": "2001:db8:0:0::/64",
+      "::1": "0:0:0:0::/64",
+      "::": "0:0:0:0::/64",
+      "fe80::1%eth0": "fe80:0:0:0::/64",
+      "fe80::2%25en0": "fe80:0:0:0::/64",
+      "1::": "1:0:0:0::/64",
+    });
   });
 
   it("counts an IPv4-mapped address as the IPv4 address, and an IPv4 address as itself", () => {
-    expect(addressBudgetKey("::ffff:192.0.2.1")).toBe("192.0.2.1");
-    expect(addressBudgetKey("::FFFF:c000:0201")).toBe("192.0.2.1");
-    expect(addressBudgetKey("0:0:0:0:0:ffff:192.0.2.1")).toBe("192.0.2.1");
-    expect(addressBudgetKey("192.0.2.1")).toBe("192.0.2.1");
-    expect(addressBudgetKey("127.0.0.1")).toBe("127.0.0.1");
-    // Not mapped: NAT64 and the deprecated IPv4-compatible form are IPv6 prefixes like any other.
-    expect(addressBudgetKey("64:ff9b::192.0.2.1")).toBe("64:ff9b:0:0::/64");
+    expectKeys({
+      "::ffff:192.0.2.1": "192.0.2.1",
+      "::FFFF:c000:0201": "192.0.2.1",
+      "0:0:0:0:0:ffff:192.0.2.1": "192.0.2.1",
+      "192.0.2.1": "192.0.2.1",
+      "127.0.0.1": "127.0.0.1",
+      // Not mapped: NAT64 and the deprecated IPv4-compatible form are IPv6 prefixes like any other.
+      "64:ff9b::192.0.2.1": "64:ff9b:0:0::/64",
+    });
   });
 
   it("keeps anything that is not an address as it is", () => {

@@ -29,6 +29,28 @@ export function startPeriodicJob(
 }
 
 /**
+ * A daily digest's job: every minute (`intervalMs`) it asks `send` to queue today's digest if it is
+ * due, and `sent` logs one that went. Every instance may run it: the digest's claim lets one of them
+ * send. Nothing runs when its time setting is "off".
+ */
+export function startDigestJob<Outcome extends { sent: boolean }>(digest: {
+  time: string;
+  send: () => Promise<Outcome>;
+  sent: (outcome: Extract<Outcome, { sent: true }>) => void;
+  failure: string;
+  intervalMs?: number;
+}) {
+  if (digest.time === "off") return () => {};
+  return startPeriodicJob(
+    async () => {
+      const outcome = await digest.send();
+      if (outcome.sent) digest.sent(outcome as Extract<Outcome, { sent: true }>);
+    },
+    { intervalMs: digest.intervalMs ?? 60_000, failure: digest.failure },
+  );
+}
+
+/**
  * A retention job (ID photos, audit events): `purge` deletes what is past its retention and says
  * how many went; a run that deleted any logs "Deleted N `what` past their retention". At start and
  * then every `intervalMs` (default hourly).

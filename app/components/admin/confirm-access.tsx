@@ -1,9 +1,9 @@
-import { Form, useNavigation } from "react-router";
-import { CsrfInput } from "#app/components/admin/csrf.tsx";
-import { PasswordField } from "#app/components/admin/password-field.tsx";
+import { useNavigation } from "react-router";
+import { PostForm } from "#app/components/admin/csrf.tsx";
+import { PasswordField, SecondFactorCodeField } from "#app/components/admin/password-field.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
-import { Field, FieldError, Input } from "#app/components/ui/input.tsx";
+import { FieldError } from "#app/components/ui/input.tsx";
 
 /**
  * 'Confirm it's you' (record 037): the password and, with two-factor sign-in on, a code from the
@@ -28,41 +28,20 @@ export function ConfirmAccess(props: {
           {props.what} You will not be asked again for 10 minutes.
         </p>
       </div>
-      <Form method="post" className="max-w-sm space-y-4">
-        <CsrfInput />
-        <input type="hidden" name="intent" value="confirm-access" />
-        <PasswordField
-          name="password"
-          label="Your password"
-          autoComplete="current-password"
-          error={errors.password}
-        />
+      <PostForm intent="confirm-access" className="max-w-sm space-y-4">
+        <PasswordField name="password" label="Your password" error={errors.password} />
         {props.twoFactor ? (
-          <Field
+          <SecondFactorCodeField
             id="confirm-code"
             label="Code from your app, or a recovery code"
             error={errors.code}
-            errorId="confirm-code-error"
-          >
-            <Input
-              id="confirm-code"
-              name="code"
-              inputMode="text"
-              autoComplete="one-time-code"
-              autoCapitalize="off"
-              spellCheck={false}
-              required
-              maxLength={20}
-              aria-invalid={errors.code ? true : undefined}
-              aria-describedby={errors.code ? "confirm-code-error" : undefined}
-            />
-          </Field>
+          />
         ) : null}
         <FieldError id="confirm-access-error">{errors.form}</FieldError>
         <Button type="submit" disabled={busy}>
           {busy ? "Checking..." : "Confirm"}
         </Button>
-      </Form>
+      </PostForm>
     </Card>
   );
 }

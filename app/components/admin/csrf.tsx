@@ -1,5 +1,5 @@
-import { createContext, useContext } from "react";
-import { useRouteLoaderData } from "react-router";
+import { type ComponentProps, createContext, useContext } from "react";
+import { Form, useRouteLoaderData } from "react-router";
 
 type AdminLayoutData = { email: string; csrfToken: string };
 
@@ -16,4 +16,26 @@ export function useCsrfToken() {
 /** Hidden field every admin form carries; the guard refuses a mutation without it. */
 export function CsrfInput() {
   return <input type="hidden" name="csrf" value={useCsrfToken()} />;
+}
+
+/**
+ * An admin form posting to its own page: the CSRF field, the `intent` the action switches on when
+ * there is one, and any other hidden fields (`fields`, name to value).
+ */
+export function PostForm({
+  intent,
+  fields = {},
+  children,
+  ...props
+}: Omit<ComponentProps<typeof Form>, "method"> & { intent?: string; fields?: Record<string, string> }) {
+  return (
+    <Form method="post" {...props}>
+      <CsrfInput />
+      {intent ? <input type="hidden" name="intent" value={intent} /> : null}
+      {Object.entries(fields).map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
+      {children}
+    </Form>
+  );
 }

@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { type ReactNode, useState } from "react";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { Card } from "#app/components/ui/card.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
@@ -85,10 +85,7 @@ export function OrderCard({
       </div>
       {flag}
       <div className="grid gap-5 p-4 sm:p-5 lg:grid-cols-[1fr_1fr_1.4fr]">
-        <section aria-label={`Customer, order #${order.id.slice(0, 8)}`}>
-          <h3 className="mb-2 font-semibold text-muted-foreground text-xs uppercase tracking-wider">
-            Customer
-          </h3>
+        <OrderCardSection title="Customer" orderId={order.id}>
           <ul className="space-y-1.5 text-sm">
             <li className="flex items-center gap-2">
               <Icon name="user" className="size-4 text-muted-foreground" /> {order.customerName}
@@ -107,11 +104,8 @@ export function OrderCard({
             </li>
           </ul>
           <IdPhoto photoId={order.idPhotoId} name={order.customerName} />
-        </section>
-        <section aria-label={`Delivery, order #${order.id.slice(0, 8)}`}>
-          <h3 className="mb-2 font-semibold text-muted-foreground text-xs uppercase tracking-wider">
-            Delivery
-          </h3>
+        </OrderCardSection>
+        <OrderCardSection title="Delivery" orderId={order.id}>
           <ul className="space-y-1.5 text-sm">
             <li className="flex items-start gap-2">
               <Icon name="map-pin" className="mt-0.5 size-4 shrink-0 text-muted-foreground" />{" "}
@@ -125,11 +119,8 @@ export function OrderCard({
             </li>
           </ul>
           <OrderNotes notes={order.notes} className="mt-3 text-sm" />
-        </section>
-        <section aria-label={`Order details, order #${order.id.slice(0, 8)}`}>
-          <h3 className="mb-2 font-semibold text-muted-foreground text-xs uppercase tracking-wider">
-            Order details
-          </h3>
+        </OrderCardSection>
+        <OrderCardSection title="Order details" orderId={order.id}>
           <div className="flex gap-3">
             {first?.imageUrl ? (
               <img
@@ -160,7 +151,7 @@ export function OrderCard({
             <span className="tabular-nums">{formatCents(order.totalAmountCents)}</span>
           </p>
           <CashNote order={order} />
-        </section>
+        </OrderCardSection>
       </div>
       <DoorNote order={order} />
       {actions ? (
@@ -270,5 +261,16 @@ export function OrderNotes({ notes, className }: { notes: string | null; classNa
       <span className="font-semibold">Notes: </span>
       {notes}
     </p>
+  );
+}
+
+function OrderCardSection(props: { title: string; orderId: string; children: ReactNode }) {
+  return (
+    <section aria-label={`${props.title}, order #${props.orderId.slice(0, 8)}`}>
+      <h3 className="mb-2 font-semibold text-muted-foreground text-xs uppercase tracking-wider">
+        {props.title}
+      </h3>
+      {props.children}
+    </section>
   );
 }

@@ -1,11 +1,12 @@
+import { InputField } from "#app/components/admin/input-field.tsx";
 import { FieldError, Input, Label } from "#app/components/ui/input.tsx";
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "#app/utils/password-length.ts";
 
-/** A password input with its label, hint and error (account and invitation pages). */
+/** A password input with its label, hint and error (account and invitation pages); by default the current one. */
 export function PasswordField(props: {
   name: string;
   label: string;
-  autoComplete: string;
+  autoComplete?: "current-password" | "new-password";
   error?: string;
   hint?: string;
 }) {
@@ -19,7 +20,7 @@ export function PasswordField(props: {
         id={props.name}
         name={props.name}
         type="password"
-        autoComplete={props.autoComplete}
+        autoComplete={props.autoComplete ?? "current-password"}
         required
         maxLength={MAX_PASSWORD_LENGTH}
         aria-invalid={props.error ? true : undefined}
@@ -59,5 +60,26 @@ export function NewPasswordFields(props: {
         error={props.errors.confirmPassword}
       />
     </>
+  );
+}
+
+/** A code from the authenticator app, or a recovery code (sign-in's second step, 'Confirm it's you'). */
+export function SecondFactorCodeField(props: {
+  id: string;
+  label: string;
+  error?: string;
+  autoFocus?: boolean;
+}) {
+  return (
+    <InputField
+      {...props}
+      name="code"
+      inputMode="text"
+      autoComplete="one-time-code"
+      autoCapitalize="off"
+      spellCheck={false}
+      required
+      maxLength={20}
+    />
   );
 }

@@ -166,18 +166,10 @@ export function ProductForm({
     label: string,
     inputProps: Omit<React.ComponentProps<"input">, "size">,
     className?: string,
-  ) => (
-    <SizeInput
-      {...inputProps}
-      index={index}
-      row={size}
-      field={field}
-      label={label}
-      errors={errors}
-      setSize={setSize}
-      className={className}
-    />
-  );
+  ) => {
+    const rowProps = { index, row: size, errors, setSize };
+    return <SizeInput {...inputProps} {...rowProps} field={field} label={label} className={className} />;
+  };
 
   return (
     <form method="post" onSubmit={onSubmit} noValidate className="space-y-6">
@@ -259,17 +251,9 @@ export function ProductForm({
                   autoCapitalize: "characters",
                   spellCheck: false,
                 })}
-                {sizeField(index, size, "price", "Price ($)", {
-                  type: "number",
-                  inputMode: "decimal",
-                  step: "0.01",
-                  min: "0",
-                })}
+                {sizeField(index, size, "price", "Price ($)", MONEY_INPUT)}
                 {sizeField(index, size, "salePrice", "Sale Price ($)", {
-                  type: "number",
-                  inputMode: "decimal",
-                  step: "0.01",
-                  min: "0",
+                  ...MONEY_INPUT,
                   placeholder: "Optional",
                 })}
                 {size.id ? (
@@ -280,12 +264,7 @@ export function ProductForm({
                     </p>
                   </div>
                 ) : (
-                  sizeField(index, size, "inventoryCount", "Inventory", {
-                    type: "number",
-                    inputMode: "numeric",
-                    step: "1",
-                    min: "0",
-                  })
+                  sizeField(index, size, "inventoryCount", "Inventory", COUNT_INPUT)
                 )}
                 <FlowerEquivalentInput
                   index={index}
@@ -294,12 +273,7 @@ export function ProductForm({
                   errors={errors}
                   setSize={setSize}
                 />
-                {sizeField(index, size, "lowStockThreshold", "Low stock at", {
-                  type: "number",
-                  inputMode: "numeric",
-                  step: "1",
-                  min: "0",
-                })}
+                {sizeField(index, size, "lowStockThreshold", "Low stock at", COUNT_INPUT)}
                 {values.sizes.length > 1 ? (
                   <div className="flex items-end justify-end sm:pt-5">
                     <Button
@@ -343,22 +317,14 @@ export function ProductForm({
         <input type="hidden" name="imageKey" value={values.imageKey} />
         <input type="hidden" name="version" value={values.version} />
         <div className="space-y-4 border-border border-t pt-5">
-          <SwitchRow
-            id="field-isFeatured"
-            label="Featured Product"
-            hint="Show this product on the homepage"
-            name="isFeatured"
-            checked={values.isFeatured}
-            onChange={(checked) => set("isFeatured", checked)}
-          />
-          <SwitchRow
-            id="field-isDeal"
-            label="Deal Product"
-            hint="Show this product in the deals section"
-            name="isDeal"
-            checked={values.isDeal}
-            onChange={(checked) => set("isDeal", checked)}
-          />
+          {PLACEMENTS.map((placement) => (
+            <SwitchRow
+              key={placement.name}
+              {...placement}
+              checked={values[placement.name]}
+              onChange={(checked) => set(placement.name, checked)}
+            />
+          ))}
         </div>
       </Card>
 
@@ -408,6 +374,10 @@ type SizeRow = ProductFormValues["sizes"][number];
 type TextField = "name" | "category" | "strain" | "thcPercentage" | "thcMg" | "description";
 
 type SizeInputField = Exclude<keyof SizeRow, "key" | "id">;
+
+/** A price in dollars and cents, and a whole count of units (stock, thresholds). */
+const MONEY_INPUT = { type: "number", inputMode: "decimal", step: "0.01", min: "0" } as const;
+const COUNT_INPUT = { type: "number", inputMode: "numeric", step: "1", min: "0" } as const;
 
 /** One field of a size row: its small label, the input, and the error under it. */
 function SizeInput({
@@ -510,16 +480,7 @@ function StockMoveFields({
   const moveProps = { index, row: size, errors, setSize };
   return (
     <div className="col-span-full grid grid-cols-2 gap-3 border-border border-t pt-3 sm:grid-cols-[1fr_1fr_3fr]">
-      <SizeInput
-        {...moveProps}
-        field="received"
-        label="Received +N"
-        type="number"
-        inputMode="numeric"
-        step="1"
-        min="0"
-        placeholder="0"
-      />
+      <SizeInput {...moveProps} {...COUNT_INPUT} field="received" label="Received +N" placeholder="0" />
       <SizeInput
         {...moveProps}
         field="correction"
@@ -540,15 +501,19 @@ function StockMoveFields({
   );
 }
 
+/** Where the storefront shows the product besides its category (posted as "on" when checked). */
+const PLACEMENTS = [
+  { name: "isFeatured", label: "Featured Product", hint: "Show this product on the homepage" },
+  { name: "isDeal", label: "Deal Product", hint: "Show this product in the deals section" },
+] as const;
+
 function SwitchRow({
-  id,
   name,
   label,
   hint,
   checked,
   onChange,
 }: {
-  id: string;
   /** Posted as "on" when checked, so a plain post (no JavaScript) keeps the setting. */
   name: string;
   label: string;
@@ -556,6 +521,7 @@ function SwitchRow({
   checked: boolean;
   onChange: (checked: boolean) => void;
 }) {
+  const id = `field-${name}`;
   return (
     <div className="flex items-center justify-between gap-4">
       <div>

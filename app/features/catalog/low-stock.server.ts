@@ -6,12 +6,11 @@
 import { and, asc, eq, isNull, lte, sql } from "drizzle-orm";
 import { db, type Executor } from "#app/db/client.server.ts";
 import { emailOutbox, productSizes, products } from "#app/db/schema.ts";
-import { storeEmailSettings, wakeEmailWorker } from "#app/features/email/email-outbox.server.ts";
-import { claimStoreDay, digestDueMinutes } from "#app/features/settings/daily-claim.server.ts";
+import { outboxRow, storeEmailSettings, wakeEmailWorker } from "#app/features/email/email-outbox.server.ts";
+import { type NotToday, onceAStoreDay } from "#app/features/settings/daily-claim.server.ts";
 import { config } from "#app/utils/env.server.ts";
 import { log } from "#app/utils/logger.server.ts";
-import { startPeriodicJob } from "#app/utils/periodic-job.server.ts";
-import { storeClock } from "#app/utils/store-time.ts";
+import { startDigestJob } from "#app/utils/periodic-job.server.ts";
 import { lowStockDigestEmail } from "./low-stock-email.server.tsx";
 
 export type LowStockSize = {
@@ -64,7 +63,8 @@ export const LOW_STOCK_DIGEST_KEY = "low-stock-digest";
 
 export type DigestOutcome =
   | { sent: true; day: string; sizes: number }
-  | { sent: false; reason: "off" | "not-yet" | "already-decided" | "nothing-low"; day: string };
+  | NotToday
+  | { sent: false; reason: "nothing-low"; day: string };
 
 /**
  * The day's digest, once: from its due time on, the first call of the store day claims the day in
@@ -75,28 +75,19 @@ export async function sendLowStockDigestIfDue(
   options: { now?: Date; setting?: string; to?: string } = {},
 ): Promise<DigestOutcome> {
   const now = options.now ?? new Date();
-  const { date, minutes } = storeClock(now);
-  const due = digestDueMinutes(options.setting ?? config().LOW_STOCK_DIGEST_TIME, date);
-  if (due === null) return { sent: false, reason: "off", day: date };
-  if (minutes < due) return { sent: false, reason: "not-yet", day: date };
-  const database = await db();
-  const outcome = await database.transaction(async (tx): Promise<DigestOutcome> => {
-    if (!(await claimStoreDay(tx, LOW_STOCK_DIGEST_KEY, date, now)))
-      return { sent: false, reason: "already-decided", day: date };
-    const { sizes, total } = await listLowStock(tx, { limit: 200 });
-    if (sizes.length === 0) return { sent: false, reason: "nothing-low", day: date };
-    const mail = await lowStockDigestEmail({ day: date, sizes, total }, storeEmailSettings());
-    await tx.insert(emailOutbox).values({
-      kind: "low-stock-digest",
-      toAddress: options.to ?? config().ordersEmail,
-      subject: mail.subject,
-      textBody: mail.text,
-      htmlBody: mail.html,
-      createdAt: now,
-      nextAttemptAt: now,
-    });
-    return { sent: true, day: date, sizes: total };
-  });
+  const setting = options.setting ?? config().LOW_STOCK_DIGEST_TIME;
+  const outcome = await onceAStoreDay(
+    { key: LOW_STOCK_DIGEST_KEY, setting, now },
+    async (tx, date): Promise<DigestOutcome> => {
+      const { sizes, total } = await listLowStock(tx, { limit: 200 });
+      if (sizes.length === 0) return { sent: false, reason: "nothing-low", day: date };
+      const mail = await lowStockDigestEmail({ day: date, sizes, total }, storeEmailSettings());
+      await tx
+        .insert(emailOutbox)
+        .values(outboxRow("low-stock-digest", options.to ?? config().ordersEmail, mail, now));
+      return { sent: true, day: date, sizes: total };
+    },
+  );
   if (outcome.sent) wakeEmailWorker();
   return outcome;
 }
@@ -106,12 +97,11 @@ export async function sendLowStockDigestIfDue(
  * it: the claim in `sendLowStockDigestIfDue` lets one of them send.
  */
 export function startLowStockDigestJob(options: { intervalMs?: number } = {}) {
-  if (config().LOW_STOCK_DIGEST_TIME === "off") return () => {};
-  return startPeriodicJob(
-    async () => {
-      const outcome = await sendLowStockDigestIfDue();
-      if (outcome.sent) log.info(`Low-stock digest queued: ${outcome.sizes} sizes`, { day: outcome.day });
-    },
-    { intervalMs: options.intervalMs ?? 60_000, failure: "The low-stock digest failed" },
-  );
+  return startDigestJob({
+    ...options,
+    time: config().LOW_STOCK_DIGEST_TIME,
+    send: sendLowStockDigestIfDue,
+    sent: (outcome) => log.info(`Low-stock digest queued: ${outcome.sizes} sizes`, { day: outcome.day }),
+    failure: "The low-stock digest failed",
+  });
 }

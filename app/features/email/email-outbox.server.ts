@@ -20,10 +20,23 @@ import { emailOutbox } from "#app/db/schema.ts";
 import { config } from "#app/utils/env.server.ts";
 import { errorMessage, log } from "#app/utils/logger.server.ts";
 import { metrics } from "#app/utils/metrics.server.ts";
-import type { StoreEmailSettings } from "./email-layout.server.tsx";
+import type { EmailMessage, StoreEmailSettings } from "./email-layout.server.tsx";
 import { composeMime, type MimeMail, mailboxAddress } from "./mime.server.ts";
 
 export const MAX_EMAIL_ATTEMPTS = 25;
+
+/** The outbox row of a rendered mail to one address, due at once. */
+export function outboxRow(kind: string, toAddress: string, mail: EmailMessage, now: Date) {
+  return {
+    kind,
+    toAddress,
+    subject: mail.subject,
+    textBody: mail.text,
+    htmlBody: mail.html,
+    createdAt: now,
+    nextAttemptAt: now,
+  } satisfies typeof emailOutbox.$inferInsert;
+}
 const BASE_BACKOFF_MS = 30_000;
 const MAX_BACKOFF_MS = 30 * 60_000;
 /**

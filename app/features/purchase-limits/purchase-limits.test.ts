@@ -65,16 +65,21 @@ describe("weights of flower equivalent (P-28)", () => {
   });
 
   it("takes flower and pre-rolls' weight from a weight size: 1/8 oz is the trade's 3.5 g, 1 oz 28 g", () => {
-    expect(flowerEquivalentFromSize("Flower", "3.5g")).toBe(3500);
-    expect(flowerEquivalentFromSize("Flower", "1/8 oz")).toBe(3500);
-    expect(flowerEquivalentFromSize("Flower", "1/4 oz")).toBe(7000);
-    expect(flowerEquivalentFromSize("Flower", "1 oz")).toBe(28_000);
-    expect(flowerEquivalentFromSize("Pre Rolls", "1g")).toBe(1000);
-    expect(flowerEquivalentFromSize("Pre Rolls", "5 x 0.5g")).toBe(2500);
-    expect(flowerEquivalentFromSize("Mushrooms", "3.5g")).toBe(0);
-    expect(flowerEquivalentFromSize("Flower", "Shake bag")).toBeNull();
-    expect(flowerEquivalentFromSize("Edibles", "3.5g")).toBeNull();
-    expect(flowerEquivalentFromSize("Cartridges", "1g")).toBeNull();
+    const table: Array<[category: string, size: string, mg: number | null]> = [
+      ["Flower", "3.5g", 3500],
+      ["Flower", "1/8 oz", 3500],
+      ["Flower", "1/4 oz", 7000],
+      ["Flower", "1 oz", 28_000],
+      ["Pre Rolls", "1g", 1000],
+      ["Pre Rolls", "5 x 0.5g", 2500],
+      ["Mushrooms", "3.5g", 0],
+      ["Flower", "Shake bag", null],
+      ["Edibles", "3.5g", null],
+      ["Cartridges", "1g", null],
+    ];
+    for (const [category, size, mg] of table) {
+      expect(flowerEquivalentFromSize(category, size), `${category} ${size}`).toBe(mg);
+    }
   });
 
   it("formats and parses grams", () => {

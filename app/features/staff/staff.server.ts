@@ -17,6 +17,7 @@ import {
 } from "#app/db/schema.ts";
 import { type AuditActor, type AuditOrigin, recordAudit } from "#app/features/audit/audit.server.ts";
 import {
+  outboxRow,
   SECRET_PLACEHOLDER,
   storeEmailSettings,
   wakeEmailWorker,
@@ -106,16 +107,9 @@ async function queueInvitation(
     },
     store,
   );
-  await tx.insert(emailOutbox).values({
-    kind: "staff-invitation",
-    toAddress: invitation.email,
-    subject: mail.subject,
-    textBody: mail.text,
-    htmlBody: mail.html,
-    secret: token,
-    createdAt: now,
-    nextAttemptAt: now,
-  });
+  await tx
+    .insert(emailOutbox)
+    .values({ ...outboxRow("staff-invitation", invitation.email, mail, now), secret: token });
 }
 
 /**
@@ -283,15 +277,29 @@ export async function changeRole(
       .set({ role: input.role, updatedAt: new Date() })
       .where(eq(adminUsers.id, member.id));
     // Their sessions were opened under the old role: they sign in again under the new one.
-    const sessionsEnded = await endSessionsOf(tx, member.id);
-    await endSignInChallenges(tx, member.id);
-    await recordAudit(tx, input.actor, input.origin, {
-      action: "staff.role_changed",
-      targetType: "staff",
-      targetId: member.id,
-      details: { email: member.email, old: member.role, new: input.role, sessionsEnded },
-    });
+    await signOutEverywhere(tx, input, member, "staff.role_changed", { old: member.role, new: input.role });
     return { ok: true, message: `${member.email} is now ${input.role} and was signed out everywhere.` };
+  });
+}
+
+/**
+ * Ends every session and sign-in attempt of a member whose access changed, and records the change
+ * with how many sessions it ended.
+ */
+async function signOutEverywhere(
+  tx: Transaction,
+  by: { actor: AuditActor; origin: AuditOrigin },
+  member: { id: string; email: string },
+  action: "staff.role_changed" | "staff.deactivated",
+  details: Record<string, unknown>,
+) {
+  const sessionsEnded = await endSessionsOf(tx, member.id);
+  await endSignInChallenges(tx, member.id);
+  await recordAudit(tx, by.actor, by.origin, {
+    action,
+    targetType: "staff",
+    targetId: member.id,
+    details: { email: member.email, ...details, sessionsEnded },
   });
 }
 
@@ -311,14 +319,7 @@ export async function deactivateStaff(
       .update(adminUsers)
       .set({ deactivatedAt: now, updatedAt: now })
       .where(eq(adminUsers.id, member.id));
-    const sessionsEnded = await endSessionsOf(tx, member.id);
-    await endSignInChallenges(tx, member.id);
-    await recordAudit(tx, input.actor, input.origin, {
-      action: "staff.deactivated",
-      targetType: "staff",
-      targetId: member.id,
-      details: { email: member.email, role: member.role, sessionsEnded },
-    });
+    await signOutEverywhere(tx, input, member, "staff.deactivated", { role: member.role });
     return { ok: true, message: `${member.email} was deactivated and signed out everywhere.` };
   });
 }

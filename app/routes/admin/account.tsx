@@ -5,9 +5,9 @@
  * allows. The password and second-factor changes ask 'Confirm it's you' first unless this session
  * proved its password and code in the last 10 minutes (record 037).
  */
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { data, Link, redirect, useNavigation } from "react-router";
 import { ConfirmAccess } from "#app/components/admin/confirm-access.tsx";
-import { CsrfInput } from "#app/components/admin/csrf.tsx";
+import { PostForm } from "#app/components/admin/csrf.tsx";
 import { AdminPageHeader } from "#app/components/admin/page-header.tsx";
 import { NewPasswordFields, PasswordField } from "#app/components/admin/password-field.tsx";
 import { Badge } from "#app/components/ui/badge.tsx";
@@ -75,6 +75,12 @@ type ActionData =
 /** The intents that change the password or the second factor: only within the re-check's window. */
 const SENSITIVE = new Set(["recovery-codes", "turn-off-two-factor", "change-password"]);
 
+/** A refused intent: its errors, shown next to the form that posted it. */
+function refused(intent: Exclude<ActionData["intent"], "sign-out-others">, errors: Errors, status = 400) {
+  // The cast: TypeScript does not match one object with a union of intents to the per-intent variants.
+  return data({ intent, errors } as ActionData, { status });
+}
+
 export async function action({ context }: Route.ActionArgs) {
   const session = requirePermission(context, "account");
   const form = adminForm(context);
@@ -82,22 +88,13 @@ export async function action({ context }: Route.ActionArgs) {
   if (!parsed.success) {
     const intent = String(form.get("intent") ?? "change-password");
     const known = ["end-session", "confirm-access", "change-password"].includes(intent);
-    return data<ActionData>(
-      {
-        intent: (known ? intent : "change-password") as "change-password",
-        errors: fieldErrors(parsed.error),
-      },
-      { status: 400 },
-    );
+    return refused((known ? intent : "change-password") as "change-password", fieldErrors(parsed.error));
   }
   const database = await db();
   const actor = actorOf(session);
   const origin = originOf(context);
   if (SENSITIVE.has(parsed.data.intent) && !sudoUntil(session)) {
-    return data<ActionData>(
-      { intent: parsed.data.intent as "change-password", errors: { form: CONFIRM_FIRST } },
-      { status: 403 },
-    );
+    return refused(parsed.data.intent as "change-password", { form: CONFIRM_FIRST }, 403);
   }
   switch (parsed.data.intent) {
     case "sign-out-others": {
@@ -128,20 +125,12 @@ export async function action({ context }: Route.ActionArgs) {
         actor,
         origin,
       });
-      if (!result.ok) {
-        return data<ActionData>(
-          { intent: "confirm-access", errors: { form: result.error } },
-          { status: confirmAccessRefusedStatus(result) },
-        );
-      }
+      if (!result.ok)
+        return refused("confirm-access", { form: result.error }, confirmAccessRefusedStatus(result));
       return redirect("/admin/account");
     }
     case "recovery-codes": {
-      if (!session.twoFactor)
-        return data<ActionData>(
-          { intent: "recovery-codes", errors: { form: "Set up two-factor sign-in first." } },
-          { status: 400 },
-        );
+      if (!session.twoFactor) return refused("recovery-codes", { form: "Set up two-factor sign-in first." });
       const recoveryCodes = await regenerateRecoveryCodes(database, {
         userId: session.userId,
         actor,
@@ -151,10 +140,7 @@ export async function action({ context }: Route.ActionArgs) {
     }
     case "turn-off-two-factor": {
       if (await roleRequiresTwoFactor(database, session.role)) {
-        return data<ActionData>(
-          { intent: "turn-off-two-factor", errors: { form: "Your role needs two-factor sign-in." } },
-          { status: 400 },
-        );
+        return refused("turn-off-two-factor", { form: "Your role needs two-factor sign-in." });
       }
       await resetTwoFactor(database, { userId: session.userId, actor, origin, keepSession: session });
       return redirect("/admin/account");
@@ -167,12 +153,7 @@ export async function action({ context }: Route.ActionArgs) {
         actor,
         origin,
       });
-      if (!result.ok) {
-        return data<ActionData>(
-          { intent: "change-password", errors: { currentPassword: result.error } },
-          { status: 400 },
-        );
-      }
+      if (!result.ok) return refused("change-password", { currentPassword: result.error });
       return data<ActionData>({
         intent: "change-password",
         message: "Your password was changed. Your other sessions were signed out.",
@@ -219,10 +200,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
                 </p>
               </div>
               {entry.current ? null : (
-                <Form method="post">
-                  <CsrfInput />
-                  <input type="hidden" name="intent" value="end-session" />
-                  <input type="hidden" name="session" value={entry.handle} />
+                <PostForm intent="end-session" fields={{ session: entry.handle }}>
                   <Button
                     type="submit"
                     variant="outline"
@@ -231,19 +209,17 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
                   >
                     Sign out
                   </Button>
-                </Form>
+                </PostForm>
               )}
             </li>
           ))}
         </ul>
         {loaderData.sessions.length > 1 ? (
-          <Form method="post">
-            <CsrfInput />
-            <input type="hidden" name="intent" value="sign-out-others" />
+          <PostForm intent="sign-out-others">
             <Button type="submit" variant="outline" disabled={busy("sign-out-others")}>
               {busy("sign-out-others") ? "Signing out..." : "Sign out the other sessions"}
             </Button>
-          </Form>
+          </PostForm>
         ) : null}
         {sessionMessage ? (
           <p role="status" className="text-sm">
@@ -275,22 +251,18 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
               {loaderData.twoFactor ? "Set up again on a new phone" : "Set up two-factor sign-in"}
             </Link>
             {loaderData.twoFactor ? (
-              <Form method="post">
-                <CsrfInput />
-                <input type="hidden" name="intent" value="recovery-codes" />
+              <PostForm intent="recovery-codes">
                 <Button type="submit" variant="outline" disabled={busy("recovery-codes")}>
                   New recovery codes
                 </Button>
-              </Form>
+              </PostForm>
             ) : null}
             {loaderData.twoFactor && !loaderData.twoFactorRequired ? (
-              <Form method="post">
-                <CsrfInput />
-                <input type="hidden" name="intent" value="turn-off-two-factor" />
+              <PostForm intent="turn-off-two-factor">
                 <Button type="submit" variant="outline" disabled={busy("turn-off-two-factor")}>
                   Turn off
                 </Button>
-              </Form>
+              </PostForm>
             ) : null}
           </div>
         ) : (
@@ -316,13 +288,10 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
       <Card className="space-y-4 p-4 sm:p-6">
         <h2 className="font-display text-primary text-xl">Change password</h2>
         {confirmed ? (
-          <Form method="post" className="max-w-sm space-y-4">
-            <CsrfInput />
-            <input type="hidden" name="intent" value="change-password" />
+          <PostForm intent="change-password" className="max-w-sm space-y-4">
             <PasswordField
               name="currentPassword"
               label="Current password"
-              autoComplete="current-password"
               error={passwordErrors.currentPassword}
             />
             <NewPasswordFields label="New password" errors={passwordErrors} />
@@ -335,7 +304,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
                 {actionData.message}
               </p>
             ) : null}
-          </Form>
+          </PostForm>
         ) : (
           <>
             <p className="text-muted-foreground text-sm">Confirm it's you above to change it.</p>

@@ -5,11 +5,10 @@ import { CashDifferencesPanel } from "#app/components/admin/cash-differences-pan
 import { KeyBackupBanner, type KeyBackupBannerData } from "#app/components/admin/key-backup-banner.tsx";
 import { LowStockPanel, type LowStockSummary } from "#app/components/admin/low-stock-panel.tsx";
 import { OrdersChart } from "#app/components/admin/orders-chart.tsx";
-import { AdminPageHeader } from "#app/components/admin/page-header.tsx";
+import { AdminPageHeader, HeaderLink } from "#app/components/admin/page-header.tsx";
 import { StatusBadge } from "#app/components/admin/status-badge.tsx";
-import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
-import { Icon } from "#app/components/ui/icon.tsx";
+import { Icon, type IconName } from "#app/components/ui/icon.tsx";
 import { auditBy } from "#app/features/audit/audit.server.ts";
 import { backupIsStale } from "#app/features/backups/backup-rules.ts";
 import { lastBackupStatus } from "#app/features/backups/backup-service.server.ts";
@@ -148,18 +147,18 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
   return (
     <>
       <AdminPageHeader title="Admin Dashboard" description="Today at a glance.">
-        <Link to="/admin/today" className={buttonVariants({ variant: "outline" })}>
-          <Icon name="truck" /> Today's Deliveries
-        </Link>
-        <Link to="/admin/products" className={buttonVariants({ variant: "outline" })}>
-          <Icon name="package" /> Manage Products
-        </Link>
-        <Link to="/admin/orders" className={buttonVariants({ variant: "outline" })}>
-          <Icon name="clipboard-list" /> View Orders
-        </Link>
-        <Link to="/admin/products/new" className={buttonVariants({ variant: "primary" })}>
-          <Icon name="plus" /> Add Product
-        </Link>
+        <HeaderLink to="/admin/today" icon="truck">
+          Today's Deliveries
+        </HeaderLink>
+        <HeaderLink to="/admin/products" icon="package">
+          Manage Products
+        </HeaderLink>
+        <HeaderLink to="/admin/orders" icon="clipboard-list">
+          View Orders
+        </HeaderLink>
+        <HeaderLink to="/admin/products/new" icon="plus" primary>
+          Add Product
+        </HeaderLink>
       </AdminPageHeader>
 
       {loaderData.keyBackup ? (
@@ -172,32 +171,32 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
         All time
       </h2>
       <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-        <StatCard
-          icon={<Icon name="package" />}
-          label="Total Products"
-          value={stats ? String(stats.totalProducts) : "–"}
-        />
-        <StatCard
-          icon={<Icon name="shopping-bag" />}
-          label="Total Orders"
-          value={stats ? stats.totalOrders.toLocaleString("en-US") : "–"}
-        />
-        <StatCard
-          icon={<Icon name="dollar-sign" />}
-          label="Total Revenue"
-          value={stats ? formatCents(stats.totalRevenueCents) : "–"}
-          hint="Delivered orders only"
-        />
-        <StatCard
-          icon={<Icon name="clipboard-list" />}
-          label="Open orders"
-          value={stats ? formatCents(stats.openValueCents) : "–"}
-          hint={
-            stats
-              ? `${stats.openOrders.toLocaleString("en-US")} not delivered yet (pending, confirmed, out for delivery)`
-              : undefined
-          }
-        />
+        {(
+          [
+            { icon: "package", label: "Total Products", value: stats && String(stats.totalProducts) },
+            {
+              icon: "shopping-bag",
+              label: "Total Orders",
+              value: stats?.totalOrders.toLocaleString("en-US"),
+            },
+            {
+              icon: "dollar-sign",
+              label: "Total Revenue",
+              value: stats && formatCents(stats.totalRevenueCents),
+              hint: "Delivered orders only",
+            },
+            {
+              icon: "clipboard-list",
+              label: "Open orders",
+              value: stats && formatCents(stats.openValueCents),
+              hint:
+                stats &&
+                `${stats.openOrders.toLocaleString("en-US")} not delivered yet (pending, confirmed, out for delivery)`,
+            },
+          ] satisfies Stat[]
+        ).map((stat) => (
+          <StatCard key={stat.label} {...stat} />
+        ))}
       </div>
 
       <BackupPanel backup={loaderData.backup} />
@@ -216,59 +215,71 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
             <p className="text-muted-foreground">No figures available.</p>
           )}
         </Card>
-        <Card className="p-5">
-          <h2 className="mb-3 font-semibold">Orders by status</h2>
-          <ul className="space-y-2">
-            {ORDER_STATUSES.map((status) => {
-              const value = stats?.statusCounts[status] ?? 0;
-              const share = stats && stats.totalOrders > 0 ? (value / stats.totalOrders) * 100 : 0;
-              return (
-                <li key={status}>
-                  <div className="flex items-center justify-between text-sm">
-                    <StatusBadge status={status} />
-                    <span className="font-semibold tabular-nums">{value.toLocaleString("en-US")}</span>
-                  </div>
-                  <div className="mt-1 h-1.5 overflow-hidden rounded-full bg-muted" aria-hidden>
-                    <div className="h-full rounded-full bg-forest-400" style={{ width: `${share}%` }} />
-                  </div>
-                </li>
-              );
-            })}
-          </ul>
-        </Card>
+        <OrdersByStatus stats={stats} />
       </div>
 
-      <Card className="mt-6 p-5">
-        <div className="mb-3 flex items-center justify-between gap-2">
-          <h2 className="font-semibold">Recent Orders</h2>
-          <Link to="/admin/orders" className="text-primary text-sm underline-offset-4 hover:underline">
-            All incoming orders
-          </Link>
-        </div>
-        {stats && stats.recentOrders.length > 0 ? (
-          <ul className="divide-y divide-border">
-            {stats.recentOrders.map((order) => (
-              <li key={order.id} className="flex flex-wrap items-center justify-between gap-2 py-3">
-                <div className="min-w-0">
-                  <p className="font-medium">
-                    <span className="font-mono">#{order.id.slice(0, 8)}</span> · {order.customerName}
-                  </p>
-                  <p className="text-muted-foreground text-xs">
-                    {placedAt.format(new Date(order.createdAt))}
-                  </p>
-                </div>
-                <div className="flex items-center gap-3">
-                  <StatusBadge status={order.status} />
-                  <span className="font-semibold tabular-nums">{formatCents(order.totalAmountCents)}</span>
-                </div>
-              </li>
-            ))}
-          </ul>
-        ) : (
-          <p className="py-6 text-center text-muted-foreground">No orders yet.</p>
-        )}
-      </Card>
+      <RecentOrders orders={stats?.recentOrders ?? []} />
     </>
+  );
+}
+
+/** How many orders each status holds, of all orders. */
+function OrdersByStatus({ stats }: { stats: DashboardStats | null }) {
+  return (
+    <Card className="p-5">
+      <h2 className="mb-3 font-semibold">Orders by status</h2>
+      <ul className="space-y-2">
+        {ORDER_STATUSES.map((status) => {
+          const value = stats?.statusCounts[status] ?? 0;
+          const share = stats && stats.totalOrders > 0 ? (value / stats.totalOrders) * 100 : 0;
+          return (
+            <li key={status}>
+              <div className="flex items-center justify-between text-sm">
+                <StatusBadge status={status} />
+                <span className="font-semibold tabular-nums">{value.toLocaleString("en-US")}</span>
+              </div>
+              <div className="mt-1 h-1.5 overflow-hidden rounded-full bg-muted" aria-hidden>
+                <div className="h-full rounded-full bg-forest-400" style={{ width: `${share}%` }} />
+              </div>
+            </li>
+          );
+        })}
+      </ul>
+    </Card>
+  );
+}
+
+/** The latest orders, newest first, each with its status and total. */
+function RecentOrders({ orders }: { orders: DashboardStats["recentOrders"] }) {
+  return (
+    <Card className="mt-6 p-5">
+      <div className="mb-3 flex items-center justify-between gap-2">
+        <h2 className="font-semibold">Recent Orders</h2>
+        <Link to="/admin/orders" className="text-primary text-sm underline-offset-4 hover:underline">
+          All incoming orders
+        </Link>
+      </div>
+      {orders.length > 0 ? (
+        <ul className="divide-y divide-border">
+          {orders.map((order) => (
+            <li key={order.id} className="flex flex-wrap items-center justify-between gap-2 py-3">
+              <div className="min-w-0">
+                <p className="font-medium">
+                  <span className="font-mono">#{order.id.slice(0, 8)}</span> · {order.customerName}
+                </p>
+                <p className="text-muted-foreground text-xs">{placedAt.format(new Date(order.createdAt))}</p>
+              </div>
+              <div className="flex items-center gap-3">
+                <StatusBadge status={order.status} />
+                <span className="font-semibold tabular-nums">{formatCents(order.totalAmountCents)}</span>
+              </div>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="py-6 text-center text-muted-foreground">No orders yet.</p>
+      )}
+    </Card>
   );
 }
 
@@ -290,26 +301,30 @@ function TodayAtGlance({ today }: { today: TodayFigures | null }) {
         </Link>
       </div>
       <div className="grid gap-4 sm:grid-cols-3">
-        <StatCard
-          icon={<Icon name="shopping-bag" />}
-          label="Orders today"
-          value={today ? today.placed.toLocaleString("en-US") : "–"}
-          hint="Placed since midnight"
-        />
-        <StatCard
-          icon={<Icon name="dollar-sign" />}
-          label="Revenue today"
-          value={today ? formatCents(today.revenueCents) : "–"}
-          hint={
-            today
-              ? `Delivered today · ${formatCents(expected)} expected${
+        {(
+          [
+            {
+              icon: "shopping-bag",
+              label: "Orders today",
+              value: today?.placed.toLocaleString("en-US"),
+              hint: "Placed since midnight",
+            },
+            {
+              icon: "dollar-sign",
+              label: "Revenue today",
+              value: today && formatCents(today.revenueCents),
+              hint:
+                today &&
+                `Delivered today · ${formatCents(expected)} expected${
                   today.expected.length
                     ? ` (${today.expected.map((row) => `${row.status.replaceAll("_", " ")} ${formatCents(row.totalCents)}`).join(", ")})`
                     : ""
-                }`
-              : undefined
-          }
-        />
+                }`,
+            },
+          ] satisfies Stat[]
+        ).map((stat) => (
+          <StatCard key={stat.label} {...stat} />
+        ))}
         <Card className="p-5">
           <p className="text-muted-foreground text-sm">Today's deliveries</p>
           <p className="font-display text-2xl text-foreground tabular-nums">{today ? deliveries : "–"}</p>
@@ -334,25 +349,18 @@ function TodayAtGlance({ today }: { today: TodayFigures | null }) {
   );
 }
 
-function StatCard({
-  icon,
-  label,
-  value,
-  hint,
-}: {
-  icon: React.ReactNode;
-  label: string;
-  value: string;
-  hint?: string;
-}) {
+/** A figure with its icon and label; "–" while the figures are unavailable (null). */
+type Stat = { icon: IconName; label: string; value: string | null | undefined; hint?: string | null };
+
+function StatCard({ icon, label, value, hint }: Stat) {
   return (
     <Card className="flex items-center gap-4 p-5">
       <span className="flex size-11 shrink-0 items-center justify-center rounded-full bg-secondary text-primary [&_svg]:size-5">
-        {icon}
+        <Icon name={icon} />
       </span>
       <div>
         <p className="text-muted-foreground text-sm">{label}</p>
-        <p className="font-display text-2xl text-foreground tabular-nums">{value}</p>
+        <p className="font-display text-2xl text-foreground tabular-nums">{value ?? "–"}</p>
         {hint ? <p className="text-muted-foreground text-xs">{hint}</p> : null}
       </div>
     </Card>

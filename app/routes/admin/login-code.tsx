@@ -1,8 +1,8 @@
 /** The second step of signing in (P-27): the code from the app, or a recovery code. */
 import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { SecondFactorCodeField } from "#app/components/admin/password-field.tsx";
 import { SignInCard } from "#app/components/admin/sign-in-card.tsx";
 import { Button } from "#app/components/ui/button.tsx";
-import { Field, Input } from "#app/components/ui/input.tsx";
 import { db } from "#app/db/client.server.ts";
 import { originOf } from "#app/features/audit/audit.server.ts";
 import { idPhotoKeyring } from "#app/features/keyring/id-photo-crypto.server.ts";
@@ -98,21 +98,7 @@ export default function SignInCode({ actionData }: Route.ComponentProps) {
       subtitle="Enter the 6-digit code from your authenticator app, or one of your recovery codes."
     >
       <Form method="post" className="space-y-4">
-        <Field id="code" label="Code" error={actionData?.error} errorId="code-error">
-          <Input
-            id="code"
-            name="code"
-            inputMode="text"
-            autoComplete="one-time-code"
-            autoCapitalize="off"
-            spellCheck={false}
-            required
-            maxLength={20}
-            autoFocus
-            aria-invalid={actionData?.error ? true : undefined}
-            aria-describedby={actionData?.error ? "code-error" : undefined}
-          />
-        </Field>
+        <SecondFactorCodeField id="code" label="Code" error={actionData?.error} autoFocus />
         <Button type="submit" className="w-full" size="lg" disabled={submitting}>
           {submitting ? "Checking..." : "Verify"}
         </Button>

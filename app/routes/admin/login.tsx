@@ -1,8 +1,8 @@
 import { useEffect, useState } from "react";
 import { data, Form, redirect, useNavigation } from "react-router";
+import { InputField } from "#app/components/admin/input-field.tsx";
 import { SignInCard } from "#app/components/admin/sign-in-card.tsx";
 import { Button } from "#app/components/ui/button.tsx";
-import { Field, Input } from "#app/components/ui/input.tsx";
 import { db } from "#app/db/client.server.ts";
 import { homeOf } from "#app/features/staff/admin-routes.ts";
 import { isSameOrigin, NO_STORE } from "#app/features/staff/guard.server.ts";
@@ -99,8 +99,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function AdminLogin({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const submitting = navigation.state !== "idle" && navigation.formMethod === "POST";
-  const [email, setEmail] = useState("");
-  const [password, setPassword] = useState("");
+  const [values, setValues] = useState({ email: "", password: "" });
   const fieldErrors = actionData?.fieldErrors ?? {};
 
   useEffect(() => {
@@ -111,32 +110,17 @@ export default function AdminLogin({ loaderData, actionData }: Route.ComponentPr
     <SignInCard title="Admin Login" subtitle={`${loaderData.storeName} back office`}>
       <Form method="post" className="space-y-4" noValidate={false}>
         <input type="hidden" name="redirectTo" value={loaderData.redirectTo ?? ""} />
-        <Field id="email" label="Email" error={fieldErrors.email} errorId="email-error">
-          <Input
-            id="email"
-            name="email"
-            type="email"
-            autoComplete="username"
+        {CREDENTIALS.map((field) => (
+          <InputField
+            key={field.name}
+            id={field.name}
+            {...field}
             required
-            value={email}
-            onChange={(event) => setEmail(event.target.value)}
-            aria-invalid={fieldErrors.email ? true : undefined}
-            aria-describedby={fieldErrors.email ? "email-error" : undefined}
+            value={values[field.name]}
+            onChange={(event) => setValues((current) => ({ ...current, [field.name]: event.target.value }))}
+            error={fieldErrors[field.name]}
           />
-        </Field>
-        <Field id="password" label="Password" error={fieldErrors.password} errorId="password-error">
-          <Input
-            id="password"
-            name="password"
-            type="password"
-            autoComplete="current-password"
-            required
-            value={password}
-            onChange={(event) => setPassword(event.target.value)}
-            aria-invalid={fieldErrors.password ? true : undefined}
-            aria-describedby={fieldErrors.password ? "password-error" : undefined}
-          />
-        </Field>
+        ))}
         {loaderData.notice && !actionData ? (
           <p role="status" className="rounded-md bg-secondary px-3 py-2 text-secondary-foreground text-sm">
             {loaderData.notice}
@@ -147,10 +131,20 @@ export default function AdminLogin({ loaderData, actionData }: Route.ComponentPr
             {actionData.error.description}
           </p>
         ) : null}
-        <Button type="submit" className="w-full" size="lg" disabled={submitting || !email || !password}>
+        <Button
+          type="submit"
+          className="w-full"
+          size="lg"
+          disabled={submitting || !values.email || !values.password}
+        >
           {submitting ? "Signing in..." : "Sign In"}
         </Button>
       </Form>
     </SignInCard>
   );
 }
+
+const CREDENTIALS = [
+  { name: "email", label: "Email", type: "email", autoComplete: "username" },
+  { name: "password", label: "Password", type: "password", autoComplete: "current-password" },
+] as const;

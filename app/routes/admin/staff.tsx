@@ -4,9 +4,9 @@
  * second factor (the last two ask first). Works without JavaScript: the forms post directly.
  */
 import { useEffect, useRef, useState } from "react";
-import { data, Form, useNavigation, useSubmit } from "react-router";
+import { data, useNavigation, useSubmit } from "react-router";
 import { ConfirmDialog } from "#app/components/admin/confirm-dialog.tsx";
-import { CsrfInput } from "#app/components/admin/csrf.tsx";
+import { PostForm } from "#app/components/admin/csrf.tsx";
 import { InvitationLink } from "#app/components/admin/invitation-link.tsx";
 import { AdminPageHeader } from "#app/components/admin/page-header.tsx";
 import { Badge } from "#app/components/ui/badge.tsx";
@@ -136,13 +136,11 @@ export default function Staff({ loaderData, actionData }: Route.ComponentProps) 
 
       <Card className="p-4 sm:p-6">
         <h2 className="mb-4 font-display text-primary text-xl">Invite someone</h2>
-        <Form
+        <PostForm
           ref={inviteForm}
-          method="post"
+          intent="invite"
           className="grid gap-4 sm:grid-cols-[2fr_1fr_1fr_auto] sm:items-end"
         >
-          <CsrfInput />
-          <input type="hidden" name="intent" value="invite" />
           <div className="space-y-1.5">
             <Label htmlFor="invite-email">Email</Label>
             <Input id="invite-email" name="email" type="email" required maxLength={320} autoComplete="off" />
@@ -160,7 +158,7 @@ export default function Staff({ loaderData, actionData }: Route.ComponentProps) 
           <Button type="submit" disabled={inviting}>
             {inviting ? "Sending..." : "Send invitation"}
           </Button>
-        </Form>
+        </PostForm>
       </Card>
 
       {loaderData.invitations.length > 0 ? (
@@ -178,28 +176,20 @@ export default function Staff({ loaderData, actionData }: Route.ComponentProps) 
                     {invitation.expired ? "Expired" : `Link valid until ${invitation.expiresAt}`}
                   </p>
                 </div>
-                <Form method="post" className="flex flex-wrap gap-2">
-                  <CsrfInput />
-                  <input type="hidden" name="invitationId" value={invitation.id} />
-                  <Button
-                    type="submit"
-                    name="intent"
-                    value="resend"
-                    variant="outline"
-                    aria-label={`Resend the invitation to ${invitation.email}`}
-                  >
-                    Resend
-                  </Button>
-                  <Button
-                    type="submit"
-                    name="intent"
-                    value="revoke"
-                    variant="outlineDestructive"
-                    aria-label={`Withdraw the invitation to ${invitation.email}`}
-                  >
-                    Withdraw
-                  </Button>
-                </Form>
+                <PostForm fields={{ invitationId: invitation.id }} className="flex flex-wrap gap-2">
+                  {INVITATION_ACTIONS.map((action) => (
+                    <Button
+                      key={action.intent}
+                      type="submit"
+                      name="intent"
+                      value={action.intent}
+                      variant={action.variant}
+                      aria-label={`${action.label} the invitation to ${invitation.email}`}
+                    >
+                      {action.label}
+                    </Button>
+                  ))}
+                </PostForm>
               </li>
             ))}
           </ul>
@@ -227,10 +217,11 @@ export default function Staff({ loaderData, actionData }: Route.ComponentProps) 
               </div>
               {member.deactivatedAt || member.id === loaderData.me ? null : (
                 <div className="flex flex-wrap items-end gap-2">
-                  <Form method="post" className="flex items-end gap-2">
-                    <CsrfInput />
-                    <input type="hidden" name="intent" value="change-role" />
-                    <input type="hidden" name="userId" value={member.id} />
+                  <PostForm
+                    intent="change-role"
+                    fields={{ userId: member.id }}
+                    className="flex items-end gap-2"
+                  >
                     <div className="space-y-1.5">
                       <Label htmlFor={`role-${member.id}`}>Role</Label>
                       <RoleSelect id={`role-${member.id}`} defaultValue={member.role} />
@@ -238,7 +229,7 @@ export default function Staff({ loaderData, actionData }: Route.ComponentProps) 
                     <Button type="submit" variant="outline" aria-label={`Change the role of ${member.email}`}>
                       Change role
                     </Button>
-                  </Form>
+                  </PostForm>
                   <ConfirmedAction
                     intent="reset-two-factor"
                     userId={member.id}
@@ -270,9 +261,7 @@ export default function Staff({ loaderData, actionData }: Route.ComponentProps) 
           Owners and managers always need two-factor sign-in. For drivers it is optional unless you require
           it.
         </p>
-        <Form method="post" className="flex flex-wrap items-end gap-2">
-          <CsrfInput />
-          <input type="hidden" name="intent" value="drivers-two-factor" />
+        <PostForm intent="drivers-two-factor" className="flex flex-wrap items-end gap-2">
           <div className="space-y-1.5">
             <Label htmlFor="drivers-two-factor">Drivers</Label>
             <NativeSelect
@@ -287,11 +276,16 @@ export default function Staff({ loaderData, actionData }: Route.ComponentProps) 
           <Button type="submit" variant="outline">
             Save
           </Button>
-        </Form>
+        </PostForm>
       </Card>
     </div>
   );
 }
+
+const INVITATION_ACTIONS = [
+  { intent: "resend", label: "Resend", variant: "outline" },
+  { intent: "revoke", label: "Withdraw", variant: "outlineDestructive" },
+] as const;
 
 function RoleSelect({ id, defaultValue }: { id: string; defaultValue: StaffRole }) {
   return (
@@ -321,21 +315,19 @@ function ConfirmedAction(props: {
   const submit = useSubmit();
   return (
     <>
-      <Form
-        method="post"
+      <PostForm
         ref={form}
+        intent={props.intent}
+        fields={{ userId: props.userId }}
         onSubmit={(event) => {
           event.preventDefault();
           setOpen(true);
         }}
       >
-        <CsrfInput />
-        <input type="hidden" name="intent" value={props.intent} />
-        <input type="hidden" name="userId" value={props.userId} />
         <Button type="submit" variant="outlineDestructive" aria-label={`${props.label} ${props.who}`}>
           {props.label}
         </Button>
-      </Form>
+      </PostForm>
       <ConfirmDialog
         open={open}
         onOpenChange={setOpen}

@@ -5,13 +5,13 @@
  * A session that did not prove its password (and code) in the last 10 minutes is asked to first
  * (record 037): a stolen session cannot put its own authenticator on the account.
  */
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { data, Link, redirect, useNavigation } from "react-router";
 import { ConfirmAccess } from "#app/components/admin/confirm-access.tsx";
-import { CsrfInput } from "#app/components/admin/csrf.tsx";
+import { PostForm } from "#app/components/admin/csrf.tsx";
+import { InputField } from "#app/components/admin/input-field.tsx";
 import { AdminPageHeader } from "#app/components/admin/page-header.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
-import { Field, Input } from "#app/components/ui/input.tsx";
 import { db } from "#app/db/client.server.ts";
 import { actorOf, originOf } from "#app/features/audit/audit.server.ts";
 import { idPhotoKeyring } from "#app/features/keyring/id-photo-crypto.server.ts";
@@ -172,32 +172,23 @@ export default function TwoFactorSetup({ loaderData, actionData }: Route.Compone
             <p className="text-muted-foreground text-xs">Time-based, 6 digits, every 30 seconds.</p>
           </div>
         </div>
-        <Form method="post" className="space-y-4">
-          <CsrfInput />
-          <input type="hidden" name="pending" value={setup.pending} />
-          <Field
+        <PostForm fields={{ pending: setup.pending }} className="space-y-4">
+          <InputField
             id="code"
             label="Code from the app"
             error={actionData?.error}
-            errorId="code-error"
             className="max-w-xs"
-          >
-            <Input
-              id="code"
-              name="code"
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              pattern="\d{3} ?\d{3}"
-              maxLength={7}
-              required
-              aria-invalid={actionData?.error ? true : undefined}
-              aria-describedby={actionData?.error ? "code-error" : undefined}
-            />
-          </Field>
+            name="code"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            pattern="\d{3} ?\d{3}"
+            maxLength={7}
+            required
+          />
           <Button type="submit" size="lg" disabled={submitting}>
             {submitting ? "Checking..." : "Turn on two-factor sign-in"}
           </Button>
-        </Form>
+        </PostForm>
       </Card>
     </div>
   );

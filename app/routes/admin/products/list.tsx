@@ -2,7 +2,7 @@ import { useEffect, useMemo, useState } from "react";
 import { data, Link, type ShouldRevalidateFunctionArgs, useFetcher, useSearchParams } from "react-router";
 import { ConfirmDialog } from "#app/components/admin/confirm-dialog.tsx";
 import { useCsrfToken } from "#app/components/admin/csrf.tsx";
-import { AdminPageHeader } from "#app/components/admin/page-header.tsx";
+import { AdminPageHeader, HeaderLink } from "#app/components/admin/page-header.tsx";
 import { type ProductListResult, ProductTable } from "#app/components/admin/product-table.tsx";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { Button, buttonVariants } from "#app/components/ui/button.tsx";
@@ -167,6 +167,12 @@ export async function action({ context }: Route.ActionArgs) {
 }
 
 /** The list's URL with one of its settings (view, stock, show) changed, the others kept. */
+/** The list's two views; cards is the default (no `view` parameter). */
+const LIST_VIEWS = [
+  { view: "cards", label: "Cards", icon: "layout-grid" },
+  { view: "table", label: "Table", icon: "clipboard-list" },
+] as const;
+
 function withParam(params: URLSearchParams, key: string, value: string | null) {
   const next = new URLSearchParams(params);
   if (value === null) next.delete(key);
@@ -224,18 +230,18 @@ export default function ProductList({ loaderData }: Route.ComponentProps) {
             : `${products.length} product${products.length === 1 ? "" : "s"} in the shop`
         }
       >
-        <Link to="/admin/dashboard" className={buttonVariants({ variant: "outline" })}>
-          <Icon name="arrow-left" /> Back to Dashboard
-        </Link>
-        <Link to="/admin/products/import" className={buttonVariants({ variant: "outline" })}>
-          <Icon name="upload" /> Import CSV
-        </Link>
+        <HeaderLink to="/admin/dashboard" icon="arrow-left">
+          Back to Dashboard
+        </HeaderLink>
+        <HeaderLink to="/admin/products/import" icon="upload">
+          Import CSV
+        </HeaderLink>
         <a href="/admin/products/export" download className={buttonVariants({ variant: "outline" })}>
           <Icon name="download" /> Export CSV
         </a>
-        <Link to="/admin/products/new" className={buttonVariants({ variant: "primary" })}>
-          <Icon name="plus" /> Add Product
-        </Link>
+        <HeaderLink to="/admin/products/new" icon="plus" primary>
+          Add Product
+        </HeaderLink>
       </AdminPageHeader>
 
       <div className="mb-4 grid gap-3 sm:grid-cols-[1fr_16rem]">
@@ -281,24 +287,18 @@ export default function ProductList({ loaderData }: Route.ComponentProps) {
       <div className="mb-4 flex flex-wrap items-center gap-x-6 gap-y-3">
         <fieldset className="flex items-center gap-1">
           <legend className="sr-only">View</legend>
-          <Button
-            type="button"
-            size="sm"
-            variant={view === "cards" ? "secondary" : "ghost"}
-            aria-pressed={view === "cards"}
-            onClick={() => setParam("view", null)}
-          >
-            <Icon name="layout-grid" /> Cards
-          </Button>
-          <Button
-            type="button"
-            size="sm"
-            variant={view === "table" ? "secondary" : "ghost"}
-            aria-pressed={view === "table"}
-            onClick={() => setParam("view", "table")}
-          >
-            <Icon name="clipboard-list" /> Table
-          </Button>
+          {LIST_VIEWS.map((option) => (
+            <Button
+              key={option.view}
+              type="button"
+              size="sm"
+              variant={view === option.view ? "secondary" : "ghost"}
+              aria-pressed={view === option.view}
+              onClick={() => setParam("view", option.view === "cards" ? null : option.view)}
+            >
+              <Icon name={option.icon} /> {option.label}
+            </Button>
+          ))}
         </fieldset>
         <div className="flex min-h-11 items-center gap-3">
           <Switch
