@@ -9,6 +9,7 @@ import { auditEvents, driverCashSheets, orderItems, orders, productSizes, produc
 import { storeDay } from "#app/utils/store-time.ts";
 import { describeEachDatabase } from "#tests/db.ts";
 import { insertStaff, pageRequest, postRequest, type Staff, signedIn } from "#tests/staff/support.ts";
+import { testPng } from "#tests/support/checkout-test-helpers.server.ts";
 import { type InProcessApp, inProcessApp } from "#tests/support/in-process-app.ts";
 import { insertOrderRow } from "#tests/support/order-rows.ts";
 import { applyOrderAction } from "./admin-orders.server.ts";
@@ -129,7 +130,18 @@ describeEachDatabase("a driver's cash sheet and run manifest", (database) => {
     const id = await stop(driver.id, "Board Stop", { status: "out_for_delivery" });
     const driverSession = await signedIn(db, driver);
     expect(
-      (await app(postRequest("/driver", driverSession, { intent: "deliver", orderId: id }))).status,
+      (
+        await app(
+          postRequest("/driver", driverSession, {
+            intent: "deliver",
+            orderId: id,
+            nameMatches: "on",
+            dateOfBirth: "1990-05-01",
+            cashReceived: "500",
+            signaturePng: `data:image/png;base64,${Buffer.from(await testPng()).toString("base64")}`,
+          }),
+        )
+      ).status,
     ).toBe(200);
     // A count the shop would have to round is refused, and nothing is handed in.
     const typo = await app(
