@@ -44,6 +44,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   "staff.deactivated": "Deactivated a staff member",
   "settings.drivers_two_factor": "Changed two-factor sign-in for drivers",
   "settings.id_photo_key_backed_up": "Confirmed the ID photo key is backed up",
+  "customer.deleted": "A customer deleted their account",
 };
 
 export const AUDIT_FILTER_KEYS = ["actor", "action", "targetType", "targetId", "from", "to"] as const;
