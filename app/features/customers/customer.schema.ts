@@ -2,6 +2,8 @@
 import { z } from "zod";
 
 export const SIGN_IN_CODE_LENGTH = 6;
+/** How long a sign-in code works (record 053). */
+export const CODE_VALID_MINUTES = 10;
 
 export const emailField = z
   .string()

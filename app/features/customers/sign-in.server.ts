@@ -14,10 +14,11 @@ import { customerSignInCodes, customers, emailOutbox, orders } from "#app/db/sch
 import { consumeBudget, refundBudget, resetBudget } from "#app/features/abuse/rate-limits.server.ts";
 import { storeEmailSettings, wakeEmailWorker } from "#app/features/email/email-outbox.server.ts";
 import { addressBudgetKey } from "#app/utils/client-address.server.ts";
+import { CODE_VALID_MINUTES } from "./customer.schema.ts";
 import { createCustomerSession } from "./customer-sessions.server.ts";
 import { signInCodeEmail } from "./sign-in-code-email.server.tsx";
 
-export const CODE_VALID_MINUTES = 10;
+export { CODE_VALID_MINUTES };
 export const MAX_CODE_TRIES = 5;
 
 /** Where a code goes: an e-mail address here; a phone joins when SMS is configured. */

@@ -5,16 +5,16 @@ import { Card } from "#app/components/ui/card.tsx";
 import { Field, Input } from "#app/components/ui/input.tsx";
 import { waitPhrase } from "#app/features/abuse/rate-limits.server.ts";
 import { storeFromMatches } from "#app/features/catalog/seo.ts";
-import { signInCodeSchema, signInEmailSchema } from "#app/features/customers/customer.schema.ts";
+import {
+  CODE_VALID_MINUTES,
+  signInCodeSchema,
+  signInEmailSchema,
+} from "#app/features/customers/customer.schema.ts";
 import {
   customerSessionCookies,
   readCustomerToken,
 } from "#app/features/customers/customer-sessions.server.ts";
-import {
-  CODE_VALID_MINUTES,
-  checkSignInCode,
-  requestSignInCode,
-} from "#app/features/customers/sign-in.server.ts";
+import { checkSignInCode, requestSignInCode } from "#app/features/customers/sign-in.server.ts";
 import { customerOf } from "#app/routes/shared/customer-session.server.ts";
 import { PRIVATE_NO_STORE } from "#app/utils/cache-headers.ts";
 import { requestInfoContext } from "#app/utils/request-context.ts";
