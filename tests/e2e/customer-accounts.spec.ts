@@ -77,7 +77,10 @@ test("a guest order joins the account after the code, 'Order again' fills the ca
   ).toBeVisible();
 
   // The guest order is there, with its status and timeline.
-  const card = page.getByRole("listitem").filter({ hasText: `2 × ${productName} (10 pack)` });
+  const card = page
+    .getByRole("listitem")
+    .filter({ has: page.getByRole("button", { name: "Order again" }) })
+    .filter({ hasText: `2 × ${productName} (10 pack)` });
   await expect(card).toBeVisible();
   await expect(card.getByText("Pending", { exact: true })).toBeVisible();
   await expect(card.getByRole("list", { name: "Timeline" })).toContainText("Placed");

@@ -27,11 +27,12 @@ export function passkeysSupported() {
   return typeof window !== "undefined" && typeof window.PublicKeyCredential === "function";
 }
 
-async function post(body: Record<string, unknown>, csrf?: string) {
+/** Every post of the shop is a form (the server refuses other bodies): the fields urlencoded. */
+async function post(body: Record<string, string>, csrf?: string) {
   const response = await fetch(PASSKEYS_PATH, {
     method: "POST",
-    headers: { "Content-Type": "application/json", ...(csrf ? { "X-CSRF-Token": csrf } : {}) },
-    body: JSON.stringify(body),
+    headers: csrf ? { "X-CSRF-Token": csrf } : {},
+    body: new URLSearchParams(body),
   });
   const answer = (await response.json().catch(() => ({}))) as {
     ok?: boolean;
@@ -70,7 +71,7 @@ export async function addPasskey(csrf: string) {
       clientDataJSON: toB64url(response.clientDataJSON),
       authenticatorData: toB64url(response.getAuthenticatorData()),
       publicKey: toB64url(response.getPublicKey()),
-      transports: response.getTransports?.() ?? [],
+      transports: (response.getTransports?.() ?? []).join(","),
     },
     csrf,
   );

@@ -1,5 +1,5 @@
 /**
- * The passkey ceremonies' JSON posts (record 053): `options` then `register` by a signed-in
+ * The passkey ceremonies' posts (record 053, urlencoded forms answered with JSON): `options` then `register` by a signed-in
  * customer (CSRF token in the X-CSRF-Token header), `sign-in-options` then `sign-in` by anyone.
  */
 import { data } from "react-router";
@@ -24,8 +24,11 @@ import type { Route } from "./+types/passkeys";
 
 async function readBody(request: Request): Promise<Record<string, unknown>> {
   try {
-    const body = (await request.json()) as unknown;
-    return body && typeof body === "object" && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+    const form = await request.formData();
+    const body: Record<string, unknown> = {};
+    for (const [name, value] of form) if (typeof value === "string") body[name] = value;
+    if (typeof body.transports === "string") body.transports = body.transports.split(",").filter(Boolean);
+    return body;
   } catch {
     return {};
   }
