@@ -150,3 +150,21 @@ export async function deleteCustomerSession(executor: Executor, token: string | 
   if (!token) return;
   await executor.delete(customerSessions).where(eq(customerSessions.tokenHash, hashCustomerToken(token)));
 }
+
+/** Ends every session of a customer ('Sign out everywhere'); returns how many ended. */
+export async function endCustomerSessions(executor: Executor, customerId: string) {
+  const ended = await executor
+    .delete(customerSessions)
+    .where(eq(customerSessions.customerId, customerId))
+    .returning({ tokenHash: customerSessions.tokenHash });
+  return ended.length;
+}
+
+/** How many sessions (browsers) a customer is signed in on. */
+export async function countCustomerSessions(executor: Executor, customerId: string) {
+  const rows = await executor
+    .select({ tokenHash: customerSessions.tokenHash })
+    .from(customerSessions)
+    .where(eq(customerSessions.customerId, customerId));
+  return rows.length;
+}

@@ -30,7 +30,7 @@ import {
   saveAddress,
   savedAddresses,
 } from "./account.server.ts";
-import { findCustomerSession } from "./customer-sessions.server.ts";
+import { endCustomerSessions, findCustomerSession } from "./customer-sessions.server.ts";
 import {
   authenticationOptions,
   registrationOptions,
@@ -95,6 +95,10 @@ describeEachDatabase("customer accounts", (database) => {
     const again = await signInAs(email);
     expect(again.customerId).toBe(right.customerId);
     expect(again.created).toBe(false);
+    // Revocable: 'Sign out everywhere' ends both sessions.
+    expect(await endCustomerSessions(db, right.customerId)).toBe(2);
+    expect(await findCustomerSession(db, right.token)).toBeNull();
+    expect(await findCustomerSession(db, again.token)).toBeNull();
   });
 
   it("ends a code after 5 tries, even parallel ones, and a code past 10 minutes", async () => {

@@ -24,7 +24,9 @@ import {
 import { addressSchema, contactSchema } from "#app/features/customers/customer.schema.ts";
 import {
   clearedCustomerSessionCookies,
+  countCustomerSessions,
   deleteCustomerSession,
+  endCustomerSessions,
   readCustomerToken,
 } from "#app/features/customers/customer-sessions.server.ts";
 import { listPasskeys } from "#app/features/customers/passkeys.server.ts";
@@ -51,10 +53,11 @@ export { privateNoStoreHeaders as headers } from "#app/utils/cache-headers.ts";
 export async function loader({ request }: Route.LoaderArgs) {
   const customer = await requireCustomer(request);
   const before = new URL(request.url).searchParams.get("before") ?? undefined;
-  const [orders, addresses, passkeys] = await Promise.all([
+  const [orders, addresses, passkeys, sessions] = await Promise.all([
     accountOrders(customer.customerId, { before }),
     savedAddresses(customer.customerId),
     listPasskeys(customer.customerId),
+    countCustomerSessions(await db(), customer.customerId),
   ]);
   return {
     customer: {
@@ -68,6 +71,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     olderPage: Boolean(before),
     addresses,
     passkeys,
+    sessions,
   };
 }
 
@@ -124,8 +128,10 @@ export async function action({ request, context }: Route.ActionArgs) {
       await saveContact(customer.customerId, { name: parsed.data.name, phone });
       return redirectWithToast("/account", { title: "Details saved" }, { headers: PRIVATE_NO_STORE });
     }
-    case "sign-out": {
-      await deleteCustomerSession(await db(), readCustomerToken(request));
+    case "sign-out":
+    case "sign-out-everywhere": {
+      if (intent === "sign-out-everywhere") await endCustomerSessions(await db(), customer.customerId);
+      else await deleteCustomerSession(await db(), readCustomerToken(request));
       const headers = new Headers(PRIVATE_NO_STORE);
       for (const cookie of clearedCustomerSessionCookies()) headers.append("Set-Cookie", cookie);
       headers.append("Set-Cookie", await toastHeader({ path: "/", title: "You are signed out" }));
@@ -173,7 +179,7 @@ const when = new Intl.DateTimeFormat("en-US", {
 });
 
 export default function AccountPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { customer, csrf, orders, olderOrders, olderPage, addresses, passkeys } = loaderData;
+  const { customer, csrf, orders, olderOrders, olderPage, addresses, passkeys, sessions } = loaderData;
   const navigation = useNavigation();
   const busy = navigation.state !== "idle";
   const errors = actionData && !actionData.ok ? actionData : null;
@@ -186,11 +192,22 @@ export default function AccountPage({ loaderData, actionData }: Route.ComponentP
           <h1 className="font-display text-3xl font-semibold text-primary sm:text-4xl">Your account</h1>
           <p className="mt-1 text-muted-foreground">Signed in as {customer.email}</p>
         </div>
-        <Form method="post">
+        <Form method="post" className="flex flex-wrap gap-2">
           <input type="hidden" name="csrf" value={csrf} />
           <Button type="submit" name="intent" value="sign-out" variant="outline" className="min-h-11">
             Sign out
           </Button>
+          {sessions > 1 ? (
+            <Button
+              type="submit"
+              name="intent"
+              value="sign-out-everywhere"
+              variant="ghost"
+              className="min-h-11"
+            >
+              Sign out on all {sessions} devices
+            </Button>
+          ) : null}
         </Form>
       </div>
 
