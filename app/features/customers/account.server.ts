@@ -25,6 +25,7 @@ import { zoneCheckData } from "#app/features/delivery/delivery.server.ts";
 import { zipRefusalMessage, zoneForZip } from "#app/features/delivery/delivery-area.ts";
 import { OPEN_STATUSES } from "#app/features/orders/order-status.ts";
 import type { AddressInput } from "./customer.schema.ts";
+import { joinGuestOrders } from "./sign-in.server.ts";
 
 /** Orders one page of the account shows; older ones come with 'Show older orders'. */
 export const ORDERS_PER_PAGE = 20;
@@ -42,9 +43,18 @@ export type AccountOrder = {
   timeline: { status: OrderStatus; at: string }[];
 };
 
-/** A page of the customer's orders, newest first; `before` is the last order id of the page before. */
-export async function accountOrders(customerId: string, options: { before?: string } = {}) {
+/**
+ * A page of the customer's orders, newest first; `before` is the last order id of the page before.
+ * Orders placed with the account's (verified) e-mail since the last look join it first: a signed-in
+ * checkout writes nothing more than a guest's, the join happens here (record 053).
+ */
+export async function accountOrders(
+  customer: { customerId: string; email: string },
+  options: { before?: string } = {},
+) {
+  const { customerId } = customer;
   const database = await db();
+  if (!options.before) await joinGuestOrders(database, customerId, customer.email);
   let cursor: { createdAt: Date; id: string } | undefined;
   if (options.before && /^[0-9a-f-]{36}$/i.test(options.before)) {
     const [row] = await database
@@ -280,8 +290,10 @@ export async function saveContact(customerId: string, contact: { name: string; p
 }
 
 /** Everything the shop keeps about the customer, for 'Download my data' (JSON). */
-export async function customerDataExport(customerId: string) {
+export async function customerDataExport(account: { customerId: string; email: string }) {
+  const { customerId } = account;
   const database = await db();
+  await joinGuestOrders(database, customerId, account.email);
   const [customer] = await database.select().from(customers).where(eq(customers.id, customerId));
   if (!customer) return null;
   const [addresses, passkeys, sessions, orderRows] = await Promise.all([
@@ -378,6 +390,8 @@ export async function deleteCustomerAccount(
       .where(eq(customers.id, customerId))
       .for("update");
     if (!customer) return { ok: false as const, error: "This account no longer exists." };
+    // Every order placed with the verified address is the account's, and goes anonymous with it.
+    await joinGuestOrders(tx, customerId, customer.email);
     const mine = await tx
       .select({ id: orders.id, status: orders.status, idPhotoId: orders.idPhotoId })
       .from(orders)

@@ -179,13 +179,24 @@ describeEachDatabase("customer accounts", (database) => {
 
     const signedIn = await signInAs(email);
     expect(signedIn.joinedOrders).toBe(1);
-    const listed = await accountOrders(signedIn.customerId);
+    const listed = await accountOrders({ customerId: signedIn.customerId, email });
     expect(listed.orders.map((order) => order.id)).toEqual([placed.id]);
     expect(listed.orders[0]?.timeline[0]?.status).toBe("pending");
 
+    // An order placed later with the verified address (signed in or not) joins when the account is read.
+    const later = await insertOrderRow(db, {
+      customerName: "Gale Guest",
+      deliveryDate: "2026-11-21",
+      idPhotoId: null,
+    });
+    await db.update(orders).set({ userEmail: email }).where(eq(orders.id, later.id));
+    const relisted = await accountOrders({ customerId: signedIn.customerId, email });
+    expect(relisted.orders.map((order) => order.id).sort()).toEqual([placed.id, later.id].sort());
+
     // Someone else's orders never show.
-    const other = await signInAs(`other-${randomUUID().slice(0, 8)}@example.com`);
-    expect((await accountOrders(other.customerId)).orders).toEqual([]);
+    const otherEmail = `other-${randomUUID().slice(0, 8)}@example.com`;
+    const other = await signInAs(otherEmail);
+    expect((await accountOrders({ customerId: other.customerId, email: otherEmail })).orders).toEqual([]);
   });
 
   it("'Order again' adds what is still sold at today's prices and names what is not", async () => {
@@ -319,7 +330,7 @@ describeEachDatabase("customer accounts", (database) => {
     expect(refused.ok).toBe(false);
     await db.update(orders).set({ status: "cancelled" }).where(eq(orders.id, open.id));
 
-    const exported = await customerDataExport(signedIn.customerId);
+    const exported = await customerDataExport({ customerId: signedIn.customerId, email });
     expect(exported?.orders.map((order) => order.id).sort()).toEqual([done.id, open.id].sort());
 
     expect(await deleteCustomerAccount(signedIn.customerId, ORIGIN)).toEqual({

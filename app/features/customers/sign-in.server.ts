@@ -164,8 +164,9 @@ export async function checkSignInCode(input: {
 }
 
 /**
- * Guest orders placed with a verified e-mail address join its account (record 053): called only
- * once the address is proved (a right code), never from an address typed at checkout alone.
+ * Orders placed with a verified e-mail address join its account (record 053): at the sign-in that
+ * proves the address, and whenever the account's orders are read afterwards; never for an address
+ * only typed at checkout or asked a code for.
  */
 export async function joinGuestOrders(executor: Executor, customerId: string, email: string) {
   const joined = await executor
@@ -174,19 +175,4 @@ export async function joinGuestOrders(executor: Executor, customerId: string, em
     .where(and(sql`lower(${orders.userEmail}) = ${email}`, isNull(orders.customerId)))
     .returning({ id: orders.id });
   return joined.length;
-}
-
-/** The order just placed by a signed-in customer joins the account when its e-mail is the account's. */
-export async function joinPlacedOrder(customer: { customerId: string; email: string }, publicToken: string) {
-  const database = await db();
-  await database
-    .update(orders)
-    .set({ customerId: customer.customerId })
-    .where(
-      and(
-        eq(orders.publicToken, publicToken),
-        sql`lower(${orders.userEmail}) = ${customer.email}`,
-        isNull(orders.customerId),
-      ),
-    );
 }

@@ -10,7 +10,6 @@ import { skipAfterPlacedOrder } from "#app/features/checkout/after-placed-order.
 import { CHECKOUT_TOASTS } from "#app/features/checkout/checkout.schema.ts";
 import { submitCheckout } from "#app/features/checkout/checkout.server.ts";
 import { savedAddresses } from "#app/features/customers/account.server.ts";
-import { joinPlacedOrder } from "#app/features/customers/sign-in.server.ts";
 import { checkoutDeliveryDays, zoneCheckData } from "#app/features/delivery/delivery.server.ts";
 import { getPurchaseLimitSettings } from "#app/features/purchase-limits/purchase-limits.server.ts";
 import { checkoutRefusalAnswer } from "#app/routes/shared/checkout-response.server.ts";
@@ -90,11 +89,6 @@ export async function action({ request, context }: Route.ActionArgs) {
     clientAddress: context.get(requestInfoContext).clientAddress,
   });
   if (!result.ok) context.set(refusedPostContext, true);
-  if (result.ok && !result.replayed) {
-    // An order placed while signed in joins the account when its e-mail is the account's (verified) one.
-    const customer = await customerOf(request);
-    if (customer) await joinPlacedOrder(customer, result.token);
-  }
   if (result.ok) {
     if (result.client === "html") {
       return redirectWithToast(

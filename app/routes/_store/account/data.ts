@@ -5,7 +5,7 @@ import type { Route } from "./+types/data";
 
 export async function loader({ request }: Route.LoaderArgs) {
   const customer = await requireCustomer(request);
-  const exported = await customerDataExport(customer.customerId);
+  const exported = await customerDataExport(customer);
   return new Response(JSON.stringify(exported, null, 2), {
     headers: {
       "Content-Type": "application/json; charset=utf-8",

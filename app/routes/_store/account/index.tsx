@@ -54,7 +54,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const customer = await requireCustomer(request);
   const before = new URL(request.url).searchParams.get("before") ?? undefined;
   const [orders, addresses, passkeys, sessions] = await Promise.all([
-    accountOrders(customer.customerId, { before }),
+    accountOrders(customer, { before }),
     savedAddresses(customer.customerId),
     listPasskeys(customer.customerId),
     countCustomerSessions(await db(), customer.customerId),
