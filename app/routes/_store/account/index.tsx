@@ -305,7 +305,8 @@ export default function AccountPage({ loaderData, actionData }: Route.ComponentP
         )}
         <Card className="mt-4 p-4 sm:p-6">
           <h3 className="font-semibold">Add an address</h3>
-          <Form method="post" className="mt-3 grid gap-4 sm:grid-cols-2" noValidate>
+          {/* A saved address empties the form (it mounts again). */}
+          <Form key={addresses.length} method="post" className="mt-3 grid gap-4 sm:grid-cols-2" noValidate>
             <input type="hidden" name="csrf" value={csrf} />
             <Field
               id="street"
@@ -345,7 +346,12 @@ export default function AccountPage({ loaderData, actionData }: Route.ComponentP
           Contact details
         </h2>
         <Card className="mt-4 p-4 sm:p-6">
-          <Form method="post" className="grid gap-4 sm:grid-cols-2" noValidate>
+          <Form
+            key={`${customer.name}|${customer.phone}`}
+            method="post"
+            className="grid gap-4 sm:grid-cols-2"
+            noValidate
+          >
             <input type="hidden" name="csrf" value={csrf} />
             <Field id="name" label="Full name" error={errorOf("save-contact", "name")}>
               <Input id="name" name="name" autoComplete="name" defaultValue={customer.name} />
