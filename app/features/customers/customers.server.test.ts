@@ -417,7 +417,7 @@ describeEachDatabase("customer accounts", (database) => {
 
 /** An ES256 authenticator in software, answering as a browser's `create()` and `get()` would. */
 function softwareAuthenticator(id = randomUUID().replaceAll("-", "")) {
-  const { publicKey, privateKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
+  const { publicKey, privateKey } = generateKeyPairSync("ec", { namedCurve: "prime256v1" });
   const url = new URL(config().publicUrl);
   const rpIdHash = createHash("sha256").update(url.hostname).digest();
   const credentialId = Buffer.from(id, "base64url");
