@@ -20,6 +20,10 @@ export default [
     route("privacy", "routes/_store/privacy.tsx"),
     route("terms", "routes/_store/terms.tsx"),
     route("age-verification", "routes/_store/age-verification.tsx"),
+    route("account", "routes/_store/account/index.tsx"),
+    route("account/sign-in", "routes/_store/account/sign-in.tsx"),
+    route("account/data", "routes/_store/account/data.ts"),
+    route("account/passkeys", "routes/_store/account/passkeys.ts"),
     route("*", "routes/_store/not-found.tsx"),
   ]),
   ...prefix("admin", [

@@ -62,6 +62,13 @@ export function StoreHeader({
             <Icon name="phone" className="size-4 text-primary" />
             {phone}
           </a>
+          {/* Static for everyone (the page is cached for all shoppers); /account knows who is signed in. */}
+          <StoreLink
+            to="/account"
+            className="inline-flex min-h-11 items-center gap-2 rounded-md px-3 font-medium hover:bg-muted"
+          >
+            Sign in
+          </StoreLink>
           <CartTrigger onOpen={onOpenCart} />
           <StoreLink to="/shop" className={buttonVariants({ variant: "accent" })}>
             Order Now
@@ -100,6 +107,14 @@ export function StoreHeader({
               <Icon name="phone" className="size-4 text-primary" />
               {phone}
             </a>
+          </li>
+          <li>
+            <StoreLink
+              to="/account"
+              className="flex min-h-12 items-center border-t border-border font-medium"
+            >
+              Sign in
+            </StoreLink>
           </li>
         </ul>
       </div>

@@ -31,6 +31,10 @@ export const BACKUP_TABLES = [
   "login_attempts",
   "encryption_keys",
   "id_photos",
+  "customers",
+  "customer_sessions",
+  "customer_passkeys",
+  "customer_addresses",
   "orders",
   "delivery_slot_bookings",
   "order_items",
@@ -50,7 +54,8 @@ export const BACKUP_TABLES = [
  * Rate-limit counters and half-finished sign-ins only matter for minutes; the audit chain's head
  * is the last event's id and hash, which a restore sets again from the events it holds; delivered
  * revenue is summed again from the orders; the order a driver put their stops in matters for that
- * day only (without it the stops keep their slot's order).
+ * day only (without it the stops keep their slot's order); a customer's sign-in code and passkey
+ * challenge live minutes.
  */
 export const NOT_BACKED_UP = [
   "rate_limits",
@@ -58,6 +63,8 @@ export const NOT_BACKED_UP = [
   "audit_chain",
   "delivered_revenue",
   "driver_stop_positions",
+  "customer_sign_in_codes",
+  "customer_passkey_challenges",
 ] as const;
 
 /**

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
+  type AnyPgColumn,
   bigint,
   bigserial,
   boolean,
@@ -230,10 +231,19 @@ export const orders = pgTable(
     payWithCents: bigint("pay_with_cents", { mode: "number" }),
     /** The driver the order is assigned to, or null: any driver of the day. */
     driverId: uuid("driver_id").references(() => adminUsers.id, { onDelete: "set null" }),
+    /**
+     * The customer account the order belongs to (record 053): set when a signed-in customer places
+     * it, or when its e-mail address is verified by signing in (a guest order joins then, never
+     * before). Null: a guest order, or an account that was deleted.
+     */
+    customerId: uuid("customer_id").references((): AnyPgColumn => customers.id, { onDelete: "set null" }),
     ...timestamps,
   },
   (table) => [
     uniqueIndex("orders_public_token_idx").on(table.publicToken),
+    index("orders_customer_id_idx")
+      .on(table.customerId, table.createdAt.desc(), table.id.desc())
+      .where(sql`${table.customerId} IS NOT NULL`),
     uniqueIndex("orders_idempotency_key_idx").on(table.idempotencyKey),
     index("orders_created_at_idx").on(table.createdAt.desc(), table.id.desc()),
     index("orders_status_created_at_idx").on(table.status, table.createdAt.desc(), table.id.desc()),
@@ -835,5 +845,120 @@ export const deliveryFailures = pgTable(
       "delivery_failures_reason_valid",
       sql`${table.reason} IN ('customer-not-home', 'no-valid-id', 'under-21', 'refused', 'address-not-reachable', 'other')`,
     ),
+  ],
+);
+
+/**
+ * Customer accounts without passwords (record 053): one per verified e-mail address, made at the
+ * first sign-in with a code. Deleting one keeps its orders with the personal data removed.
+ */
+export const customers = pgTable(
+  "customers",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    /** Lower-cased; verified by the sign-in code that made the account. */
+    email: text("email").notNull(),
+    name: text("name").notNull().default(""),
+    /** E.164, as orders store phones (record 039); empty until the customer gives one. */
+    phone: text("phone").notNull().default(""),
+    emailVerifiedAt: timestamp("email_verified_at", { withTimezone: true }).notNull(),
+    ...timestamps,
+  },
+  (table) => [uniqueIndex("customers_email_idx").on(table.email)],
+);
+
+/**
+ * A sign-in code sent to an e-mail address: only its SHA-256 (keyed by the row id) is kept, valid
+ * 10 minutes, 5 tries spent before each check. A new code replaces the address's open one.
+ */
+export const customerSignInCodes = pgTable(
+  "customer_sign_in_codes",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    email: text("email").notNull(),
+    codeHash: text("code_hash").notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  },
+  (table) => [
+    uniqueIndex("customer_sign_in_codes_email_idx").on(table.email),
+    index("customer_sign_in_codes_expires_at_idx").on(table.expiresAt),
+  ],
+);
+
+/** Customer sessions: as staff's (only the token's SHA-256 kept), under their own cookie. */
+export const customerSessions = pgTable(
+  "customer_sessions",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    customerId: uuid("customer_id")
+      .notNull()
+      .references(() => customers.id, { onDelete: "cascade" }),
+    csrfToken: text("csrf_token").notNull(),
+    userAgent: text("user_agent").notNull().default(""),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    lastSeenAt: timestamp("last_seen_at", { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  },
+  (table) => [
+    index("customer_sessions_customer_id_idx").on(table.customerId),
+    index("customer_sessions_expires_at_idx").on(table.expiresAt),
+  ],
+);
+
+/** A customer's passkeys (WebAuthn credentials): the public key only. */
+export const customerPasskeys = pgTable(
+  "customer_passkeys",
+  {
+    /** The credential id, base64url. */
+    id: text("id").primaryKey(),
+    customerId: uuid("customer_id")
+      .notNull()
+      .references(() => customers.id, { onDelete: "cascade" }),
+    publicKey: bytea("public_key").notNull(),
+    counter: bigint("counter", { mode: "number" }).notNull().default(0),
+    transports: text("transports").notNull().default(""),
+    deviceName: text("device_name").notNull().default(""),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
+  },
+  (table) => [index("customer_passkeys_customer_id_idx").on(table.customerId)],
+);
+
+/**
+ * A passkey ceremony's challenge (registration by a signed-in customer, or a sign-in), single use,
+ * valid 5 minutes; the browser holds a random token for it in a short-lived cookie.
+ */
+export const customerPasskeyChallenges = pgTable(
+  "customer_passkey_challenges",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    challenge: text("challenge").notNull(),
+    customerId: uuid("customer_id").references(() => customers.id, { onDelete: "cascade" }),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  },
+  (table) => [index("customer_passkey_challenges_expires_at_idx").on(table.expiresAt)],
+);
+
+/** Saved delivery addresses, checked against the delivery zones when saved; at most one default. */
+export const customerAddresses = pgTable(
+  "customer_addresses",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    customerId: uuid("customer_id")
+      .notNull()
+      .references(() => customers.id, { onDelete: "cascade" }),
+    street: text("street").notNull(),
+    city: text("city").notNull(),
+    state: text("state").notNull(),
+    zipCode: text("zip_code").notNull(),
+    isDefault: boolean("is_default").notNull().default(false),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index("customer_addresses_customer_id_idx").on(table.customerId),
+    uniqueIndex("customer_addresses_one_default_idx").on(table.customerId).where(sql`${table.isDefault}`),
+    check("customer_addresses_state_valid", sql`${table.state} IN ('DC', 'VA')`),
   ],
 );

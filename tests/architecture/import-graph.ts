@@ -42,6 +42,7 @@ export const FEATURE_IMPORTS: Record<string, readonly string[]> = {
   backups: ["email"],
   orders: ["audit", "delivery", "email", "media", "staff"],
   checkout: ["abuse", "cart", "catalog", "delivery", "email", "media", "orders", "purchase-limits"],
+  customers: ["abuse", "audit", "cart", "delivery", "email", "orders"],
 };
 
 export type ImportEdge = { from: string; to: string; line: number; typeOnly: boolean; text: string };

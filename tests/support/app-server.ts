@@ -68,6 +68,11 @@ export async function startApp(options: {
   outputFile?: string;
   /** Called with the server's pid as soon as it is spawned (the memory bench samples it from then). */
   onSpawn?: (pid: number) => void;
+  /**
+   * The host of PUBLIC_URL (default 127.0.0.1): `localhost` for a story with passkeys, which need a
+   * domain as the relying party (WebAuthn refuses an IP address). The server still listens on 127.0.0.1.
+   */
+  publicHost?: string;
 }): Promise<RunningApp> {
   const port = await freePort();
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), "cg-e2e-data-"));
@@ -79,7 +84,7 @@ export async function startApp(options: {
     PORT: String(port),
     HOST: "127.0.0.1",
     DATA_DIR: dataDir,
-    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    PUBLIC_URL: `http://${options.publicHost ?? "127.0.0.1"}:${port}`,
     LOG_LEVEL: "warn",
     // As `npm start` runs the server (record 015): two malloc arenas, and every block of 1 MB or
     // more mapped on its own, so memory goes back after a burst.

@@ -82,6 +82,25 @@ function cartPayload(items: CartLine[]) {
   );
 }
 
+export type CheckoutPrefill = {
+  name: string;
+  email: string;
+  phone: string;
+  address: string;
+  city: string;
+  zipCode: string;
+  state: DeliveryState | null;
+};
+
+function withPrefill(values: TextValues, prefill: CheckoutPrefill | null | undefined): TextValues {
+  if (!prefill) return values;
+  const filled = { ...values };
+  for (const field of ["name", "email", "phone", "address", "city", "zipCode"] as const) {
+    if (!filled[field] && prefill[field]) filled[field] = prefill[field];
+  }
+  return filled;
+}
+
 export function CheckoutForm({
   items,
   totalCents,
@@ -91,6 +110,7 @@ export function CheckoutForm({
   limits,
   zones,
   onPlaced,
+  prefill,
 }: {
   items: CartLine[];
   /** The purchase limits (P-28); the weights of the sizes are fetched. */
@@ -101,6 +121,8 @@ export function CheckoutForm({
   defaultDate: string;
   idempotencyKey: string;
   onPlaced: () => void;
+  /** A signed-in customer's details and default address (record 053): fill the fields the draft left empty. */
+  prefill?: CheckoutPrefill | null;
 }) {
   const fetcher = useFetcher<CheckoutActionData>();
   const navigate = useNavigate();
@@ -109,8 +131,10 @@ export function CheckoutForm({
   const baseId = useId();
   // What the shopper typed before (on this device) fills the form again, until the order is placed.
   const draft = useCheckoutDraft();
-  const [values, setValues] = useState<TextValues>(draft.initial.values);
-  const [state, setState] = useState<DeliveryState>(draft.initial.state);
+  const [values, setValues] = useState<TextValues>(() => withPrefill(draft.initial.values, prefill));
+  const [state, setState] = useState<DeliveryState>(() =>
+    prefill?.state && !draft.initial.values.address ? prefill.state : draft.initial.state,
+  );
   const [deliveryDate, setDeliveryDate] = useState(() =>
     days.some((option) => option.date === draft.initial.deliveryDate)
       ? draft.initial.deliveryDate

@@ -39,7 +39,9 @@ export type BudgetName =
   | "signInAccountFailures"
   | "signInAccountGate"
   | "signInKnownDevice"
-  | "reauthentication";
+  | "reauthentication"
+  | "customerCodeAddress"
+  | "customerCodeEmail";
 
 type BudgetSpec = { points: number; durationSeconds: number };
 
@@ -53,6 +55,7 @@ const PER_ADDRESS: ReadonlySet<BudgetName> = new Set([
   "cartPrices",
   "search",
   "signInAddress",
+  "customerCodeAddress",
 ]);
 
 function budgetSpecs(): Record<BudgetName, BudgetSpec> {
@@ -72,6 +75,13 @@ function budgetSpecs(): Record<BudgetName, BudgetSpec> {
     signInAccountGate: { points: 1, durationSeconds: MINUTE },
     // A known device's attempts on its own account, wherever it is (instead of the address's).
     signInKnownDevice: {
+      points: SIGN_IN_ATTEMPTS_PER_ACCOUNT_AND_ADDRESS,
+      durationSeconds: SIGN_IN_WINDOW_SECONDS,
+    },
+    // A customer's sign-in codes (record 053), asked for and checked, as staff sign-ins: per client
+    // address whatever the e-mail addresses, and per e-mail address and client address.
+    customerCodeAddress: { points: SIGN_IN_ATTEMPTS_PER_ADDRESS, durationSeconds: SIGN_IN_WINDOW_SECONDS },
+    customerCodeEmail: {
       points: SIGN_IN_ATTEMPTS_PER_ACCOUNT_AND_ADDRESS,
       durationSeconds: SIGN_IN_WINDOW_SECONDS,
     },

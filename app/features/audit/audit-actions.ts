@@ -51,6 +51,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   "cash.handed_in": "Handed in the shift's cash",
   "cash.drop_confirmed": "Confirmed a driver's cash drop",
   "run.manifest_frozen": "Started a run (manifest)",
+  "customer.deleted": "A customer deleted their account",
 };
 
 export const AUDIT_FILTER_KEYS = ["actor", "action", "targetType", "targetId", "from", "to"] as const;

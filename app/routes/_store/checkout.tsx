@@ -1,7 +1,7 @@
 import { useCallback } from "react";
 import { createContext, data, type ShouldRevalidateFunctionArgs } from "react-router";
 import { useCart } from "#app/components/cart-context.tsx";
-import { CheckoutForm } from "#app/components/checkout/checkout-form.tsx";
+import { CheckoutForm, type CheckoutPrefill } from "#app/components/checkout/checkout-form.tsx";
 import { StoreLink } from "#app/components/store-link.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
@@ -9,10 +9,13 @@ import { storeFromMatches } from "#app/features/catalog/seo.ts";
 import { skipAfterPlacedOrder } from "#app/features/checkout/after-placed-order.ts";
 import { CHECKOUT_TOASTS } from "#app/features/checkout/checkout.schema.ts";
 import { submitCheckout } from "#app/features/checkout/checkout.server.ts";
+import { savedAddresses } from "#app/features/customers/account.server.ts";
 import { checkoutDeliveryDays, zoneCheckData } from "#app/features/delivery/delivery.server.ts";
 import { getPurchaseLimitSettings } from "#app/features/purchase-limits/purchase-limits.server.ts";
 import { checkoutRefusalAnswer } from "#app/routes/shared/checkout-response.server.ts";
+import { customerOf } from "#app/routes/shared/customer-session.server.ts";
 import { PRIVATE_NO_STORE } from "#app/utils/cache-headers.ts";
+import { formatPhone } from "#app/utils/phone.ts";
 import { requestInfoContext } from "#app/utils/request-context.ts";
 import { keepRetryAfter } from "#app/utils/retry-after.ts";
 import { redirectWithToast } from "#app/utils/toast.server.ts";
@@ -45,13 +48,14 @@ export function shouldRevalidate(args: ShouldRevalidateFunctionArgs) {
  */
 const refusedPostContext = createContext(false);
 
-export async function loader({ context }: Route.LoaderArgs) {
+export async function loader({ context, request }: Route.LoaderArgs) {
   if (context.get(refusedPostContext)) return { refusedPost: true as const };
   // Slot places and closures change with every order: read fresh (this page is never cached).
-  const [{ stateLimitsMg, maxQuantityPerSize }, delivery, zones] = await Promise.all([
+  const [{ stateLimitsMg, maxQuantityPerSize }, delivery, zones, prefill] = await Promise.all([
     getPurchaseLimitSettings(),
     checkoutDeliveryDays(new Date()),
     zoneCheckData(),
+    checkoutPrefillOf(request),
   ]);
   // A fresh key per page view: a double submit, a retry or a resubmitted post of this page
   // carries the same key and gets the first order back (P-10).
@@ -60,6 +64,23 @@ export async function loader({ context }: Route.LoaderArgs) {
     zones,
     idempotencyKey: crypto.randomUUID(),
     limits: { stateLimitsMg, maxQuantityPerSize },
+    prefill,
+  };
+}
+
+/** A signed-in customer's details and default address (record 053); null for a guest. */
+async function checkoutPrefillOf(request: Request): Promise<CheckoutPrefill | null> {
+  const customer = await customerOf(request);
+  if (!customer) return null;
+  const [address] = await savedAddresses(customer.customerId);
+  return {
+    name: customer.name,
+    email: customer.email,
+    phone: customer.phone ? formatPhone(customer.phone) : "",
+    address: address?.isDefault ? address.street : "",
+    city: address?.isDefault ? address.city : "",
+    zipCode: address?.isDefault ? address.zipCode : "",
+    state: address?.isDefault ? address.state : null,
   };
 }
 
@@ -124,6 +145,7 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
             limits={loaderData.limits}
             zones={loaderData.zones}
             onPlaced={onPlaced}
+            prefill={loaderData.prefill}
           />
         </div>
       )}
