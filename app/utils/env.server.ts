@@ -168,18 +168,26 @@ const envSchema = z.object({
       .regex(/^AC[0-9a-fA-F]{32}$/, "must be a Twilio account SID (AC followed by 32 hex digits)")
       .optional(),
   ),
-  TWILIO_AUTH_TOKEN: z.preprocess(emptyAsUndefined, z.string().min(16, "must be at least 16 characters").optional()),
+  TWILIO_AUTH_TOKEN: z.preprocess(
+    emptyAsUndefined,
+    z.string().min(16, "must be at least 16 characters").optional(),
+  ),
   TWILIO_FROM: z.preprocess(
     emptyAsUndefined,
     z
       .string()
-      .regex(/^(\+[1-9]\d{6,14}|MG[0-9a-fA-F]{32})$/, "must be a number in E.164 (+12025550142) or a messaging service SID")
+      .regex(
+        /^(\+[1-9]\d{6,14}|MG[0-9a-fA-F]{32})$/,
+        "must be a number in E.164 (+12025550142) or a messaging service SID",
+      )
       .optional(),
   ),
   /** Where Twilio's REST API is; only changed to reach a stand-in (tests). */
   TWILIO_API_URL: z.preprocess(
     emptyAsUndefined,
-    z.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" }).default("https://api.twilio.com"),
+    z
+      .url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" })
+      .default("https://api.twilio.com"),
   ),
   PUBLIC_URL: z.preprocess(
     emptyAsUndefined,

@@ -414,7 +414,8 @@ export function startEmailWorker(
   } = {},
 ) {
   const transport = options.transport ?? configuredTransport();
-  const textTransport = options.textTransport === undefined ? configuredTextTransport() : options.textTransport;
+  const textTransport =
+    options.textTransport === undefined ? configuredTextTransport() : options.textTransport;
   const pollMs = options.pollMs ?? 5_000;
   const lanes = Math.max(1, options.concurrency ?? config().OUTBOX_CONCURRENCY);
   // The folder cannot send a mail twice: bigger claims cost fewer statements per order.

@@ -44,7 +44,10 @@ export function configuredTwilio(): TwilioSettings | null {
 }
 
 /** Texts through Twilio's Messages API (`POST /2010-04-01/Accounts/{sid}/Messages.json`). */
-export function twilioTransport(settings: TwilioSettings, options: { timeoutMs?: number } = {}): TextTransport {
+export function twilioTransport(
+  settings: TwilioSettings,
+  options: { timeoutMs?: number } = {},
+): TextTransport {
   const endpoint = new URL(
     `/2010-04-01/Accounts/${encodeURIComponent(settings.accountSid)}/Messages.json`,
     settings.apiUrl,
@@ -57,7 +60,11 @@ export function twilioTransport(settings: TwilioSettings, options: { timeoutMs?:
       form.set(settings.from.startsWith("MG") ? "MessagingServiceSid" : "From", settings.from);
       const response = await fetch(endpoint, {
         method: "POST",
-        headers: { authorization, "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
+        headers: {
+          authorization,
+          "content-type": "application/x-www-form-urlencoded",
+          accept: "application/json",
+        },
         body: form,
         signal: AbortSignal.timeout(options.timeoutMs ?? 20_000),
       });
@@ -111,7 +118,10 @@ const HELP_WORDS = new Set(["HELP", "INFO"]);
 export type SmsReplyKind = "stop" | "start" | "help" | "other";
 
 export function smsReplyKind(body: string): SmsReplyKind {
-  const word = body.trim().toUpperCase().replace(/[^A-Z]/g, "");
+  const word = body
+    .trim()
+    .toUpperCase()
+    .replace(/[^A-Z]/g, "");
   if (STOP_WORDS.has(word)) return "stop";
   if (START_WORDS.has(word)) return "start";
   if (HELP_WORDS.has(word)) return "help";
@@ -131,7 +141,10 @@ export async function handleIncomingText(phone: string, body: string, now = new 
       .insert(smsOptOuts)
       .values({ phone, optedOutAt: now })
       .onConflictDoUpdate({ target: smsOptOuts.phone, set: { optedOutAt: now } });
-    return { kind, reply: `${STORE_NAME}: you will get no more texts from us. Reply START to get them again.` };
+    return {
+      kind,
+      reply: `${STORE_NAME}: you will get no more texts from us. Reply START to get them again.`,
+    };
   }
   if (kind === "start") {
     await database.delete(smsOptOuts).where(eq(smsOptOuts.phone, phone));

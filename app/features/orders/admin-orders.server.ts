@@ -34,13 +34,13 @@ import { isWithinScope, type StaffScope } from "./driver-scope.server.ts";
 import type { OrderFilters } from "./order-search.schema.ts";
 import { orderFilterCondition } from "./order-search.server.ts";
 import { CLOSED_STATUSES, OPEN_STATUSES, ORDER_ACTIONS, type OrderAction } from "./order-status.ts";
+import { statusText } from "./order-texts.ts";
 import {
   getOrderForStatusChange,
   type OrderItemView,
   type OrderSummary,
   type OrderView,
 } from "./orders.server.ts";
-import { statusText } from "./order-texts.ts";
 import { reopenSlotProblem } from "./reopen-slot.server.ts";
 
 export const ORDERS_PAGE_SIZE = 20;

@@ -26,7 +26,12 @@ function shortId(id: string) {
 /** 'Fri, Nov 27' for the store date 2026-11-27. */
 function shortDate(day: string) {
   const date = new Date(`${day}T12:00:00Z`);
-  return date.toLocaleDateString("en-US", { weekday: "short", month: "short", day: "numeric", timeZone: "UTC" });
+  return date.toLocaleDateString("en-US", {
+    weekday: "short",
+    month: "short",
+    day: "numeric",
+    timeZone: "UTC",
+  });
 }
 
 export function orderReceivedText(store: string, order: OrderTextData) {
