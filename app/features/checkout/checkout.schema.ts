@@ -110,7 +110,7 @@ export const checkoutSchema = z.object({
 });
 
 export type CheckoutInput = z.infer<typeof checkoutSchema>;
-export type CheckoutField = keyof CheckoutInput | "idFront";
+export type CheckoutField = keyof CheckoutInput | "idFront" | "verificationCode";
 export type FieldErrors = Partial<Record<CheckoutField, string>>;
 
 /** Reads a FormData (or a plain record) into the schema's input shape. */

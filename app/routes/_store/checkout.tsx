@@ -9,6 +9,7 @@ import { storeFromMatches } from "#app/features/catalog/seo.ts";
 import { skipAfterPlacedOrder } from "#app/features/checkout/after-placed-order.ts";
 import { CHECKOUT_TOASTS } from "#app/features/checkout/checkout.schema.ts";
 import { submitCheckout } from "#app/features/checkout/checkout.server.ts";
+import { rememberVerified } from "#app/features/checkout/contact-verification.server.ts";
 import { checkoutDeliveryDays, zoneCheckData } from "#app/features/delivery/delivery.server.ts";
 import { getPurchaseLimitSettings } from "#app/features/purchase-limits/purchase-limits.server.ts";
 import { checkoutRefusalAnswer } from "#app/routes/shared/checkout-response.server.ts";
@@ -64,26 +65,40 @@ export async function loader({ context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
+  const cookieHeader = request.headers.get("Cookie");
   const result = await submitCheckout(request, {
     clientAddress: context.get(requestInfoContext).clientAddress,
+    cookieHeader,
   });
   if (!result.ok) context.set(refusedPostContext, true);
   if (result.ok) {
+    // The right code (P-36): this device is trusted with that contact for 30 days.
+    const headers = new Headers();
+    if (result.verifiedContact) {
+      headers.append("Set-Cookie", await rememberVerified(cookieHeader, result.verifiedContact));
+    }
     if (result.client === "html") {
       return redirectWithToast(
         `/thank-you?order=${encodeURIComponent(result.token)}`,
         CHECKOUT_TOASTS.success,
+        { headers },
       );
     }
-    return data({ ok: true as const, token: result.token });
+    return data({ ok: true as const, token: result.token }, { headers });
   }
   const { status, toast } = checkoutRefusalAnswer(result);
+  const kind = result.refusal.kind;
+  const codeStep =
+    kind === "code-sent" || kind === "code-refused" || kind === "too-many-codes"
+      ? { sent: kind === "code-sent" ? result.refusal.message : null, keptFields: result.keptFields ?? null }
+      : null;
   return data(
     {
       ok: false as const,
       fieldErrors: result.fieldErrors,
       toast,
       shortfall: result.shortfall ?? null,
+      codeStep,
     },
     {
       status,
