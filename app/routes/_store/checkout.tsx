@@ -10,7 +10,9 @@ import { skipAfterPlacedOrder } from "#app/features/checkout/after-placed-order.
 import { CHECKOUT_TOASTS } from "#app/features/checkout/checkout.schema.ts";
 import { submitCheckout } from "#app/features/checkout/checkout.server.ts";
 import { rememberVerified } from "#app/features/checkout/contact-verification.server.ts";
+import { CODE_FIELD, CODE_STEP_FIELD, RESEND_FIELD } from "#app/features/checkout/contact-verification.ts";
 import { checkoutDeliveryDays, zoneCheckData } from "#app/features/delivery/delivery.server.ts";
+import { smsConfigured } from "#app/features/email/sms.server.ts";
 import { getPurchaseLimitSettings } from "#app/features/purchase-limits/purchase-limits.server.ts";
 import { checkoutRefusalAnswer } from "#app/routes/shared/checkout-response.server.ts";
 import { PRIVATE_NO_STORE } from "#app/utils/cache-headers.ts";
@@ -61,6 +63,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     zones,
     idempotencyKey: crypto.randomUUID(),
     limits: { stateLimitsMg, maxQuantityPerSize },
+    textsOffered: smsConfigured(),
   };
 }
 
@@ -113,7 +116,11 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
   const onPlaced = useCallback(() => clearCart(), [clearCart]);
 
   if ("refusedPost" in loaderData) {
-    return <RefusedPost refusal={actionData && !actionData.ok ? actionData : null} />;
+    const refusal = actionData && !actionData.ok ? actionData : null;
+    if (refusal?.codeStep?.keptFields) {
+      return <CodePage step={refusal.codeStep} error={refusal.fieldErrors.verificationCode ?? null} />;
+    }
+    return <RefusedPost refusal={refusal} />;
   }
   return (
     <div className="mx-auto w-full max-w-6xl px-4 pt-6 pb-28 sm:pt-10">
@@ -138,6 +145,7 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
             idempotencyKey={loaderData.idempotencyKey}
             limits={loaderData.limits}
             zones={loaderData.zones}
+            textsOffered={loaderData.textsOffered}
             onPlaced={onPlaced}
           />
         </div>
@@ -185,6 +193,74 @@ function RefusedPost({
       <StoreLink to="/shop" className={buttonVariants({ variant: "outline", size: "lg", className: "mt-6" })}>
         Continue Shopping
       </StoreLink>
+    </div>
+  );
+}
+
+/**
+ * The code step without JavaScript (P-36): a page of its own whose form sends the shopper's fields
+ * again with the code. A photo that came with the first post was not read yet: it is asked again.
+ */
+function CodePage({
+  step,
+  error,
+}: {
+  step: { sent: string | null; keptFields: Array<[string, string]> | null };
+  error: string | null;
+}) {
+  const fields = step.keptFields ?? [];
+  const photoSentAhead = fields.some(([name]) => name === "idPhotoToken");
+  return (
+    <div className="mx-auto w-full max-w-2xl px-4 pt-6 pb-28 sm:pt-10">
+      <h1 className="font-display text-3xl font-semibold text-primary sm:text-4xl">Enter your code</h1>
+      {step.sent ? <p className="mt-4">{step.sent}</p> : null}
+      <form method="post" action="/checkout" encType="multipart/form-data" className="mt-6 space-y-4">
+        {fields.map(([name, value], index) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: the post's own order; names may repeat.
+          <input key={index} type="hidden" name={name} value={value} />
+        ))}
+        <input type="hidden" name={CODE_STEP_FIELD} value="1" />
+        <div className="space-y-1.5">
+          <label htmlFor="code" className="font-medium text-sm">
+            6-digit code
+          </label>
+          <input
+            id="code"
+            name={CODE_FIELD}
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? "code-error" : undefined}
+            className="block h-12 w-48 rounded-md border border-input bg-card px-3 text-lg tracking-widest"
+          />
+          {error ? (
+            <p id="code-error" role="alert" className="text-destructive text-sm">
+              {error}
+            </p>
+          ) : null}
+        </div>
+        {photoSentAhead ? null : (
+          <div className="space-y-1.5">
+            <label htmlFor="id-again" className="font-medium text-sm">
+              Your ID photo again
+            </label>
+            <input id="id-again" name="idFront" type="file" accept="image/*" className="block text-sm" />
+          </div>
+        )}
+        <div className="flex flex-wrap gap-3">
+          <button type="submit" className={buttonVariants({ size: "lg" })}>
+            Place Order
+          </button>
+          <button
+            type="submit"
+            name={RESEND_FIELD}
+            value="1"
+            className={buttonVariants({ variant: "outline", size: "lg" })}
+          >
+            Send a new code
+          </button>
+        </div>
+      </form>
     </div>
   );
 }
