@@ -244,7 +244,14 @@ function CodePage({
             <label htmlFor="id-again" className="font-medium text-sm">
               Your ID photo again
             </label>
-            <input id="id-again" name="idFront" type="file" accept="image/*" className="block text-sm" />
+            <input
+              id="id-again"
+              name="idFront"
+              type="file"
+              accept="image/*"
+              required
+              className="block text-sm"
+            />
           </div>
         )}
         <div className="flex flex-wrap gap-3">
