@@ -40,15 +40,18 @@ export const BACKUP_TABLES = [
   "order_daily_stats",
   "order_status_counts",
   "audit_events",
+  "sms_opt_outs",
 ] as const;
 
 /**
  * Rate-limit counters and half-finished sign-ins only matter for minutes; the audit chain's head
  * is the last event's id and hash, which a restore sets again from the events it holds; delivered
  * revenue is summed again from the orders; the order a driver put their stops in matters for that
- * day only (without it the stops keep their slot's order).
+ * day only (without it the stops keep their slot's order); a checkout's code lives 10 minutes
+ * (record 054). Who replied STOP is kept: a restore must not text them again.
  */
 export const NOT_BACKED_UP = [
+  "contact_verifications",
   "rate_limits",
   "admin_sign_in_challenges",
   "audit_chain",
