@@ -18,6 +18,7 @@ import { verificationCodeText } from "#app/features/orders/order-texts.ts";
 import { readStoreSetting, saveStoreSetting } from "#app/features/settings/store-settings.server.ts";
 import { cookieSecret } from "#app/utils/cookie-secret.server.ts";
 import { config } from "#app/utils/env.server.ts";
+import { errorMessage, log } from "#app/utils/logger.server.ts";
 import { formatPhone } from "#app/utils/phone.ts";
 import {
   CODE_LENGTH,
@@ -186,12 +187,23 @@ export async function checkCode(
   return verified ? { ok: true } : { ok: false, problem: "expired" };
 }
 
-/** Codes are kept a day after they expire (the audit of a dispute), then deleted by the daily jobs. */
+/** Codes are kept a day after they expire (a shopper's question about one), then deleted. */
 export async function deleteOldCodes(now = new Date()) {
   const database = await db();
   await database
     .delete(contactVerifications)
     .where(lt(contactVerifications.expiresAt, new Date(now.getTime() - 24 * 60 * 60_000)));
+}
+
+/** Deletes old codes every hour (an idempotent delete: every instance may run it). */
+export function startOldCodesJob(intervalMs = 60 * 60_000) {
+  const run = () =>
+    deleteOldCodes().catch((error: unknown) =>
+      log.warn("Could not delete old checkout codes", { error: errorMessage(error) }),
+    );
+  const timer = setInterval(run, intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
 }
 
 /** The device's verified contacts: keyed hashes with their expiry, newest first, at most 5. */
