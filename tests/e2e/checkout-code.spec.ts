@@ -12,6 +12,7 @@ import { storeSettings } from "#app/db/schema.ts";
 import { type RunningApp, startApp } from "../support/app-server.ts";
 import { type LoopbackTwilio, startLoopbackTwilio } from "../support/loopback-twilio.ts";
 import { createThrowawayDatabase } from "../support/throwaway-database.ts";
+import { passAgeGate } from "./support/storefront.ts";
 
 const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
 const ACCOUNT_SID = `AC${"fedcba9876543210".repeat(2)}`;
@@ -19,13 +20,13 @@ const AUTH_TOKEN = "e2e-loopback-auth-token-0123456789";
 const PHONE = "+12025550177";
 
 /** Opens product pages from /shop until one is in stock at $20 or more. */
-async function openAffordableProduct(page: Page) {
-  await page.goto("/shop");
+async function openAffordableProduct(page: Page, base: string) {
+  await page.goto(`${base}/shop`);
   const hrefs = await page
     .locator('main a[href^="/product/"]')
     .evaluateAll((links) => [...new Set(links.map((link) => link.getAttribute("href") ?? ""))]);
   for (const href of hrefs.slice(0, 12)) {
-    await page.goto(href);
+    await page.goto(`${base}${href}`);
     const name = (await page.getByRole("heading", { level: 1 }).innerText()).trim();
     const addButton = page.getByRole("button", { name: "Add to Cart" });
     if (!(await addButton.isVisible()) || (await addButton.isDisabled())) continue;
@@ -87,10 +88,8 @@ test.describe("the code before an order", () => {
     }
 
     const base = app.url;
-    await page.goto(`${base}/`);
-    await page.evaluate(() => window.localStorage.setItem("capital-grown-age-verified", "yes"));
-    await page.goto(`${base}/shop`);
-    const product = await openAffordableProduct(page);
+    await passAgeGate(page.context());
+    const product = await openAffordableProduct(page, base);
     await page.getByRole("spinbutton", { name: "Quantity" }).fill(String(Math.ceil(8000 / product.cents)));
     await page.getByRole("button", { name: "Add to Cart" }).click();
     await expect(page.getByText("Added to cart").first()).toBeVisible();
