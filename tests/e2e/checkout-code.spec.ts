@@ -124,7 +124,6 @@ test.describe("the code before an order", () => {
       twilio.received.find((text) => text.to === PHONE)?.body ?? "",
     )?.[1];
     expect(code).toMatch(/^\d{6}$/);
-    await page.screenshot({ path: "/tmp/wt-g-shots/code-step-390.png", fullPage: false }).catch(() => {});
 
     const wrong = String((Number(code) + 1) % 1_000_000).padStart(6, "0");
     await page.getByLabel("6-digit code").fill(wrong);
