@@ -40,7 +40,6 @@ export function CodeStep({
           pattern="[0-9]*"
           maxLength={CODE_LENGTH + 2}
           className="max-w-48 text-lg tracking-widest"
-          // biome-ignore lint/a11y/noAutofocus: the step appears after the shopper's own submit.
           autoFocus
         />
         <FieldError id={errorIdOf("verificationCode")}>{errors.verificationCode}</FieldError>
