@@ -89,31 +89,34 @@ test.describe("the code before an order", () => {
 
     const base = app.url;
     await passAgeGate(page.context());
-    const product = await openAffordableProduct(page, base);
-    await page.getByRole("spinbutton", { name: "Quantity" }).fill(String(Math.ceil(8000 / product.cents)));
-    await page.getByRole("button", { name: "Add to Cart" }).click();
-    await expect(page.getByText("Added to cart").first()).toBeVisible();
-
-    await page.goto(`${base}/checkout`);
-    await page.getByText("In-person delivery").first().click();
-    await page.getByLabel("Full name").fill("Code Shopper");
-    await page.getByLabel("Email").fill("code-shopper@example.com");
-    await page.getByLabel("Phone", { exact: true }).fill("(202) 555-0177");
-    await page.getByRole("checkbox", { name: "Text me updates about this order" }).check();
-    await page.getByLabel("Street address").fill("1600 Test Ave NW");
-    await page.getByLabel("City").fill("Washington");
-    await page.getByLabel("ZIP code").fill("20001");
-    const sentAhead = page.waitForResponse(
-      (response) => response.url().endsWith("/api/id-photo") && response.status() === 200,
-    );
     const png = await sharp({ create: { width: 640, height: 400, channels: 3, background: "#7eb394" } })
       .png()
       .toBuffer();
-    await page
-      .getByLabel(/Upload front of ID/)
-      .setInputFiles({ name: "id.png", mimeType: "image/png", buffer: png });
-    await sentAhead;
-    await page.getByRole("checkbox", { name: /21 years of age or older/ }).check();
+    /** A cart of $80 or more and the form filled in, up to the Place Order button. */
+    const fillCheckout = async () => {
+      const product = await openAffordableProduct(page, base);
+      await page.getByRole("spinbutton", { name: "Quantity" }).fill(String(Math.ceil(8000 / product.cents)));
+      await page.getByRole("button", { name: "Add to Cart" }).click();
+      await expect(page.getByText("Added to cart").first()).toBeVisible();
+      await page.goto(`${base}/checkout`);
+      await page.getByText("In-person delivery").first().click();
+      await page.getByLabel("Full name").fill("Code Shopper");
+      await page.getByLabel("Email").fill("code-shopper@example.com");
+      await page.getByLabel("Phone", { exact: true }).fill("(202) 555-0177");
+      await page.getByRole("checkbox", { name: "Text me updates about this order" }).check();
+      await page.getByLabel("Street address").fill("1600 Test Ave NW");
+      await page.getByLabel("City").fill("Washington");
+      await page.getByLabel("ZIP code").fill("20001");
+      const sentAhead = page.waitForResponse(
+        (response) => response.url().endsWith("/api/id-photo") && response.status() === 200,
+      );
+      await page
+        .getByLabel(/Upload front of ID/)
+        .setInputFiles({ name: "id.png", mimeType: "image/png", buffer: png });
+      await sentAhead;
+      await page.getByRole("checkbox", { name: /21 years of age or older/ }).check();
+    };
+    await fillCheckout();
     await page.getByRole("button", { name: /Place Order/ }).click();
 
     // The code step, in the same form: a text to the order's phone.
@@ -147,5 +150,13 @@ test.describe("the code before an order", () => {
       .toBe(1);
     await page.waitForTimeout(1_500);
     expect(twilio.received.filter((text) => text.to === PHONE)).toHaveLength(2);
+
+    // This device entered the right code: its next order with that phone needs none (30 days).
+    await fillCheckout();
+    await page.getByRole("button", { name: /Place Order/ }).click();
+    await expect(page).toHaveURL(/\/thank-you\?order=[\w-]{32}$/, { timeout: 20_000 });
+    expect(
+      twilio.received.filter((text) => text.to === PHONE && text.body.includes("your code is")),
+    ).toHaveLength(1);
   });
 });

@@ -221,7 +221,8 @@ let verifiedCookie: ReturnType<typeof createCookie> | undefined;
 
 function cookie() {
   verifiedCookie ??= createCookie("cg_verified", {
-    path: "/checkout",
+    // "/": the page posts to /checkout.data, which a cookie on "/checkout" would not reach.
+    path: "/",
     httpOnly: true,
     sameSite: "lax",
     secure: config().secureCookies,
