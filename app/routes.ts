@@ -66,6 +66,7 @@ export default [
   route("api/cart-prices", "routes/resources/cart-prices.ts"),
   route("api/id-photo", "routes/resources/id-photo-upload.ts"),
   route("api/minimum-suggestions", "routes/resources/minimum-suggestions.ts"),
+  route("api/sms/incoming", "routes/resources/sms-incoming.ts"),
   route("sitemap.xml", "routes/resources/sitemap.ts"),
   route("robots.txt", "routes/resources/robots.ts"),
   route("media/:file", "routes/resources/media.ts"),

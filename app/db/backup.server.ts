@@ -48,6 +48,7 @@ export const BACKUP_TABLES = [
   "audit_events",
   "delivery_proofs",
   "delivery_failures",
+  "sms_opt_outs",
 ] as const;
 
 /**
@@ -55,9 +56,11 @@ export const BACKUP_TABLES = [
  * is the last event's id and hash, which a restore sets again from the events it holds; delivered
  * revenue is summed again from the orders; the order a driver put their stops in matters for that
  * day only (without it the stops keep their slot's order); a customer's sign-in code and passkey
- * challenge live minutes.
+ * challenge live minutes, a checkout's code 10 minutes (record 054). Who replied STOP is kept: a
+ * restore must not text them again.
  */
 export const NOT_BACKED_UP = [
+  "contact_verifications",
   "rate_limits",
   "admin_sign_in_challenges",
   "audit_chain",

@@ -237,6 +237,8 @@ export const orders = pgTable(
      * before). Null: a guest order, or an account that was deleted.
      */
     customerId: uuid("customer_id").references((): AnyPgColumn => customers.id, { onDelete: "set null" }),
+    /** The shopper ticked 'Text me updates' at checkout (P-37): status texts besides the e-mails. */
+    smsOptIn: boolean("sms_opt_in").notNull().default(false),
     ...timestamps,
   },
   (table) => [
@@ -624,6 +626,8 @@ export const emailOutbox = pgTable(
     id: uuid("id").primaryKey().defaultRandom(),
     orderId: uuid("order_id").references(() => orders.id, { onDelete: "set null" }),
     kind: text("kind").notNull(),
+    /** 'email', or 'sms' (record 054): a text to `to_address`, an E.164 number, with `text_body` only. */
+    channel: text("channel").$type<OutboxChannel>().notNull().default("email"),
     toAddress: text("to_address").notNull(),
     subject: text("subject").notNull(),
     textBody: text("text_body").notNull(),
@@ -650,6 +654,40 @@ export const emailOutbox = pgTable(
       "email_outbox_status_valid",
       sql`${table.status} IN ('queued', 'sending', 'sent', 'failed', 'held')`,
     ),
+    check("email_outbox_channel_valid", sql`${table.channel} IN ('email', 'sms')`),
+  ],
+);
+
+export type OutboxChannel = "email" | "sms";
+
+/** Phone numbers (E.164) that replied STOP (P-37): no text goes to them until they reply START. */
+export const smsOptOuts = pgTable("sms_opt_outs", {
+  phone: text("phone").primaryKey(),
+  optedOutAt: timestamp("opted_out_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * A 6-digit code sent to a checkout's phone (or e-mail) before the order is placed (P-36, record
+ * 054): only its hash is kept; 5 tries, 10 minutes.
+ */
+export const contactVerifications = pgTable(
+  "contact_verifications",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    /** The phone (E.164) or the lower-cased e-mail address the order names. */
+    contact: text("contact").notNull(),
+    /** Where the code went: 'sms' or 'email'. */
+    channel: text("channel").$type<OutboxChannel>().notNull(),
+    codeHash: text("code_hash").notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    verifiedAt: timestamp("verified_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index("contact_verifications_contact_idx").on(table.contact, table.createdAt.desc()),
+    index("contact_verifications_expires_at_idx").on(table.expiresAt),
+    check("contact_verifications_channel_valid", sql`${table.channel} IN ('email', 'sms')`),
   ],
 );
 

@@ -7,6 +7,7 @@ import { getDatabaseHandle } from "#app/db/client.server.ts";
 import { startAuditRetentionJob } from "#app/features/audit/audit-retention.server.ts";
 import { startBackupSocket, startDailyBackupJob } from "#app/features/backups/backup-service.server.ts";
 import { startLowStockDigestJob } from "#app/features/catalog/low-stock.server.ts";
+import { startOldCodesJob } from "#app/features/checkout/contact-verification.server.ts";
 import { startEmailWorker } from "#app/features/email/email-outbox.server.ts";
 import { startAutoCancelJob } from "#app/features/orders/auto-cancel.server.ts";
 import { startIdRetentionJob } from "#app/features/orders/id-retention.server.ts";
@@ -24,6 +25,7 @@ export async function startBackgroundJobs(): Promise<StopJob[]> {
   stops.push(startAutoCancelJob());
   stops.push(startLowStockDigestJob());
   stops.push(startAuditDigestJob());
+  stops.push(startOldCodesJob());
   stops.push(startDailyBackupJob(await getDatabaseHandle()));
   // The embedded database has one owner, this process: `npm run db:backup` asks it (record 017).
   if (!config().DATABASE_URL) stops.push(await startBackupSocket(await getDatabaseHandle()));

@@ -120,6 +120,28 @@ describe("configuration", () => {
   });
 });
 
+describe("Twilio settings (record 054)", () => {
+  const sid = `AC${"0123456789abcdef".repeat(2)}`;
+  it("takes all three or none, and never echoes the auth token", () => {
+    expect(parseConfig({}).TWILIO_ACCOUNT_SID).toBeUndefined();
+    const all = parseConfig({
+      TWILIO_ACCOUNT_SID: sid,
+      TWILIO_AUTH_TOKEN: "a-token-of-32-characters-exactly",
+      TWILIO_FROM: "+12025550100",
+    });
+    expect(all.TWILIO_API_URL).toBe("https://api.twilio.com");
+    expect(() => parseConfig({ TWILIO_ACCOUNT_SID: sid })).toThrow(
+      /TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM go together/,
+    );
+    expect(() => parseConfig({ TWILIO_AUTH_TOKEN: "short" })).toThrow(
+      /^Invalid configuration: TWILIO_AUTH_TOKEN must be at least 16 characters$/,
+    );
+    expect(() => parseConfig({ TWILIO_FROM: "(202) 555-0100" })).toThrow(
+      /TWILIO_FROM must be a number in E\.164/,
+    );
+  });
+});
+
 describe("the PUBLIC_URL warning at start-up", () => {
   it("warns when others can reach the server and links would point at localhost", () => {
     const open = parseConfig({ HOST: "0.0.0.0", PORT: "4100" });

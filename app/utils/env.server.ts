@@ -160,6 +160,35 @@ const envSchema = z.object({
     emptyAsUndefined,
     z.url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL" }).optional(),
   ),
+  /** SMS through Twilio (record 054): all three, or none (then everything goes by e-mail). */
+  TWILIO_ACCOUNT_SID: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .regex(/^AC[0-9a-fA-F]{32}$/, "must be a Twilio account SID (AC followed by 32 hex digits)")
+      .optional(),
+  ),
+  TWILIO_AUTH_TOKEN: z.preprocess(
+    emptyAsUndefined,
+    z.string().min(16, "must be at least 16 characters").optional(),
+  ),
+  TWILIO_FROM: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .regex(
+        /^(\+[1-9]\d{6,14}|MG[0-9a-fA-F]{32})$/,
+        "must be a number in E.164 (+12025550142) or a messaging service SID",
+      )
+      .optional(),
+  ),
+  /** Where Twilio's REST API is; only changed to reach a stand-in (tests). */
+  TWILIO_API_URL: z.preprocess(
+    emptyAsUndefined,
+    z
+      .url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" })
+      .default("https://api.twilio.com"),
+  ),
   PUBLIC_URL: z.preprocess(
     emptyAsUndefined,
     z.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" }).optional(),
@@ -225,6 +254,8 @@ const envSchema = z.object({
   DELIVERY_SLOT_CAPACITY: wholeNumber("orders", 0, 8),
   ORDERS_PER_HOUR: wholeNumber("orders", 1, 5),
   ID_UPLOADS_PER_HOUR: wholeNumber("uploads", 1, 20),
+  /** Checkout codes (P-36) one client address may ask for in an hour. */
+  CONTACT_CODES_PER_HOUR: wholeNumber("codes", 1, 5),
   CART_PRICES_PER_MINUTE: wholeNumber("requests", 1, 120),
   SEARCHES_PER_MINUTE: wholeNumber("searches", 1, 60),
   OUTBOX_LEASE_SECONDS: wholeNumber("seconds", 1, 60),
@@ -272,7 +303,11 @@ function describeIssues(error: z.ZodError, source: Record<string, string | undef
       const key = String(issue.path[0] ?? "environment");
       const given = source[key];
       const secret =
-        key.includes("PASSWORD") || key.includes("URL") || key.includes("KEY") || key.includes("SECRET");
+        key.includes("PASSWORD") ||
+        key.includes("URL") ||
+        key.includes("KEY") ||
+        key.includes("SECRET") ||
+        key.includes("TOKEN");
       const shown = secret ? "" : ` (got "${given}")`;
       return `${key} ${issue.message}${given === undefined ? "" : shown}`;
     })
@@ -288,6 +323,12 @@ export function parseConfig(source: Record<string, string | undefined> = process
   const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, "");
   const fileLimit = openFileLimit();
   const ceiling = fileLimit - 64;
+  const twilio = [env.TWILIO_ACCOUNT_SID, env.TWILIO_AUTH_TOKEN, env.TWILIO_FROM];
+  if (twilio.some(Boolean) && !twilio.every(Boolean)) {
+    throw new ConfigError(
+      "Invalid configuration: TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM go together: set all three to send texts, or none",
+    );
+  }
   if (env.MAX_CONNECTIONS !== undefined && env.MAX_CONNECTIONS > ceiling) {
     throw new ConfigError(
       `Invalid configuration: MAX_CONNECTIONS must be at most ${ceiling}, the open-file limit (ulimit -n: ${fileLimit}) less 64 kept for the database, files and logs (got "${source.MAX_CONNECTIONS}")`,

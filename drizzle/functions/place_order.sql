@@ -14,11 +14,12 @@ BEGIN
   INSERT INTO "orders" ("id", "public_token", "idempotency_key", "status", "status_changed_at",
     "user_email", "customer_name", "phone", "street", "city", "state", "zip_code", "delivery_address",
     "delivery_date", "delivery_time", "total_amount_cents", "notes", "id_photo_id", "product_id",
-    "quantity", "pay_with_cents", "created_at", "updated_at")
+    "quantity", "pay_with_cents", "sms_opt_in", "created_at", "updated_at")
   SELECT o."id", o."public_token", o."idempotency_key", 'pending', o."created_at",
     o."user_email", o."customer_name", o."phone", o."street", o."city", o."state", o."zip_code",
     o."delivery_address", o."delivery_date", o."delivery_time", o."total_amount_cents", o."notes",
-    o."id_photo_id", o."product_id", o."quantity", o."pay_with_cents", o."created_at", o."created_at"
+    o."id_photo_id", o."product_id", o."quantity", o."pay_with_cents", coalesce(o."sms_opt_in", false),
+    o."created_at", o."created_at"
   FROM jsonb_populate_record(NULL::"orders", "p_order") AS o
   ON CONFLICT ("idempotency_key") DO NOTHING
   RETURNING "orders"."id" INTO placed;
@@ -105,10 +106,10 @@ BEGIN
     ("p_order"->>'created_at')::timestamptz
   FROM jsonb_array_elements("p_lines") AS l;
 
-  INSERT INTO "email_outbox" ("order_id", "kind", "to_address", "subject", "text_body", "html_body",
-    "next_attempt_at", "created_at")
-  SELECT placed, m."kind", m."to_address", m."subject", m."text_body", m."html_body", m."created_at",
-    m."created_at"
+  INSERT INTO "email_outbox" ("order_id", "kind", "channel", "to_address", "subject", "text_body",
+    "html_body", "next_attempt_at", "created_at")
+  SELECT placed, m."kind", coalesce(m."channel", 'email'), m."to_address", m."subject", m."text_body",
+    m."html_body", m."created_at", m."created_at"
   FROM jsonb_populate_recordset(NULL::"email_outbox", "p_mails") AS m;
 
   -- The order's place in its delivery slot, late so the slot's row is locked only

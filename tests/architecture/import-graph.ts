@@ -41,7 +41,18 @@ export const FEATURE_IMPORTS: Record<string, readonly string[]> = {
   media: ["audit", "keyring", "settings", "staff"],
   backups: ["email"],
   orders: ["audit", "delivery", "email", "media", "staff"],
-  checkout: ["abuse", "cart", "catalog", "delivery", "email", "media", "orders", "purchase-limits"],
+  checkout: [
+    "abuse",
+    "audit",
+    "cart",
+    "catalog",
+    "delivery",
+    "email",
+    "media",
+    "orders",
+    "purchase-limits",
+    "settings",
+  ],
   customers: ["abuse", "audit", "cart", "delivery", "email", "orders"],
 };
 

@@ -36,6 +36,7 @@ import type { DeliveryState, PurchaseLimits } from "#app/features/purchase-limit
 import { dollarsToCents } from "#app/utils/money.ts";
 import { carryToast, toast } from "#app/utils/toast-client.ts";
 import { checkoutFields, type TextField, type TextValues } from "./checkout-fields.ts";
+import { CodeStep } from "./code-step.tsx";
 import { DeliveryAddressStep } from "./delivery-address-step.tsx";
 import { bookable, type CheckoutDeliveryDay, DeliveryTimeStep } from "./delivery-time-step.tsx";
 import { IdPhotoStep } from "./id-photo-step.tsx";
@@ -50,7 +51,14 @@ export type { CheckoutDeliveryDay };
 
 export type CheckoutActionData =
   | { ok: true; token: string }
-  | { ok: false; fieldErrors: FieldErrors; toast: ToastMessage | null; shortfall?: StockShortfall | null };
+  | {
+      ok: false;
+      fieldErrors: FieldErrors;
+      toast: ToastMessage | null;
+      shortfall?: StockShortfall | null;
+      /** P-36: the order waits for the code sent to its phone (or e-mail). */
+      codeStep?: { sent: string | null } | null;
+    };
 
 /** The active delivery zones as the ZIP check needs them (P-21). */
 export type CheckoutZone = DeliveryZoneLike & { minimumOrderCents: number | null };
@@ -109,9 +117,12 @@ export function CheckoutForm({
   idempotencyKey,
   limits,
   zones,
+  textsOffered = false,
   onPlaced,
   prefill,
 }: {
+  /** The shop sends texts (P-37): 'Text me updates' is offered. */
+  textsOffered?: boolean;
   items: CartLine[];
   /** The purchase limits (P-28); the weights of the sizes are fetched. */
   limits: PurchaseLimits;
@@ -147,6 +158,8 @@ export function CheckoutForm({
   // once the server has it.
   const [keptPhoto, setKeptPhoto] = useState<SentPhoto | null>(draft.initial.photo);
   const [errors, setErrors] = useState<FieldErrors>({});
+  // The code step (P-36): what the server said it sent, once it asked for a code.
+  const [codeSent, setCodeSent] = useState<string | null>(null);
   // The ID photo goes ahead as soon as it is picked (P-8); the post then names its token.
   const sentPhoto = useRef<{ file: File; token: Promise<string | null> } | null>(null);
   const current: CheckoutDraft = { values, state, deliveryDate, timeSlot, photo: keptPhoto };
@@ -188,6 +201,7 @@ export function CheckoutForm({
     }
     setErrors(result.fieldErrors);
     setStockNotice(result.shortfall ?? null);
+    if (result.codeStep) setCodeSent((current) => result.codeStep?.sent ?? current ?? "");
     // The server did not take the photo sent ahead: the next submit carries the file itself.
     if (result.fieldErrors.idFront) {
       sentPhoto.current = null;
@@ -300,7 +314,7 @@ export function CheckoutForm({
   function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (processing) return;
-    const formData = new FormData(event.currentTarget);
+    const formData = new FormData(event.currentTarget, (event.nativeEvent as SubmitEvent).submitter);
     formData.set("items", cartPayload(items));
     formData.set("_client", "js");
     if (!ageConfirmed) {
@@ -386,6 +400,7 @@ export function CheckoutForm({
           }}
           onZipBlur={(zip) => setErrors((current) => ({ ...current, zipCode: zipProblem(zip, state) }))}
           onClearKept={isDraftEmpty(current) ? null : clearKept}
+          textsOffered={textsOffered}
         />
         <PaymentStep
           fields={fields}
@@ -405,6 +420,7 @@ export function CheckoutForm({
             return !problem;
           }}
         />
+        {codeSent !== null ? <CodeStep fields={fields} sent={codeSent} disabled={processing} /> : null}
         <PlaceOrderCard
           fields={fields}
           ageConfirmed={ageConfirmed}

@@ -12,7 +12,10 @@ export function DeliveryAddressStep({
   onStateChange,
   onZipBlur,
   onClearKept,
+  textsOffered = false,
 }: {
+  /** The shop sends texts (P-37): the opt-in under the phone. */
+  textsOffered?: boolean;
   /** Present while details are kept on this device: clears them from the form and the device. */
   onClearKept: (() => void) | null;
   fields: CheckoutFields;
@@ -40,6 +43,12 @@ export function DeliveryAddressStep({
         </Field>
         <Field {...fieldOf("phone", "Phone")}>
           <Input {...bind("phone")} type="tel" autoComplete="tel" required />
+          {textsOffered ? (
+            <label className="flex min-h-11 cursor-pointer items-center gap-2 text-sm">
+              <input type="checkbox" name="smsOptIn" value="on" className="size-5 shrink-0 accent-primary" />
+              <span>Text me updates about this order</span>
+            </label>
+          ) : null}
         </Field>
         <Field {...fieldOf("address", "Street address")} className="sm:col-span-2">
           <Input {...bind("address")} autoComplete="street-address" required />

@@ -31,6 +31,8 @@ export const SIGN_IN_WINDOW_SECONDS = 15 * MINUTE;
 export const SIGN_IN_FAILURE_MEMORY_SECONDS = HOUR;
 
 export type BudgetName =
+  | "contactCodes"
+  | "contactCodesPerContact"
   | "idPhotoUpload"
   | "cartPrices"
   | "search"
@@ -51,6 +53,7 @@ type BudgetSpec = { points: number; durationSeconds: number };
  * (an account and an address) call `addressBudgetKey` themselves.
  */
 const PER_ADDRESS: ReadonlySet<BudgetName> = new Set([
+  "contactCodes",
   "idPhotoUpload",
   "cartPrices",
   "search",
@@ -61,6 +64,9 @@ const PER_ADDRESS: ReadonlySet<BudgetName> = new Set([
 function budgetSpecs(): Record<BudgetName, BudgetSpec> {
   const settings = config();
   return {
+    // Checkout codes (P-36): sent per client address, and per phone or e-mail whatever the address.
+    contactCodes: { points: settings.CONTACT_CODES_PER_HOUR, durationSeconds: HOUR },
+    contactCodesPerContact: { points: settings.CONTACT_CODES_PER_HOUR, durationSeconds: HOUR },
     idPhotoUpload: { points: settings.ID_UPLOADS_PER_HOUR, durationSeconds: HOUR },
     cartPrices: { points: settings.CART_PRICES_PER_MINUTE, durationSeconds: MINUTE },
     search: { points: settings.SEARCHES_PER_MINUTE, durationSeconds: MINUTE },

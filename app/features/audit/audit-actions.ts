@@ -28,6 +28,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   "settings.closure_added": "Closed for deliveries",
   "settings.closure_removed": "Reopened for deliveries",
   "settings.limits_changed": "Changed purchase limits",
+  "settings.contact_verification_changed": "Changed the verified phone before orders",
   "audit.exported": "Exported the audit log (CSV)",
   "audit.purged": "Deleted events past their retention",
   "sign_in.succeeded": "Signed in",

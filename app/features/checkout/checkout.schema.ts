@@ -100,12 +100,17 @@ export const checkoutSchema = z.object({
   deliveryDate: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "Choose a delivery date"),
   timeSlot: z.enum(DELIVERY_SLOT_LABELS as [string, ...string[]], "Choose a delivery time slot"),
   ageConfirmed: z.literal(["on", "true"], "You must be 21 or older to purchase cannabis products."),
+  /** 'Text me updates' (P-37): texts beside the e-mails, when the shop sends texts. */
+  smsOptIn: z
+    .string()
+    .optional()
+    .transform((value) => value === "on" || value === "true"),
   idempotencyKey: z.string().regex(/^[\w-]{16,80}$/, "Please reload the page and try again"),
   items: itemsField,
 });
 
 export type CheckoutInput = z.infer<typeof checkoutSchema>;
-export type CheckoutField = keyof CheckoutInput | "idFront";
+export type CheckoutField = keyof CheckoutInput | "idFront" | "verificationCode";
 export type FieldErrors = Partial<Record<CheckoutField, string>>;
 
 /** Reads a FormData (or a plain record) into the schema's input shape. */
@@ -127,6 +132,7 @@ export function checkoutValues(form: FormData | Record<string, unknown>) {
     deliveryDate: get("deliveryDate"),
     timeSlot: get("timeSlot"),
     ageConfirmed: get("ageConfirmed"),
+    smsOptIn: get("smsOptIn"),
     idempotencyKey: get("idempotencyKey"),
     items: get("items") ?? "[]",
   };

@@ -13,6 +13,7 @@ import {
   consumeBudget,
   idPhotoBudgetMessage,
   orderBudgetOf,
+  waitPhrase,
 } from "#app/features/abuse/rate-limits.server.ts";
 import { ID_IMAGE_MESSAGES } from "#app/features/media/id-image.ts";
 import {
@@ -40,6 +41,22 @@ import {
 } from "./checkout.schema.ts";
 import { AnsweredBeforePhoto, ID_PHOTO_FIELD, parseCheckoutForm } from "./checkout-post.server.ts";
 import {
+  checkCode,
+  codeRequired,
+  contactOf,
+  readVerificationMode,
+  sendCode,
+  verifiedOnDevice,
+} from "./contact-verification.server.ts";
+import {
+  CODE_FIELD,
+  CODE_LENGTH,
+  CODE_MESSAGES,
+  CODE_STEP_FIELD,
+  codeSentText,
+  RESEND_FIELD,
+} from "./contact-verification.ts";
+import {
   commitOrder,
   type PlaceOrderRefusal,
   type PreparedOrder,
@@ -53,6 +70,8 @@ export type CheckoutSuccess = {
   client: CheckoutClient;
   token: string;
   replayed: boolean;
+  /** A contact this post verified with its code: the route remembers it on the device (P-36). */
+  verifiedContact?: string;
 };
 
 /**
@@ -65,6 +84,9 @@ export type CheckoutRefusal =
   | { kind: "minimum"; totalCents: number; minimumCents: number }
   | { kind: "out-of-stock"; itemName: string; left: number }
   | { kind: "photo-refused"; problem: "too-large" | "invalid"; message: string }
+  /** P-36: a code went to the order's phone (or e-mail); the form asks for it. */
+  | { kind: "code-sent"; message: string; channel: "sms" | "email" }
+  | { kind: "code-refused" | "too-many-codes"; message: string }
   | {
       kind:
         | "too-many-photos"
@@ -90,10 +112,13 @@ export type CheckoutFailure = {
   reason: RefusalReason;
   /** The line the stock no longer covers: the cart offers to reduce it (record 026). */
   shortfall?: StockShortfall;
+  /** The code step without JavaScript: the post's text fields, for its form to send again. */
+  keptFields?: Array<[string, string]>;
 };
 
 export type RefusalReason =
   | PlaceOrderRefusal["reason"]
+  | "code"
   | "invalid"
   | "photo"
   | "rate-limit"
@@ -118,6 +143,13 @@ const serverCheckoutSchema = checkoutSchema.extend({
 export type CheckoutDependencies = {
   /** The client's address as the server sees it (TRUST_PROXY decides): its hourly order budget. */
   clientAddress: string;
+  /** The request's Cookie header: the contacts verified on this device (P-36). */
+  cookieHeader?: string | null;
+  /**
+   * Contacts already verified apart from this device, e.g. a signed-in customer's phone and e-mail:
+   * their orders need no code.
+   */
+  verifiedContacts?: readonly string[];
   now?: Date;
   /** Where the re-encoded photo goes; the default stores it in `id_photos`. */
   storePhoto?: (photo: ProcessedIdPhoto) => Promise<string>;
@@ -339,6 +371,17 @@ async function checkout(request: Request, dependencies: CheckoutDependencies): P
   }
   if (!prepared.ok) return refusalToFailure(client, prepared);
 
+  // The code (P-36) after every cheap refusal and before the photo is read: a post without the
+  // right code costs no decode.
+  let verifiedContact: string | undefined;
+  try {
+    const gate = await codeGate(form, input, client, dependencies, now);
+    if (gate && "ok" in gate) return gate;
+    verifiedContact = gate?.verified;
+  } catch (error) {
+    return orderFailed(client, error);
+  }
+
   let idPhotoId: string | null = null;
   let storedHere = false;
   if (idFront) {
@@ -393,9 +436,63 @@ async function checkout(request: Request, dependencies: CheckoutDependencies): P
       client,
       token: result.order.publicToken,
       replayed: result.replayed,
+      verifiedContact,
     };
   } catch (error) {
     await forget();
     return orderFailed(client, error);
   }
+}
+
+/**
+ * P-36: whether this order may go on without a code, and if not, the code sent or checked. Returns
+ * null (no code needed), `{ verified }` (the right code: the route remembers the contact on the
+ * device) or the failure to answer with.
+ */
+async function codeGate(
+  form: FormData,
+  input: { phone: string; email: string },
+  client: CheckoutClient,
+  dependencies: CheckoutDependencies,
+  now: Date,
+): Promise<CheckoutFailure | { verified: string } | null> {
+  if (!(await codeRequired(await readVerificationMode(), input.phone))) return null;
+  const who = contactOf(input);
+  if (dependencies.verifiedContacts?.includes(who.contact)) return null;
+  if (await verifiedOnDevice(dependencies.cookieHeader ?? null, who.contact, now)) return null;
+  // Without JavaScript the code step is a page of its own: it posts the shopper's fields again.
+  const withKept = (result: CheckoutFailure): CheckoutFailure =>
+    client === "html" ? { ...result, keptFields: keptFields(form) } : result;
+  const typed = form.get(CODE_FIELD);
+  const code = typeof typed === "string" ? typed.replace(/\s/g, "") : "";
+  const asked = form.get(RESEND_FIELD) !== null || (!code && form.get(CODE_STEP_FIELD) === null);
+  if (asked) {
+    const sent = await sendCode(who, { clientAddress: dependencies.clientAddress, now });
+    if (!sent.ok) {
+      const message = `Too many codes asked for. Please try again in ${waitPhrase(sent.retryAfterSeconds)}, or call us at ${config().STORE_PHONE}.`;
+      return {
+        ...failure(client, { kind: "too-many-codes", message }, { [CODE_FIELD]: message }, "rate-limit"),
+        retryAfterSeconds: sent.retryAfterSeconds,
+      };
+    }
+    const message = codeSentText(sent.channel, sent.to);
+    return withKept(failure(client, { kind: "code-sent", message, channel: sent.channel }, {}, "code"));
+  }
+  const refused = (message: string) =>
+    withKept(failure(client, { kind: "code-refused", message }, { [CODE_FIELD]: message }, "code"));
+  if (!new RegExp(`^\\d{${CODE_LENGTH}}$`).test(code)) return refused(CODE_MESSAGES.format);
+  const checked = await checkCode(who.contact, code, { now });
+  if (checked.ok) return { verified: who.contact };
+  if (checked.problem === "wrong") return refused(CODE_MESSAGES.wrong(checked.triesLeft));
+  return refused(CODE_MESSAGES[checked.problem]);
+}
+
+const NOT_KEPT = new Set([CODE_FIELD, RESEND_FIELD, CODE_STEP_FIELD, ID_PHOTO_FIELD, "_client"]);
+
+function keptFields(form: FormData): Array<[string, string]> {
+  const kept: Array<[string, string]> = [];
+  for (const [name, value] of form) {
+    if (typeof value === "string" && !NOT_KEPT.has(name)) kept.push([name, value]);
+  }
+  return kept;
 }

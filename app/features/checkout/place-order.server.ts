@@ -28,7 +28,9 @@ import {
   slotClosedMessage,
 } from "#app/features/delivery/delivery-slots.ts";
 import { wakeEmailWorker } from "#app/features/email/email-outbox.server.ts";
+import { smsConfigured } from "#app/features/email/sms.server.ts";
 import { orderEmailRows } from "#app/features/orders/order-emails.server.tsx";
+import { orderReceivedText } from "#app/features/orders/order-texts.ts";
 import { storedLimits } from "#app/features/purchase-limits/purchase-limits.schema.ts";
 import { PURCHASE_LIMITS_KEY } from "#app/features/purchase-limits/purchase-limits.server.ts";
 import { purchaseLimitProblem } from "#app/features/purchase-limits/purchase-limits.ts";
@@ -37,9 +39,11 @@ import { log } from "#app/utils/logger.server.ts";
 import { nextDate, storeClock, storeDay } from "#app/utils/store-time.ts";
 import type { CartLineInput, CheckoutInput } from "./checkout.schema.ts";
 
-export type PlaceOrderInput = Omit<CheckoutInput, "ageConfirmed" | "payWith"> & {
+export type PlaceOrderInput = Omit<CheckoutInput, "ageConfirmed" | "payWith" | "smsOptIn"> & {
   /** 'I'll pay with' in cents (P-24), at least the total; null or absent: not given. */
   payWith?: number | null;
+  /** 'Text me updates' (P-37); absent: no. */
+  smsOptIn?: boolean;
   /** The stored, re-encoded ID photo, or null when none could be stored. */
   idPhotoId: string | null;
   /** The client address's hourly order budget, taken by the order's own statement (P-29). */
@@ -385,6 +389,8 @@ async function placeOrderStatement(input: PlaceOrderInput, quote: OrderQuote, no
   const deliveryAddress = `${input.address}, ${input.city}, ${input.state} ${input.zipCode}`;
   const first = quote.lines[0] as PricedLine;
   const createdAt = now.toISOString();
+  // Texts only when the shop sends them (TWILIO_*); otherwise the e-mails say it all (P-37).
+  const texts = Boolean(input.smsOptIn) && smsConfigured();
   const order = {
     id,
     public_token: publicToken,
@@ -403,6 +409,7 @@ async function placeOrderStatement(input: PlaceOrderInput, quote: OrderQuote, no
     notes: input.notes,
     id_photo_id: input.idPhotoId,
     pay_with_cents: input.payWith ?? null,
+    sms_opt_in: texts,
     slot_capacity: quote.slotCapacity,
     product_id: first.productId,
     quantity: quote.lines.reduce((sum, line) => sum + line.quantity, 0),
@@ -428,7 +435,7 @@ async function placeOrderStatement(input: PlaceOrderInput, quote: OrderQuote, no
     price_cents: line.priceCents,
     sale_price_cents: line.salePriceCents,
   }));
-  const mails = (
+  const mails: Array<Record<string, string>> = (
     await orderEmailRows({
       id,
       publicToken,
@@ -458,6 +465,21 @@ async function placeOrderStatement(input: PlaceOrderInput, quote: OrderQuote, no
     html_body: mail.htmlBody,
     created_at: createdAt,
   }));
+  if (texts) {
+    mails.push({
+      kind: "sms-order-received",
+      channel: "sms",
+      to_address: input.phone,
+      subject: "",
+      text_body: orderReceivedText(config().STORE_NAME, {
+        id,
+        deliveryDate: input.deliveryDate,
+        deliveryTime: input.timeSlot,
+      }),
+      html_body: "",
+      created_at: createdAt,
+    });
+  }
   return sql`SELECT order_id, order_token, order_total_cents, order_replayed FROM place_order(
     ${JSON.stringify(order)}::jsonb, ${JSON.stringify(lines)}::jsonb, ${JSON.stringify(mails)}::jsonb)`;
 }

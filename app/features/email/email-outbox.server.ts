@@ -22,6 +22,7 @@ import { errorMessage, log } from "#app/utils/logger.server.ts";
 import { metrics } from "#app/utils/metrics.server.ts";
 import type { EmailMessage, StoreEmailSettings } from "./email-layout.server.tsx";
 import { composeMime, type MimeMail, mailboxAddress } from "./mime.server.ts";
+import { configuredTextTransport, isOptedOut, type TextTransport, Undeliverable } from "./sms.server.ts";
 
 export const MAX_EMAIL_ATTEMPTS = 25;
 
@@ -265,6 +266,8 @@ export type BatchResult = { sent: number; retried: number; failed: number };
 export async function processEmailBatch(options: {
   now?: Date;
   transport: MailTransport;
+  /** Where the SMS rows go (record 054); without one they are given up (SMS not configured). */
+  textTransport?: TextTransport | null;
   limit?: number;
   leaseMs?: number;
   concurrency?: number;
@@ -278,6 +281,7 @@ export async function processEmailBatch(options: {
   if (claimed.length === 0) return result;
   const from = fromAddress();
   const marker = sentMarker(database, options.transport.name);
+  const textMarker = options.textTransport ? sentMarker(database, options.textTransport.name) : marker;
   const held = new Set(claimed);
   const marks: Promise<void>[] = [];
   // A transport that cannot duplicate (the folder) has its marks written once, after the batch.
@@ -306,8 +310,21 @@ export async function processEmailBatch(options: {
   );
 
   const queue = [...claimed];
+  /** A text goes only to a number that has not replied STOP, checked as it goes (P-37). */
+  async function sendText(row: ClaimedRow) {
+    if (!options.textTransport) throw new Undeliverable("SMS is not configured (TWILIO_* settings)");
+    if (await isOptedOut(row.toAddress, database)) throw new Undeliverable("The number replied STOP");
+    await options.textTransport.send({ id: row.id, kind: row.kind, to: row.toAddress, body: row.textBody });
+  }
   async function sendOne(row: ClaimedRow) {
     try {
+      if (row.channel === "sms") {
+        await sendText(row);
+        held.delete(row);
+        marks.push(textMarker.mark(row.id));
+        result.sent += 1;
+        return;
+      }
       await options.transport.send({
         id: row.id,
         kind: row.kind,
@@ -326,7 +343,7 @@ export async function processEmailBatch(options: {
       held.delete(row);
       metrics().emailSendFailures.inc();
       const message = errorMessage(error).slice(0, 500);
-      const gaveUp = row.attempts >= MAX_EMAIL_ATTEMPTS;
+      const gaveUp = row.attempts >= MAX_EMAIL_ATTEMPTS || error instanceof Undeliverable;
       await database
         .update(emailOutbox)
         .set({
@@ -402,9 +419,16 @@ export const EMAIL_WAKE_DELAY_MS = 200;
  * claims its own few rows and comes back for more until the queue is drained.
  */
 export function startEmailWorker(
-  options: { pollMs?: number; transport?: MailTransport; concurrency?: number } = {},
+  options: {
+    pollMs?: number;
+    transport?: MailTransport;
+    textTransport?: TextTransport | null;
+    concurrency?: number;
+  } = {},
 ) {
   const transport = options.transport ?? configuredTransport();
+  const textTransport =
+    options.textTransport === undefined ? configuredTextTransport() : options.textTransport;
   const pollMs = options.pollMs ?? 5_000;
   const lanes = Math.max(1, options.concurrency ?? config().OUTBOX_CONCURRENCY);
   // The folder cannot send a mail twice: bigger claims cost fewer statements per order.
@@ -423,7 +447,12 @@ export function startEmailWorker(
   const lane = async () => {
     while (!stopped) {
       try {
-        const result = await processEmailBatch({ transport, limit: perClaim, shouldStop: () => stopped });
+        const result = await processEmailBatch({
+          transport,
+          textTransport,
+          limit: perClaim,
+          shouldStop: () => stopped,
+        });
         if (result.sent + result.retried + result.failed < perClaim) return;
       } catch (error) {
         log.error("The e-mail worker could not read the outbox", { error: errorMessage(error) });

@@ -41,6 +41,7 @@ import {
   type OrderAction,
   RETURNED_CANCEL_REASON,
 } from "./order-status.ts";
+import { statusText } from "./order-texts.ts";
 import {
   getOrderForStatusChange,
   type OrderItemView,
@@ -290,7 +291,7 @@ export function applyOrderAction(
 
 type OutboxMail = Pick<
   typeof emailOutbox.$inferInsert,
-  "kind" | "toAddress" | "subject" | "textBody" | "htmlBody"
+  "kind" | "channel" | "toAddress" | "subject" | "textBody" | "htmlBody"
 >;
 
 /**
@@ -301,6 +302,8 @@ export type PreparedStatusChange = {
   order: NonNullable<Awaited<ReturnType<typeof getOrderForStatusChange>>>;
   /** Null when the change sends none (back to pending) or will not happen (see `statusToChangeFrom`). */
   mail: OutboxMail | null;
+  /** The status text for a customer who opted into texts (P-37), when SMS is configured. */
+  text: OutboxMail | null;
 };
 
 /** Reads the order and renders its status e-mail (when it will be sent); null when there is no such order. */
@@ -316,12 +319,26 @@ export async function prepareStatusChange(
     status !== "pending" &&
     (!options.scope || isWithinScope(options.scope, order)) &&
     statusToChangeFrom(order.status, status, options.onlyFrom) !== null;
-  if (!willChange) return { order, mail: null };
-  const { statusEmail, storeEmailSettings } = await statusEmails();
+  if (!willChange) return { order, mail: null, text: null };
+  const { statusEmail, storeEmailSettings, smsConfigured } = await statusEmails();
   const cancelReason = options.cancelReason ?? null;
   const rendered = await statusEmail(status, order, storeEmailSettings(), cancelReason);
+  const body =
+    order.smsOptIn && smsConfigured()
+      ? statusText(storeEmailSettings().storeName, status, { ...order, cancelReason })
+      : null;
   return {
     order,
+    text: body
+      ? {
+          kind: `sms-order-${status.replaceAll("_", "-")}`,
+          channel: "sms",
+          toAddress: order.phone,
+          subject: "",
+          textBody: body,
+          htmlBody: "",
+        }
+      : null,
     mail: {
       kind: `order-${status.replaceAll("_", "-")}`,
       toAddress: order.userEmail,
@@ -368,7 +385,7 @@ export async function changeOrderStatus(
     return { ok: false, reason: "forbidden" } as const;
   }
   if (!prepared) return { ok: false, reason: "not-found" } as const;
-  const { order, mail } = prepared;
+  const { order, mail, text } = prepared;
   const from = statusToChangeFrom(order.status, status, options.onlyFrom);
   if (from === null) return { ok: true, changed: false } as const;
   if (from === "cancelled") {
@@ -409,7 +426,12 @@ export async function changeOrderStatus(
       ...(status === "cancelled" && options.cancelReason ? { reason: options.cancelReason } : {}),
     },
   });
-  if (mail) await tx.insert(emailOutbox).values({ orderId, ...mail, nextAttemptAt: now, createdAt: now });
+  const messages = [mail, text].filter((message) => message !== null);
+  if (messages.length > 0) {
+    await tx
+      .insert(emailOutbox)
+      .values(messages.map((message) => ({ orderId, ...message, nextAttemptAt: now, createdAt: now })));
+  }
   return { ok: true, changed: true } as const;
 }
 
@@ -418,14 +440,16 @@ export async function changeOrderStatus(
  * benches and scripts that read orders with plain Node (scripts/bench/dashboard.ts) never change one.
  */
 async function statusEmails() {
-  const [emails, outbox] = await Promise.all([
+  const [emails, outbox, sms] = await Promise.all([
     import("./status-emails.server.tsx"),
     import("#app/features/email/email-outbox.server.ts"),
+    import("#app/features/email/sms.server.ts"),
   ]);
   return {
     ...emails,
     storeEmailSettings: outbox.storeEmailSettings,
     wakeEmailWorker: outbox.wakeEmailWorker,
+    smsConfigured: sms.smsConfigured,
   };
 }
 

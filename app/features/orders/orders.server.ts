@@ -131,11 +131,13 @@ export async function getOrderById(id: string, executor?: Executor): Promise<Ord
 export async function getOrderForStatusChange(
   id: string,
   executor?: Executor,
-): Promise<(OrderView & { driverId: string | null }) | null> {
+): Promise<(OrderView & { driverId: string | null; smsOptIn: boolean }) | null> {
   if (!/^[0-9a-f-]{36}$/i.test(id)) return null;
   const database = executor ?? (await db());
   const [row] = await database.select().from(orders).where(eq(orders.id, id)).limit(1);
-  return row ? { ...(await orderWithItems(database, row)), driverId: row.driverId } : null;
+  return row
+    ? { ...(await orderWithItems(database, row)), driverId: row.driverId, smsOptIn: row.smsOptIn }
+    : null;
 }
 
 export async function getOrderByIdempotencyKey(executor: Executor, key: string) {

@@ -9,8 +9,11 @@ import { storeFromMatches } from "#app/features/catalog/seo.ts";
 import { skipAfterPlacedOrder } from "#app/features/checkout/after-placed-order.ts";
 import { CHECKOUT_TOASTS } from "#app/features/checkout/checkout.schema.ts";
 import { submitCheckout } from "#app/features/checkout/checkout.server.ts";
+import { rememberVerified } from "#app/features/checkout/contact-verification.server.ts";
+import { CODE_FIELD, CODE_STEP_FIELD, RESEND_FIELD } from "#app/features/checkout/contact-verification.ts";
 import { savedAddresses } from "#app/features/customers/account.server.ts";
 import { checkoutDeliveryDays, zoneCheckData } from "#app/features/delivery/delivery.server.ts";
+import { smsConfigured } from "#app/features/email/sms.server.ts";
 import { getPurchaseLimitSettings } from "#app/features/purchase-limits/purchase-limits.server.ts";
 import { checkoutRefusalAnswer } from "#app/routes/shared/checkout-response.server.ts";
 import { customerOf } from "#app/routes/shared/customer-session.server.ts";
@@ -65,6 +68,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     idempotencyKey: crypto.randomUUID(),
     limits: { stateLimitsMg, maxQuantityPerSize },
     prefill,
+    textsOffered: smsConfigured(),
   };
 }
 
@@ -85,26 +89,43 @@ async function checkoutPrefillOf(request: Request): Promise<CheckoutPrefill | nu
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
+  const cookieHeader = request.headers.get("Cookie");
+  // A signed-in customer's e-mail address was verified by signing in (record 053): no code for it.
+  const customer = await customerOf(request);
   const result = await submitCheckout(request, {
     clientAddress: context.get(requestInfoContext).clientAddress,
+    cookieHeader,
+    verifiedContacts: customer ? [customer.email.trim().toLowerCase()] : [],
   });
   if (!result.ok) context.set(refusedPostContext, true);
   if (result.ok) {
+    // The right code (P-36): this device is trusted with that contact for 30 days.
+    const headers = new Headers();
+    if (result.verifiedContact) {
+      headers.append("Set-Cookie", await rememberVerified(cookieHeader, result.verifiedContact));
+    }
     if (result.client === "html") {
       return redirectWithToast(
         `/thank-you?order=${encodeURIComponent(result.token)}`,
         CHECKOUT_TOASTS.success,
+        { headers },
       );
     }
-    return data({ ok: true as const, token: result.token });
+    return data({ ok: true as const, token: result.token }, { headers });
   }
   const { status, toast } = checkoutRefusalAnswer(result);
+  const kind = result.refusal.kind;
+  const codeStep =
+    kind === "code-sent" || kind === "code-refused" || kind === "too-many-codes"
+      ? { sent: kind === "code-sent" ? result.refusal.message : null, keptFields: result.keptFields ?? null }
+      : null;
   return data(
     {
       ok: false as const,
       fieldErrors: result.fieldErrors,
       toast,
       shortfall: result.shortfall ?? null,
+      codeStep,
     },
     {
       status,
@@ -119,7 +140,11 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
   const onPlaced = useCallback(() => clearCart(), [clearCart]);
 
   if ("refusedPost" in loaderData) {
-    return <RefusedPost refusal={actionData && !actionData.ok ? actionData : null} />;
+    const refusal = actionData && !actionData.ok ? actionData : null;
+    if (refusal?.codeStep?.keptFields) {
+      return <CodePage step={refusal.codeStep} error={refusal.fieldErrors.verificationCode ?? null} />;
+    }
+    return <RefusedPost refusal={refusal} />;
   }
   return (
     <div className="mx-auto w-full max-w-6xl px-4 pt-6 pb-28 sm:pt-10">
@@ -144,6 +169,7 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
             idempotencyKey={loaderData.idempotencyKey}
             limits={loaderData.limits}
             zones={loaderData.zones}
+            textsOffered={loaderData.textsOffered}
             onPlaced={onPlaced}
             prefill={loaderData.prefill}
           />
@@ -192,6 +218,81 @@ function RefusedPost({
       <StoreLink to="/shop" className={buttonVariants({ variant: "outline", size: "lg", className: "mt-6" })}>
         Continue Shopping
       </StoreLink>
+    </div>
+  );
+}
+
+/**
+ * The code step without JavaScript (P-36): a page of its own whose form sends the shopper's fields
+ * again with the code. A photo that came with the first post was not read yet: it is asked again.
+ */
+function CodePage({
+  step,
+  error,
+}: {
+  step: { sent: string | null; keptFields: Array<[string, string]> | null };
+  error: string | null;
+}) {
+  const fields = step.keptFields ?? [];
+  const photoSentAhead = fields.some(([name]) => name === "idPhotoToken");
+  return (
+    <div className="mx-auto w-full max-w-2xl px-4 pt-6 pb-28 sm:pt-10">
+      <h1 className="font-display text-3xl font-semibold text-primary sm:text-4xl">Enter your code</h1>
+      {step.sent ? <p className="mt-4">{step.sent}</p> : null}
+      <form method="post" action="/checkout" encType="multipart/form-data" className="mt-6 space-y-4">
+        {fields.map(([name, value], index) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: the post's own order; names may repeat.
+          <input key={index} type="hidden" name={name} value={value} />
+        ))}
+        <input type="hidden" name={CODE_STEP_FIELD} value="1" />
+        <div className="space-y-1.5">
+          <label htmlFor="code" className="font-medium text-sm">
+            6-digit code
+          </label>
+          <input
+            id="code"
+            name={CODE_FIELD}
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? "code-error" : undefined}
+            className="block h-12 w-48 rounded-md border border-input bg-card px-3 text-lg tracking-widest"
+          />
+          {error ? (
+            <p id="code-error" role="alert" className="text-destructive text-sm">
+              {error}
+            </p>
+          ) : null}
+        </div>
+        {photoSentAhead ? null : (
+          <div className="space-y-1.5">
+            <label htmlFor="id-again" className="font-medium text-sm">
+              Your ID photo again
+            </label>
+            <input
+              id="id-again"
+              name="idFront"
+              type="file"
+              accept="image/*"
+              required
+              className="block text-sm"
+            />
+          </div>
+        )}
+        <div className="flex flex-wrap gap-3">
+          <button type="submit" className={buttonVariants({ size: "lg" })}>
+            Place Order
+          </button>
+          <button
+            type="submit"
+            name={RESEND_FIELD}
+            value="1"
+            className={buttonVariants({ variant: "outline", size: "lg" })}
+          >
+            Send a new code
+          </button>
+        </div>
+      </form>
     </div>
   );
 }

@@ -150,7 +150,7 @@ export default function Outbox({ loaderData }: Route.ComponentProps) {
                 <details>
                   <summary className="flex min-h-11 cursor-pointer list-none flex-wrap items-center justify-between gap-2">
                     <span className="min-w-0">
-                      <span className="block truncate font-medium">{email.subject}</span>
+                      <span className="block truncate font-medium">{email.subject || "Text message"}</span>
                       <span className="block truncate text-muted-foreground text-sm">
                         To {email.toAddress} · {when.format(new Date(email.createdAt))}
                       </span>

@@ -9,7 +9,7 @@ import type { CheckoutFailure, CheckoutRefusal } from "#app/features/checkout/ch
 import { config } from "#app/utils/env.server.ts";
 
 export type CheckoutRefusalAnswer = {
-  status: 400 | 409 | 413 | 429 | 500 | 503;
+  status: 400 | 403 | 409 | 413 | 429 | 500 | 503;
   toast: ToastMessage;
 };
 
@@ -76,5 +76,19 @@ function answerOf(refusal: CheckoutRefusal, retryAfterSeconds: number): Checkout
       return { status: 409, toast: errorToast("Item unavailable", refusal.message) };
     case "delivery":
       return { status: 400, toast: errorToast("Delivery time unavailable", refusal.message) };
+    // P-36: no order without the code; 403 until the right one comes.
+    case "code-sent":
+      return {
+        status: 403,
+        toast: {
+          type: "info",
+          title: refusal.channel === "sms" ? "Check your phone" : "Check your email",
+          description: refusal.message,
+        },
+      };
+    case "code-refused":
+      return { status: 403, toast: errorToast("Code not accepted", refusal.message) };
+    case "too-many-codes":
+      return { status: 429, toast: errorToast("Too many codes", refusal.message) };
   }
 }

@@ -7,6 +7,16 @@ import { Card } from "#app/components/ui/card.tsx";
 import { Field, FieldError, Input, Label } from "#app/components/ui/input.tsx";
 import { auditBy } from "#app/features/audit/audit.server.ts";
 import {
+  readVerificationMode,
+  saveVerificationMode,
+} from "#app/features/checkout/contact-verification.server.ts";
+import {
+  VERIFICATION_MODE_LABELS,
+  VERIFICATION_MODES,
+  verificationModeSchema,
+} from "#app/features/checkout/contact-verification.ts";
+import { smsConfigured } from "#app/features/email/sms.server.ts";
+import {
   formValuesOf,
   type LimitsFormValues,
   limitsFieldErrors,
@@ -27,7 +37,8 @@ export function meta() {
 
 export async function loader({ context }: Route.LoaderArgs) {
   requireAdmin(context);
-  return { values: formValuesOf(await getPurchaseLimitSettings()) };
+  const [settings, verification] = await Promise.all([getPurchaseLimitSettings(), readVerificationMode()]);
+  return { values: formValuesOf(settings), verification, texts: smsConfigured() };
 }
 
 const FIELDS = Object.keys(limitsFormSchema.shape) as (keyof LimitsFormValues)[];
@@ -35,6 +46,18 @@ const FIELDS = Object.keys(limitsFormSchema.shape) as (keyof LimitsFormValues)[]
 export async function action({ context }: Route.ActionArgs) {
   const admin = requireAdmin(context);
   const form = adminForm(context);
+  if (form.get("intent") === "verification") {
+    // One click switches it (P-36): each choice is its own button.
+    const parsed = verificationModeSchema.safeParse({ mode: form.get("mode") });
+    if (!parsed.success)
+      return data({ fieldErrors: {} as ReturnType<typeof limitsFieldErrors> }, { status: 400 });
+    await saveVerificationMode(parsed.data.mode, { audit: auditBy(admin, context) });
+    return redirectWithToast("/admin/settings/limits", {
+      type: "success",
+      title: "Success",
+      description: `Verified phone before orders: ${VERIFICATION_MODE_LABELS[parsed.data.mode].label}`,
+    });
+  }
   const raw = Object.fromEntries(FIELDS.map((field) => [field, form.get(field) ?? undefined]));
   const parsed = limitsFormSchema.safeParse(raw);
   if (!parsed.success) return data({ fieldErrors: limitsFieldErrors(parsed.error) }, { status: 400 });
@@ -98,6 +121,7 @@ export default function LimitsSettings({ loaderData, actionData }: Route.Compone
         title="Purchase Limits"
         description="What one order may hold. Confirm these figures with counsel: the defaults (DC 56 g, Virginia 28 g) are a starting point, not legal advice."
       />
+      <VerificationCard mode={loaderData.verification} texts={loaderData.texts} />
       <Form method="post" onSubmit={onSubmit} noValidate className="space-y-6">
         <CsrfInput />
         <Card className="space-y-5 p-5 sm:p-6">
@@ -146,5 +170,57 @@ export default function LimitsSettings({ loaderData, actionData }: Route.Compone
         </div>
       </Form>
     </div>
+  );
+}
+
+/**
+ * P-36: a code to the order's phone before a cash order holds stock and a slot. Three buttons,
+ * so switching it on when fake orders arrive is one click.
+ */
+function VerificationCard({ mode, texts }: { mode: (typeof VERIFICATION_MODES)[number]; texts: boolean }) {
+  const navigation = useNavigation();
+  const saving = navigation.state !== "idle" && navigation.formData?.get("intent") === "verification";
+  return (
+    <Form method="post" className="mb-6">
+      <CsrfInput />
+      <input type="hidden" name="intent" value="verification" />
+      <Card className="space-y-4 p-5 sm:p-6">
+        <div>
+          <h2 className="font-semibold" id="verification-heading">
+            Verified phone before orders
+          </h2>
+          <p className="text-muted-foreground text-sm">
+            {texts
+              ? "A 6-digit code goes to the order's phone by text; the order is placed only with it."
+              : "Texts are not set up (TWILIO_* settings): the 6-digit code goes to the order's email."}
+          </p>
+        </div>
+        <fieldset aria-labelledby="verification-heading" className="grid gap-2 sm:grid-cols-3">
+          {VERIFICATION_MODES.map((value) => {
+            const current = value === mode;
+            return (
+              <button
+                key={value}
+                type="submit"
+                name="mode"
+                value={value}
+                aria-pressed={current}
+                disabled={saving}
+                className={`min-h-11 rounded-md border px-3 py-2 text-left text-sm ${
+                  current
+                    ? "border-primary bg-primary text-primary-foreground"
+                    : "border-border bg-card hover:bg-secondary"
+                }`}
+              >
+                <span className="block font-semibold">{VERIFICATION_MODE_LABELS[value].label}</span>
+                <span className={`block text-xs ${current ? "" : "text-muted-foreground"}`}>
+                  {VERIFICATION_MODE_LABELS[value].hint}
+                </span>
+              </button>
+            );
+          })}
+        </fieldset>
+      </Card>
+    </Form>
   );
 }

@@ -1,0 +1,205 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { emailOutbox, smsOptOuts } from "#app/db/schema.ts";
+import { placeOrder } from "#app/features/checkout/place-order.server.ts";
+import { setOrderStatus } from "#app/features/orders/admin-orders.server.ts";
+import { action as incomingSms } from "#app/routes/resources/sms-incoming.ts";
+import { config } from "#app/utils/env.server.ts";
+import { describeEachDatabase } from "#tests/db.ts";
+import {
+  insertTestProduct,
+  MONDAY_MORNING,
+  oneOf,
+  placeOrderInput,
+} from "#tests/support/checkout-test-helpers.server.ts";
+import { type LoopbackTwilio, startLoopbackTwilio } from "#tests/support/loopback-twilio.ts";
+import { folderTransport, processEmailBatch } from "./email-outbox.server.ts";
+import { configuredTwilio, twilioSignature, twilioTransport } from "./sms.server.ts";
+
+const ACCOUNT_SID = `AC${"0123456789abcdef".repeat(2)}`;
+const AUTH_TOKEN = "loopback-auth-token-0123456789";
+
+// The shop's own settings, as an operator sets them; the API address is the loopback stand-in's.
+let twilio: LoopbackTwilio;
+beforeAll(async () => {
+  twilio = await startLoopbackTwilio(ACCOUNT_SID, AUTH_TOKEN);
+  process.env.TWILIO_ACCOUNT_SID = ACCOUNT_SID;
+  process.env.TWILIO_AUTH_TOKEN = AUTH_TOKEN;
+  process.env.TWILIO_FROM = "+12025550100";
+  process.env.TWILIO_API_URL = twilio.url;
+});
+afterAll(async () => {
+  await twilio.close();
+});
+
+let phoneCounter = 10;
+/** A number of its own for each test and database (the open-orders limit counts per phone). */
+function newPhone() {
+  phoneCounter += 1;
+  return `+120255501${String(phoneCounter).padStart(2, "0")}`;
+}
+
+/** Twilio's webhook call for a text `body` from `from`, signed with `token`. */
+function webhookCall(from: string, body: string, token = AUTH_TOKEN) {
+  const params = { AccountSid: ACCOUNT_SID, From: from, To: "+12025550100", Body: body, MessageSid: "SM1" };
+  const url = `${config().publicUrl}/api/sms/incoming`;
+  return new Request(url, {
+    method: "POST",
+    headers: {
+      "content-type": "application/x-www-form-urlencoded",
+      "x-twilio-signature": twilioSignature(token, url, params),
+    },
+    body: new URLSearchParams(params),
+  });
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: the route's args beyond the request are not read.
+const callWebhook = (request: Request) => incomingSms({ request } as any) as Promise<Response>;
+
+describeEachDatabase("SMS updates through the outbox", (database) => {
+  const transport = () => folderTransport("/tmp/cg-sms-test-outbox");
+  const textTransport = () => {
+    const settings = configuredTwilio();
+    if (!settings) throw new Error("Twilio settings missing");
+    return twilioTransport(settings);
+  };
+  const sendAll = () =>
+    processEmailBatch({ transport: transport(), textTransport: textTransport(), limit: 100 });
+
+  it("texts a shopper who opted in once, through Twilio's Messages API, and never twice", async () => {
+    const product = await insertTestProduct(database().db, { priceCents: 9000 });
+    const phone = newPhone();
+    const placed = await placeOrder(
+      placeOrderInput(oneOf(product), {
+        phone,
+        smsOptIn: true,
+        timeSlot: "2:00 PM-4:00 PM",
+      }),
+      { now: MONDAY_MORNING },
+    );
+    if (!placed.ok) throw new Error(`not placed: ${placed.reason}`);
+    const before = twilio.received.length;
+    await sendAll();
+    await sendAll();
+    const mine = twilio.received.slice(before).filter((text) => text.to === phone);
+    expect(mine).toHaveLength(1);
+    expect(mine[0]?.from).toBe("+12025550100");
+    expect(mine[0]?.body).toMatch(/^Capital Grown: we got order [0-9A-F]{8} for .*, 2–4 PM\. .*Reply STOP/);
+    const [row] = await database()
+      .db.select()
+      .from(emailOutbox)
+      .where(eq(emailOutbox.orderId, placed.order.id))
+      .then((rows) => rows.filter((candidate) => candidate.channel === "sms"));
+    expect(row).toMatchObject({ status: "sent", sentVia: "twilio", toAddress: phone, attempts: 1 });
+
+    await setOrderStatus(placed.order.id, "confirmed");
+    await setOrderStatus(placed.order.id, "out_for_delivery");
+    await sendAll();
+    const after = twilio.received.slice(before).filter((text) => text.to === phone);
+    // Confirmed goes by e-mail only; on the way comes as a text, in the spec's words.
+    expect(after.map((text) => text.body)).toEqual([
+      mine[0]?.body,
+      "Capital Grown: Your driver is on the way — arriving 2–4 PM.",
+    ]);
+  });
+
+  it("sends no text to a shopper who did not tick the box", async () => {
+    const product = await insertTestProduct(database().db, { priceCents: 9000 });
+    const phone = newPhone();
+    const placed = await placeOrder(placeOrderInput(oneOf(product), { phone }), { now: MONDAY_MORNING });
+    if (!placed.ok) throw new Error(`not placed: ${placed.reason}`);
+    await sendAll();
+    expect(twilio.received.filter((text) => text.to === phone)).toEqual([]);
+  });
+
+  it("after a STOP through the signed webhook, the next text is not sent", async () => {
+    const product = await insertTestProduct(database().db, { priceCents: 9000 });
+    const phone = newPhone();
+    const placed = await placeOrder(
+      placeOrderInput(oneOf(product), {
+        phone,
+        smsOptIn: true,
+      }),
+      { now: MONDAY_MORNING },
+    );
+    if (!placed.ok) throw new Error(`not placed: ${placed.reason}`);
+    await sendAll();
+    expect(twilio.received.filter((text) => text.to === phone)).toHaveLength(1);
+
+    const answer = await callWebhook(webhookCall(phone, " stop "));
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get("content-type")).toContain("text/xml");
+    expect(await answer.text()).toContain("you will get no more texts from us");
+
+    await setOrderStatus(placed.order.id, "cancelled", { cancelReason: "Out of stock" });
+    const result = await sendAll();
+    expect(result.failed).toBeGreaterThanOrEqual(1);
+    expect(twilio.received.filter((text) => text.to === phone)).toHaveLength(1);
+    const texts = await database()
+      .db.select()
+      .from(emailOutbox)
+      .where(eq(emailOutbox.orderId, placed.order.id))
+      .then((rows) => rows.filter((row) => row.channel === "sms"));
+    expect(texts.find((row) => row.kind === "sms-order-cancelled")).toMatchObject({
+      status: "failed",
+      lastError: "The number replied STOP",
+    });
+
+    // START lets texts through again.
+    expect((await callWebhook(webhookCall(phone, "START"))).status).toBe(200);
+    const left = await database().db.select().from(smsOptOuts).where(eq(smsOptOuts.phone, phone));
+    expect(left).toEqual([]);
+  });
+
+  it("refuses a webhook call whose signature was not made with the auth token", async () => {
+    const phone = newPhone();
+    const forged = await callWebhook(webhookCall(phone, "STOP", "not-the-auth-token-0123456789"));
+    expect(forged.status).toBe(403);
+    // A signature made for other parameters does not carry over either.
+    const tampered = webhookCall(phone, "HELP");
+    const body = new URLSearchParams(await tampered.text());
+    body.set("Body", "STOP");
+    const moved = await callWebhook(
+      new Request(tampered.url, { method: "POST", headers: tampered.headers, body }),
+    );
+    expect(moved.status).toBe(403);
+    const rows = await database().db.select().from(smsOptOuts).where(eq(smsOptOuts.phone, phone));
+    expect(rows).toEqual([]);
+    const help = await callWebhook(webhookCall(phone, "HELP"));
+    expect(await help.text()).toContain("Call (202) 555-0142 for help");
+  });
+
+  it("retries a text Twilio could not take now, like a mail", async () => {
+    const product = await insertTestProduct(database().db, { priceCents: 9000 });
+    const phone = newPhone();
+    const placed = await placeOrder(
+      placeOrderInput(oneOf(product), {
+        phone,
+        smsOptIn: true,
+      }),
+      { now: MONDAY_MORNING },
+    );
+    if (!placed.ok) throw new Error(`not placed: ${placed.reason}`);
+    twilio.failWith = 503;
+    try {
+      await sendAll();
+    } finally {
+      twilio.failWith = null;
+    }
+    const [queued] = await database()
+      .db.select()
+      .from(emailOutbox)
+      .where(eq(emailOutbox.orderId, placed.order.id))
+      .then((rows) => rows.filter((row) => row.channel === "sms"));
+    expect(queued).toMatchObject({ status: "queued", attempts: 1 });
+    expect(queued?.lastError).toContain("Twilio answered 503");
+    const later = new Date(Date.now() + 10 * 60_000);
+    await processEmailBatch({
+      now: later,
+      transport: transport(),
+      textTransport: textTransport(),
+      limit: 100,
+    });
+    expect(twilio.received.filter((text) => text.to === phone)).toHaveLength(1);
+  });
+});
