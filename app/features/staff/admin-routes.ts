@@ -74,6 +74,9 @@ export const ADMIN_ROUTES = {
       cancel: "today.run",
     },
   },
+  /** The phone's offline queue (record 050): its run as JSON, and the batch of queued actions. */
+  "/driver/run.json": { read: "today.run", resource: true },
+  "/driver/sync": { read: "today.run", resource: true, actions: { "*": "today.run" } },
   "/admin/today/driver-slips": { read: "today.plan" },
   "/admin/products": {
     read: "products",

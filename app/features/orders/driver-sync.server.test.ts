@@ -1,0 +1,286 @@
+import { randomUUID } from "node:crypto";
+import { and, eq } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { auditEvents, driverActionLog, driverPhoneSyncs, emailOutbox, orders } from "#app/db/schema.ts";
+import { storeDay } from "#app/utils/store-time.ts";
+import { describeEachDatabase } from "#tests/db.ts";
+import { insertStaff, pageRequest, type Staff, signedIn, statusOf } from "#tests/staff/support.ts";
+import { type InProcessApp, inProcessApp } from "#tests/support/in-process-app.ts";
+import { insertOrderRow } from "#tests/support/order-rows.ts";
+import { applyOrderAction } from "./admin-orders.server.ts";
+import type { DriverAction, QueuedDriverAction } from "./driver-actions.schema.ts";
+import type { DriverRun } from "./driver-run.server.ts";
+import { applyQueuedActions, lastPhoneSyncs } from "./driver-sync.server.ts";
+import { cancelFormFailure, failureCancelReason, runWithPending, syncBannerText } from "./driver-sync.ts";
+
+const TEN = "10:00 AM-12:00 PM";
+const SIGNATURE = `data:image/png;base64,${"iVBORw0KGgo".repeat(20)}`;
+
+function byOf(staff: Staff) {
+  return {
+    actor: { userId: staff.id, email: staff.email, role: staff.role },
+    origin: { ipAddress: null, requestId: null },
+  };
+}
+
+function queued(action: DriverAction, phoneTime: string): QueuedDriverAction {
+  return { key: randomUUID(), phoneTime, action };
+}
+
+const proof = {
+  dateOfBirth: "1990-02-28",
+  nameMatches: true as const,
+  cashReceivedCents: 5000,
+  signaturePng: SIGNATURE,
+};
+
+describe("the offline queue's plain rules", () => {
+  it("tells a failed delivery in the shop's cancel reasons, and the phone's cancel form as a failure", () => {
+    expect(failureCancelReason("no-valid-id")).toEqual({ reason: "no-valid-id" });
+    expect(failureCancelReason("customer-not-home")).toEqual({
+      reason: "other",
+      reasonText: "Customer not home",
+    });
+    expect(failureCancelReason("other", "Dog at the gate")).toEqual({
+      reason: "other",
+      reasonText: "Dog at the gate",
+    });
+    expect(failureCancelReason("refused", "changed their mind")).toEqual({
+      reason: "other",
+      reasonText: "Refused: changed their mind",
+    });
+    expect(cancelFormFailure("address-not-reachable", "")).toEqual({ reason: "address-not-reachable" });
+    expect(cancelFormFailure("other", "Customer not home")).toEqual({ reason: "customer-not-home" });
+    expect(cancelFormFailure("customer-request", "")).toEqual({ reason: "other", note: "Customer request" });
+  });
+
+  it("shows the run with the waiting actions on top, and the banner's words", () => {
+    const stop = (id: string, deliveryTime = TEN) =>
+      ({
+        id,
+        deliveryTime,
+        status: "confirmed",
+        totalAmountCents: 1000,
+        position: null,
+      }) as DriverRun["open"][number];
+    const run = {
+      date: "2026-11-27",
+      tomorrow: "2026-11-28",
+      open: [stop("a"), stop("b"), stop("c", "2:00 PM-4:00 PM")],
+      delivered: [],
+      cancelled: [],
+      unassigned: [stop("d")],
+      ahead: [],
+      collectedCents: 0,
+      toCollectCents: 3000,
+    } satisfies DriverRun;
+    const at = "2026-11-27T15:00:00.000Z";
+    const shown = runWithPending(run, [
+      queued({ kind: "start-run", orderIds: ["a", "d"] }, at),
+      queued({ kind: "move", orderId: "b", direction: "up" }, at),
+      queued({ kind: "move", orderId: "c", direction: "up" }, at), // across a slot: stays
+      queued({ kind: "deliver", orderId: "a", proof }, at),
+      queued({ kind: "fail", orderId: "c", reason: "customer-not-home" }, at),
+    ]);
+    expect(shown.open.map((s) => [s.id, s.status])).toEqual([
+      ["b", "confirmed"],
+      ["d", "out_for_delivery"],
+    ]);
+    expect(shown.unassigned).toEqual([]);
+    expect(shown.delivered.map((s) => s.id)).toEqual(["a"]);
+    expect(shown.cancelled.map((s) => [s.id, s.cancelReason])).toEqual([["c", "Other: Customer not home"]]);
+    expect(shown.collectedCents).toBe(1000);
+    expect(shown.toCollectCents).toBe(2000);
+    expect(
+      runWithPending(run, [queued({ kind: "move", orderId: "b", direction: "up" }, at)]).open.map(
+        (s) => s.id,
+      ),
+    ).toEqual(["b", "a", "c"]);
+
+    const time = () => "3:05 PM";
+    const banner = (online: boolean, waiting: number, lastSentAt: Date | null = null) =>
+      syncBannerText({ online, waiting, sending: false, lastSentAt, formatTime: time });
+    expect(banner(false, 3)).toBe("Offline — 3 changes waiting");
+    expect(banner(false, 1)).toBe("Offline — 1 change waiting");
+    expect(banner(true, 0, new Date())).toBe("Changes sent at 3:05 PM");
+    expect(banner(true, 0)).toBeNull();
+  });
+});
+
+describeEachDatabase("the phone's queued actions on the server", (database) => {
+  let app: InProcessApp;
+  beforeAll(async () => {
+    app = await inProcessApp();
+  });
+
+  async function stop(driverId: string | null, name = "Stop") {
+    const { id } = await insertOrderRow(database().db, {
+      customerName: name,
+      deliveryDate: storeDay(new Date()),
+      deliveryTime: TEN,
+      driverId,
+      status: "confirmed",
+      idPhotoId: null,
+    });
+    return id;
+  }
+
+  it("applies each action once with the phone's time, and answers a repeat with the first answer", async () => {
+    const { db } = database();
+    const driver = await insertStaff(db, "driver", "Dana");
+    const [first, second, third] = [await stop(driver.id), await stop(driver.id), await stop(null)];
+    const batch = [
+      queued({ kind: "start-run", orderIds: [first, second, third] }, "2026-11-27T14:01:00.000-05:00"),
+      queued({ kind: "move", orderId: second, direction: "up" }, "2026-11-27T14:02:00.000-05:00"),
+      queued({ kind: "deliver", orderId: first, proof }, "2026-11-27T14:20:00.000-05:00"),
+      queued({ kind: "fail", orderId: third, reason: "customer-not-home" }, "2026-11-27T14:40:00.000-05:00"),
+    ];
+    const outcomes = await applyQueuedActions(driver.id, batch, byOf(driver));
+    expect(outcomes.map((o) => o.outcome)).toEqual(["applied", "applied", "applied", "applied"]);
+    expect(await statusOf(db, first)).toBe("delivered");
+    expect(await statusOf(db, second)).toBe("out_for_delivery");
+    expect(await statusOf(db, third)).toBe("cancelled");
+    const [failed] = await db
+      .select({ reason: orders.cancelReason })
+      .from(orders)
+      .where(eq(orders.id, third));
+    expect(failed?.reason).toBe("Other: Customer not home");
+
+    const logged = await db.select().from(driverActionLog).where(eq(driverActionLog.driverId, driver.id));
+    expect(logged).toHaveLength(4);
+    const delivered = logged.find((row) => row.kind === "deliver");
+    expect(delivered?.phoneTime.toISOString()).toBe("2026-11-27T19:20:00.000Z");
+    expect(delivered?.settledAt).toBeInstanceOf(Date);
+    expect(JSON.stringify(delivered?.action)).not.toContain("base64");
+
+    // The answer was lost: the phone sends the same batch again, and one key twice.
+    const again = await applyQueuedActions(
+      driver.id,
+      [...batch, batch[2] as QueuedDriverAction],
+      byOf(driver),
+    );
+    expect(again.slice(0, 4)).toEqual(outcomes);
+    expect(again[4]).toEqual(outcomes[2]);
+    const mails = await db
+      .select({ kind: emailOutbox.kind })
+      .from(emailOutbox)
+      .where(eq(emailOutbox.orderId, first));
+    expect(mails.map((m) => m.kind).sort()).toEqual(["order-delivered", "order-out-for-delivery"]);
+    const statusEvents = await db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.targetId, first), eq(auditEvents.action, "order.status_changed")));
+    expect(statusEvents).toHaveLength(2);
+    expect(
+      await db.select().from(driverActionLog).where(eq(driverActionLog.driverId, driver.id)),
+    ).toHaveLength(4);
+
+    // Another account cannot read or replay this driver's key.
+    const other = await insertStaff(db, "driver", "Omar");
+    const [stolen] = await applyQueuedActions(other.id, [batch[3] as QueuedDriverAction], byOf(other));
+    expect(stolen).toMatchObject({ outcome: "refused", conflict: "invalid" });
+  });
+
+  it("refuses, with words for the driver, a change to an order the store cancelled or gave to another driver", async () => {
+    const { db } = database();
+    const driver = await insertStaff(db, "driver", "Dana");
+    const other = await insertStaff(db, "driver", "Omar");
+    const manager = await insertStaff(db, "manager", "Mia");
+    const cancelled = await stop(driver.id, "Cancelled Meanwhile");
+    const reassigned = await stop(driver.id, "Given Away");
+    const fine = await stop(driver.id, "Still Mine");
+    await applyQueuedActions(
+      driver.id,
+      [queued({ kind: "start-run", orderIds: [cancelled, reassigned, fine] }, new Date().toISOString())],
+      byOf(driver),
+    );
+
+    // While the phone is offline, the store cancels one stop and gives another to Omar.
+    const cancel = await applyOrderAction(cancelled, "cancel", {
+      cancelReason: "Customer request",
+      audit: byOf(manager),
+      actorId: manager.id,
+    });
+    expect(cancel.ok).toBe(true);
+    await db.update(orders).set({ driverId: other.id }).where(eq(orders.id, reassigned));
+
+    const outcomes = await applyQueuedActions(
+      driver.id,
+      [
+        queued({ kind: "deliver", orderId: cancelled, proof }, new Date().toISOString()),
+        queued({ kind: "fail", orderId: reassigned, reason: "refused" }, new Date().toISOString()),
+        queued({ kind: "deliver", orderId: fine, proof }, new Date().toISOString()),
+        queued({ kind: "fail", orderId: fine, reason: "other", note: "late" }, new Date().toISOString()),
+      ],
+      byOf(driver),
+    );
+    expect(outcomes[0]).toMatchObject({
+      outcome: "refused",
+      conflict: "cancelled",
+      message:
+        "The store cancelled this order (Customer request) while you were offline. Your change was not applied.",
+    });
+    expect(outcomes[1]).toMatchObject({ outcome: "refused", conflict: "reassigned" });
+    expect(outcomes[2]).toMatchObject({ outcome: "applied" });
+    expect(outcomes[3]).toMatchObject({ outcome: "refused", conflict: "already-done" });
+    expect(await statusOf(db, cancelled)).toBe("cancelled");
+    expect(await statusOf(db, reassigned)).toBe("out_for_delivery");
+    const [given] = await db
+      .select({ driverId: orders.driverId })
+      .from(orders)
+      .where(eq(orders.id, reassigned));
+    expect(given?.driverId).toBe(other.id);
+    const refusedRows = await db
+      .select()
+      .from(driverActionLog)
+      .where(and(eq(driverActionLog.driverId, driver.id), eq(driverActionLog.outcome, "refused")));
+    expect(refusedRows.map((row) => row.conflict).sort()).toEqual([
+      "already-done",
+      "cancelled",
+      "reassigned",
+    ]);
+  });
+
+  it("takes the queue at POST /driver/sync with the CSRF header, answers the run, and records the phone's sync", async () => {
+    const { db } = database();
+    const driver = await insertStaff(db, "driver", "Dana");
+    const order = await stop(driver.id, "Alicia Fernández-Castillo de la Vega");
+    const session = await signedIn(db, driver);
+    const send = (csrf: string, body: unknown) =>
+      app(
+        new Request("http://localhost/driver/sync", {
+          method: "POST",
+          body: JSON.stringify(body),
+          headers: {
+            Accept: "application/json",
+            "Content-Type": "application/json",
+            Origin: "http://localhost",
+            Cookie: session.cookie,
+            "X-CSRF-Token": csrf,
+          },
+        }),
+      );
+    const action = queued({ kind: "start-run", orderIds: [order] }, new Date().toISOString());
+    expect((await send("wrong", { actions: [action] })).status).toBe(403);
+    expect(await statusOf(db, order)).toBe("confirmed");
+    expect((await send(session.csrfToken, { actions: [{ ...action, key: "not-a-key" }] })).status).toBe(400);
+
+    const response = await send(session.csrfToken, { actions: [action], waiting: 2 });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { outcomes: { outcome: string }[]; run: DriverRun };
+    expect(body.outcomes).toMatchObject([{ key: action.key, outcome: "applied" }]);
+    expect(body.run.open.map((s) => [s.id, s.status])).toEqual([[order, "out_for_delivery"]]);
+    expect(await statusOf(db, order)).toBe("out_for_delivery");
+    const syncs = await lastPhoneSyncs([driver.id]);
+    expect(syncs.get(driver.id)?.waiting).toBe(2);
+
+    const page = await app(pageRequest("/driver/run.json", session.cookie, "application/json"));
+    expect(page.status).toBe(200);
+    const json = (await page.json()) as { run: DriverRun; csrf: string };
+    expect(json.csrf).toBe(session.csrfToken);
+    expect(json.run.open[0]?.customerName).toBe("Alicia Fernández-Castillo de la Vega");
+    expect((await app(pageRequest("/driver/run.json", null, "application/json"))).status).toBe(401);
+    const [row] = await db.select().from(driverPhoneSyncs).where(eq(driverPhoneSyncs.driverId, driver.id));
+    expect(row?.waiting).toBe(0);
+  });
+});

@@ -1,0 +1,135 @@
+/**
+ * The offline queue's plain rules (record 050), shared by the phone and the server: how a failed
+ * delivery is told in the shop's cancel reasons, how the phone shows its run with the actions it
+ * still holds, and the banner's words.
+ */
+import { z } from "#app/utils/zod.ts";
+import {
+  type DeliveryFailureReason,
+  type DriverAction,
+  type QueuedDriverAction,
+  queuedDriverActionSchema,
+} from "./driver-actions.schema.ts";
+import type { DriverRun } from "./driver-run.server.ts";
+import { CANCEL_REASONS, type CancelReasonCode } from "./order-status.ts";
+
+export const FAILURE_LABELS: Record<DeliveryFailureReason, string> = {
+  "customer-not-home": "Customer not home",
+  "no-valid-id": "No valid ID",
+  "under-21": "Under 21",
+  refused: "Refused",
+  "address-not-reachable": "Address not reachable",
+  other: "Other",
+};
+
+/** A failed delivery as the board's Cancel reason (until the 'returning' status takes it over). */
+export function failureCancelReason(
+  reason: DeliveryFailureReason,
+  note?: string,
+): { reason: CancelReasonCode; reasonText?: string } {
+  if (reason === "no-valid-id" || reason === "address-not-reachable") return { reason };
+  const text = reason === "other" ? note?.trim() || "Could not deliver" : FAILURE_LABELS[reason];
+  return { reason: "other", reasonText: note && reason !== "other" ? `${text}: ${note.trim()}` : text };
+}
+
+/** The phone's Cancel form (a staff cancel reason) as a failed delivery. */
+export function cancelFormFailure(
+  reason: string,
+  reasonText: string,
+): { reason: DeliveryFailureReason; note?: string } {
+  if (reason === "no-valid-id" || reason === "address-not-reachable") return { reason };
+  const label = reason in CANCEL_REASONS ? CANCEL_REASONS[reason as CancelReasonCode].label : "Other";
+  const note = reason === "other" ? reasonText.trim() : label;
+  if (/^customer not home$/i.test(note)) return { reason: "customer-not-home" };
+  return { reason: "other", note: note || label };
+}
+
+function failedReason(action: Extract<DriverAction, { kind: "fail" }>) {
+  const cancel = failureCancelReason(action.reason, action.note);
+  return cancel.reason === "other" ? `Other: ${cancel.reasonText}` : CANCEL_REASONS[cancel.reason].label;
+}
+
+/**
+ * The run as the phone shows it: the last run the server sent, with the actions still waiting
+ * applied on top (the server's answer replaces it once they are sent).
+ */
+export function runWithPending(run: DriverRun, pending: readonly QueuedDriverAction[]): DriverRun {
+  let next: DriverRun = { ...run, open: [...run.open], unassigned: [...run.unassigned] };
+  for (const { action } of pending) {
+    if (action.kind === "move") {
+      // The open stops are in delivery order already: swap with the neighbour of the same slot.
+      const open = [...next.open];
+      const index = open.findIndex((stop) => stop.id === action.orderId);
+      const other = action.direction === "up" ? index - 1 : index + 1;
+      const stop = open[index];
+      const neighbour = open[other];
+      if (stop && neighbour && index !== -1 && neighbour.deliveryTime === stop.deliveryTime) {
+        open[index] = neighbour;
+        open[other] = stop;
+        next = { ...next, open };
+      }
+      continue;
+    }
+    if (action.kind === "start-run") {
+      const ids = new Set(action.orderIds);
+      const taken = next.unassigned.filter((stop) => ids.has(stop.id));
+      const open = [...next.open, ...taken].map((stop) =>
+        ids.has(stop.id) && stop.status === "confirmed"
+          ? { ...stop, status: "out_for_delivery" as const }
+          : stop,
+      );
+      next = { ...next, open, unassigned: next.unassigned.filter((stop) => !ids.has(stop.id)) };
+      continue;
+    }
+    const stop =
+      next.open.find((s) => s.id === action.orderId) ?? next.unassigned.find((s) => s.id === action.orderId);
+    if (!stop) continue;
+    const rest = {
+      open: next.open.filter((s) => s.id !== stop.id),
+      unassigned: next.unassigned.filter((s) => s.id !== stop.id),
+    };
+    if (action.kind === "deliver") {
+      next = {
+        ...next,
+        ...rest,
+        delivered: [...next.delivered, { ...stop, status: "delivered" }],
+        collectedCents: next.collectedCents + stop.totalAmountCents,
+      };
+    } else {
+      next = {
+        ...next,
+        ...rest,
+        cancelled: [...next.cancelled, { ...stop, status: "cancelled", cancelReason: failedReason(action) }],
+      };
+    }
+  }
+  const toCollectCents = next.open.reduce((sum, stop) => sum + stop.totalAmountCents, 0);
+  return { ...next, toCollectCents };
+}
+
+/** 'Offline — 3 changes waiting', or the moment they were sent. */
+export function syncBannerText(state: {
+  online: boolean;
+  waiting: number;
+  sending: boolean;
+  lastSentAt: Date | null;
+  formatTime: (date: Date) => string;
+}): string | null {
+  const changes = `${state.waiting} ${state.waiting === 1 ? "change" : "changes"} waiting`;
+  if (!state.online)
+    return state.waiting > 0 ? `Offline — ${changes}` : "Offline — your run is saved on this phone";
+  if (state.sending) return `Sending ${changes.replace(" waiting", "")}…`;
+  if (state.waiting > 0) return `${changes} — they are sent when the signal is back`;
+  if (state.lastSentAt) return `Changes sent at ${state.formatTime(state.lastSentAt)}`;
+  return null;
+}
+
+/** A batch sent by the phone: the actions in the order taken, and how many it still holds after them. */
+export const syncRequestSchema = z.object({
+  actions: z.array(queuedDriverActionSchema).max(50),
+  waiting: z.number().int().min(0).max(1000).optional(),
+});
+export type SyncRequest = z.infer<typeof syncRequestSchema>;
+
+/** How many queued actions the phone sends per request (a delivery carries its signature). */
+export const SYNC_BATCH = 10;
