@@ -36,6 +36,7 @@ export const BACKUP_TABLES = [
   "order_items",
   "stock_movements",
   "order_status_events",
+  "driver_action_log",
   "email_outbox",
   "order_daily_stats",
   "order_status_counts",
@@ -46,7 +47,8 @@ export const BACKUP_TABLES = [
  * Rate-limit counters and half-finished sign-ins only matter for minutes; the audit chain's head
  * is the last event's id and hash, which a restore sets again from the events it holds; delivered
  * revenue is summed again from the orders; the order a driver put their stops in matters for that
- * day only (without it the stops keep their slot's order).
+ * day only (without it the stops keep their slot's order); when a driver's phone last synced is
+ * news of the moment.
  */
 export const NOT_BACKED_UP = [
   "rate_limits",
@@ -54,6 +56,7 @@ export const NOT_BACKED_UP = [
   "audit_chain",
   "delivered_revenue",
   "driver_stop_positions",
+  "driver_phone_syncs",
 ] as const;
 
 /**

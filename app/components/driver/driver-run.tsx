@@ -305,11 +305,14 @@ export function DriverRunScreen({
   csrf,
   name,
   message,
+  status,
 }: {
   run: DriverRun;
   csrf: string;
   name: string;
   message: ActionMessage | null;
+  /** The phone's sync state (record 050). */
+  status?: ReactNode;
 }) {
   const navigate = directionsUrl(run.open.map((stop) => stop.deliveryAddress));
   const startable = run.open.some((stop) => stop.status === "confirmed") || run.unassigned.length > 0;
@@ -341,6 +344,7 @@ export function DriverRunScreen({
             <dd className="font-bold text-3xl">{formatCents(run.toCollectCents)}</dd>
           </div>
         </dl>
+        {status}
         {message ? (
           <p
             role={message.ok ? "status" : "alert"}

@@ -133,3 +133,40 @@ export type SyncRequest = z.infer<typeof syncRequestSchema>;
 
 /** How many queued actions the phone sends per request (a delivery carries its signature). */
 export const SYNC_BATCH = 10;
+
+/**
+ * The action a form of the run page stands for, when the phone queues it instead of posting it:
+ * null for a form that is not a driver action; 'needs-proof' for the old 'Mark Delivered', which
+ * carries no proof at the door and so cannot be queued.
+ */
+export function actionFromForm(form: FormData): DriverAction | "needs-proof" | null {
+  const text = (name: string) => {
+    const value = form.get(name);
+    return typeof value === "string" ? value : "";
+  };
+  const orderId = text("orderId");
+  switch (text("intent")) {
+    case "start-run": {
+      const orderIds = [...form.keys()].filter((key) => key.startsWith("pick-")).map((key) => key.slice(5));
+      return orderIds.length > 0 ? { kind: "start-run", orderIds } : null;
+    }
+    case "move-up":
+      return { kind: "move", orderId, direction: "up" };
+    case "move-down":
+      return { kind: "move", orderId, direction: "down" };
+    case "deliver":
+      return "needs-proof";
+    case "cancel":
+      return { kind: "fail", orderId, ...cancelFormFailure(text("reason"), text("reasonText")) };
+    default:
+      return null;
+  }
+}
+
+/** The customer's name of the stop an action is about, for the driver's words ('3 stops' for a start). */
+export function actionSubject(run: DriverRun, action: DriverAction) {
+  if (action.kind === "start-run")
+    return `${action.orderIds.length} ${action.orderIds.length === 1 ? "stop" : "stops"}`;
+  const stops = [...run.open, ...run.unassigned, ...run.delivered, ...run.cancelled];
+  return stops.find((stop) => stop.id === action.orderId)?.customerName ?? "A stop";
+}

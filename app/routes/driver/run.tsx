@@ -1,5 +1,6 @@
 import { data } from "react-router";
-import { type ActionMessage, DriverRunScreen } from "#app/components/driver/driver-run.tsx";
+import { DriverPhone } from "#app/components/driver/driver-phone.tsx";
+import type { ActionMessage } from "#app/components/driver/driver-run.tsx";
 import { auditBy } from "#app/features/audit/audit.server.ts";
 import {
   getDriverRun,
@@ -24,6 +25,11 @@ export function meta() {
   return [{ title: "Today's run" }, { name: "robots", content: "noindex, nofollow" }];
 }
 
+/** The driver app installs from this page (record 050): its manifest, scoped to /driver. */
+export function links() {
+  return [{ rel: "manifest", href: "/driver.webmanifest" }];
+}
+
 export function headers() {
   return { "Cache-Control": NO_STORE };
 }
@@ -35,11 +41,18 @@ export async function loader({ context }: Route.LoaderArgs) {
       run: await getDriverRun(admin.userId),
       csrf: admin.csrfToken,
       name: admin.email,
+      loadedAt: new Date().toISOString(),
       error: null,
     };
   } catch (error) {
     log.error("Failed to fetch the driver's run", { error: errorMessage(error) });
-    return { run: null, csrf: admin.csrfToken, name: admin.email, error: "Failed to fetch your run" };
+    return {
+      run: null,
+      csrf: admin.csrfToken,
+      name: admin.email,
+      loadedAt: new Date().toISOString(),
+      error: "Failed to fetch your run",
+    };
   }
 }
 
@@ -83,6 +96,12 @@ export default function DriverRun({ loaderData, actionData }: Route.ComponentPro
   }
   const message = actionData && "description" in actionData ? (actionData as ActionMessage) : null;
   return (
-    <DriverRunScreen run={loaderData.run} csrf={loaderData.csrf} name={loaderData.name} message={message} />
+    <DriverPhone
+      run={loaderData.run}
+      csrf={loaderData.csrf}
+      name={loaderData.name}
+      loadedAt={loaderData.loadedAt}
+      message={message}
+    />
   );
 }
