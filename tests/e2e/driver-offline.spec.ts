@@ -145,7 +145,7 @@ test.describe("the driver app without signal", () => {
       ]);
       await page.getByRole("button", { name: "Start run" }).click();
       await expect(page.getByRole("status")).toHaveText("Offline — 2 changes waiting");
-      await expect(stopList(page).first()).toContainText("Out for Delivery");
+      await expect(stopList(page).first()).toContainText("Out for delivery");
       const fail = async (name: string, reason: string, text?: string) => {
         const item = stopList(page).filter({ hasText: name });
         await item.getByText("Cancel", { exact: true }).click();

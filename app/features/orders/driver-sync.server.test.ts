@@ -10,7 +10,7 @@ import { insertOrderRow } from "#tests/support/order-rows.ts";
 import { applyOrderAction } from "./admin-orders.server.ts";
 import type { DriverAction, QueuedDriverAction } from "./driver-actions.schema.ts";
 import type { DriverRun } from "./driver-run.server.ts";
-import { applyQueuedActions, lastPhoneSyncs } from "./driver-sync.server.ts";
+import { applyQueuedActions, lastPhoneSyncs, recordPhoneSync } from "./driver-sync.server.ts";
 import { cancelFormFailure, failureCancelReason, runWithPending, syncBannerText } from "./driver-sync.ts";
 
 const TEN = "10:00 AM-12:00 PM";
@@ -282,5 +282,20 @@ describeEachDatabase("the phone's queued actions on the server", (database) => {
     expect((await app(pageRequest("/driver/run.json", null, "application/json"))).status).toBe(401);
     const [row] = await db.select().from(driverPhoneSyncs).where(eq(driverPhoneSyncs.driverId, driver.id));
     expect(row?.waiting).toBe(0);
+  });
+
+  it("shows on the today board when each driver's phone last synced", async () => {
+    const { db } = database();
+    const manager = await insertStaff(db, "manager", "Mia");
+    const synced = await insertStaff(db, "driver", "Sync Sam");
+    await insertStaff(db, "driver", "Never Nia");
+    await recordPhoneSync(synced.id, 3, new Date("2026-11-27T20:05:00Z"));
+    const session = await signedIn(db, manager);
+    const page = await app(pageRequest("/admin/today", session.cookie));
+    expect(page.status).toBe(200);
+    const html = (await page.text()).replace(/<!-- -->/g, "");
+    expect(html).toContain("Drivers&#x27; phones");
+    expect(html).toMatch(/Sync Sam<\/span>: synced (2026-11-27 )?3:05 PM · 3 changes held/);
+    expect(html).toContain("Never Nia</span>: no sync yet");
   });
 });

@@ -4,6 +4,7 @@ import { BoardDatePicker, BoardSlotSection } from "#app/components/admin/day-boa
 import { NewOrderAlert } from "#app/components/admin/new-order-alert.tsx";
 import { RefreshButton } from "#app/components/admin/orders-screen.tsx";
 import { AdminPageHeader } from "#app/components/admin/page-header.tsx";
+import { PhoneSyncs } from "#app/components/admin/phone-syncs.tsx";
 import { usePolling } from "#app/components/admin/use-polling.ts";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
@@ -13,6 +14,7 @@ import { countPlacedOrders, getDayBoard } from "#app/features/orders/day-board.s
 import { boardHref, boardQuery, downstreamQuery, SLOT_PAGE_ORDERS } from "#app/features/orders/day-board.ts";
 import { listActiveDrivers } from "#app/features/orders/driver-assignment.server.ts";
 import { staffScopeOf } from "#app/features/orders/driver-scope.server.ts";
+import { lastPhoneSyncs } from "#app/features/orders/driver-sync.server.ts";
 import { todayBoardAction } from "#app/features/orders/order-action.server.ts";
 import { requireAdmin, requirePermission } from "#app/features/staff/guard.server.ts";
 import { orderActionResponse } from "#app/routes/shared/order-action-response.server.ts";
@@ -55,6 +57,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       planning ? await countPlacedOrders() : null,
     ];
     const drivers = planning ? await listActiveDrivers() : [];
+    const syncs = query.isToday ? await lastPhoneSyncs(drivers.map((driver) => driver.id)) : new Map();
+    const phones = query.isToday
+      ? drivers.map((driver) => ({
+          driverId: driver.id,
+          name: driver.name,
+          syncedAt: syncs.get(driver.id)?.syncedAt.toISOString() ?? null,
+          waiting: syncs.get(driver.id)?.waiting ?? 0,
+        }))
+      : [];
     return {
       ...query,
       ...days,
@@ -62,6 +73,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       placed,
       planning,
       drivers,
+      phones,
       includePending,
       now: now.toISOString(),
       error: null,
@@ -75,6 +87,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       placed: null,
       planning,
       drivers: [],
+      phones: [],
       includePending,
       now: now.toISOString(),
       error: "Failed to fetch orders",
@@ -149,6 +162,8 @@ export default function TodayBoard({ loaderData }: Route.ComponentProps) {
           </Link>
         </div>
       )}
+
+      <PhoneSyncs phones={loaderData.phones} now={loaderData.now} />
 
       {slot ? (
         <Link
