@@ -104,11 +104,20 @@ test.describe("the driver app without signal", () => {
         "Cy Notathome",
         "Di Cancelledmeanwhile",
       ]);
-      // The service worker takes the page over and keeps it, with the files it loaded.
-      await page.waitForFunction(async () => {
-        const registration = await navigator.serviceWorker.getRegistration("/driver");
-        return Boolean(registration?.active) && Boolean(await caches.match("/driver"));
-      });
+      // The service worker takes the page over and keeps it, with the build files it loaded.
+      await expect
+        .poll(() =>
+          page.evaluate(async () => {
+            if (!navigator.serviceWorker.controller || !(await caches.match("/driver"))) return false;
+            const files = performance
+              .getEntriesByType("resource")
+              .map((entry) => new URL(entry.name).pathname)
+              .filter((pathname) => pathname.startsWith("/assets/"));
+            const kept = await Promise.all(files.map((pathname) => caches.match(pathname)));
+            return kept.every(Boolean);
+          }),
+        )
+        .toBe(true);
       await expect(page.getByTestId("phone-sync")).toHaveAttribute("data-ready", "true");
       // The manifest installs the app within /driver only.
       const manifest = await page.evaluate(async () => {
@@ -230,7 +239,7 @@ test.describe("the driver app without signal", () => {
       // The same action sent twice (an answer lost on the way) is applied once.
       const twice = await page.evaluate(async (orderId) => {
         const csrf = document.querySelector<HTMLInputElement>("input[name=csrf]")?.value ?? "";
-        const body = JSON.stringify({
+        const batch = JSON.stringify({
           actions: [
             {
               key: crypto.randomUUID(),
@@ -242,8 +251,8 @@ test.describe("the driver app without signal", () => {
         const send = async () => {
           const response = await fetch("/driver/sync", {
             method: "POST",
-            headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
-            body,
+            headers: { Accept: "application/json" },
+            body: new URLSearchParams({ csrf, batch }),
           });
           const answer = (await response.json()) as {
             outcomes: unknown[];

@@ -20,8 +20,9 @@ import type { DriverRun } from "#app/features/orders/driver-run.server.ts";
 import {
   actionFromForm,
   actionSubject,
+  nextBatch,
   runWithPending,
-  SYNC_BATCH,
+  SYNC_FIELD,
   syncBannerText,
 } from "#app/features/orders/driver-sync.ts";
 import { STORE_TIME_ZONE } from "#app/utils/store-time.ts";
@@ -114,19 +115,19 @@ export function DriverPhone({
         const { base: now, queue: waiting, meta: read } = current.current;
         const pending = waiting.filter((action) => action.driver === now.name);
         if (pending.length === 0) break;
-        const batch = pending.slice(0, SYNC_BATCH);
-        const response = await fetch("/driver/sync", {
-          method: "POST",
-          credentials: "same-origin",
-          headers: {
-            "Content-Type": "application/json",
-            Accept: "application/json",
-            "X-CSRF-Token": now.csrf,
-          },
-          body: JSON.stringify({
+        const batch = nextBatch(pending);
+        const body = new URLSearchParams({
+          csrf: now.csrf,
+          [SYNC_FIELD]: JSON.stringify({
             actions: batch.map(({ key, phoneTime, action }) => ({ key, phoneTime, action })),
             waiting: pending.length - batch.length,
           }),
+        });
+        const response = await fetch("/driver/sync", {
+          method: "POST",
+          credentials: "same-origin",
+          headers: { Accept: "application/json" },
+          body,
         });
         setNoSignal(false);
         if (response.status === 403 && !csrfRetried) {

@@ -4,14 +4,29 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { auditEvents, driverActionLog, driverPhoneSyncs, emailOutbox, orders } from "#app/db/schema.ts";
 import { storeDay } from "#app/utils/store-time.ts";
 import { describeEachDatabase } from "#tests/db.ts";
-import { insertStaff, pageRequest, type Staff, signedIn, statusOf } from "#tests/staff/support.ts";
+import {
+  insertStaff,
+  pageRequest,
+  postRequest,
+  type Staff,
+  signedIn,
+  statusOf,
+} from "#tests/staff/support.ts";
 import { type InProcessApp, inProcessApp } from "#tests/support/in-process-app.ts";
 import { insertOrderRow } from "#tests/support/order-rows.ts";
 import { applyOrderAction } from "./admin-orders.server.ts";
 import type { DriverAction, QueuedDriverAction } from "./driver-actions.schema.ts";
 import type { DriverRun } from "./driver-run.server.ts";
 import { applyQueuedActions, lastPhoneSyncs, recordPhoneSync } from "./driver-sync.server.ts";
-import { cancelFormFailure, failureCancelReason, runWithPending, syncBannerText } from "./driver-sync.ts";
+import {
+  cancelFormFailure,
+  failureCancelReason,
+  MAX_SYNC_BODY_BYTES,
+  nextBatch,
+  runWithPending,
+  SYNC_BATCH,
+  syncBannerText,
+} from "./driver-sync.ts";
 
 const TEN = "10:00 AM-12:00 PM";
 const SIGNATURE = `data:image/png;base64,${"iVBORw0KGgo".repeat(20)}`;
@@ -104,6 +119,26 @@ describe("the offline queue's plain rules", () => {
     expect(banner(false, 1)).toBe("Offline — 1 change waiting");
     expect(banner(true, 0, new Date())).toBe("Changes sent at 3:05 PM");
     expect(banner(true, 0)).toBeNull();
+  });
+
+  it("sends the queue in batches of at most ten actions and about a megabyte, always at least one", () => {
+    const at = "2026-11-27T15:00:00.000Z";
+    const move = () => queued({ kind: "move", orderId: randomUUID(), direction: "up" }, at);
+    const heavy = () =>
+      queued(
+        {
+          kind: "deliver",
+          orderId: randomUUID(),
+          proof: { ...proof, signaturePng: `data:image/png;base64,${"A".repeat(390_000)}` },
+        },
+        at,
+      );
+    expect(nextBatch(Array.from({ length: 25 }, move))).toHaveLength(SYNC_BATCH);
+    expect(nextBatch([heavy(), heavy(), heavy(), move()])).toHaveLength(2);
+    expect(nextBatch([queued({ kind: "deliver", orderId: randomUUID(), proof }, at)])).toHaveLength(1);
+    // Two signatures at their largest, urlencoded, stay far under the route's body limit.
+    const body = new URLSearchParams({ batch: JSON.stringify({ actions: nextBatch([heavy(), heavy()]) }) });
+    expect(body.toString().length).toBeLessThan(MAX_SYNC_BODY_BYTES);
   });
 });
 
@@ -241,24 +276,18 @@ describeEachDatabase("the phone's queued actions on the server", (database) => {
     ]);
   });
 
-  it("takes the queue at POST /driver/sync with the CSRF header, answers the run, and records the phone's sync", async () => {
+  it("takes the queue at POST /driver/sync as a form with the CSRF token, answers the run, and records the phone's sync", async () => {
     const { db } = database();
     const driver = await insertStaff(db, "driver", "Dana");
     const order = await stop(driver.id, "Alicia Fernández-Castillo de la Vega");
     const session = await signedIn(db, driver);
     const send = (csrf: string, body: unknown) =>
       app(
-        new Request("http://localhost/driver/sync", {
-          method: "POST",
-          body: JSON.stringify(body),
-          headers: {
-            Accept: "application/json",
-            "Content-Type": "application/json",
-            Origin: "http://localhost",
-            Cookie: session.cookie,
-            "X-CSRF-Token": csrf,
-          },
-        }),
+        postRequest(
+          "/driver/sync",
+          { cookie: session.cookie, csrfToken: csrf },
+          { batch: JSON.stringify(body) },
+        ),
       );
     const action = queued({ kind: "start-run", orderIds: [order] }, new Date().toISOString());
     expect((await send("wrong", { actions: [action] })).status).toBe(403);

@@ -131,8 +131,30 @@ export const syncRequestSchema = z.object({
 });
 export type SyncRequest = z.infer<typeof syncRequestSchema>;
 
-/** How many queued actions the phone sends per request (a delivery carries its signature). */
+/** How many queued actions the phone sends per request at most. */
 export const SYNC_BATCH = 10;
+/** The body of one send at most; the phone splits its queue to stay well under it (signatures). */
+export const MAX_SYNC_BODY_BYTES = 4 * 1024 * 1024;
+const BATCH_TEXT_TARGET = 1024 * 1024;
+
+/**
+ * The next batch to send: the oldest actions, at most SYNC_BATCH of them and about 1 MB of text
+ * (an urlencoded signature grows by a tenth), always at least one.
+ */
+export function nextBatch<Action extends QueuedDriverAction>(pending: readonly Action[]): Action[] {
+  const batch: Action[] = [];
+  let size = 0;
+  for (const action of pending) {
+    const length = JSON.stringify(action).length;
+    if (batch.length >= SYNC_BATCH || (batch.length > 0 && size + length > BATCH_TEXT_TARGET)) break;
+    batch.push(action);
+    size += length;
+  }
+  return batch;
+}
+
+/** The form field the batch travels in, as JSON (every post of the shop is a form, record 015). */
+export const SYNC_FIELD = "batch";
 
 /**
  * The action a form of the run page stands for, when the phone queues it instead of posting it:
