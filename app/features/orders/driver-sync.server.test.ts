@@ -216,6 +216,21 @@ describeEachDatabase("the phone's queued actions on the server", (database) => {
     expect(stolen).toMatchObject({ outcome: "refused", conflict: "invalid" });
   });
 
+  it("applies a key sent by two requests at once once, and gives both the same answer", async () => {
+    const { db } = database();
+    const driver = await insertStaff(db, "driver", "Dana");
+    const order = await stop(driver.id, "Two Tabs");
+    const action = queued({ kind: "start-run", orderIds: [order] }, new Date().toISOString());
+    const [one, two] = await Promise.all([
+      applyQueuedActions(driver.id, [action], byOf(driver)),
+      applyQueuedActions(driver.id, [action], byOf(driver)),
+    ]);
+    expect(one).toEqual(two);
+    expect(one).toMatchObject([{ outcome: "applied" }]);
+    const mails = await db.select().from(emailOutbox).where(eq(emailOutbox.orderId, order));
+    expect(mails).toHaveLength(1);
+  });
+
   it("refuses, with words for the driver, a change to an order the store cancelled or gave to another driver", async () => {
     const { db } = database();
     const driver = await insertStaff(db, "driver", "Dana");

@@ -17,6 +17,9 @@ import { moveStop, runScope, startRun, takeStop } from "./driver-run.server.ts";
 import { failureCancelReason } from "./driver-sync.ts";
 import { handleOrderAction, type OrderActionResult } from "./order-action.server.ts";
 
+const PENDING_WAITS = 20;
+const PENDING_WAIT_MS = 250;
+
 type Conflict = Extract<DriverActionOutcome, { outcome: "refused" }>["conflict"];
 type Verdict = { ok: true } | { ok: false; conflict: Conflict; message: string };
 
@@ -161,7 +164,12 @@ async function applyOne(
     .onConflictDoNothing({ target: driverActionLog.key })
     .returning({ key: driverActionLog.key });
   if (claimed.length === 0) {
-    const [first] = await database.select().from(driverActionLog).where(eq(driverActionLog.key, key));
+    let [first] = await database.select().from(driverActionLog).where(eq(driverActionLog.key, key));
+    // The same key being applied by another request (a second tab): its answer, once it has one.
+    for (let wait = 0; first?.outcome === "pending" && wait < PENDING_WAITS; wait++) {
+      await new Promise((resolve) => setTimeout(resolve, PENDING_WAIT_MS));
+      [first] = await database.select().from(driverActionLog).where(eq(driverActionLog.key, key));
+    }
     if (!first || first.driverId !== driverId) {
       return {
         key,
