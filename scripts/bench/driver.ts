@@ -125,6 +125,18 @@ async function lighthouseScores(baseUrl: string, cookieHeader: string) {
       });
       const score = result?.lhr.categories.performance?.score;
       if (typeof score === "number") scores.push(Math.round(score * 100));
+      const audits = result?.lhr.audits ?? {};
+      say(
+        `  run ${run + 1}: ${[
+          "first-contentful-paint",
+          "largest-contentful-paint",
+          "total-blocking-time",
+          "cumulative-layout-shift",
+          "speed-index",
+        ]
+          .map((id) => `${id} ${audits[id]?.displayValue ?? "?"}`)
+          .join(", ")}`,
+      );
     }
   } finally {
     chrome.kill();

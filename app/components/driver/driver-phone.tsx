@@ -191,7 +191,10 @@ export function DriverPhone({
   }, []);
 
   useEffect(() => {
-    void registerWorker();
+    // The worker and the files it keeps wait until the page has loaded and settled.
+    const register = () => window.setTimeout(() => void registerWorker(), 1500);
+    if (document.readyState === "complete") register();
+    else window.addEventListener("load", register, { once: true });
     const url = new URL(location.href);
     if (url.searchParams.has("not-sent")) {
       setNoSignal(true);

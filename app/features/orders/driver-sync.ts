@@ -3,13 +3,7 @@
  * delivery is told in the shop's cancel reasons, how the phone shows its run with the actions it
  * still holds, and the banner's words.
  */
-import { z } from "#app/utils/zod.ts";
-import {
-  type DeliveryFailureReason,
-  type DriverAction,
-  type QueuedDriverAction,
-  queuedDriverActionSchema,
-} from "./driver-actions.schema.ts";
+import type { DeliveryFailureReason, DriverAction, QueuedDriverAction } from "./driver-actions.schema.ts";
 import type { DriverRun } from "./driver-run.server.ts";
 import { CANCEL_REASONS, type CancelReasonCode } from "./order-status.ts";
 
@@ -123,13 +117,6 @@ export function syncBannerText(state: {
   if (state.lastSentAt) return `Changes sent at ${state.formatTime(state.lastSentAt)}`;
   return null;
 }
-
-/** A batch sent by the phone: the actions in the order taken, and how many it still holds after them. */
-export const syncRequestSchema = z.object({
-  actions: z.array(queuedDriverActionSchema).max(50),
-  waiting: z.number().int().min(0).max(1000).optional(),
-});
-export type SyncRequest = z.infer<typeof syncRequestSchema>;
 
 /** How many queued actions the phone sends per request at most. */
 export const SYNC_BATCH = 10;

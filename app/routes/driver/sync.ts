@@ -1,7 +1,8 @@
 import { auditBy } from "#app/features/audit/audit.server.ts";
 import { getDriverRun } from "#app/features/orders/driver-run.server.ts";
+import { syncRequestSchema } from "#app/features/orders/driver-sync.schema.ts";
 import { applyQueuedActions, recordPhoneSync } from "#app/features/orders/driver-sync.server.ts";
-import { SYNC_FIELD, syncRequestSchema } from "#app/features/orders/driver-sync.ts";
+import { SYNC_FIELD } from "#app/features/orders/driver-sync.ts";
 import { adminForm, adminGuard, NO_STORE, requireAdmin } from "#app/features/staff/guard.server.ts";
 import { errorMessage, log } from "#app/utils/logger.server.ts";
 import type { Route } from "./+types/sync";
