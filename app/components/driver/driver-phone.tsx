@@ -9,9 +9,11 @@
 import {
   createContext,
   type FormEvent,
+  memo,
   type ReactNode,
   useCallback,
   useEffect,
+  useMemo,
   useRef,
   useState,
 } from "react";
@@ -39,6 +41,9 @@ import {
   saveRun,
   type WaitingAction,
 } from "./phone-store.ts";
+
+/** The run re-renders only when what it shows changes (not when the phone's copy is read). */
+const RunScreen = memo(DriverRunScreen);
 
 /** Queues one driver action (the proof-at-the-door forms take it as their `onAction`). */
 export const DriverQueueContext = createContext<((action: DriverAction) => void) | null>(null);
@@ -101,7 +106,7 @@ export function DriverPhone({
   const current = useRef({ base, queue, meta, syncing: false });
   current.current = { ...current.current, base, queue, meta };
 
-  const mine = queue.filter((action) => action.driver === base.name);
+  const mine = useMemo(() => queue.filter((action) => action.driver === base.name), [queue, base.name]);
   const others = queue.length - mine.length;
 
   const sync = useCallback(async () => {
@@ -221,8 +226,9 @@ export function DriverPhone({
         if (newer) setBase(newer);
         else await saveRun(served);
         current.current = { ...current.current, base: newer ?? served, queue: stored, meta: storedMeta };
-        setQueue(stored);
-        setMeta(storedMeta);
+        // Nothing kept that changes the page: no second render of the whole run.
+        if (stored.length > 0) setQueue(stored);
+        if (storedMeta.lastSentAt || storedMeta.refusals.length > 0) setMeta(storedMeta);
         setReady(true);
         if (navigator.onLine) void sync();
       })
@@ -295,14 +301,15 @@ export function DriverPhone({
     void enqueue(action);
   }
 
-  async function dismiss(key: string) {
-    const next = { ...meta, refusals: meta.refusals.filter((refusal) => refusal.key !== key) };
+  const dismiss = useCallback(async (key: string) => {
+    const read = current.current.meta;
+    const next = { ...read, refusals: read.refusals.filter((refusal) => refusal.key !== key) };
     setMeta(next);
     current.current.meta = next;
     await saveMeta(next);
-  }
+  }, []);
 
-  const shown = runWithPending(base.run, mine);
+  const shown = useMemo(() => runWithPending(base.run, mine), [base.run, mine]);
   const banner = syncBannerText({
     online: online && !noSignal,
     waiting: mine.length,
@@ -310,65 +317,69 @@ export function DriverPhone({
     lastSentAt: meta.lastSentAt ? new Date(meta.lastSentAt) : null,
     formatTime: timeText,
   });
-  const status: ReactNode = (
-    <div className="space-y-3" data-ready={ready ? "true" : undefined} data-testid="phone-sync">
-      {banner ? (
-        <p
-          role="status"
-          className={`rounded-lg border-2 px-3 py-2 font-bold text-lg ${online && !noSignal ? "border-primary bg-secondary" : "border-foreground bg-honey-100"}`}
-        >
-          {banner}
-        </p>
-      ) : null}
-      {others > 0 ? (
-        <p className="rounded-lg border-2 border-foreground bg-card px-3 py-2">
-          This phone also holds {others} {others === 1 ? "change" : "changes"} of another account, sent when
-          it signs in again.
-        </p>
-      ) : null}
-      {notice ? (
-        <p
-          role="alert"
-          className="rounded-lg border-2 border-destructive bg-card px-3 py-2 font-semibold text-destructive"
-        >
-          {notice}
-        </p>
-      ) : null}
-      {meta.refusals.length > 0 ? (
-        <section
-          aria-labelledby="not-applied"
-          className="space-y-2 rounded-xl border-2 border-destructive bg-card p-3"
-        >
-          <h2 id="not-applied" className="font-bold text-destructive text-xl">
-            Not applied
-          </h2>
-          <ul className="space-y-2">
-            {meta.refusals.map((refusal) => (
-              <li key={refusal.key} className="flex items-start justify-between gap-3">
-                <p className="min-w-0 [overflow-wrap:anywhere]">
-                  <strong>{refusal.customerName}:</strong> {refusal.message}
-                </p>
-                <button
-                  type="button"
-                  onClick={() => void dismiss(refusal.key)}
-                  className="inline-flex min-h-12 min-w-12 shrink-0 items-center justify-center rounded-lg border-2 border-foreground bg-card px-3 font-semibold text-lg"
-                  aria-label={`OK, read: ${refusal.customerName}`}
-                >
-                  OK
-                </button>
-              </li>
-            ))}
-          </ul>
-        </section>
-      ) : null}
-    </div>
+  const signal = online && !noSignal;
+  const status: ReactNode = useMemo(
+    () => (
+      <div className="space-y-3">
+        {banner ? (
+          <p
+            role="status"
+            className={`rounded-lg border-2 px-3 py-2 font-bold text-lg ${signal ? "border-primary bg-secondary" : "border-foreground bg-honey-100"}`}
+          >
+            {banner}
+          </p>
+        ) : null}
+        {others > 0 ? (
+          <p className="rounded-lg border-2 border-foreground bg-card px-3 py-2">
+            This phone also holds {others} {others === 1 ? "change" : "changes"} of another account, sent when
+            it signs in again.
+          </p>
+        ) : null}
+        {notice ? (
+          <p
+            role="alert"
+            className="rounded-lg border-2 border-destructive bg-card px-3 py-2 font-semibold text-destructive"
+          >
+            {notice}
+          </p>
+        ) : null}
+        {meta.refusals.length > 0 ? (
+          <section
+            aria-labelledby="not-applied"
+            className="space-y-2 rounded-xl border-2 border-destructive bg-card p-3"
+          >
+            <h2 id="not-applied" className="font-bold text-destructive text-xl">
+              Not applied
+            </h2>
+            <ul className="space-y-2">
+              {meta.refusals.map((refusal) => (
+                <li key={refusal.key} className="flex items-start justify-between gap-3">
+                  <p className="min-w-0 [overflow-wrap:anywhere]">
+                    <strong>{refusal.customerName}:</strong> {refusal.message}
+                  </p>
+                  <button
+                    type="button"
+                    onClick={() => void dismiss(refusal.key)}
+                    className="inline-flex min-h-12 min-w-12 shrink-0 items-center justify-center rounded-lg border-2 border-foreground bg-card px-3 font-semibold text-lg"
+                    aria-label={`OK, read: ${refusal.customerName}`}
+                  >
+                    OK
+                  </button>
+                </li>
+              ))}
+            </ul>
+          </section>
+        ) : null}
+      </div>
+    ),
+    [banner, signal, others, notice, meta.refusals, dismiss],
   );
 
   return (
     <DriverQueueContext.Provider value={queueAction}>
       {/* Submit events of every form in the run bubble here: queued while there is no signal. */}
-      <div onSubmitCapture={onSubmitCapture}>
-        <DriverRunScreen run={shown} csrf={base.csrf} name={base.name} message={message} status={status} />
+      <div onSubmitCapture={onSubmitCapture} data-ready={ready ? "true" : undefined} data-testid="phone-sync">
+        <RunScreen run={shown} csrf={base.csrf} name={base.name} message={message} status={status} />
       </div>
     </DriverQueueContext.Provider>
   );

@@ -9,13 +9,13 @@ import {
   pickedOrderIds,
   runScope,
   startRun,
+  stopFormSchema,
   takeStop,
 } from "#app/features/orders/driver-run.server.ts";
 import { handleOrderAction } from "#app/features/orders/order-action.server.ts";
 import { adminForm, adminGuard, NO_STORE, requireAdmin } from "#app/features/staff/guard.server.ts";
 import { orderActionResponse } from "#app/routes/shared/order-action-response.server.ts";
 import { errorMessage, log } from "#app/utils/logger.server.ts";
-import { z } from "#app/utils/zod.ts";
 import type { Route } from "./+types/run";
 
 /** The admin guard (session, CSRF, the route table's permission) before the loader and action. */
@@ -56,8 +56,6 @@ export async function loader({ context }: Route.LoaderArgs) {
   }
 }
 
-const stopSchema = z.object({ orderId: z.uuid() });
-
 export async function action({
   context,
 }: Route.ActionArgs): Promise<ActionMessage | ReturnType<typeof data>> {
@@ -81,7 +79,7 @@ export async function action({
       ? { ok: true, description: "Stop moved" }
       : data({ ok: false, description: "This stop cannot move further within its slot" }, { status: 409 });
   }
-  const stop = stopSchema.safeParse({ orderId: form.get("orderId") });
+  const stop = stopFormSchema.safeParse({ orderId: form.get("orderId") });
   if (stop.success) await takeStop(admin.userId, stop.data.orderId, by);
   return orderActionResponse(await handleOrderAction(form, by, runScope(admin.userId)));
 }
