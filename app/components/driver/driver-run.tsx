@@ -10,7 +10,7 @@
 import type { ReactNode } from "react";
 import { Form } from "react-router";
 import { changeToBringText } from "#app/features/delivery/cash-change.ts";
-import { mapSearchUrl } from "#app/features/orders/day-board.ts";
+import { mapSearchUrl } from "#app/features/orders/day-order.ts";
 import type { DriverRun, RunStop } from "#app/features/orders/driver-run.server.ts";
 import { dialable, directionsUrl } from "#app/features/orders/driver-run.ts";
 import {
