@@ -21,7 +21,7 @@ const PENDING_WAITS = 20;
 const PENDING_WAIT_MS = 250;
 
 type Conflict = Extract<DriverActionOutcome, { outcome: "refused" }>["conflict"];
-type Verdict = { ok: true } | { ok: false; conflict: Conflict; message: string };
+type Verdict = { ok: true; unassigned?: boolean } | { ok: false; conflict: Conflict; message: string };
 
 export const CONFLICT_MESSAGES = {
   cancelled: (reason: string | null) =>
@@ -58,7 +58,7 @@ async function orderVerdict(executor: Executor, driverId: string, orderId: strin
   if (order.deliveryDate !== date) return refuse("invalid", CONFLICT_MESSAGES.notToday);
   if (order.status !== "confirmed" && order.status !== "out_for_delivery")
     return refuse("other", CONFLICT_MESSAGES.notOpen);
-  return { ok: true } as Verdict;
+  return { ok: true, unassigned: order.driverId === null } as Verdict;
 }
 
 function statusVerdict(result: OrderActionResult): Verdict {
@@ -104,7 +104,8 @@ async function dispatch(driverId: string, action: DriverAction, by: AuditBy, now
     const moved = await moveStop(driverId, action.orderId, action.direction, { now });
     return moved ? { ok: true } : { ok: false, conflict: "other", message: CONFLICT_MESSAGES.cannotMove };
   }
-  await takeStop(driverId, action.orderId, by, { now });
+  // An order of nobody's becomes the driver's first (its own audit event); theirs already: nothing to take.
+  if (verdict.unassigned) await takeStop(driverId, action.orderId, by, { now });
   const scope = runScope(driverId, now);
   // Until the proof at the door is stored (record 050), 'deliver' is the board's Mark Delivered
   // and 'fail' its Cancel with the reason in the shop's words.
