@@ -63,6 +63,9 @@ export default [
   // The driver's run on the phone: behind the admin guard (its own middleware), without the admin chrome.
   route("driver", "routes/driver/run.tsx"),
   route("driver/manifest/:id", "routes/driver/manifest.tsx"),
+  // The phone's offline queue (record 050): under /driver, where the phone's session cookie goes.
+  route("driver/run.json", "routes/driver/run-json.ts"),
+  route("driver/sync", "routes/driver/sync.ts"),
   route("api/cart-prices", "routes/resources/cart-prices.ts"),
   route("api/id-photo", "routes/resources/id-photo-upload.ts"),
   route("api/minimum-suggestions", "routes/resources/minimum-suggestions.ts"),

@@ -40,6 +40,7 @@ export const BACKUP_TABLES = [
   "order_items",
   "stock_movements",
   "order_status_events",
+  "driver_action_log",
   "email_outbox",
   "order_daily_stats",
   "order_status_counts",
@@ -56,8 +57,8 @@ export const BACKUP_TABLES = [
  * is the last event's id and hash, which a restore sets again from the events it holds; delivered
  * revenue is summed again from the orders; the order a driver put their stops in matters for that
  * day only (without it the stops keep their slot's order); a customer's sign-in code and passkey
- * challenge live minutes, a checkout's code 10 minutes (record 054). Who replied STOP is kept: a
- * restore must not text them again.
+ * challenge live minutes, a checkout's code 10 minutes (record 054); when a driver's phone last
+ * synced is news of the moment. Who replied STOP is kept: a restore must not text them again.
  */
 export const NOT_BACKED_UP = [
   "contact_verifications",
@@ -68,6 +69,7 @@ export const NOT_BACKED_UP = [
   "driver_stop_positions",
   "customer_sign_in_codes",
   "customer_passkey_challenges",
+  "driver_phone_syncs",
 ] as const;
 
 /**

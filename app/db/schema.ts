@@ -1000,3 +1000,45 @@ export const customerAddresses = pgTable(
     check("customer_addresses_state_valid", sql`${table.state} IN ('DC', 'VA')`),
   ],
 );
+
+/**
+ * Every action a driver's phone sent through `/driver/sync` (record 050), keyed by the phone's
+ * idempotency key: applied once, a repeat answered with the first outcome. Holds the phone's time
+ * and the server's; 'pending' while the action is being applied. The delivery proof's signature
+ * is not kept here (it is stored encrypted with the order).
+ */
+export const driverActionLog = pgTable(
+  "driver_action_log",
+  {
+    key: uuid("key").primaryKey(),
+    driverId: uuid("driver_id")
+      .notNull()
+      .references(() => adminUsers.id, { onDelete: "cascade" }),
+    kind: text("kind").notNull(),
+    /** The order acted on (null for a start of the run, which names several in `action`). */
+    orderId: uuid("order_id").references(() => orders.id, { onDelete: "set null" }),
+    action: jsonb("action").$type<Record<string, unknown>>().notNull(),
+    phoneTime: timestamp("phone_time", { withTimezone: true }).notNull(),
+    receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
+    outcome: text("outcome").notNull().default("pending"),
+    conflict: text("conflict"),
+    message: text("message"),
+    /** When the server applied or refused it. */
+    settledAt: timestamp("settled_at", { withTimezone: true }),
+  },
+  (table) => [
+    index("driver_action_log_driver_idx").on(table.driverId, table.receivedAt),
+    index("driver_action_log_order_idx").on(table.orderId),
+    check("driver_action_log_outcome_valid", sql`${table.outcome} IN ('pending', 'applied', 'refused')`),
+  ],
+);
+
+/** The last time each driver's phone reached the server (its run fetched or its queue sent). */
+export const driverPhoneSyncs = pgTable("driver_phone_syncs", {
+  driverId: uuid("driver_id")
+    .primaryKey()
+    .references(() => adminUsers.id, { onDelete: "cascade" }),
+  syncedAt: timestamp("synced_at", { withTimezone: true }).notNull(),
+  /** Actions the phone still held when it last reached the server. */
+  waiting: integer("waiting").notNull().default(0),
+});

@@ -10,6 +10,7 @@ import { MAX_CSV_BYTES } from "#app/features/catalog/catalog-csv.ts";
 import { IMAGE_MESSAGES, MAX_PRODUCT_IMAGE_BODY_BYTES } from "#app/features/catalog/product.schema.ts";
 import { MAX_CHECKOUT_BODY_BYTES } from "#app/features/checkout/limits.ts";
 import { ID_IMAGE_MESSAGES } from "#app/features/media/id-image.ts";
+import { MAX_SYNC_BODY_BYTES } from "#app/features/orders/driver-sync.ts";
 
 /** Sign-in and every other form: far above any real form of the shop, far below harm. */
 export const DEFAULT_BODY_LIMIT_BYTES = 64 * 1024;
@@ -65,6 +66,11 @@ const BODY_LIMITS: Array<{ path: RegExp; rule: BodyRule }> = [
     // characters (driver-actions.schema.ts), form-encoded (record 051).
     path: /^\/driver$/,
     rule: { maxBytes: 512 * 1024, tooLargeMessage: BOUNDS_MESSAGES.tooLarge },
+  },
+  {
+    // The driver's phone sending its queue (record 050): deliveries carry their signatures.
+    path: /^\/driver\/sync$/,
+    rule: { maxBytes: MAX_SYNC_BODY_BYTES, tooLargeMessage: BOUNDS_MESSAGES.tooLarge },
   },
   {
     path: /^\/admin\/products\/(new|edit\/[^/]+)$/,

@@ -75,6 +75,8 @@ const DECISION_26: Record<string, { read: Role[]; actions?: Record<string, Role[
       "cash-hand-in": [O, M, D],
     },
   },
+  "/driver/run.json": { read: [O, M, D] },
+  "/driver/sync": { read: [O, M, D], actions: { "*": [O, M, D] } },
   "/admin/products": {
     read: [O, M],
     actions: { delete: [O, M], "fix-case": [O, M], archive: [O, M], restore: [O, M], stock: [O, M] },

@@ -7,12 +7,13 @@
  * cookie's `Path=/driver` does not match `/driver.data` (a cookie path matches only whole path
  * segments), so a fetch of the route's data would arrive signed out.
  */
-import type { ReactNode } from "react";
+import { type ReactNode, useContext } from "react";
 import { Form } from "react-router";
 import { VehicleField } from "#app/components/driver/cash-panel.tsx";
 import { CouldNotDeliverForm, DeliveredForm } from "#app/components/driver/door-proof.tsx";
+import { DriverQueueContext } from "#app/components/driver/driver-queue-context.ts";
 import { changeToBringText } from "#app/features/delivery/cash-change.ts";
-import { mapSearchUrl } from "#app/features/orders/day-board.ts";
+import { mapSearchUrl } from "#app/features/orders/day-order.ts";
 import type { DriverRun, RunStop } from "#app/features/orders/driver-run.server.ts";
 import { dialable, directionsUrl } from "#app/features/orders/driver-run.ts";
 import { STATUS_LABELS } from "#app/features/orders/order-status.ts";
@@ -122,18 +123,19 @@ function IdPhoto({ stop }: { stop: RunStop }) {
 }
 
 function StopActions({ stop, csrf }: { stop: RunStop; csrf: string }) {
+  const queue = useContext(DriverQueueContext) ?? undefined;
   return (
     <div className="space-y-3">
       <details>
         <summary className={`${PRIMARY} w-full cursor-pointer list-none`}>Delivered</summary>
         <div className="mt-2">
-          <DeliveredForm stop={stop} csrf={csrf} />
+          <DeliveredForm stop={stop} csrf={csrf} onAction={queue} />
         </div>
       </details>
       <details>
         <summary className={`${DANGER} w-full cursor-pointer list-none`}>Could not deliver</summary>
         <div className="mt-2">
-          <CouldNotDeliverForm stop={stop} csrf={csrf} />
+          <CouldNotDeliverForm stop={stop} csrf={csrf} onAction={queue} />
         </div>
       </details>
     </div>
@@ -259,6 +261,7 @@ export function DriverRunScreen({
   name,
   message,
   children,
+  status,
 }: {
   run: DriverRun;
   csrf: string;
@@ -266,6 +269,8 @@ export function DriverRunScreen({
   message: ActionMessage | null;
   /** The cash sheet and manifests (record 052), between the finished stops and tomorrow's. */
   children?: ReactNode;
+  /** The phone's sync state (record 050). */
+  status?: ReactNode;
 }) {
   const navigate = directionsUrl(run.open.map((stop) => stop.deliveryAddress));
   const startable = run.open.some((stop) => stop.status === "confirmed") || run.unassigned.length > 0;
@@ -297,6 +302,7 @@ export function DriverRunScreen({
             <dd className="font-bold text-3xl">{formatCents(run.toCollectCents)}</dd>
           </div>
         </dl>
+        {status}
         {message ? (
           <p
             role={message.ok ? "status" : "alert"}

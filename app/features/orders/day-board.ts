@@ -3,10 +3,12 @@
  * of slots, the map search of an address, the change a driver brings, and the new-order alert's
  * title. Shared by the server (loaders) and the browser (the board, the alert).
  */
-import { DELIVERY_SLOT_LABELS } from "#app/features/delivery/delivery-slots.ts";
 import { isStoreDate, storeClock } from "#app/utils/store-time.ts";
 import { filterText } from "#app/utils/url-filters.ts";
 import { z } from "#app/utils/zod.ts";
+
+// The run on the phone imports these from day-order.ts, which loads no zod.
+export { mapSearchUrl, slotOrder } from "./day-order.ts";
 
 /**
  * Orders shown per slot on the board; the rest of a busy slot is one link away (`?slot=`). The
@@ -35,17 +37,6 @@ export function boardQuery(url: URL, now: Date): { date: string; slot?: string; 
   const today = storeClock(now).date;
   const date = parsed.date ?? today;
   return { date, ...(parsed.slot ? { slot: parsed.slot } : {}), isToday: date === today };
-}
-
-/** Position of a slot label in the day (the five slots first, any other label after them). */
-export function slotOrder(label: string) {
-  const index = (DELIVERY_SLOT_LABELS as string[]).indexOf(label);
-  return index === -1 ? DELIVERY_SLOT_LABELS.length : index;
-}
-
-/** A map search for a delivery address: opens the phone's map app or the map site. */
-export function mapSearchUrl(address: string) {
-  return `https://www.google.com/maps/search/?api=1&query=${encodeURIComponent(address)}`;
 }
 
 /** `/admin/today` URLs: the board and its print views keep the date (and slot) they were opened for. */

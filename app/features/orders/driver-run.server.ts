@@ -255,3 +255,6 @@ export const moveStopSchema = z.object({
   intent: z.enum(["move-up", "move-down"]),
   orderId: z.uuid(),
 });
+
+/** A post about one stop (Mark Delivered, Cancel): its order. Here, not in the route, so the page loads no zod. */
+export const stopFormSchema = z.object({ orderId: z.uuid() });

@@ -3,7 +3,7 @@
  * order of the stops, the cash collected so far, and the multi-stop directions link.
  */
 
-import { slotOrder } from "./day-board.ts";
+import { slotOrder } from "./day-order.ts";
 import type { OrderStatus } from "./order-status.ts";
 
 export type StopOrderFields = {

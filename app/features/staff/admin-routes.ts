@@ -90,6 +90,9 @@ export const ADMIN_ROUTES = {
   },
   /** A run's manifest, printable: the driver's own; every driver's for those who plan (record 052). */
   "/driver/manifest/:id": { read: "today.run" },
+  /** The phone's offline queue (record 050): its run as JSON, and the batch of queued actions. */
+  "/driver/run.json": { read: "today.run", resource: true },
+  "/driver/sync": { read: "today.run", resource: true, actions: { "*": "today.run" } },
   "/admin/today/driver-slips": { read: "today.plan" },
   "/admin/products": {
     read: "products",

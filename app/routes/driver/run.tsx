@@ -1,6 +1,7 @@
 import { data } from "react-router";
 import { CashPanel, ManifestLinks } from "#app/components/driver/cash-panel.tsx";
-import { type ActionMessage, DriverRunScreen } from "#app/components/driver/driver-run.tsx";
+import { DriverPhone } from "#app/components/driver/driver-phone.tsx";
+import type { ActionMessage } from "#app/components/driver/driver-run.tsx";
 import { auditBy } from "#app/features/audit/audit.server.ts";
 import { getCashSheet, handInCash, setCashFloat } from "#app/features/orders/cash-sheet.server.ts";
 import { CASH_AMOUNT_MESSAGE, cashAmountCents } from "#app/features/orders/cash-sheet.ts";
@@ -12,6 +13,7 @@ import {
   pickedOrderIds,
   runScope,
   startRun,
+  stopFormSchema,
   takeStop,
 } from "#app/features/orders/driver-run.server.ts";
 import { handleOrderAction } from "#app/features/orders/order-action.server.ts";
@@ -20,7 +22,6 @@ import { adminForm, adminGuard, NO_STORE, requireAdmin } from "#app/features/sta
 import { orderActionResponse } from "#app/routes/shared/order-action-response.server.ts";
 import { errorMessage, log } from "#app/utils/logger.server.ts";
 import { storeDay } from "#app/utils/store-time.ts";
-import { z } from "#app/utils/zod.ts";
 import type { Route } from "./+types/run";
 
 /** The admin guard (session, CSRF, the route table's permission) before the loader and action. */
@@ -28,6 +29,11 @@ export const middleware: Route.MiddlewareFunction[] = [adminGuard];
 
 export function meta() {
   return [{ title: "Today's run" }, { name: "robots", content: "noindex, nofollow" }];
+}
+
+/** The driver app installs from this page (record 050): its manifest, scoped to /driver. */
+export function links() {
+  return [{ rel: "manifest", href: "/driver.webmanifest" }];
 }
 
 export function headers() {
@@ -44,6 +50,7 @@ export async function loader({ context }: Route.LoaderArgs) {
       manifests: await listRunManifests(run.date, { driverId: admin.userId }),
       csrf: admin.csrfToken,
       name: admin.email,
+      loadedAt: new Date().toISOString(),
       error: null,
     };
   } catch (error) {
@@ -54,12 +61,11 @@ export async function loader({ context }: Route.LoaderArgs) {
       manifests: [],
       csrf: admin.csrfToken,
       name: admin.email,
+      loadedAt: new Date().toISOString(),
       error: "Failed to fetch your run",
     };
   }
 }
-
-const stopSchema = z.object({ orderId: z.uuid() });
 
 export async function action({
   context,
@@ -107,7 +113,7 @@ export async function action({
       ? { ok: true, description: result.description }
       : data({ ok: false, description: result.description }, { status: result.status });
   }
-  const stop = stopSchema.safeParse({ orderId: form.get("orderId") });
+  const stop = stopFormSchema.safeParse({ orderId: form.get("orderId") });
   if (stop.success) await takeStop(admin.userId, stop.data.orderId, by);
   return orderActionResponse(await handleOrderAction(form, by, runScope(admin.userId)));
 }
@@ -122,9 +128,15 @@ export default function DriverRun({ loaderData, actionData }: Route.ComponentPro
   }
   const message = actionData && "description" in actionData ? (actionData as ActionMessage) : null;
   return (
-    <DriverRunScreen run={loaderData.run} csrf={loaderData.csrf} name={loaderData.name} message={message}>
+    <DriverPhone
+      run={loaderData.run}
+      csrf={loaderData.csrf}
+      name={loaderData.name}
+      loadedAt={loaderData.loadedAt}
+      message={message}
+    >
       {loaderData.cash ? <CashPanel sheet={loaderData.cash} csrf={loaderData.csrf} /> : null}
       <ManifestLinks manifests={loaderData.manifests} />
-    </DriverRunScreen>
+    </DriverPhone>
   );
 }

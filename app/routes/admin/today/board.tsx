@@ -5,6 +5,7 @@ import { DriverRoads } from "#app/components/admin/driver-road.tsx";
 import { NewOrderAlert } from "#app/components/admin/new-order-alert.tsx";
 import { RefreshButton } from "#app/components/admin/orders-screen.tsx";
 import { AdminPageHeader } from "#app/components/admin/page-header.tsx";
+import { PhoneSyncs } from "#app/components/admin/phone-syncs.tsx";
 import { usePolling } from "#app/components/admin/use-polling.ts";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
@@ -17,6 +18,7 @@ import { boardHref, boardQuery, downstreamQuery, SLOT_PAGE_ORDERS } from "#app/f
 import { listActiveDrivers } from "#app/features/orders/driver-assignment.server.ts";
 import { getDriverRoads } from "#app/features/orders/driver-road.server.ts";
 import { staffScopeOf } from "#app/features/orders/driver-scope.server.ts";
+import { lastPhoneSyncs } from "#app/features/orders/driver-sync.server.ts";
 import { todayBoardAction } from "#app/features/orders/order-action.server.ts";
 import { adminForm, requireAdmin, requirePermission } from "#app/features/staff/guard.server.ts";
 import { can } from "#app/features/staff/permissions.ts";
@@ -60,7 +62,26 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       planning ? await countPlacedOrders() : null,
     ];
     const drivers = planning ? await listActiveDrivers() : [];
-    const roads = planning ? await getDriverRoads(query.date) : [];
+    const planned = planning ? await getDriverRoads(query.date) : [];
+    const syncs = query.isToday
+      ? await lastPhoneSyncs([
+          ...new Set(
+            [...drivers, ...planned.map((road) => ({ id: road.driverId }))].map((driver) => driver.id),
+          ),
+        ])
+      : new Map();
+    const roads = planned.map((road) => ({
+      ...road,
+      lastSyncedAt: syncs.get(road.driverId)?.syncedAt.toISOString() ?? null,
+    }));
+    const phones = query.isToday
+      ? drivers.map((driver) => ({
+          driverId: driver.id,
+          name: driver.name,
+          syncedAt: syncs.get(driver.id)?.syncedAt.toISOString() ?? null,
+          waiting: syncs.get(driver.id)?.waiting ?? 0,
+        }))
+      : [];
     return {
       roads,
       canConfirm: can(admin.role, "cash"),
@@ -70,6 +91,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       placed,
       planning,
       drivers,
+      phones,
       includePending,
       now: now.toISOString(),
       error: null,
@@ -85,6 +107,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       drivers: [],
       roads: [],
       canConfirm: false,
+      phones: [],
       includePending,
       now: now.toISOString(),
       error: "Failed to fetch orders",
@@ -174,6 +197,7 @@ export default function TodayBoard({ loaderData }: Route.ComponentProps) {
       {planning && !slot ? (
         <DriverRoads roads={loaderData.roads} date={date} canConfirm={loaderData.canConfirm} />
       ) : null}
+      <PhoneSyncs phones={loaderData.phones} now={loaderData.now} />
 
       {slot ? (
         <Link
