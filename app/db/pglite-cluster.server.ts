@@ -29,11 +29,17 @@ export const PGLITE_SETTINGS = ["shared_buffers=16MB", "maintenance_work_mem=16M
  * app (`npm run db:pglite-cluster` makes it again). PGlite's own initdb runs a second PostgreSQL in
  * memory beside the server's and copies its files through memory: about 400 MB more at a first
  * start than at a restart (record 040). Unpacked from disk to disk, a new data folder costs what
- * a restart costs.
+ * a restart costs, and its migrations.
  */
 const here = path.dirname(fileURLToPath(import.meta.url));
-export const EMPTY_CLUSTER_FILE = path.join(here, "pglite-cluster/empty-cluster.tar.gz");
-export const EMPTY_CLUSTER_INFO = path.join(here, "pglite-cluster/empty-cluster.json");
+// Beside this module when it runs from the sources; from the production build (bundled into
+// build/server/assets), in the app's folder.
+const clusterFolder =
+  [path.join(here, "pglite-cluster"), path.resolve(process.cwd(), "app/db/pglite-cluster")].find((folder) =>
+    existsSync(path.join(folder, "empty-cluster.json")),
+  ) ?? path.join(here, "pglite-cluster");
+export const EMPTY_CLUSTER_FILE = path.join(clusterFolder, "empty-cluster.tar.gz");
+export const EMPTY_CLUSTER_INFO = path.join(clusterFolder, "empty-cluster.json");
 
 export type EmptyClusterInfo = { pglite: string; settings: string[] };
 
