@@ -47,7 +47,9 @@ export type EmptyClusterInfo = { pglite: string; settings: string[] };
 export function installedPgliteVersion(): string {
   const entry = createRequire(import.meta.url).resolve("@electric-sql/pglite");
   let folder = path.dirname(entry);
-  while (!existsSync(path.join(folder, "package.json"))) folder = path.dirname(folder);
+  while (!existsSync(path.join(folder, "package.json")) && folder !== path.dirname(folder)) {
+    folder = path.dirname(folder);
+  }
   return (JSON.parse(readFileSync(path.join(folder, "package.json"), "utf8")) as { version: string }).version;
 }
 
