@@ -12,6 +12,7 @@ import { config } from "../utils/env.server.ts";
 import { errorMessage, log } from "../utils/logger.server.ts";
 import { makeDataDirPrivate } from "../utils/private-data-dir.server.ts";
 import { acquireDataDirLock } from "./data-dir-lock.server.ts";
+import { PGLITE_SETTINGS, shippedClusterMismatch, unpackEmptyCluster } from "./pglite-cluster.server.ts";
 import { pgliteWasmModule } from "./pglite-wasm.server.ts";
 import * as schema from "./schema.ts";
 import { applicationNameFor, buildSchemaVersion, guardWritePathMigrations } from "./schema-version.server.ts";
@@ -266,24 +267,24 @@ async function openPostgres(options: Extract<OpenOptions, { kind: "postgres" }>)
   } satisfies DatabaseHandle;
 }
 
-/**
- * PGlite runs PostgreSQL in WebAssembly memory, which grows and never shrinks, with PostgreSQL's
- * defaults: 128 MB of shared buffers, all of it written at start (about 130 MB of the process's RSS
- * whatever the size of the shop). A shop's hot data fits in far less, and the data files it reads
- * stay in the operating system's page cache, outside the process.
- */
-const PGLITE_SETTINGS = ["shared_buffers=16MB", "maintenance_work_mem=16MB", "temp_buffers=2MB"];
-
 async function openPglite(options: Extract<OpenOptions, { kind: "pglite" }>) {
   let releaseLock = () => {};
   let dataDir: string | undefined;
   if (options.dataDir) {
     releaseLock = await acquireDataDirLock(options.dataDir, options.lockOwner ?? "another process");
     dataDir = path.join(options.dataDir, "pglite");
-    mkdirSync(dataDir, { recursive: true });
   }
   let client: PGlite;
   try {
+    if (dataDir && !options.loadDataDir) {
+      // A new data folder starts from the shipped empty cluster instead of PGlite's initdb (record 040).
+      if (!(await unpackEmptyCluster(dataDir)) && !existsSync(path.join(dataDir, "PG_VERSION"))) {
+        log.warn(
+          `A new embedded database runs PGlite's initdb (${shippedClusterMismatch() ?? "folder not empty"})`,
+        );
+      }
+    }
+    if (dataDir) mkdirSync(dataDir, { recursive: true });
     client = await PGlite.create({
       dataDir,
       loadDataDir: options.loadDataDir,

@@ -322,18 +322,22 @@ async function dailyBackup(kind: "pglite" | "postgres", postgresUrl?: string): P
   }
 }
 
-/** BENCH_MEMORY_ENGINES=postgres (or pglite): one database's rows only, e.g. to try a setting. */
+/**
+ * BENCH_MEMORY_ENGINES=postgres (or pglite): one database's rows only, e.g. to try a setting.
+ * BENCH_MEMORY_PARTS=starts (first start, restart, resting) or backup: one part only.
+ */
 export async function benchMemory(options: { postgresUrl: string | undefined }): Promise<Row[]> {
   const rows: Row[] = [];
   const engines = (process.env.BENCH_MEMORY_ENGINES ?? "pglite,postgres").split(",");
+  const parts = (process.env.BENCH_MEMORY_PARTS ?? "starts,backup").split(",");
   if (engines.includes("pglite")) {
-    rows.push(...(await startsAndResting("pglite")));
-    rows.push(await dailyBackup("pglite"));
+    if (parts.includes("starts")) rows.push(...(await startsAndResting("pglite")));
+    if (parts.includes("backup")) rows.push(await dailyBackup("pglite"));
   }
   if (!engines.includes("postgres")) return rows;
   if (options.postgresUrl) {
-    rows.push(...(await startsAndResting("postgres", options.postgresUrl)));
-    rows.push(await dailyBackup("postgres", options.postgresUrl));
+    if (parts.includes("starts")) rows.push(...(await startsAndResting("postgres", options.postgresUrl)));
+    if (parts.includes("backup")) rows.push(await dailyBackup("postgres", options.postgresUrl));
   } else {
     say("(no PostgreSQL answered: the PostgreSQL memory figures are skipped)");
   }

@@ -6,6 +6,8 @@ import path from "node:path";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const NODE = path.join(ROOT, "node_modules/.bin/node");
+/** Node's flags for the server, as `npm start`, `npm run serve` and the Dockerfile pass them (record 040). */
+export const SERVER_NODE_FLAGS = ["--max-semi-space-size=16"];
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -101,7 +103,7 @@ export async function startApp(options: {
   };
   let output = "";
   const outputFd = options.outputFile ? openSync(options.outputFile, "a") : undefined;
-  const child = spawn(NODE, [path.join(ROOT, "server.ts")], {
+  const child = spawn(NODE, [...SERVER_NODE_FLAGS, path.join(ROOT, "server.ts")], {
     cwd: ROOT,
     env: env as NodeJS.ProcessEnv,
     detached: true,

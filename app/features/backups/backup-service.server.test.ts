@@ -54,6 +54,30 @@ describeEachDatabase("the daily backup's check", (database) => {
     await expect(verifyBackup(db, bad, counts)).rejects.toThrow(/soon/);
   });
 
+  it("fails a backup with a line of another table, or whose rows are not a list", async () => {
+    const { db } = database();
+    const file = path.join(folder, `${crypto.randomUUID()}.ndjson.gz`);
+    const { counts } = await writeBackup(db, file);
+    const lines = gunzipSync(readFileSync(file)).toString("utf8").split("\n").filter(Boolean);
+    const rewritten = async (change: (line: string) => string) => {
+      const changed = path.join(folder, `${crypto.randomUUID()}.ndjson.gz`);
+      const index = lines.findIndex((line) => line.startsWith('{"table":"products"'));
+      writeFileSync(
+        changed,
+        gzipSync(`${lines.map((line, i) => (i === index ? change(line) : line)).join("\n")}\n`),
+      );
+      return changed;
+    };
+    const otherTable = await rewritten((line) => line.replace('"table":"products"', '"table":"pg_authid"'));
+    await expect(verifyBackup(db, otherTable, counts)).rejects.toThrow(/Unknown table pg_authid/);
+    const notList = await rewritten(
+      (line) => `{"table":"products","rows":${JSON.stringify(JSON.parse(line).rows[0])}}`,
+    );
+    await expect(verifyBackup(db, notList, counts)).rejects.toThrow();
+    const spaced = await rewritten((line) => JSON.stringify(JSON.parse(line), null, 1).replaceAll("\n", ""));
+    await verifyBackup(db, spaced, counts);
+  });
+
   it("holds no copy of the shop in memory while it checks a backup", async () => {
     const { db } = database();
     // 150 ID photos of 400 KB of random bytes (60 MB, a month or so of a shop's orders).

@@ -1,7 +1,7 @@
 /**
  * Backups while the shop is open (record 017): the running server, which owns the database,
  * writes backups on request (a unix socket inside the private data folder) and once a day by
- * itself; each backup is checked by restoring it into a throwaway in-memory PGlite.
+ * itself; each backup is then read back and checked by the live database (verifyBackup, record 040).
  */
 import {
   existsSync,
