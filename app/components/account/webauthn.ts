@@ -39,7 +39,9 @@ async function post<Options>(body: Record<string, string>, csrf?: string) {
  * The library passes the browser's DOMException on inside a WebAuthnError of the same name.
  */
 export function ceremonyCancelled(error: unknown) {
-  return (error instanceof WebAuthnError || error instanceof DOMException) && error.name === "NotAllowedError";
+  return (
+    (error instanceof WebAuthnError || error instanceof DOMException) && error.name === "NotAllowedError"
+  );
 }
 
 /** Makes a passkey for the signed-in customer and hands it to the shop. */

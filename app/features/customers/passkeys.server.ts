@@ -35,13 +35,7 @@ function relyingParty() {
   return { id: url.hostname, origin: url.origin, name: config().STORE_NAME };
 }
 
-const TRANSPORTS = new Set<AuthenticatorTransport>([
-  "ble",
-  "hybrid",
-  "internal",
-  "nfc",
-  "usb",
-]);
+const TRANSPORTS = new Set<AuthenticatorTransport>(["ble", "hybrid", "internal", "nfc", "usb"]);
 
 export function passkeyChallengeCookie(token: string) {
   const parts = [`${PASSKEY_COOKIE}=${token}`, "Path=/account", "HttpOnly", "SameSite=Strict", "Max-Age=300"];
@@ -131,9 +125,7 @@ export async function registrationOptions(customer: { customerId: string; email:
 function readTransports(stored: string): AuthenticatorTransport[] {
   return stored
     .split(",")
-    .filter((value): value is AuthenticatorTransport =>
-      TRANSPORTS.has(value as AuthenticatorTransport),
-    );
+    .filter((value): value is AuthenticatorTransport => TRANSPORTS.has(value as AuthenticatorTransport));
 }
 
 /**
