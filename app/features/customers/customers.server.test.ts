@@ -445,7 +445,7 @@ function softwareAuthenticator(id = randomUUID().replaceAll("-", "")) {
     return bytes;
   };
   const jwk = publicKey.export({ format: "jwk" });
-  // kty EC2, alg ES256, crv P-256, x, y.
+  // kty EC2, alg ES256, curve prime256v1, x, y.
   const coseKey = isoCBOR.encode(
     new Map<number, number | Uint8Array>([
       [1, 2],
