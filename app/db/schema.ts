@@ -945,7 +945,7 @@ export const customerSessions = pgTable(
   ],
 );
 
-/** A customer's passkeys (WebAuthn credentials): the public key only. */
+/** A customer's passkeys (WebAuthn credentials): the public key only, as COSE (record 053). */
 export const customerPasskeys = pgTable(
   "customer_passkeys",
   {

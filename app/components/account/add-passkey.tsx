@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import { useRevalidator } from "react-router";
 import { Button } from "#app/components/ui/button.tsx";
 import { toast } from "#app/utils/toast-client.ts";
-import { addPasskey, passkeysSupported } from "./webauthn.ts";
+import { addPasskey, ceremonyCancelled, passkeysSupported } from "./webauthn.ts";
 
 /** 'Add a passkey' on the account page; hidden where the browser has no passkeys (and without JavaScript). */
 export function AddPasskey({ csrf }: { csrf: string }) {
@@ -24,7 +24,7 @@ export function AddPasskey({ csrf }: { csrf: string }) {
           toast.success("Passkey added", { description: "Next time, sign in with it instead of a code." });
           await revalidator.revalidate();
         } catch (error) {
-          if (!(error instanceof DOMException && error.name === "NotAllowedError")) {
+          if (!ceremonyCancelled(error)) {
             toast.error(error instanceof Error ? error.message : "The passkey was not added.");
           }
         } finally {

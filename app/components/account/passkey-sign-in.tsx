@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import { Button } from "#app/components/ui/button.tsx";
 import { toast } from "#app/utils/toast-client.ts";
-import { passkeysSupported, signInWithPasskey } from "./webauthn.ts";
+import { ceremonyCancelled, passkeysSupported, signInWithPasskey } from "./webauthn.ts";
 
 /** 'Sign in with a passkey' below the e-mail form, where the browser has passkeys. */
 export function PasskeySignIn() {
@@ -24,7 +24,7 @@ export function PasskeySignIn() {
             // A full load: the session cookie is new, and the account page reads it.
             window.location.assign("/account");
           } catch (error) {
-            if (!(error instanceof DOMException && error.name === "NotAllowedError")) {
+            if (!ceremonyCancelled(error)) {
               toast.error(error instanceof Error ? error.message : "That passkey did not work.");
             }
             setBusy(false);

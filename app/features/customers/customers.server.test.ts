@@ -1,4 +1,5 @@
 import { createHash, generateKeyPairSync, randomUUID, sign } from "node:crypto";
+import { isoCBOR } from "@simplewebauthn/server/helpers";
 import { and, eq, isNull } from "drizzle-orm";
 import { expect, it } from "vitest";
 import {
@@ -381,6 +382,17 @@ describeEachDatabase("customer accounts", (database) => {
     if (!session) throw new Error("no session");
     const authenticator = softwareAuthenticator();
 
+    // A registration made for another site is refused (the challenge is spent either way).
+    for (const wrong of [{ origin: "https://evil.example" }, { rpId: "evil.example" }]) {
+      const attempt = await registrationOptions(session);
+      expect(
+        await verifyRegistration(
+          session.customerId,
+          attempt.token,
+          authenticator.create(attempt.options.challenge, wrong),
+        ),
+      ).toEqual({ ok: false, error: "The passkey answer does not match this shop." });
+    }
     const registration = await registrationOptions(session);
     const created = authenticator.create(registration.options.challenge);
     expect(await verifyRegistration(session.customerId, registration.token, created)).toEqual({ ok: true });
@@ -391,6 +403,7 @@ describeEachDatabase("customer accounts", (database) => {
       .from(customerPasskeys)
       .where(eq(customerPasskeys.customerId, session.customerId));
     expect(stored?.id).toBe(authenticator.id);
+    expect(stored?.transports).toBe("internal");
 
     const ipAddress = nextAddress();
     const signIn = async (assertion: (challenge: string) => Record<string, unknown>) => {
@@ -415,7 +428,10 @@ describeEachDatabase("customer accounts", (database) => {
   });
 });
 
-/** An ES256 authenticator in software, answering as a browser's `create()` and `get()` would. */
+/**
+ * An ES256 authenticator in software, answering as `@simplewebauthn/browser`'s `startRegistration()`
+ * and `startAuthentication()` would (attestation 'none', the key in COSE), posted as the browser posts.
+ */
 function softwareAuthenticator(id = randomUUID().replaceAll("-", "")) {
   const { publicKey, privateKey } = generateKeyPairSync("ec", { namedCurve: "prime256v1" });
   const url = new URL(config().publicUrl);
@@ -428,27 +444,54 @@ function softwareAuthenticator(id = randomUUID().replaceAll("-", "")) {
     bytes.writeUInt32BE(counter);
     return bytes;
   };
+  const jwk = publicKey.export({ format: "jwk" });
+  // kty EC2, alg ES256, curve prime256v1, x, y.
+  const coseKey = isoCBOR.encode(
+    new Map<number, number | Uint8Array>([
+      [1, 2],
+      [3, -7],
+      [-1, 1],
+      [-2, Buffer.from(jwk.x ?? "", "base64url")],
+      [-3, Buffer.from(jwk.y ?? "", "base64url")],
+    ]),
+  );
+  const post = (response: object) => ({
+    response: JSON.stringify({
+      id: credentialId.toString("base64url"),
+      rawId: credentialId.toString("base64url"),
+      type: "public-key",
+      clientExtensionResults: {},
+      response,
+    }),
+  });
   return {
     id: credentialId.toString("base64url"),
-    create(challenge: string) {
+    create(challenge: string, options: { origin?: string; rpId?: string } = {}) {
       const idLength = Buffer.alloc(2);
       idLength.writeUInt16BE(credentialId.length);
-      // rpIdHash, flags (UP, UV, AT), counter, AAGUID, credential id length and id; the COSE key is not read.
+      const hash = options.rpId ? createHash("sha256").update(options.rpId).digest() : rpIdHash;
+      // rpIdHash, flags (UP, UV, AT), counter, AAGUID, credential id length and id, COSE key.
       const authData = Buffer.concat([
-        rpIdHash,
+        hash,
         Buffer.from([0x45]),
         counterBytes(0),
         Buffer.alloc(16),
         idLength,
         credentialId,
+        coseKey,
       ]);
-      return {
-        id: credentialId.toString("base64url"),
-        clientDataJSON: clientData("webauthn.create", challenge).toString("base64url"),
-        authenticatorData: authData.toString("base64url"),
-        publicKey: publicKey.export({ format: "der", type: "spki" }).toString("base64url"),
+      const attestationObject = isoCBOR.encode(
+        new Map<string, string | Uint8Array | Map<string, string>>([
+          ["fmt", "none"],
+          ["attStmt", new Map<string, string>()],
+          ["authData", authData],
+        ]),
+      );
+      return post({
+        clientDataJSON: clientData("webauthn.create", challenge, options.origin).toString("base64url"),
+        attestationObject: Buffer.from(attestationObject).toString("base64url"),
         transports: ["internal"],
-      };
+      });
     },
     get(challenge: string, options: { counter: number; origin?: string }) {
       const authData = Buffer.concat([rpIdHash, Buffer.from([0x05]), counterBytes(options.counter)]);
@@ -458,12 +501,11 @@ function softwareAuthenticator(id = randomUUID().replaceAll("-", "")) {
         Buffer.concat([authData, createHash("sha256").update(clientDataJSON).digest()]),
         privateKey,
       );
-      return {
-        id: credentialId.toString("base64url"),
+      return post({
         clientDataJSON: clientDataJSON.toString("base64url"),
         authenticatorData: authData.toString("base64url"),
         signature: signature.toString("base64url"),
-      };
+      });
     },
   };
 }

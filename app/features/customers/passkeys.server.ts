@@ -1,12 +1,22 @@
 /**
- * Passkeys for customers (record 053), added after a first sign-in with a code. The shop is the
- * relying party of PUBLIC_URL's host; attestation is 'none' (the shop trusts the authenticator the
- * customer chose), so what it keeps is the credential's id, its public key (SPKI, as the browser's
- * `getPublicKey()` gives it) and its signature counter. A ceremony's challenge is single-use and
- * lives 5 minutes, its row found by a random token in a short-lived cookie. Each sign-in with a
- * passkey spends the client address's sign-in budget, as a code does.
+ * Passkeys for customers (record 053), added after a first sign-in with a code, verified by
+ * `@simplewebauthn/server`. The shop is the relying party of PUBLIC_URL's host; attestation is
+ * 'none' (the shop trusts the authenticator the customer chose), so what it keeps is what the
+ * library hands back: the credential's id, its COSE public key, its signature counter and
+ * transports. A ceremony's challenge is single-use and lives 5 minutes, its row found by a random
+ * token in a short-lived cookie. Each sign-in with a passkey spends the client address's sign-in
+ * budget, as a code does.
  */
-import { createHash, createPublicKey, randomBytes, verify } from "node:crypto";
+import { randomBytes } from "node:crypto";
+import {
+  type AuthenticationResponseJSON,
+  type AuthenticatorTransport,
+  generateAuthenticationOptions,
+  generateRegistrationOptions,
+  type RegistrationResponseJSON,
+  verifyAuthenticationResponse,
+  verifyRegistrationResponse,
+} from "@simplewebauthn/server";
 import { and, eq, gt, isNull, lt } from "drizzle-orm";
 import { db } from "#app/db/client.server.ts";
 import { customerPasskeyChallenges, customerPasskeys, customers } from "#app/db/schema.ts";
@@ -25,8 +35,7 @@ function relyingParty() {
   return { id: url.hostname, origin: url.origin, name: config().STORE_NAME };
 }
 
-const b64url = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64url");
-const sha256 = (bytes: Uint8Array | string) => createHash("sha256").update(bytes).digest();
+const TRANSPORTS = new Set<AuthenticatorTransport>(["ble", "hybrid", "internal", "nfc", "usb"]);
 
 export function passkeyChallengeCookie(token: string) {
   const parts = [`${PASSKEY_COOKIE}=${token}`, "Path=/account", "HttpOnly", "SameSite=Strict", "Max-Age=300"];
@@ -34,10 +43,10 @@ export function passkeyChallengeCookie(token: string) {
   return parts.join("; ");
 }
 
-async function newChallenge(customerId: string | null) {
+/** Keeps the library's challenge for one ceremony; the browser gets the token that finds it. */
+async function keepChallenge(customerId: string | null, challenge: string) {
   const database = await db();
   const token = randomBytes(32).toString("base64url");
-  const challenge = randomBytes(32).toString("base64url");
   const now = new Date();
   await database.delete(customerPasskeyChallenges).where(lt(customerPasskeyChallenges.expiresAt, now));
   await database.insert(customerPasskeyChallenges).values({
@@ -46,7 +55,7 @@ async function newChallenge(customerId: string | null) {
     customerId,
     expiresAt: new Date(now.getTime() + CHALLENGE_MS),
   });
-  return { token, challenge };
+  return token;
 }
 
 /** Takes the challenge of `token` (once): null when unknown, expired, or another ceremony's. */
@@ -86,67 +95,64 @@ export async function listPasskeys(customerId: string) {
   }));
 }
 
-/** Options for `navigator.credentials.create`, JSON-safe (binary fields in base64url). */
+/** Options for `startRegistration` (the library's JSON: binary fields in base64url). */
 export async function registrationOptions(customer: { customerId: string; email: string }) {
   const rp = relyingParty();
-  const { token, challenge } = await newChallenge(customer.customerId);
-  const existing = await listPasskeys(customer.customerId);
-  return {
-    token,
-    options: {
-      challenge,
-      rp: { id: rp.id, name: rp.name },
-      user: {
-        id: b64url(Buffer.from(customer.customerId.replaceAll("-", ""), "hex")),
-        name: customer.email,
-        displayName: customer.email,
-      },
-      pubKeyCredParams: ALGORITHMS.map((alg) => ({ type: "public-key", alg })),
-      authenticatorSelection: { residentKey: "required", userVerification: "preferred" },
-      excludeCredentials: existing.map((passkey) => ({ type: "public-key", id: passkey.id })),
-      timeout: CHALLENGE_MS,
-      attestation: "none",
-    },
-  };
+  const database = await db();
+  const existing = await database
+    .select({ id: customerPasskeys.id, transports: customerPasskeys.transports })
+    .from(customerPasskeys)
+    .where(eq(customerPasskeys.customerId, customer.customerId));
+  const options = await generateRegistrationOptions({
+    rpName: rp.name,
+    rpID: rp.id,
+    userID: Buffer.from(customer.customerId.replaceAll("-", ""), "hex"),
+    userName: customer.email,
+    userDisplayName: customer.email,
+    timeout: CHALLENGE_MS,
+    attestationType: "none",
+    excludeCredentials: existing.map((passkey) => ({
+      id: passkey.id,
+      transports: readTransports(passkey.transports),
+    })),
+    authenticatorSelection: { residentKey: "required", userVerification: "preferred" },
+    supportedAlgorithmIDs: [...ALGORITHMS],
+  });
+  const token = await keepChallenge(customer.customerId, options.challenge);
+  return { token, options };
 }
 
-type ClientData = { type?: unknown; challenge?: unknown; origin?: unknown };
+function readTransports(stored: string): AuthenticatorTransport[] {
+  return stored
+    .split(",")
+    .filter((value): value is AuthenticatorTransport => TRANSPORTS.has(value as AuthenticatorTransport));
+}
 
-function checkClientData(clientDataJSON: Buffer, type: string, challenge: string): string | null {
-  let clientData: ClientData;
+/**
+ * The browser's answer, posted as one form field of JSON (`startRegistration`'s or
+ * `startAuthentication`'s result); the library checks its fields.
+ */
+function readResponse<T extends { id: string }>(body: Record<string, unknown>): T | null {
+  if (typeof body.response !== "string" || body.response.length > 64_000) return null;
   try {
-    clientData = JSON.parse(clientDataJSON.toString("utf8")) as ClientData;
+    const value = JSON.parse(body.response) as unknown;
+    if (
+      typeof value !== "object" ||
+      value === null ||
+      typeof (value as { id?: unknown }).id !== "string" ||
+      !/^[A-Za-z0-9_-]{16,1366}$/.test((value as { id: string }).id)
+    ) {
+      return null;
+    }
+    return value as T;
   } catch {
-    return "unreadable client data";
+    return null;
   }
-  if (clientData.type !== type) return "wrong ceremony";
-  if (clientData.challenge !== challenge) return "wrong challenge";
-  if (clientData.origin !== relyingParty().origin) return "wrong origin";
-  return null;
 }
-
-/** The parts of authenticator data the shop checks: the relying party, the flags and the counter. */
-function readAuthenticatorData(authData: Buffer) {
-  if (authData.length < 37) return null;
-  const flags = authData[32] as number;
-  return {
-    rpIdHash: authData.subarray(0, 32),
-    userPresent: (flags & 0x01) !== 0,
-    attested: (flags & 0x40) !== 0,
-    counter: authData.readUInt32BE(33),
-    credentialId:
-      (flags & 0x40) !== 0 && authData.length >= 55
-        ? authData.subarray(55, 55 + authData.readUInt16BE(53))
-        : null,
-  };
-}
-
-const fromB64url = (value: unknown) =>
-  typeof value === "string" && /^[A-Za-z0-9_-]{1,4096}$/.test(value) ? Buffer.from(value, "base64url") : null;
 
 export type PasskeyResult<T> = ({ ok: true } & T) | { ok: false; error: string };
 
-/** Keeps a new passkey of a signed-in customer from the browser's `create()` answer. */
+/** Keeps a new passkey of a signed-in customer from `startRegistration`'s answer. */
 export async function verifyRegistration(
   customerId: string,
   token: string | undefined,
@@ -154,51 +160,59 @@ export async function verifyRegistration(
 ): Promise<PasskeyResult<object>> {
   const challenge = await takeChallenge(token, customerId);
   if (!challenge) return { ok: false, error: "The passkey request expired. Try again." };
-  const id = typeof body.id === "string" && /^[A-Za-z0-9_-]{16,1366}$/.test(body.id) ? body.id : null;
-  const clientDataJSON = fromB64url(body.clientDataJSON);
-  const authData = fromB64url(body.authenticatorData);
-  const publicKey = fromB64url(body.publicKey);
-  if (!id || !clientDataJSON || !authData || !publicKey)
-    return { ok: false, error: "The passkey answer is incomplete." };
-  const clientProblem = checkClientData(clientDataJSON, "webauthn.create", challenge);
-  if (clientProblem) return { ok: false, error: "The passkey answer does not match this shop." };
-  const parsed = readAuthenticatorData(authData);
-  if (!parsed?.userPresent || !parsed.attested || !parsed.rpIdHash.equals(sha256(relyingParty().id))) {
-    return { ok: false, error: "The passkey answer does not match this shop." };
-  }
-  if (!parsed.credentialId?.equals(Buffer.from(id, "base64url"))) {
-    return { ok: false, error: "The passkey answer is incomplete." };
-  }
+  const response = readResponse<RegistrationResponseJSON>(body);
+  if (!response) return { ok: false, error: "The passkey answer is incomplete." };
+  const rp = relyingParty();
+  let credential: { id: string; publicKey: Uint8Array; counter: number; transports?: string[] };
   try {
-    createPublicKey({ key: publicKey, format: "der", type: "spki" });
+    // Checks the ceremony type, the challenge, the origin, the relying party's hash, user presence
+    // and that the key is of an offered algorithm.
+    const verification = await verifyRegistrationResponse({
+      response,
+      expectedChallenge: challenge,
+      expectedOrigin: rp.origin,
+      expectedRPID: rp.id,
+      requireUserVerification: false,
+      supportedAlgorithmIDs: [...ALGORITHMS],
+    });
+    if (!verification.verified) throw new Error("not verified");
+    credential = verification.registrationInfo.credential;
   } catch {
-    return { ok: false, error: "This passkey's key type is not supported." };
+    return { ok: false, error: "The passkey answer does not match this shop." };
   }
   const database = await db();
   const existing = await listPasskeys(customerId);
   if (existing.length >= MAX_PASSKEYS)
     return { ok: false, error: `You can keep up to ${MAX_PASSKEYS} passkeys.` };
-  const transports = Array.isArray(body.transports)
-    ? body.transports
-        .filter((value): value is string => typeof value === "string")
-        .slice(0, 6)
-        .join(",")
-    : "";
+  const transports = (response.response.transports ?? [])
+    .filter((value) => TRANSPORTS.has(value as AuthenticatorTransport))
+    .join(",");
   await database
     .insert(customerPasskeys)
-    .values({ id, customerId, publicKey, counter: parsed.counter, transports: transports.slice(0, 100) })
+    .values({
+      id: credential.id,
+      customerId,
+      publicKey: Buffer.from(credential.publicKey),
+      counter: credential.counter,
+      transports,
+    })
     .onConflictDoNothing();
   return { ok: true };
 }
 
-/** Options for `navigator.credentials.get` (a discoverable passkey: no e-mail asked first). */
+/** Options for `startAuthentication` (a discoverable passkey: no e-mail asked first). */
 export async function authenticationOptions() {
   const rp = relyingParty();
-  const { token, challenge } = await newChallenge(null);
-  return { token, options: { challenge, rpId: rp.id, timeout: CHALLENGE_MS, userVerification: "preferred" } };
+  const options = await generateAuthenticationOptions({
+    rpID: rp.id,
+    timeout: CHALLENGE_MS,
+    userVerification: "preferred",
+  });
+  const token = await keepChallenge(null, options.challenge);
+  return { token, options };
 }
 
-/** Signs in with a passkey from the browser's `get()` answer. */
+/** Signs in with a passkey from `startAuthentication`'s answer. */
 export async function verifyAuthentication(input: {
   token: string | undefined;
   body: Record<string, unknown>;
@@ -222,41 +236,49 @@ export async function verifyAuthentication(input: {
   };
   const challenge = await takeChallenge(input.token, null);
   if (!challenge) return { ok: false, error: "The passkey request expired. Try again." };
-  const { body } = input;
-  const id = typeof body.id === "string" && /^[A-Za-z0-9_-]{16,1366}$/.test(body.id) ? body.id : null;
-  const clientDataJSON = fromB64url(body.clientDataJSON);
-  const authData = fromB64url(body.authenticatorData);
-  const signature = fromB64url(body.signature);
-  if (!id || !clientDataJSON || !authData || !signature) return refused;
+  const response = readResponse<AuthenticationResponseJSON>(input.body);
+  if (!response) return refused;
   const database = await db();
   const [passkey] = await database
     .select({
+      id: customerPasskeys.id,
       customerId: customerPasskeys.customerId,
       publicKey: customerPasskeys.publicKey,
       counter: customerPasskeys.counter,
+      transports: customerPasskeys.transports,
     })
     .from(customerPasskeys)
-    .where(eq(customerPasskeys.id, id));
+    .where(eq(customerPasskeys.id, response.id));
   if (!passkey) return refused;
-  if (checkClientData(clientDataJSON, "webauthn.get", challenge)) return refused;
-  const parsed = readAuthenticatorData(authData);
-  if (!parsed?.userPresent || !parsed.rpIdHash.equals(sha256(relyingParty().id))) return refused;
-  let valid = false;
+  const rp = relyingParty();
+  let newCounter: number;
   try {
-    const key = createPublicKey({ key: Buffer.from(passkey.publicKey), format: "der", type: "spki" });
-    valid = verify("sha256", Buffer.concat([authData, sha256(clientDataJSON)]), key, signature);
+    // Checks the ceremony type, the challenge, the origin, the relying party's hash, user presence,
+    // the signature, and a counter moving forward (both zero: an authenticator that keeps none).
+    const verification = await verifyAuthenticationResponse({
+      response,
+      expectedChallenge: challenge,
+      expectedOrigin: rp.origin,
+      expectedRPID: rp.id,
+      requireUserVerification: false,
+      credential: {
+        id: passkey.id,
+        publicKey: new Uint8Array(passkey.publicKey),
+        counter: passkey.counter,
+        transports: readTransports(passkey.transports),
+      },
+    });
+    if (!verification.verified) return refused;
+    newCounter = verification.authenticationInfo.newCounter;
   } catch {
-    valid = false;
+    return refused;
   }
-  if (!valid) return refused;
-  // A counter that does not move forward means a copied authenticator (both zero: one that keeps none).
-  if ((parsed.counter !== 0 || passkey.counter !== 0) && parsed.counter <= passkey.counter) return refused;
   const sessionToken = await database.transaction(async (tx) => {
     const now = new Date();
     await tx
       .update(customerPasskeys)
-      .set({ counter: parsed.counter, lastUsedAt: now })
-      .where(eq(customerPasskeys.id, id));
+      .set({ counter: newCounter, lastUsedAt: now })
+      .where(eq(customerPasskeys.id, passkey.id));
     const [customer] = await tx
       .select({ id: customers.id })
       .from(customers)

@@ -1,6 +1,7 @@
 /**
  * The passkey ceremonies' posts (record 053, urlencoded forms answered with JSON): `options` then `register` by a signed-in
- * customer (CSRF token in the X-CSRF-Token header), `sign-in-options` then `sign-in` by anyone.
+ * customer (CSRF token in the X-CSRF-Token header), `sign-in-options` then `sign-in` by anyone. The
+ * browser's answer comes as one field, `response`, of the JSON `@simplewebauthn/browser` gives.
  */
 import { data } from "react-router";
 import {
@@ -27,7 +28,6 @@ async function readBody(request: Request): Promise<Record<string, unknown>> {
     const form = await request.formData();
     const body: Record<string, unknown> = {};
     for (const [name, value] of form) if (typeof value === "string") body[name] = value;
-    if (typeof body.transports === "string") body.transports = body.transports.split(",").filter(Boolean);
     return body;
   } catch {
     return {};
