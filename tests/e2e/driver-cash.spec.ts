@@ -1,7 +1,7 @@
 /**
  * Cash that adds up and the run's manifest (P-33, record 052) on a 390 px phone: a driver takes a
  * float, starts the run with a vehicle (the manifest is frozen and prints), delivers both stops
- * through Mark Delivered and hands in a short count; a manager sees the difference on the today
+ * at the door and hands in a short count; a manager sees the difference on the today
  * board, confirms the drop, and finds it on the dashboard and in the daily cash report (print
  * view and CSV).
  *
@@ -154,16 +154,28 @@ test.describe("a driver's cash and run manifest", () => {
       await pdf(page, "driver-manifest");
       await page.getByRole("link", { name: "Back to my run" }).click();
 
-      // Both stops delivered through Mark Delivered: $160.00 collected, $20.00 change given.
+      // Both stops delivered at the door (the cash received is what they said they would pay
+      // with): $160.00 collected, $20.00 change given.
       const stops = page
         .getByRole("region", { name: /^Stops/ })
         .getByRole("listitem")
         .filter({ hasText: /^Stop \d/ });
       for (let delivered = 1; delivered <= 2; delivered++) {
         const first = stops.first();
-        await first.getByText("Mark Delivered", { exact: true }).first().click();
-        await first.locator("button[type=submit]", { hasText: "Mark Delivered" }).click();
-        await expect(page.getByText("Order status updated")).toBeVisible();
+        await first.getByText("Delivered", { exact: true }).first().click();
+        const deliver = first.getByRole("form", { name: /^Delivered: / });
+        await deliver.getByLabel(/The name on the ID is/).check();
+        await deliver.getByLabel("Date of birth on the ID").fill("1985-06-15");
+        await deliver.getByTestId("signature-pad").scrollIntoViewIfNeeded();
+        const pad = await deliver.getByTestId("signature-pad").boundingBox();
+        if (!pad) throw new Error("no signature pad");
+        await page.mouse.move(pad.x + 30, pad.y + 60);
+        await page.mouse.down();
+        await page.mouse.move(pad.x + 160, pad.y + 120, { steps: 8 });
+        await page.mouse.up();
+        await expect(deliver.getByText("Signed", { exact: true })).toBeVisible();
+        await deliver.getByRole("button", { name: "Delivered" }).click();
+        await expect(page.getByRole("status").filter({ hasText: /^Delivered$/ })).toBeVisible();
         await expect(page.getByTestId("collected")).toHaveText(delivered === 1 ? "$80.00" : "$160.00");
       }
       await expect(cash).toContainText("Expected back$180.00");
@@ -193,7 +205,7 @@ test.describe("a driver's cash and run manifest", () => {
       await expect(dana.getByText("Done", { exact: true })).toBeVisible();
       await expect(dana.getByRole("link", { name: /^Manifest/ })).toBeVisible();
       // The drivers panel fits the phone (the board's slot cards below are the board's own).
-      const panel = staff.getByRole("region", { name: "Drivers" });
+      const panel = staff.getByRole("region", { name: "Drivers", exact: true });
       expect(await panel.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
       expect(
         ((await dana.boundingBox())?.x ?? 0) + ((await dana.boundingBox())?.width ?? 999),

@@ -1,7 +1,8 @@
 /**
  * The driver app without signal (record 050) on a 390 px phone context: a driver signs in and
  * opens the run; the service worker keeps the page, so a reload with the network off still shows
- * the run. Offline, the driver moves a stop, starts the run and fails two stops; the changes wait on
+ * the run. Offline, the driver moves a stop, starts the run, delivers two stops with the ID checked,
+ * the cash and a signature, and fails two; the changes wait on
  * the phone ('Offline — N changes waiting'), survive a reload, and are sent when the network is
  * back. The server holds them with the phone's times; the stop the store cancelled meanwhile shows
  * as cancelled, the driver's change to it refused and explained. The same action sent twice is
@@ -15,7 +16,14 @@ import path from "node:path";
 import { expect, type Page, test } from "@playwright/test";
 import { eq, inArray } from "drizzle-orm";
 import { type DatabaseHandle, openDatabase } from "#app/db/client.server.ts";
-import { adminUsers, driverActionLog, driverPhoneSyncs, orders } from "#app/db/schema.ts";
+import {
+  adminUsers,
+  deliveryFailures,
+  deliveryProofs,
+  driverActionLog,
+  driverPhoneSyncs,
+  orders,
+} from "#app/db/schema.ts";
 import { hashPassword } from "#app/features/staff/passwords.server.ts";
 import { storeDay } from "#app/utils/store-time.ts";
 import { LOAD_TEST_BUDGETS, type RunningApp, startApp } from "../support/app-server.ts";
@@ -155,30 +163,48 @@ test.describe("the driver app without signal", () => {
       await page.getByRole("button", { name: "Start run" }).click();
       await expect(page.getByRole("status")).toHaveText("Offline — 2 changes waiting");
       await expect(stopList(page).first()).toContainText("Out for delivery");
-      const fail = async (name: string, reason: string, text?: string) => {
+      // At the door, offline: two stops delivered with the ID checked, the cash and a signature;
+      // two could not be delivered.
+      const deliver = async (name: string) => {
         const item = stopList(page).filter({ hasText: name });
-        await item.getByText("Cancel", { exact: true }).click();
-        await item.getByLabel("Reason").selectOption({ label: reason });
-        if (text) await item.getByLabel("What happened? (for Other)").fill(text);
-        await item.getByRole("button", { name: "Cancel order" }).click();
+        await item.getByText("Delivered", { exact: true }).first().click();
+        const form = item.getByRole("form", { name: /^Delivered: / });
+        await form.getByLabel(/The name on the ID is/).check();
+        await form.getByLabel("Date of birth on the ID").fill("1990-04-12");
+        await form.getByTestId("signature-pad").scrollIntoViewIfNeeded();
+        const pad = await form.getByTestId("signature-pad").boundingBox();
+        if (!pad) throw new Error("no signature pad");
+        await page.mouse.move(pad.x + 30, pad.y + 60);
+        await page.mouse.down();
+        await page.mouse.move(pad.x + 160, pad.y + 120, { steps: 8 });
+        await page.mouse.up();
+        await expect(form.getByText("Signed", { exact: true })).toBeVisible();
+        await form.getByRole("button", { name: "Delivered" }).click();
       };
-      await fail("Cy Notathome", "Other", "Customer not home");
+      const fail = async (name: string, reason: string) => {
+        const item = stopList(page).filter({ hasText: name });
+        await item.getByText("Could not deliver", { exact: true }).first().click();
+        const form = item.getByRole("form", { name: /^Could not deliver/ });
+        await form.getByLabel(reason, { exact: true }).check();
+        await form.getByRole("button", { name: "Could not deliver" }).click();
+      };
+      await deliver(LONG_NAME);
       await expect(page.getByRole("status")).toHaveText("Offline — 3 changes waiting");
-      await fail("Di Cancelledmeanwhile", "Address not reachable");
+      await deliver("Bo Secondplace");
       await expect(page.getByRole("status")).toHaveText("Offline — 4 changes waiting");
-      expect(await stopNames(page)).toEqual(["Bo Secondplace", LONG_NAME]);
-      // 'Mark Delivered' without its proof cannot wait on the phone: the driver is told.
-      const first = stopList(page).first();
-      await first.getByText("Mark Delivered", { exact: true }).first().click();
-      await first.locator("button[type=submit]", { hasText: "Mark Delivered" }).click();
-      await expect(page.getByRole("alert")).toContainText("'Mark Delivered' needs the signal");
+      await fail("Cy Notathome", "Customer not home");
+      await expect(page.getByRole("status")).toHaveText("Offline — 5 changes waiting");
+      await fail("Di Cancelledmeanwhile", "Address not reachable");
+      await expect(page.getByRole("status")).toHaveText("Offline — 6 changes waiting");
+      expect(await stopNames(page)).toEqual([]);
+      await expect(page.getByTestId("collected")).toHaveText("$84.00");
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
       await screenshot(page, "driver-offline-waiting");
 
       // The waiting changes are on the phone: a reload without signal still holds them.
       await page.reload();
-      await expect(page.getByRole("status")).toHaveText("Offline — 4 changes waiting");
-      expect(await stopNames(page)).toEqual(["Bo Secondplace", LONG_NAME]);
+      await expect(page.getByRole("status")).toHaveText("Offline — 6 changes waiting");
+      expect(await stopNames(page)).toEqual([]);
       const wentOnline = new Date();
 
       // Meanwhile the store cancels Di's order.
@@ -193,10 +219,10 @@ test.describe("the driver app without signal", () => {
       await expect(refused).toContainText(
         "Di Cancelledmeanwhile: The store cancelled this order (Customer request) while you were offline. Your change was not applied.",
       );
-      expect(await stopNames(page)).toEqual(["Bo Secondplace", LONG_NAME]);
-      await page.getByText(/^Done and failed \(2\)/).click();
+      expect(await stopNames(page)).toEqual([]);
+      await page.getByText(/^Done and failed \(4\)/).click();
       await expect(page.getByText("Cancelled · $42.00 · Customer request")).toBeVisible();
-      await expect(page.getByText("Cancelled · $42.00 · Other: Customer not home")).toBeVisible();
+      await expect(page.getByText(/Customer not home/)).toBeVisible();
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
       await screenshot(page, "driver-offline-synced");
 
@@ -205,10 +231,25 @@ test.describe("the driver app without signal", () => {
         .from(orders)
         .where(inArray(orders.id, [alicia, bo, cy, di]));
       const byId = new Map(rows.map((row) => [row.id, row]));
-      expect(byId.get(alicia)?.status).toBe("out_for_delivery");
-      expect(byId.get(bo)?.status).toBe("out_for_delivery");
-      expect(byId.get(cy)).toMatchObject({ status: "cancelled", reason: "Other: Customer not home" });
+      expect(byId.get(alicia)?.status).toBe("delivered");
+      expect(byId.get(bo)?.status).toBe("delivered");
+      expect(byId.get(cy)?.status).toBe("returning");
       expect(byId.get(di)).toMatchObject({ status: "cancelled", reason: "Customer request" });
+      // The proof at the door and the failure keep the phone's time, taken offline.
+      const proofs = await db
+        .select({ orderId: deliveryProofs.orderId, phoneTime: deliveryProofs.phoneTime })
+        .from(deliveryProofs)
+        .where(inArray(deliveryProofs.orderId, [alicia, bo]));
+      const [failure] = await db
+        .select({ reason: deliveryFailures.reason, phoneTime: deliveryFailures.phoneTime })
+        .from(deliveryFailures)
+        .where(eq(deliveryFailures.orderId, cy));
+      expect(proofs).toHaveLength(2);
+      expect(failure?.reason).toBe("customer-not-home");
+      for (const at of [...proofs.map((proof) => proof.phoneTime), failure?.phoneTime]) {
+        expect(at?.getTime()).toBeGreaterThanOrEqual(before.getTime() - 1000);
+        expect(at?.getTime()).toBeLessThanOrEqual(wentOnline.getTime());
+      }
       const log = await db
         .select()
         .from(driverActionLog)
@@ -217,6 +258,8 @@ test.describe("the driver app without signal", () => {
       expect(log.map((row) => [row.kind, row.outcome, row.conflict])).toEqual([
         ["move", "applied", null],
         ["start-run", "applied", null],
+        ["deliver", "applied", null],
+        ["deliver", "applied", null],
         ["fail", "applied", null],
         ["fail", "refused", "cancelled"],
       ]);
@@ -236,7 +279,10 @@ test.describe("the driver app without signal", () => {
       await refused.getByRole("button", { name: /^OK/ }).click();
       await expect(refused).toHaveCount(0);
 
-      // The same action sent twice (an answer lost on the way) is applied once.
+      // The same action sent twice (an answer lost on the way) is applied once: two new stops of
+      // the same slot, the second moved up.
+      await stop("Ed Firstin", TEN);
+      const flo = await stop("Flo Secondin", TEN);
       const twice = await page.evaluate(async (orderId) => {
         const csrf = document.querySelector<HTMLInputElement>("input[name=csrf]")?.value ?? "";
         const batch = JSON.stringify({
@@ -261,11 +307,11 @@ test.describe("the driver app without signal", () => {
           return { outcomes: answer.outcomes, open: answer.run.open.map((stop) => stop.customerName) };
         };
         return [await send(), await send()];
-      }, alicia);
+      }, flo);
       expect(twice[1]?.outcomes).toEqual(twice[0]?.outcomes);
       expect(twice[0]?.outcomes).toMatchObject([{ outcome: "applied" }]);
-      // Applied twice, the second would be refused (Alicia is first of her slot by then).
-      expect(twice[1]?.open).toEqual([LONG_NAME, "Bo Secondplace"]);
+      // Applied twice, the second would be refused (Flo is first of her slot by then).
+      expect(twice[1]?.open).toEqual(["Flo Secondin", "Ed Firstin"]);
       const moves = await db.select().from(driverActionLog).where(eq(driverActionLog.kind, "move"));
       expect(moves).toHaveLength(2);
       await context.close();
