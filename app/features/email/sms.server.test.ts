@@ -12,9 +12,9 @@ import {
   oneOf,
   placeOrderInput,
 } from "#tests/support/checkout-test-helpers.server.ts";
-import { type LoopbackTwilio, startLoopbackTwilio } from "#tests/support/loopback-twilio.ts";
+import { type LoopbackTwilio, startLoopbackTwilio, twilioSignature } from "#tests/support/loopback-twilio.ts";
 import { folderTransport, processEmailBatch } from "./email-outbox.server.ts";
-import { configuredTwilio, twilioSignature, twilioTransport } from "./sms.server.ts";
+import { configuredTwilio, twilioTransport } from "./sms.server.ts";
 
 const ACCOUNT_SID = `AC${"0123456789abcdef".repeat(2)}`;
 const AUTH_TOKEN = "loopback-auth-token-0123456789";
