@@ -169,6 +169,28 @@ describeEachDatabase("SMS updates through the outbox", (database) => {
     expect(await help.text()).toContain("Call (202) 555-0142 for help");
   });
 
+  it("gives a text up at once when Twilio refuses the number (a 4xx other than 429)", async () => {
+    const product = await insertTestProduct(database().db, { priceCents: 9000 });
+    const phone = newPhone();
+    const placed = await placeOrder(placeOrderInput(oneOf(product), { phone, smsOptIn: true }), {
+      now: MONDAY_MORNING,
+    });
+    if (!placed.ok) throw new Error(`not placed: ${placed.reason}`);
+    twilio.failWith = 400;
+    try {
+      await sendAll();
+    } finally {
+      twilio.failWith = null;
+    }
+    const [given] = await database()
+      .db.select()
+      .from(emailOutbox)
+      .where(eq(emailOutbox.orderId, placed.order.id))
+      .then((rows) => rows.filter((row) => row.channel === "sms"));
+    expect(given).toMatchObject({ status: "failed", attempts: 1 });
+    expect(given?.lastError).toContain("Twilio answered 400 (20500)");
+  });
+
   it("retries a text Twilio could not take now, like a mail", async () => {
     const product = await insertTestProduct(database().db, { priceCents: 9000 });
     const phone = newPhone();
