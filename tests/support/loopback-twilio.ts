@@ -7,7 +7,13 @@ import { createHmac } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 
-export type ReceivedText = { to: string; from: string | null; body: string };
+export type ReceivedText = {
+  to: string;
+  from: string | null;
+  body: string;
+  /** The caller's User-Agent (the `twilio` library sends `twilio-node/<version> …`). */
+  userAgent: string | null;
+};
 
 export type LoopbackTwilio = {
   url: string;
@@ -44,7 +50,12 @@ export async function startLoopbackTwilio(accountSid: string, authToken: string)
       if (!to || !body || !(form.get("From") || form.get("MessagingServiceSid"))) {
         return json(400, { code: 21604, message: "A 'To', 'From' and 'Body' are required", status: 400 });
       }
-      state.received.push({ to, from: form.get("From"), body });
+      state.received.push({
+        to,
+        from: form.get("From"),
+        body,
+        userAgent: request.headers["user-agent"] ?? null,
+      });
       json(201, {
         sid: `SM${String(state.received.length).padStart(32, "0")}`,
         status: "queued",

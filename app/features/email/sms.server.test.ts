@@ -84,6 +84,8 @@ describeEachDatabase("SMS updates through the outbox", (database) => {
     const mine = twilio.received.slice(before).filter((text) => text.to === phone);
     expect(mine).toHaveLength(1);
     expect(mine[0]?.from).toBe("+12025550100");
+    // Sent by the twilio library's client (its User-Agent), pointed at the stand-in by TWILIO_API_URL.
+    expect(mine[0]?.userAgent).toMatch(/^twilio-node\/6\./);
     expect(mine[0]?.body).toMatch(/^Capital Grown: we got order [0-9A-F]{8} for .*, 2–4 PM\. .*Reply STOP/);
     const [row] = await database()
       .db.select()
