@@ -182,7 +182,7 @@ const envSchema = z.object({
       )
       .optional(),
   ),
-  /** Where Twilio's REST API is; only changed to reach a stand-in (tests). */
+  /** Where the twilio client's REST calls go; only changed to reach a stand-in (tests, staging). */
   TWILIO_API_URL: z.preprocess(
     emptyAsUndefined,
     z

@@ -1,12 +1,19 @@
 /**
  * A stand-in for Twilio's Messages API on a loopback port: `POST /2010-04-01/Accounts/{sid}/Messages.json`
  * with basic auth and a form body, answered 201 with a message resource as Twilio does. The shop's
- * text transport is pointed at it through TWILIO_API_URL.
+ * text transport (the `twilio` library's client) is pointed at it through TWILIO_API_URL.
  */
+import { createHmac } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 
-export type ReceivedText = { to: string; from: string | null; body: string };
+export type ReceivedText = {
+  to: string;
+  from: string | null;
+  body: string;
+  /** The caller's User-Agent (the `twilio` library sends `twilio-node/<version> …`). */
+  userAgent: string | null;
+};
 
 export type LoopbackTwilio = {
   url: string;
@@ -43,7 +50,12 @@ export async function startLoopbackTwilio(accountSid: string, authToken: string)
       if (!to || !body || !(form.get("From") || form.get("MessagingServiceSid"))) {
         return json(400, { code: 21604, message: "A 'To', 'From' and 'Body' are required", status: 400 });
       }
-      state.received.push({ to, from: form.get("From"), body });
+      state.received.push({
+        to,
+        from: form.get("From"),
+        body,
+        userAgent: request.headers["user-agent"] ?? null,
+      });
       json(201, {
         sid: `SM${String(state.received.length).padStart(32, "0")}`,
         status: "queued",
@@ -69,4 +81,17 @@ export async function startLoopbackTwilio(accountSid: string, authToken: string)
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/**
+ * The signature Twilio puts in `X-Twilio-Signature` when it calls a webhook, as Twilio documents
+ * it: HMAC-SHA1 with the auth token over the full URL followed by each POST parameter's name and
+ * value, sorted by name; base64. Written here, not taken from the library, so the shop's check
+ * (the library's `validateRequest`) is tested against Twilio's description.
+ */
+export function twilioSignature(authToken: string, url: string, params: Record<string, string>) {
+  const data = Object.keys(params)
+    .sort()
+    .reduce((text, key) => text + key + params[key], url);
+  return createHmac("sha1", authToken).update(data, "utf8").digest("base64");
 }

@@ -12,9 +12,9 @@ import {
   oneOf,
   placeOrderInput,
 } from "#tests/support/checkout-test-helpers.server.ts";
-import { type LoopbackTwilio, startLoopbackTwilio } from "#tests/support/loopback-twilio.ts";
+import { type LoopbackTwilio, startLoopbackTwilio, twilioSignature } from "#tests/support/loopback-twilio.ts";
 import { folderTransport, processEmailBatch } from "./email-outbox.server.ts";
-import { configuredTwilio, twilioSignature, twilioTransport } from "./sms.server.ts";
+import { configuredTwilio, twilioTransport } from "./sms.server.ts";
 
 const ACCOUNT_SID = `AC${"0123456789abcdef".repeat(2)}`;
 const AUTH_TOKEN = "loopback-auth-token-0123456789";
@@ -84,6 +84,8 @@ describeEachDatabase("SMS updates through the outbox", (database) => {
     const mine = twilio.received.slice(before).filter((text) => text.to === phone);
     expect(mine).toHaveLength(1);
     expect(mine[0]?.from).toBe("+12025550100");
+    // Sent by the twilio library's client (its User-Agent), pointed at the stand-in by TWILIO_API_URL.
+    expect(mine[0]?.userAgent).toMatch(/^twilio-node\/6\./);
     expect(mine[0]?.body).toMatch(/^Capital Grown: we got order [0-9A-F]{8} for .*, 2–4 PM\. .*Reply STOP/);
     const [row] = await database()
       .db.select()
@@ -167,6 +169,28 @@ describeEachDatabase("SMS updates through the outbox", (database) => {
     expect(rows).toEqual([]);
     const help = await callWebhook(webhookCall(phone, "HELP"));
     expect(await help.text()).toContain("Call (202) 555-0142 for help");
+  });
+
+  it("gives a text up at once when Twilio refuses the number (a 4xx other than 429)", async () => {
+    const product = await insertTestProduct(database().db, { priceCents: 9000 });
+    const phone = newPhone();
+    const placed = await placeOrder(placeOrderInput(oneOf(product), { phone, smsOptIn: true }), {
+      now: MONDAY_MORNING,
+    });
+    if (!placed.ok) throw new Error(`not placed: ${placed.reason}`);
+    twilio.failWith = 400;
+    try {
+      await sendAll();
+    } finally {
+      twilio.failWith = null;
+    }
+    const [given] = await database()
+      .db.select()
+      .from(emailOutbox)
+      .where(eq(emailOutbox.orderId, placed.order.id))
+      .then((rows) => rows.filter((row) => row.channel === "sms"));
+    expect(given).toMatchObject({ status: "failed", attempts: 1 });
+    expect(given?.lastError).toContain("Twilio answered 400 (20500)");
   });
 
   it("retries a text Twilio could not take now, like a mail", async () => {

@@ -3,12 +3,12 @@
  * outbox row each, claimed, leased, retried and marked sent exactly like e-mails. STOP and HELP
  * come back through Twilio's incoming-message webhook, whose signature is checked here.
  *
- * The `twilio` package is not among the project's dependencies: the one call it would make (a
- * form-encoded POST to Messages.json with basic auth) and its webhook check (HMAC-SHA1 of the URL
- * and the sorted parameters, as Twilio documents it) are written here instead.
+ * Both go through the `twilio` library, loaded only once texts are configured: a shop without
+ * texts never loads it, and a shop with them loads it at its first text or webhook call, not at
+ * start-up (record 054).
  */
-import { createHmac, timingSafeEqual } from "node:crypto";
 import { eq } from "drizzle-orm";
+import type { Twilio } from "twilio";
 import { db, type Executor } from "#app/db/client.server.ts";
 import { smsOptOuts } from "#app/db/schema.ts";
 import { config } from "#app/utils/env.server.ts";
@@ -43,42 +43,48 @@ export function configuredTwilio(): TwilioSettings | null {
   };
 }
 
-/** Texts through Twilio's Messages API (`POST /2010-04-01/Accounts/{sid}/Messages.json`). */
+/** The library, loaded on first use (its REST client, axios and the rest weigh on start-up). */
+function twilioLibrary() {
+  return import("twilio").then((module) => module.default);
+}
+
+/** A Twilio client; its REST domain is pointed at `apiUrl` (the stand-in in tests). */
+async function twilioClient(settings: TwilioSettings, timeoutMs: number): Promise<Twilio> {
+  const twilio = await twilioLibrary();
+  // The outbox retries with its own backoff (record 016); the library's retries would stack on it.
+  const client = twilio(settings.accountSid, settings.authToken, { timeout: timeoutMs, autoRetry: false });
+  // Every REST call is built from its domain's baseUrl; region and edge (TWILIO_REGION and
+  // TWILIO_EDGE, which the library reads from the environment) only rename a twilio.com host.
+  client.api.baseUrl = settings.apiUrl;
+  return client;
+}
+
+/** Texts through Twilio's Messages API, with the library's `messages.create`. */
 export function twilioTransport(
   settings: TwilioSettings,
   options: { timeoutMs?: number } = {},
 ): TextTransport {
-  const endpoint = new URL(
-    `/2010-04-01/Accounts/${encodeURIComponent(settings.accountSid)}/Messages.json`,
-    settings.apiUrl,
-  );
-  const authorization = `Basic ${Buffer.from(`${settings.accountSid}:${settings.authToken}`).toString("base64")}`;
+  let client: Promise<Twilio> | undefined;
   return {
     name: "twilio",
     async send(text) {
-      const form = new URLSearchParams({ To: text.to, Body: text.body });
-      form.set(settings.from.startsWith("MG") ? "MessagingServiceSid" : "From", settings.from);
-      const response = await fetch(endpoint, {
-        method: "POST",
-        headers: {
-          authorization,
-          "content-type": "application/x-www-form-urlencoded",
-          accept: "application/json",
-        },
-        body: form,
-        signal: AbortSignal.timeout(options.timeoutMs ?? 20_000),
-      });
-      if (response.ok) {
-        await response.body?.cancel();
-        return;
+      client ??= twilioClient(settings, options.timeoutMs ?? 20_000);
+      const sender = settings.from.startsWith("MG")
+        ? { messagingServiceSid: settings.from }
+        : { from: settings.from };
+      try {
+        await (await client).messages.create({ to: text.to, body: text.body, ...sender });
+      } catch (error) {
+        // Anything but Twilio's own answer (no connection, a timeout) is worth another attempt.
+        const { RestException } = await twilioLibrary();
+        if (!(error instanceof RestException)) throw error;
+        const message = `Twilio answered ${error.status}${error.code ? ` (${error.code})` : ""}: ${error.message}`;
+        // 4xx other than 429 is about this text (a bad or unsubscribed number): sending it again is no use.
+        if (error.status >= 400 && error.status < 500 && error.status !== 429) {
+          throw new Undeliverable(message);
+        }
+        throw new Error(message);
       }
-      const answer = (await response.json().catch(() => ({}))) as { code?: number; message?: string };
-      const message = `Twilio answered ${response.status}${answer.code ? ` (${answer.code})` : ""}: ${answer.message ?? response.statusText}`;
-      // 4xx other than 429 is about this text (a bad or unsubscribed number): sending it again is no use.
-      if (response.status >= 400 && response.status < 500 && response.status !== 429) {
-        throw new Undeliverable(message);
-      }
-      throw new Error(message);
     },
   };
 }
@@ -89,26 +95,18 @@ export function configuredTextTransport(): TextTransport | null {
 }
 
 /**
- * Twilio's request signature: HMAC-SHA1 with the auth token over the full URL it called followed
- * by each POST parameter's name and value, sorted by name; base64.
+ * Whether a webhook call carries Twilio's signature (`X-Twilio-Signature`) for `url` and its
+ * POST parameters, made with the auth token; the library's `validateRequest` checks it.
  */
-export function twilioSignature(authToken: string, url: string, params: Record<string, string>) {
-  const data = Object.keys(params)
-    .sort()
-    .reduce((text, key) => text + key + params[key], url);
-  return createHmac("sha1", authToken).update(data, "utf8").digest("base64");
-}
-
-export function validTwilioSignature(
+export async function validTwilioSignature(
   authToken: string,
   signature: string | null,
   url: string,
   params: Record<string, string>,
 ) {
   if (!signature) return false;
-  const expected = Buffer.from(twilioSignature(authToken, url, params));
-  const given = Buffer.from(signature);
-  return expected.length === given.length && timingSafeEqual(expected, given);
+  const twilio = await twilioLibrary();
+  return twilio.validateRequest(authToken, signature, url, params);
 }
 
 const STOP_WORDS = new Set(["STOP", "STOPALL", "UNSUBSCRIBE", "CANCEL", "END", "QUIT", "OPTOUT"]);

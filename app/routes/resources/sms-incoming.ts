@@ -28,7 +28,9 @@ export async function action({ request }: Route.ActionArgs) {
   if (text.length > MAX_BODY_BYTES) return new Response("Too large", { status: 413 });
   const params = Object.fromEntries(new URLSearchParams(text));
   const url = `${config().publicUrl}${SMS_WEBHOOK_PATH}`;
-  if (!validTwilioSignature(twilio.authToken, request.headers.get("x-twilio-signature"), url, params)) {
+  if (
+    !(await validTwilioSignature(twilio.authToken, request.headers.get("x-twilio-signature"), url, params))
+  ) {
     log.warn("Refused an SMS webhook call without a valid Twilio signature");
     return new Response("Forbidden", { status: 403 });
   }
