@@ -14,18 +14,30 @@ export function meta() {
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireAdmin(context);
-  const q = (new URL(request.url).searchParams.get("q") ?? "").slice(0, 100);
-  return { q, results: q.trim() ? await searchCustomers(q) : null };
+  const params = new URL(request.url).searchParams;
+  const q = (params.get("q") ?? "").slice(0, 100);
+  const erased = params.get("erased");
+  return {
+    q,
+    erased: erased && /^\d{1,6}$/.test(erased) ? Number(erased) : null,
+    results: q.trim() ? await searchCustomers(q) : null,
+  };
 }
 
 export default function Customers({ loaderData }: Route.ComponentProps) {
-  const { q, results } = loaderData;
+  const { q, results, erased } = loaderData;
   return (
     <>
       <AdminPageHeader
         title="Customers"
         description="Find a customer by name, phone or e-mail: accounts, and guests known only by their orders."
       />
+      {erased !== null ? (
+        <p role="status" className="mb-4 rounded-md bg-secondary px-4 py-3 text-secondary-foreground text-sm">
+          Customer data erased. {erased} order{erased === 1 ? "" : "s"} kept for the books without personal
+          data.
+        </p>
+      ) : null}
       <Form method="get" role="search" className="mb-6 flex flex-col gap-2 sm:flex-row sm:items-end">
         <div className="flex-1">
           <Label htmlFor="customer-search-q">Name, phone or e-mail</Label>
@@ -68,12 +80,20 @@ export default function Customers({ loaderData }: Route.ComponentProps) {
                     Open customer
                   </Link>
                 ) : (
-                  <Link
-                    to={`/admin/completed-orders?q=${encodeURIComponent(row.email)}`}
-                    className="inline-flex min-h-11 items-center font-medium text-primary underline"
-                  >
-                    Their orders
-                  </Link>
+                  <span className="flex gap-4">
+                    <Link
+                      to={`/admin/orders?q=${encodeURIComponent(row.email)}`}
+                      className="inline-flex min-h-11 items-center font-medium text-primary underline"
+                    >
+                      Open orders
+                    </Link>
+                    <Link
+                      to={`/admin/completed-orders?q=${encodeURIComponent(row.email)}`}
+                      className="inline-flex min-h-11 items-center font-medium text-primary underline"
+                    >
+                      Past orders
+                    </Link>
+                  </span>
                 )}
               </Card>
             </li>
