@@ -10,6 +10,7 @@ import { customers, type OrderStatus, orders } from "#app/db/schema.ts";
 import { type AuditBy, recordAudit } from "#app/features/audit/audit.server.ts";
 import { orderSearchCondition } from "#app/features/orders/order-search.server.ts";
 import { type AccountDeletion, customerDataExport, deleteCustomerAccount } from "./account.server.ts";
+import { STAFF_NOTE_MAX } from "./customer.schema.ts";
 
 /** Rows one search shows. */
 export const CUSTOMER_SEARCH_LIMIT = 30;
@@ -134,9 +135,6 @@ export async function staffCustomer(id: string) {
     orders: rows.map((row): StaffCustomerOrder => ({ ...row, createdAt: row.createdAt.toISOString() })),
   };
 }
-
-/** How long a staff note may be. */
-export const STAFF_NOTE_MAX = 2000;
 
 /** Saves the staff note (audited in the same transaction); false when the customer is gone. */
 export async function saveStaffNote(id: string, note: string, by: AuditBy) {

@@ -8,9 +8,9 @@ import { Button, buttonVariants } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
 import { Label, Textarea } from "#app/components/ui/input.tsx";
 import { auditBy } from "#app/features/audit/audit.server.ts";
+import { STAFF_NOTE_MAX } from "#app/features/customers/customer.schema.ts";
 import {
   eraseCustomerForStaff,
-  STAFF_NOTE_MAX,
   saveStaffNote,
   staffCustomer,
 } from "#app/features/customers/staff-customers.server.ts";
