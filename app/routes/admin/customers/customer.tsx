@@ -17,6 +17,7 @@ import {
 import { OPEN_STATUSES } from "#app/features/orders/order-status.ts";
 import { adminForm, requireAdmin } from "#app/features/staff/guard.server.ts";
 import { formatCents } from "#app/utils/money.ts";
+import { formatPhone } from "#app/utils/phone.ts";
 import type { Route } from "./+types/customer";
 
 export function meta() {
@@ -128,7 +129,7 @@ export default function CustomerPage({ loaderData, actionData }: Route.Component
           <Card className="p-4">
             <h2 className="font-display text-primary text-xl">Contact</h2>
             <p className="mt-2 break-all text-sm">{customer.email}</p>
-            <p className="text-sm">{customer.phone || "No phone given"}</p>
+            <p className="text-sm">{customer.phone ? formatPhone(customer.phone) : "No phone given"}</p>
             <p className="mt-2 text-sm">ID on file: none</p>
           </Card>
           <Card className="p-4">

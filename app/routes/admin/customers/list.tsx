@@ -6,6 +6,7 @@ import { Card } from "#app/components/ui/card.tsx";
 import { Input, Label } from "#app/components/ui/input.tsx";
 import { searchCustomers } from "#app/features/customers/staff-customers.server.ts";
 import { requireAdmin } from "#app/features/staff/guard.server.ts";
+import { formatPhone } from "#app/utils/phone.ts";
 import type { Route } from "./+types/list";
 
 export function meta() {
@@ -67,9 +68,10 @@ export default function Customers({ loaderData }: Route.ComponentProps) {
                       <Badge variant="outline">Guest, no account</Badge>
                     )}
                   </p>
-                  <p className="break-all text-muted-foreground text-sm">
-                    {row.email}
-                    {row.phone ? ` · ${row.phone}` : ""} · {row.orders} order{row.orders === 1 ? "" : "s"}
+                  <p className="break-all text-muted-foreground text-sm">{row.email}</p>
+                  <p className="text-muted-foreground text-sm">
+                    {row.phone ? `${formatPhone(row.phone)} · ` : ""}
+                    {row.orders} order{row.orders === 1 ? "" : "s"}
                   </p>
                 </div>
                 {row.kind === "account" ? (
