@@ -1,7 +1,7 @@
 /**
  * Customers for staff (record 057) on a 390 px phone: a manager opens Customers from the Menu
  * panel, finds a customer by the phone as anyone would type it, opens them, writes a note, exports
- * their data and erases it (the order stays, anonymised), every step audited; a driver gets the
+ * their data, saves the note again without JavaScript and erases the data (the order stays, anonymised), every step audited; a driver gets the
  * 403 page. Its own server on a throwaway PostgreSQL database (it needs TEST_DATABASE_URL).
  */
 import { mkdirSync, readFileSync } from "node:fs";
@@ -127,6 +127,21 @@ test.describe("customers for staff", () => {
       expect(exported.account.email).toBe(email);
       expect(exported.orders.map((row: { id: string }) => row.id)).toEqual([order.id]);
 
+      // The note without JavaScript, as the rest of the admin works.
+      const plain = await browser.newContext({
+        baseURL: app.url,
+        viewport: { width: 390, height: 844 },
+        javaScriptEnabled: false,
+        storageState: await office.storageState(),
+      });
+      const noScript = await plain.newPage();
+      await noScript.goto(`/admin/customers/${customerId}`);
+      await noScript.getByLabel("Staff note").fill("Side door; cash only.");
+      await noScript.getByRole("button", { name: "Save note" }).click();
+      await expect(noScript.getByText("Note saved.")).toBeVisible();
+      await expect(noScript.getByLabel("Staff note")).toHaveValue("Side door; cash only.");
+      await plain.close();
+
       await page.getByRole("button", { name: "Erase data" }).click();
       const dialog = page.getByRole("dialog");
       await expect(dialog).toContainText("This cannot be undone.");
@@ -144,10 +159,12 @@ test.describe("customers for staff", () => {
       const events = await db
         .select({ action: auditEvents.action, actor: auditEvents.actorEmail })
         .from(auditEvents)
-        .where(eq(auditEvents.targetId, customerId));
+        .where(eq(auditEvents.targetId, customerId))
+        .orderBy(auditEvents.id);
       expect(events.map((event) => event.action)).toEqual([
         "customer.note-saved",
         "customer.exported",
+        "customer.note-saved",
         "customer.erased",
       ]);
       expect(new Set(events.map((event) => event.actor))).toEqual(new Set([MANAGER.email]));
