@@ -119,6 +119,7 @@ test.describe("customers for staff", () => {
       await page.reload();
       await expect(page.getByLabel("Staff note")).toHaveValue("Asked for the side door.");
       await screenshot(page, "customer-page");
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 
       const downloading = page.waitForEvent("download");
       await page.getByRole("link", { name: "Export data" }).click();
