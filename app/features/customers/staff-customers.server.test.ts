@@ -74,6 +74,21 @@ describeEachDatabase("customers for staff", (database) => {
       expect.objectContaining({ kind: "guest", email: guestEmail, name: `Gus Zq${tag}` }),
     ]);
     expect(await searchCustomers(`nobody-${tag}`)).toEqual([]);
+    // An account without orders is found by its own name, the last name too.
+    const [fresh] = await database()
+      .db.insert(customers)
+      .values({ email: `new-${tag}@example.com`, name: `Nia Yx${tag}`, emailVerifiedAt: new Date() })
+      .returning({ id: customers.id });
+    expect(await searchCustomers(`yx${tag}`)).toEqual([
+      {
+        kind: "account",
+        id: fresh?.id,
+        email: `new-${tag}@example.com`,
+        name: `Nia Yx${tag}`,
+        phone: "",
+        orders: 0,
+      },
+    ]);
   });
 
   it("shows the customer's orders with their ID status, and saves the staff note, audited", async () => {

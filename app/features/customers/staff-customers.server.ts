@@ -37,7 +37,7 @@ export async function searchCustomers(q: string): Promise<CustomerSearchRow[]> {
     .select({ id: customers.id, email: customers.email, name: customers.name, phone: customers.phone })
     .from(customers)
     .where(
-      sql`(lower(${customers.name}) LIKE ${likePrefix(text)} OR ${customers.email} LIKE ${likePrefix(text)}${
+      sql`(lower(${customers.name}) LIKE ${likePrefix(text)} OR regexp_replace(lower(${customers.name}), '^.*\\s', '') LIKE ${likePrefix(text)} OR ${customers.email} LIKE ${likePrefix(text)}${
         phoneSearch
           ? sql` OR regexp_replace(${customers.phone}, '\\D', '', 'g') LIKE ${`%${digits}%`}`
           : sql``
