@@ -900,6 +900,8 @@ export const customers = pgTable(
     /** E.164, as orders store phones (record 039); empty until the customer gives one. */
     phone: text("phone").notNull().default(""),
     emailVerifiedAt: timestamp("email_verified_at", { withTimezone: true }).notNull(),
+    /** Staff's note on the customer (/admin/customers, record 057); never shown to the customer. */
+    staffNote: text("staff_note").notNull().default(""),
     ...timestamps,
   },
   (table) => [uniqueIndex("customers_email_idx").on(table.email)],

@@ -116,6 +116,7 @@ test("the admin screens fit a phone and a desktop without sideways scrolling", a
       "/admin/products/new",
       "/admin/orders",
       "/admin/outbox",
+      "/admin/customers",
       "/admin/settings/limits",
     ]) {
       await page.goto(url);

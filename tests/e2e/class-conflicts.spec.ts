@@ -89,6 +89,7 @@ test("admin pages have no conflicting utilities", async ({ page }) => {
     "/admin/products/new",
     "/admin/orders",
     "/admin/outbox",
+    "/admin/customers",
   ]) {
     await page.goto(path);
     await expectNoConflicts(page, path);

@@ -131,6 +131,9 @@ const DECISION_26: Record<string, { read: Role[]; actions?: Record<string, Role[
   "/admin/logout": { read: [O, M, D], actions: { "*": [O, M, D] } },
   "/admin/id-photos/:id": { read: [O, M, D] },
   "/admin/orders/:id/signature": { read: [O, M] },
+  "/admin/customers": { read: [O, M] },
+  "/admin/customers/:id": { read: [O, M], actions: { note: [O, M], erase: [O, M] } },
+  "/admin/customers/:id/export": { read: [O, M] },
   "/admin/audit": { read: [O] },
   "/admin/audit/export": { read: [O] },
   "/admin/staff": {
@@ -330,6 +333,7 @@ describeEachDatabase("P-26 for every admin route and intent", (database) => {
       "/admin/dashboard",
       "/admin/products",
       "/admin/orders",
+      "/admin/customers",
       "/admin/outbox",
       "/admin/settings/limits",
       "/admin/settings/delivery",

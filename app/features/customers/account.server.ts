@@ -18,7 +18,7 @@ import {
   orderStatusEvents,
   orders,
 } from "#app/db/schema.ts";
-import { type AuditOrigin, recordAudit } from "#app/features/audit/audit.server.ts";
+import { type AuditActor, type AuditOrigin, recordAudit } from "#app/features/audit/audit.server.ts";
 import { currentSizePrices } from "#app/features/cart/cart.server.ts";
 import type { CartItemInput } from "#app/features/cart/cart.ts";
 import { zoneCheckData } from "#app/features/delivery/delivery.server.ts";
@@ -381,6 +381,8 @@ export const DELETED_CUSTOMER_NAME = "Deleted customer";
 export async function deleteCustomerAccount(
   customerId: string,
   origin: AuditOrigin,
+  /** Staff erasing the data on the customer's request (record 057); null: the customer. */
+  staff: AuditActor | null = null,
 ): Promise<AccountDeletion> {
   const database = await db();
   return database.transaction(async (tx) => {
@@ -400,8 +402,9 @@ export async function deleteCustomerAccount(
     if (mine.some((order) => (OPEN_STATUSES as readonly string[]).includes(order.status))) {
       return {
         ok: false as const,
-        error:
-          "An order of yours is still open. Cancel it, or wait until it is delivered, then delete the account.",
+        error: staff
+          ? "An order of this customer is still open. Cancel it, or wait until it is delivered, then erase the data."
+          : "An order of yours is still open. Cancel it, or wait until it is delivered, then delete the account.",
       };
     }
     const ids = mine.map((order) => order.id);
@@ -436,8 +439,8 @@ export async function deleteCustomerAccount(
       ),
     );
     await tx.delete(customers).where(eq(customers.id, customerId));
-    await recordAudit(tx, { userId: null, email: null, role: null }, origin, {
-      action: "customer.deleted",
+    await recordAudit(tx, staff ?? { userId: null, email: null, role: null }, origin, {
+      action: staff ? "customer.erased" : "customer.deleted",
       targetType: "customer",
       targetId: customerId,
       details: { orders: ids.length, idPhotos: photoIds.length },

@@ -40,3 +40,6 @@ export const addressSchema = z.object({
   isDefault: z.boolean(),
 });
 export type AddressInput = z.infer<typeof addressSchema>;
+
+/** How long staff's note on a customer may be (record 057). */
+export const STAFF_NOTE_MAX = 2000;

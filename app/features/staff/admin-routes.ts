@@ -144,6 +144,10 @@ export const ADMIN_ROUTES = {
   "/admin/id-photos/:id": { read: "today.run", resource: true },
   /** The customer's signature at the door (record 051): every opening audited. */
   "/admin/orders/:id/signature": { read: "orders", resource: true },
+  /** Customers for staff (record 057): search, the note, export and erasure on request. */
+  "/admin/customers": { read: "customers" },
+  "/admin/customers/:id": { read: "customers", actions: { note: "customers", erase: "customers" } },
+  "/admin/customers/:id/export": { read: "customers", resource: true },
   "/admin/audit": { read: "audit" },
   "/admin/audit/export": { read: "audit", resource: true },
   "/admin/staff": {
@@ -205,6 +209,7 @@ export const ADMIN_NAVIGATION: readonly { to: AdminRoutePattern; label: string }
   { to: "/admin/dashboard", label: "Dashboard" },
   { to: "/admin/products", label: "Products" },
   { to: "/admin/orders", label: "Orders" },
+  { to: "/admin/customers", label: "Customers" },
   { to: "/admin/outbox", label: "Outbox" },
   { to: "/admin/settings/limits", label: "Limits" },
   { to: "/admin/settings/delivery", label: "Delivery" },

@@ -19,6 +19,8 @@ export const PERMISSIONS = [
   "today.run",
   /** Confirming drivers' cash drops and the daily cash report (P-33). */
   "cash",
+  /** Customers: search, their orders, the staff note, export and erasure on request (record 057). */
+  "customers",
   /** The outbox of e-mails. */
   "outbox",
   /** Delivery zones, capacity, closures and purchase limits. */

@@ -1,0 +1,157 @@
+import { randomInt, randomUUID } from "node:crypto";
+import { and, eq } from "drizzle-orm";
+import { expect, it } from "vitest";
+import { auditEvents, customers, idPhotos, orders } from "#app/db/schema.ts";
+import { describeEachDatabase } from "#tests/db.ts";
+import { insertStaff } from "#tests/staff/support.ts";
+import { insertOrderRow } from "#tests/support/order-rows.ts";
+import { DELETED_CUSTOMER_NAME } from "./account.server.ts";
+import {
+  eraseCustomerForStaff,
+  exportCustomerForStaff,
+  saveStaffNote,
+  searchCustomers,
+  staffCustomer,
+} from "./staff-customers.server.ts";
+
+const ORIGIN = { ipAddress: "10.9.1.1", requestId: null };
+
+describeEachDatabase("customers for staff", (database) => {
+  async function manager() {
+    const staff = await insertStaff(database().db, "manager", "Manny");
+    return { actor: { userId: staff.id, email: staff.email, role: "manager" as const }, origin: ORIGIN };
+  }
+
+  /** An account with one order and a guest with one, sharing nothing but a made-up last name. */
+  async function accountAndGuest(status = "delivered") {
+    const { db } = database();
+    const tag = randomUUID().slice(0, 6);
+    const phone = `+1202${randomInt(1_000_000, 9_999_999)}`;
+    const email = `acct-${tag}@example.com`;
+    const [account] = await db
+      .insert(customers)
+      .values({ email, name: `Ann Zq${tag}`, phone, emailVerifiedAt: new Date() })
+      .returning({ id: customers.id });
+    const [photo] = await db
+      .insert(idPhotos)
+      .values({ contentType: "image/jpeg", bytes: new Uint8Array([1, 2, 3]) })
+      .returning({ id: idPhotos.id });
+    const order = await insertOrderRow(db, {
+      customerName: `Ann Zq${tag}`,
+      deliveryDate: "2026-11-20",
+      status,
+      idPhotoId: photo?.id ?? null,
+    });
+    await db.update(orders).set({ userEmail: email, phone }).where(eq(orders.id, order.id));
+    const guestOrder = await insertOrderRow(db, {
+      customerName: `Gus Zq${tag}`,
+      deliveryDate: "2026-11-20",
+      idPhotoId: null,
+    });
+    const guestEmail = `guest-${tag}@example.com`;
+    await db.update(orders).set({ userEmail: guestEmail }).where(eq(orders.id, guestOrder.id));
+    return {
+      id: account?.id as string,
+      email,
+      phone,
+      tag,
+      orderId: order.id,
+      photoId: photo?.id,
+      guestEmail,
+    };
+  }
+
+  it("finds accounts and guests by name, phone and e-mail, and says which is which", async () => {
+    const { id, email, phone, tag, guestEmail } = await accountAndGuest();
+    const byName = await searchCustomers(`zq${tag}`);
+    expect(byName).toEqual([
+      expect.objectContaining({ kind: "account", id, email, orders: 1 }),
+      expect.objectContaining({ kind: "guest", email: guestEmail, orders: 1 }),
+    ]);
+    const typed = `(${phone.slice(2, 5)}) ${phone.slice(5, 8)}-${phone.slice(8)}`;
+    expect(await searchCustomers(typed)).toEqual([expect.objectContaining({ kind: "account", id })]);
+    expect(await searchCustomers(guestEmail.toUpperCase())).toEqual([
+      expect.objectContaining({ kind: "guest", email: guestEmail, name: `Gus Zq${tag}` }),
+    ]);
+    expect(await searchCustomers(`nobody-${tag}`)).toEqual([]);
+    // An account without orders is found by its own name, the last name too.
+    const [fresh] = await database()
+      .db.insert(customers)
+      .values({ email: `new-${tag}@example.com`, name: `Nia Yx${tag}`, emailVerifiedAt: new Date() })
+      .returning({ id: customers.id });
+    expect(await searchCustomers(`yx${tag}`)).toEqual([
+      {
+        kind: "account",
+        id: fresh?.id,
+        email: `new-${tag}@example.com`,
+        name: `Nia Yx${tag}`,
+        phone: "",
+        orders: 0,
+      },
+    ]);
+  });
+
+  it("shows the customer's orders with their ID status, and saves the staff note, audited", async () => {
+    const { db } = database();
+    const by = await manager();
+    const { id, orderId } = await accountAndGuest();
+    const page = await staffCustomer(id);
+    expect(page?.orders).toEqual([
+      expect.objectContaining({ id: orderId, status: "delivered", hasIdPhoto: true }),
+    ]);
+    expect(await saveStaffNote(id, "  Prefers the side door.  ", by)).toBe(true);
+    expect((await staffCustomer(id))?.staffNote).toBe("Prefers the side door.");
+    const events = await db
+      .select({ action: auditEvents.action, actorId: auditEvents.actorId })
+      .from(auditEvents)
+      .where(eq(auditEvents.targetId, id));
+    expect(events).toEqual([{ action: "customer.note-saved", actorId: by.actor.userId }]);
+    expect(await saveStaffNote(randomUUID(), "x", by)).toBe(false);
+  });
+
+  it("exports the customer's own JSON, audited as an export", async () => {
+    const { db } = database();
+    const by = await manager();
+    const { id, email, orderId } = await accountAndGuest();
+    const exported = await exportCustomerForStaff(id, by);
+    expect(exported?.account.email).toBe(email);
+    expect(exported?.orders.map((order) => order.id)).toEqual([orderId]);
+    const events = await db
+      .select({ action: auditEvents.action, actorId: auditEvents.actorId })
+      .from(auditEvents)
+      .where(eq(auditEvents.targetId, id));
+    expect(events).toEqual([{ action: "customer.exported", actorId: by.actor.userId }]);
+  });
+
+  it("refuses to erase while an order is open, then erases as the customer's own deletion, audited", async () => {
+    const { db } = database();
+    const by = await manager();
+    const { id, orderId, photoId } = await accountAndGuest("confirmed");
+    const refused = await eraseCustomerForStaff(id, by);
+    expect(refused).toEqual({ ok: false, error: expect.stringContaining("still open") });
+    expect(await staffCustomer(id)).not.toBeNull();
+
+    await db.update(orders).set({ status: "delivered" }).where(eq(orders.id, orderId));
+    expect(await eraseCustomerForStaff(id, by)).toEqual({ ok: true, anonymisedOrders: 1 });
+    const [kept] = await db.select().from(orders).where(eq(orders.id, orderId));
+    expect(kept).toMatchObject({
+      customerName: DELETED_CUSTOMER_NAME,
+      userEmail: "",
+      phone: "",
+      idPhotoId: null,
+      customerId: null,
+    });
+    expect(
+      await db
+        .select()
+        .from(idPhotos)
+        .where(eq(idPhotos.id, photoId as string)),
+    ).toEqual([]);
+    expect(await staffCustomer(id)).toBeNull();
+    const events = await db
+      .select({ actorId: auditEvents.actorId, details: auditEvents.details })
+      .from(auditEvents)
+      .where(and(eq(auditEvents.targetId, id), eq(auditEvents.action, "customer.erased")));
+    expect(events).toEqual([{ actorId: by.actor.userId, details: { orders: 1, idPhotos: 1 } }]);
+  });
+});
