@@ -5,7 +5,7 @@
  *
  *   npm run bench                      all figures (about 10 minutes on 2 cores)
  *   npm run bench -- --only=cached,cold   some sections: cached, tracking, browser, cold, orders, fresh-pg, dashboard, today,
- *                                      import, orders-search, audit, fuzz, ops, refusals, memory
+ *                                      import, orders-search, audit, fuzz, ops, refusals, memory, driver
  *   BENCH_SECONDS=5 BENCH_ROUNDS=3     seconds per load run, rounds per figure (defaults)
  *   BENCH_PG_URL=postgres://…          PostgreSQL for the PostgreSQL-only figures (default: DATABASE_URL,
  *                                      else postgres://postgres@127.0.0.1:5432/test when it answers)
@@ -18,9 +18,11 @@ import { enrolOverHttp } from "../../tests/e2e/support/admin-sign-in.ts";
 import { countOrders, discoverTarget, fuzzRawHttp, fuzzServer } from "../../tests/fuzz/hostile-requests.ts";
 import { adminCookie, firstLoad, launchChromium, priceChangeVisibility } from "./browser.ts";
 import { benchCheckoutRefusals } from "./checkout-refusals.ts";
+import { benchDriver } from "./driver.ts";
 import {
   ADMIN,
   type BenchServer,
+  BUILD_DIR,
   bodyBytes,
   buildApp,
   createDataSet,
@@ -799,6 +801,7 @@ async function main() {
     }
     if (wants("fuzz")) await fuzzSection();
     if (wants("memory")) for (const row of await benchMemory({ postgresUrl: pgUrl })) record(row);
+    if (wants("driver")) for (const row of await benchDriver(BUILD_DIR)) record(row);
   } finally {
     for (const server of servers) await server.stop().catch(() => {});
     for (const dispose of disposals) await dispose().catch(() => {});
