@@ -96,6 +96,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     clientAddress: context.get(requestInfoContext).clientAddress,
     cookieHeader,
     verifiedContacts: customer ? [customer.email.trim().toLowerCase()] : [],
+    customerId: customer?.customerId ?? null,
   });
   if (!result.ok) context.set(refusedPostContext, true);
   if (result.ok) {
