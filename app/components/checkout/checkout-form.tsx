@@ -98,6 +98,8 @@ export type CheckoutPrefill = {
   city: string;
   zipCode: string;
   state: DeliveryState | null;
+  /** The customer's verified ID on file, its expiry (record 058): no upload is asked for. */
+  idOnFileExpires: string | null;
 };
 
 function withPrefill(values: TextValues, prefill: CheckoutPrefill | null | undefined): TextValues {
@@ -333,7 +335,7 @@ export function CheckoutForm({
     const fieldErrors: FieldErrors = parsed.success ? {} : fieldErrorsOf(parsed.error);
     fieldErrors.zipCode ??= zipProblem(values.zipCode, state);
     fieldErrors.payWith ??= payWithProblem(values.payWith);
-    const fileProblem = keptPhoto && !idFile ? null : idFileProblem(idFile);
+    const fileProblem = (keptPhoto || prefill?.idOnFileExpires) && !idFile ? null : idFileProblem(idFile);
     if (fileProblem) fieldErrors.idFront = fileProblem;
     if (Object.values(fieldErrors).some(Boolean)) {
       setErrors(fieldErrors);
@@ -411,6 +413,8 @@ export function CheckoutForm({
           fields={fields}
           idFile={idFile}
           keptPhotoName={keptPhoto ? keptPhoto.name || "Your ID photo" : null}
+          signedIn={Boolean(prefill)}
+          idOnFileExpires={prefill?.idOnFileExpires ?? null}
           onFileChange={(file) => {
             const problem = file ? idFileProblem(file) : null;
             setIdFile(file && !problem ? file : null);

@@ -25,10 +25,10 @@ import {
   forgetIdOnFile,
   idFileOfOrder,
   idOnFileOf,
-  idOnFileText,
   revokeIdOnFile,
   verifyIdOnFile,
 } from "./id-on-file.server.ts";
+import { idOnFileText } from "./id-on-file.ts";
 import { getIdPhoto } from "./id-photos.server.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -12,19 +12,13 @@ import { customerIdFiles, idPhotos } from "#app/db/schema.ts";
 import { type AuditBy, recordAuditBy } from "#app/features/audit/audit.server.ts";
 import { idPhotoKeyring } from "#app/features/keyring/id-photo-crypto.server.ts";
 import { addStoreDays, isStoreDate, storeDay } from "#app/utils/store-time.ts";
+import { KEEP_ID_FIELD } from "./id-on-file.ts";
 import { insertEncryptedIdPhoto } from "./id-photo-keys.server.ts";
 import { getIdPhoto } from "./id-photos.server.ts";
 
-/** The checkout's box: 'Keep my ID on file for next time'. */
-export const KEEP_ID_FIELD = "keepIdOnFile";
+export { KEEP_ID_FIELD };
 
 export type IdOnFile = { expiresOn: string };
-
-/** 'ID on file (expires 03/2029)' for an expiry of 2029-03-31. */
-export function idOnFileText(expiresOn: string) {
-  const [year, month] = expiresOn.split("-");
-  return `ID on file (expires ${month}/${year})`;
-}
 
 /**
  * A new `id_photos` row with the same picture, encrypted again under its own id and nonce (the id is
