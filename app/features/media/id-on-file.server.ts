@@ -6,7 +6,7 @@
  * copy of the photo, so each order's photo is viewed, audited and deleted by retention as before.
  */
 import { randomUUID } from "node:crypto";
-import { and, eq, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
 import { db, type Executor } from "#app/db/client.server.ts";
 import { customerIdFiles, idPhotos } from "#app/db/schema.ts";
 import { type AuditBy, recordAuditBy } from "#app/features/audit/audit.server.ts";
@@ -109,6 +109,23 @@ export async function idFileOfOrder(orderId: string, executor?: Executor): Promi
     .where(eq(customerIdFiles.sourceOrderId, orderId))
     .limit(1);
   return file ?? null;
+}
+
+/** The files kept from these orders' photos, by order id: the order cards show them to staff. */
+export async function idFilesOfOrders(orderIds: string[], executor?: Executor) {
+  const byOrder = new Map<string, OrderIdFile>();
+  if (orderIds.length === 0) return byOrder;
+  const database = executor ?? (await db());
+  const rows = await database
+    .select({
+      orderId: customerIdFiles.sourceOrderId,
+      customerId: customerIdFiles.customerId,
+      expiresOn: customerIdFiles.expiresOn,
+    })
+    .from(customerIdFiles)
+    .where(inArray(customerIdFiles.sourceOrderId, orderIds));
+  for (const { orderId, ...file } of rows) if (orderId) byOrder.set(orderId, file);
+  return byOrder;
 }
 
 export type IdFileChange = { ok: true } | { ok: false; reason: "not-found" | "expired" | "invalid-date" };

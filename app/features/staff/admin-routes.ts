@@ -141,6 +141,12 @@ export const ADMIN_ROUTES = {
   "/admin/id-photos/:id": { read: "today.run", resource: true },
   /** The customer's signature at the door (record 051): every opening audited. */
   "/admin/orders/:id/signature": { read: "orders", resource: true },
+  /** Verify a customer's ID on file with its expiry, or take it off file (record 058): audited. */
+  "/admin/orders/:id/id-on-file": {
+    read: "orders",
+    resource: true,
+    actions: { verify: "orders", revoke: "orders" },
+  },
   "/admin/audit": { read: "audit" },
   "/admin/audit/export": { read: "audit", resource: true },
   "/admin/staff": {
