@@ -129,6 +129,7 @@ const DECISION_26: Record<string, { read: Role[]; actions?: Record<string, Role[
   "/admin/logout": { read: [O, M, D], actions: { "*": [O, M, D] } },
   "/admin/id-photos/:id": { read: [O, M, D] },
   "/admin/orders/:id/signature": { read: [O, M] },
+  "/admin/orders/:id/id-on-file": { read: [O, M], actions: { verify: [O, M], revoke: [O, M] } },
   "/admin/audit": { read: [O] },
   "/admin/audit/export": { read: [O] },
   "/admin/staff": {

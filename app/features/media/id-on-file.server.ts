@@ -9,7 +9,13 @@ import { randomUUID } from "node:crypto";
 import { and, eq, inArray, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
 import { db, type Executor } from "#app/db/client.server.ts";
 import { customerIdFiles, idPhotos } from "#app/db/schema.ts";
-import { type AuditBy, recordAuditBy } from "#app/features/audit/audit.server.ts";
+import {
+  type AuditBy,
+  type AuditOrigin,
+  COMMAND_LINE_ORIGIN,
+  recordAudit,
+  recordAuditBy,
+} from "#app/features/audit/audit.server.ts";
 import { idPhotoKeyring } from "#app/features/keyring/id-photo-crypto.server.ts";
 import { addStoreDays, isStoreDate, storeDay } from "#app/utils/store-time.ts";
 import { KEEP_ID_FIELD } from "./id-on-file.ts";
@@ -168,9 +174,29 @@ export async function revokeIdOnFile(orderId: string, by: AuditBy): Promise<IdFi
   });
 }
 
-/** The customer removes their ID from file themselves (the account's privacy section). */
-export async function forgetIdOnFile(customerId: string, executor?: Executor) {
-  return dropFile(executor ?? (await db()), customerId);
+/** The customer's own view of their file (the account page): null when none is kept. */
+export async function customerIdFile(customerId: string) {
+  const database = await db();
+  const [file] = await database
+    .select({ expiresOn: customerIdFiles.expiresOn })
+    .from(customerIdFiles)
+    .where(eq(customerIdFiles.customerId, customerId))
+    .limit(1);
+  return file ?? null;
+}
+
+/** The customer removes their ID from file themselves (the account's privacy section): audited. */
+export async function forgetIdOnFile(customerId: string, origin: AuditOrigin = COMMAND_LINE_ORIGIN) {
+  const database = await db();
+  return database.transaction(async (tx) => {
+    if (!(await dropFile(tx, customerId))) return false;
+    await recordAudit(tx, { userId: null, email: null, role: null }, origin, {
+      action: "id_on_file.removed",
+      targetType: "customer",
+      targetId: customerId,
+    });
+    return true;
+  });
 }
 
 /**
