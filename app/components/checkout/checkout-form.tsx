@@ -213,6 +213,7 @@ export function CheckoutForm({
     focusFirstError(formRef.current, result.fieldErrors);
   }, [fetcher.data, fetcher.state, navigate, onPlaced, setStockNotice, draft.forget]);
 
+  const idOnFile = Boolean(prefill?.idOnFileExpires);
   const missing = useMemo(() => {
     const list: string[] = [];
     if (!timeSlot) list.push("a delivery time");
@@ -222,10 +223,10 @@ export function CheckoutForm({
     if (!values.address.trim()) list.push("your street address");
     if (!values.city.trim()) list.push("your city");
     if (!values.zipCode.trim()) list.push("your ZIP code");
-    if (!idFile && !keptPhoto) list.push("a photo of your ID");
+    if (!idFile && !keptPhoto && !idOnFile) list.push("a photo of your ID");
     if (!ageConfirmed) list.push("the age confirmation");
     return list;
-  }, [values, timeSlot, idFile, keptPhoto, ageConfirmed]);
+  }, [values, timeSlot, idFile, keptPhoto, idOnFile, ageConfirmed]);
 
   const weight = useCartWeight(items, limits);
   const limitProblem = weight.problemFor(state);
@@ -335,7 +336,7 @@ export function CheckoutForm({
     const fieldErrors: FieldErrors = parsed.success ? {} : fieldErrorsOf(parsed.error);
     fieldErrors.zipCode ??= zipProblem(values.zipCode, state);
     fieldErrors.payWith ??= payWithProblem(values.payWith);
-    const fileProblem = (keptPhoto || prefill?.idOnFileExpires) && !idFile ? null : idFileProblem(idFile);
+    const fileProblem = (keptPhoto || idOnFile) && !idFile ? null : idFileProblem(idFile);
     if (fileProblem) fieldErrors.idFront = fileProblem;
     if (Object.values(fieldErrors).some(Boolean)) {
       setErrors(fieldErrors);
