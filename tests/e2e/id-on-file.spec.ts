@@ -99,7 +99,9 @@ test("ID on file: kept when ticked, verified by staff, used instead of the uploa
 
   // 4. Staff see the photo on the new order too.
   await admin.goto(`/admin/orders?q=${encodeURIComponent(email)}`);
-  const cards = admin.locator("[id^=order-]");
+  const cards = admin
+    .locator("[id^=order-]")
+    .filter({ has: admin.getByRole("heading", { level: 2, name: /^Order #/ }) });
   await expect(cards).toHaveCount(2);
   const newest = cards.first();
   const photo = newest.getByRole("img", { name: "ID of Fay File" });
