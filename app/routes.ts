@@ -61,6 +61,7 @@ export default [
       route("account/two-factor", "routes/admin/two-factor.tsx"),
       route("id-photos/:id", "routes/admin/id-photo.ts"),
       route("orders/:id/signature", "routes/admin/orders/signature.ts"),
+      route("orders/:id/id-on-file", "routes/admin/orders/id-on-file.ts"),
     ]),
   ]),
   // The driver's run on the phone: behind the admin guard (its own middleware), without the admin chrome.

@@ -1044,3 +1044,37 @@ export const driverPhoneSyncs = pgTable("driver_phone_syncs", {
   /** Actions the phone still held when it last reached the server. */
   waiting: integer("waiting").notNull().default(0),
 });
+
+/**
+ * A customer's ID kept on file (record 058): a copy of the photo of the order where they ticked
+ * 'Keep my ID on file for next time', encrypted like every ID photo. Usable at checkout only once
+ * staff verified it and recorded its expiry (`expires_on`, the ID's last valid day) and while that
+ * day is not past. One per customer; deleted at expiry plus the retention period, on the customer's
+ * request, with the account, or when staff revoke it.
+ */
+export const customerIdFiles = pgTable(
+  "customer_id_files",
+  {
+    customerId: uuid("customer_id")
+      .primaryKey()
+      .references(() => customers.id, { onDelete: "cascade" }),
+    photoId: uuid("photo_id")
+      .notNull()
+      .references(() => idPhotos.id, { onDelete: "cascade" }),
+    /** The order whose photo this is: staff verify it there. */
+    sourceOrderId: uuid("source_order_id").references(() => orders.id, { onDelete: "set null" }),
+    expiresOn: date("expires_on", { mode: "string" }),
+    verifiedAt: timestamp("verified_at", { withTimezone: true }),
+    verifiedBy: uuid("verified_by").references(() => adminUsers.id, { onDelete: "set null" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex("customer_id_files_photo_id_idx").on(table.photoId),
+    index("customer_id_files_source_order_id_idx").on(table.sourceOrderId),
+    index("customer_id_files_expires_on_idx").on(table.expiresOn),
+    check(
+      "customer_id_files_verified_has_expiry",
+      sql`(${table.verifiedAt} IS NULL) = (${table.expiresOn} IS NULL)`,
+    ),
+  ],
+);

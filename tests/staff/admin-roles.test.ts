@@ -134,6 +134,7 @@ const DECISION_26: Record<string, { read: Role[]; actions?: Record<string, Role[
   "/admin/customers": { read: [O, M] },
   "/admin/customers/:id": { read: [O, M], actions: { note: [O, M], erase: [O, M] } },
   "/admin/customers/:id/export": { read: [O, M] },
+  "/admin/orders/:id/id-on-file": { read: [O, M], actions: { verify: [O, M], revoke: [O, M] } },
   "/admin/audit": { read: [O] },
   "/admin/audit/export": { read: [O] },
   "/admin/staff": {

@@ -1,13 +1,18 @@
-import { type ReactNode, useState } from "react";
+import { type ReactNode, useId, useState } from "react";
+import { Form, useLocation } from "react-router";
 import { Badge } from "#app/components/ui/badge.tsx";
+import { Button } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
+import { Input } from "#app/components/ui/input.tsx";
 import { changeToBringText } from "#app/features/delivery/cash-change.ts";
+import { idOnFileText } from "#app/features/media/id-on-file.ts";
 import type { AdminOrder } from "#app/features/orders/admin-orders.server.ts";
 import { cn } from "#app/utils/cn.ts";
 import { formatCents } from "#app/utils/money.ts";
 import { formatPhone } from "#app/utils/phone.ts";
 import { formatStoreDate, nextDate, STORE_TIME_ZONE } from "#app/utils/store-time.ts";
+import { CsrfInput } from "./csrf.tsx";
 import { StatusBadge } from "./status-badge.tsx";
 
 const placedAt = new Intl.DateTimeFormat("en-US", {
@@ -104,6 +109,7 @@ export function OrderCard({
             </li>
           </ul>
           <IdPhoto photoId={order.idPhotoId} name={order.customerName} />
+          {order.idFile ? <IdOnFilePanel orderId={order.id} expiresOn={order.idFile.expiresOn} /> : null}
         </OrderCardSection>
         <OrderCardSection title="Delivery" orderId={order.id}>
           <ul className="space-y-1.5 text-sm">
@@ -250,6 +256,51 @@ export function IdPhoto({ photoId, name }: { photoId: string | null; name: strin
         onError={() => setFailed(true)}
       />
     </a>
+  );
+}
+
+/**
+ * The customer ticked 'Keep my ID on file for next time' on this order (record 058): staff who
+ * checked the photo record the ID's expiry to keep it, and can take it off file at any time.
+ */
+function IdOnFilePanel({ orderId, expiresOn }: { orderId: string; expiresOn: string | null }) {
+  const location = useLocation();
+  const dateId = useId();
+  const action = `/admin/orders/${orderId}/id-on-file`;
+  const returnTo = `${location.pathname}${location.search}`;
+  return (
+    <div className="mt-3 space-y-2 rounded-md border border-border bg-muted/40 px-3 py-2 text-sm">
+      {expiresOn ? (
+        <p className="flex items-center gap-2 font-medium">
+          <Icon name="circle-check" className="size-4 shrink-0 text-success" />
+          {idOnFileText(expiresOn)}
+        </p>
+      ) : (
+        <Form method="post" action={action} className="space-y-2">
+          <CsrfInput />
+          <input type="hidden" name="intent" value="verify" />
+          <input type="hidden" name="returnTo" value={returnTo} />
+          <p className="font-medium">The customer asked to keep this ID on file.</p>
+          <label htmlFor={dateId} className="block text-muted-foreground">
+            ID expires
+          </label>
+          <div className="flex flex-wrap gap-2">
+            <Input id={dateId} name="expiresOn" type="date" required className="h-11 w-44" />
+            <Button type="submit" className="min-h-11">
+              Verify and keep on file
+            </Button>
+          </div>
+        </Form>
+      )}
+      <Form method="post" action={action}>
+        <CsrfInput />
+        <input type="hidden" name="intent" value="revoke" />
+        <input type="hidden" name="returnTo" value={returnTo} />
+        <Button type="submit" variant="outline" className="min-h-11">
+          {expiresOn ? "Revoke ID on file" : "Do not keep this ID"}
+        </Button>
+      </Form>
+    </div>
   );
 }
 

@@ -98,6 +98,8 @@ export type CheckoutPrefill = {
   city: string;
   zipCode: string;
   state: DeliveryState | null;
+  /** The customer's verified ID on file, its expiry (record 058): no upload is asked for. */
+  idOnFileExpires: string | null;
 };
 
 function withPrefill(values: TextValues, prefill: CheckoutPrefill | null | undefined): TextValues {
@@ -211,6 +213,7 @@ export function CheckoutForm({
     focusFirstError(formRef.current, result.fieldErrors);
   }, [fetcher.data, fetcher.state, navigate, onPlaced, setStockNotice, draft.forget]);
 
+  const idOnFile = Boolean(prefill?.idOnFileExpires);
   const missing = useMemo(() => {
     const list: string[] = [];
     if (!timeSlot) list.push("a delivery time");
@@ -220,10 +223,10 @@ export function CheckoutForm({
     if (!values.address.trim()) list.push("your street address");
     if (!values.city.trim()) list.push("your city");
     if (!values.zipCode.trim()) list.push("your ZIP code");
-    if (!idFile && !keptPhoto) list.push("a photo of your ID");
+    if (!idFile && !keptPhoto && !idOnFile) list.push("a photo of your ID");
     if (!ageConfirmed) list.push("the age confirmation");
     return list;
-  }, [values, timeSlot, idFile, keptPhoto, ageConfirmed]);
+  }, [values, timeSlot, idFile, keptPhoto, idOnFile, ageConfirmed]);
 
   const weight = useCartWeight(items, limits);
   const limitProblem = weight.problemFor(state);
@@ -333,7 +336,7 @@ export function CheckoutForm({
     const fieldErrors: FieldErrors = parsed.success ? {} : fieldErrorsOf(parsed.error);
     fieldErrors.zipCode ??= zipProblem(values.zipCode, state);
     fieldErrors.payWith ??= payWithProblem(values.payWith);
-    const fileProblem = keptPhoto && !idFile ? null : idFileProblem(idFile);
+    const fileProblem = (keptPhoto || idOnFile) && !idFile ? null : idFileProblem(idFile);
     if (fileProblem) fieldErrors.idFront = fileProblem;
     if (Object.values(fieldErrors).some(Boolean)) {
       setErrors(fieldErrors);
@@ -411,6 +414,8 @@ export function CheckoutForm({
           fields={fields}
           idFile={idFile}
           keptPhotoName={keptPhoto ? keptPhoto.name || "Your ID photo" : null}
+          signedIn={Boolean(prefill)}
+          idOnFileExpires={prefill?.idOnFileExpires ?? null}
           onFileChange={(file) => {
             const problem = file ? idFileProblem(file) : null;
             setIdFile(file && !problem ? file : null);

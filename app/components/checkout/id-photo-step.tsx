@@ -2,6 +2,7 @@ import { useEffect, useState } from "react";
 import { Icon } from "#app/components/ui/icon.tsx";
 import { FieldError } from "#app/components/ui/input.tsx";
 import { ID_IMAGE_ACCEPT, ID_IMAGE_HINT } from "#app/features/media/id-image.ts";
+import { idOnFileText, KEEP_ID_FIELD } from "#app/features/media/id-on-file.ts";
 import { cn } from "#app/utils/cn.ts";
 import type { CheckoutFields } from "./checkout-fields.ts";
 import { CheckoutSection } from "./checkout-section.tsx";
@@ -12,7 +13,13 @@ export function IdPhotoStep({
   idFile,
   keptPhotoName,
   onFileChange,
+  signedIn = false,
+  idOnFileExpires = null,
 }: {
+  /** A signed-in customer may keep the photo on file for next time (record 058). */
+  signedIn?: boolean;
+  /** Their verified, unexpired ID on file: shown instead of the upload. */
+  idOnFileExpires?: string | null;
   fields: CheckoutFields;
   idFile: File | null;
   /** The name of the photo sent ahead on an earlier visit, when the form was resumed with it. */
@@ -23,6 +30,19 @@ export function IdPhotoStep({
   const { fieldProps, errors, idOf, errorIdOf } = fields;
   const preview = usePreviewUrl(idFile);
   const kept = !idFile && keptPhotoName !== null;
+  if (idOnFileExpires) {
+    return (
+      <CheckoutSection icon={<Icon name="id-card" />} title="ID verification" step={4}>
+        <p className="flex min-h-11 items-center gap-2 rounded-lg bg-secondary px-4 py-3 font-semibold">
+          <Icon name="circle-check" className="size-5 shrink-0 text-success" />
+          {idOnFileText(idOnFileExpires)}
+        </p>
+        <p className="mt-2 text-sm text-muted-foreground">
+          We use the ID photo you gave us before. Our driver checks your ID again at the door.
+        </p>
+      </CheckoutSection>
+    );
+  }
   return (
     <CheckoutSection icon={<Icon name="id-card" />} title="ID verification" step={4}>
       <p className="text-sm text-muted-foreground">
@@ -66,6 +86,12 @@ export function IdPhotoStep({
         />
       </label>
       <FieldError id={errorIdOf("idFront")}>{errors.idFront}</FieldError>
+      {signedIn ? (
+        <label className="mt-3 flex min-h-11 cursor-pointer items-center gap-3 text-sm">
+          <input type="checkbox" name={KEEP_ID_FIELD} className="size-5 accent-primary" />
+          Keep my ID on file for next time
+        </label>
+      ) : null}
     </CheckoutSection>
   );
 }

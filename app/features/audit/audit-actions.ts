@@ -5,6 +5,9 @@
  */
 export const AUDIT_ACTION_LABELS: Record<string, string> = {
   "id_photo.viewed": "Viewed the ID photo",
+  "id_on_file.verified": "Verified the ID and kept it on file",
+  "id_on_file.revoked": "Took the ID off file",
+  "id_on_file.removed": "The customer removed their ID from file",
   "order.status_changed": "Changed the status",
   "order.reopened": "Reopened",
   "order.driver_assigned": "Assigned a driver",

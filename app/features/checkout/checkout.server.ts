@@ -17,6 +17,12 @@ import {
 } from "#app/features/abuse/rate-limits.server.ts";
 import { ID_IMAGE_MESSAGES } from "#app/features/media/id-image.ts";
 import {
+  idOnFileOf,
+  KEEP_ID_FIELD,
+  keepIdOnFile,
+  photoFromFile,
+} from "#app/features/media/id-on-file.server.ts";
+import {
   checkIdPhotoBytes,
   deleteIdPhotos,
   idPhotoTokenOf,
@@ -150,6 +156,8 @@ export type CheckoutDependencies = {
    * their orders need no code.
    */
   verifiedContacts?: readonly string[];
+  /** The signed-in customer (record 053): their ID on file stands in for the upload (record 058). */
+  customerId?: string | null;
   now?: Date;
   /** Where the re-encoded photo goes; the default stores it in `id_photos`. */
   storePhoto?: (photo: ProcessedIdPhoto) => Promise<string>;
@@ -340,12 +348,22 @@ async function checkout(request: Request, dependencies: CheckoutDependencies): P
   const fieldErrors: FieldErrors = parsed.success ? {} : fieldErrorsOf(parsed.error);
   // With JavaScript the photo went ahead (P-8) and the post names it; without, it is here.
   const photoToken = idFront ? null : idPhotoTokenOf(form);
-  if (!idFront && !photoToken) fieldErrors.idFront = ID_IMAGE_MESSAGES.required;
+  const customerId = dependencies.customerId ?? null;
+  // No photo with the post: a signed-in customer's verified, unexpired ID on file stands in (record 058).
+  let fromFile = false;
+  if (!idFront && !photoToken && customerId) {
+    try {
+      fromFile = (await idOnFileOf(customerId, now)) !== null;
+    } catch (error) {
+      return orderFailed(client, error);
+    }
+  }
+  if (!idFront && !photoToken && !fromFile) fieldErrors.idFront = ID_IMAGE_MESSAGES.required;
   if (fieldErrors.ageConfirmed) return failure(client, { kind: "age" }, fieldErrors);
   if (parsed.success && parsed.data.items.length === 0) {
     return failure(client, { kind: "cart-empty" }, fieldErrors);
   }
-  if (!parsed.success || (!idFront && !photoToken)) {
+  if (!parsed.success || (!idFront && !photoToken && !fromFile)) {
     return failure(client, { kind: "check-details" }, fieldErrors);
   }
   const input = parsed.data;
@@ -411,6 +429,17 @@ async function checkout(request: Request, dependencies: CheckoutDependencies): P
         retryAfterSeconds: RETRY_AFTER_SECONDS,
       };
     }
+  } else if (fromFile && customerId) {
+    // The order's own copy of the photo on file: viewed, audited and deleted with the order.
+    try {
+      idPhotoId = await photoFromFile(customerId, now);
+    } catch (error) {
+      return orderFailed(client, error);
+    }
+    if (!idPhotoId) {
+      return failure(client, { kind: "check-details" }, { [ID_PHOTO_FIELD]: ID_IMAGE_MESSAGES.required });
+    }
+    storedHere = true;
   } else {
     // The photo sent ahead is gone (deleted unclaimed, or the token was made up): ask for it again.
     if (!prepared.sentPhotoId) {
@@ -431,6 +460,12 @@ async function checkout(request: Request, dependencies: CheckoutDependencies): P
       return refusalToFailure(client, result);
     }
     if (result.replayed) await forget();
+    else if (customerId && !fromFile && idPhotoId && form.get(KEEP_ID_FIELD) === "on") {
+      // The order is placed either way: a photo not kept is asked for again next time.
+      await keepIdOnFile({ customerId, orderId: result.order.id, photoId: idPhotoId }).catch((error) =>
+        log.error("Could not keep an ID on file", { error: rootCauseMessage(error) }),
+      );
+    }
     return {
       ok: true,
       client,

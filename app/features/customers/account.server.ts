@@ -8,6 +8,7 @@ import { and, desc, eq, inArray, lt, ne, or, sql } from "drizzle-orm";
 import { db, type Executor } from "#app/db/client.server.ts";
 import {
   customerAddresses,
+  customerIdFiles,
   customerPasskeys,
   customerSessions,
   customers,
@@ -428,6 +429,15 @@ export async function deleteCustomerAccount(
         .where(inArray(orders.id, ids));
     }
     if (photoIds.length > 0) await tx.delete(idPhotos).where(inArray(idPhotos.id, photoIds));
+    // The ID on file goes with the account (record 058); its row goes by the customer's cascade.
+    const [file] = await tx
+      .select({ photoId: customerIdFiles.photoId })
+      .from(customerIdFiles)
+      .where(eq(customerIdFiles.customerId, customerId));
+    if (file) {
+      photoIds.push(file.photoId);
+      await tx.delete(idPhotos).where(eq(idPhotos.id, file.photoId));
+    }
     await tx.delete(emailOutbox).where(
       and(
         or(

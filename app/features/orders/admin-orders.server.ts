@@ -27,6 +27,7 @@ import {
 } from "#app/db/schema.ts";
 import { SQL_REFUSALS } from "#app/db/sql-refusals.ts";
 import { type AuditBy, recordAuditBy } from "#app/features/audit/audit.server.ts";
+import { idFilesOfOrders, type OrderIdFile } from "#app/features/media/id-on-file.server.ts";
 import { config } from "#app/utils/env.server.ts";
 import { addStoreDays, STORE_TIME_ZONE, storeDay } from "#app/utils/store-time.ts";
 import { type DeliveredBy, deliveredBy } from "./delivered-by.server.ts";
@@ -66,6 +67,8 @@ export type AdminOrder = OrderSummary &
     delivered?: DeliveredBy | null;
     /** What the driver recorded at the door (record 051), when they did. */
     door?: DoorRecord | null;
+    /** The customer asked to keep this order's ID photo on file (record 058): staff verify it here. */
+    idFile?: OrderIdFile | null;
   };
 
 export type OrderScope = "incoming" | "completed";
@@ -79,6 +82,15 @@ export async function withDoorRecords(executor: Executor, listed: AdminOrder[]) 
   if (atTheDoor.length === 0) return;
   const records = await doorRecords(executor, atTheDoor);
   for (const order of listed) order.door = records.get(order.id) ?? null;
+}
+
+/** Adds the ID kept on file from each listed order's photo (record 058). */
+export async function withIdFiles(executor: Executor, listed: AdminOrder[]) {
+  const files = await idFilesOfOrders(
+    listed.filter((order) => order.idPhotoId).map((order) => order.id),
+    executor,
+  );
+  for (const order of listed) order.idFile = files.get(order.id) ?? null;
 }
 
 export type OrdersPage = { orders: AdminOrder[]; nextCursor: string | null };

@@ -2,12 +2,14 @@
  * ID photos are deleted ID_RETENTION_DAYS after their order is delivered or cancelled
  * (P-6). `orders.status_changed_at` says when that happened; the admin's status change
  * must set it. A photo no order refers to (sent ahead of a checkout that never came, P-8,
- * or a checkout that failed half-way) goes after UNCLAIMED_PHOTO_HOURS.
+ * or a checkout that failed half-way) goes after UNCLAIMED_PHOTO_HOURS. An ID kept on file goes
+ * ID_RETENTION_DAYS after its expiry (record 058).
  */
 import { and, inArray, isNotNull, lt, sql } from "drizzle-orm";
 import { db } from "#app/db/client.server.ts";
-import { idPhotos, orders } from "#app/db/schema.ts";
+import { customerIdFiles, idPhotos, orders } from "#app/db/schema.ts";
 import { UNCLAIMED_PHOTO_HOURS } from "#app/features/media/id-image.ts";
+import { deleteExpiredIdFiles } from "#app/features/media/id-on-file.server.ts";
 import { config } from "#app/utils/env.server.ts";
 import { startRetentionJob } from "#app/utils/periodic-job.server.ts";
 
@@ -56,12 +58,14 @@ export async function deleteExpiredIdPhotos(options: { now?: Date; retentionDays
         .returning({ id: idPhotos.id });
       deleted += gone.length;
     }
+    deleted += await deleteExpiredIdFiles(tx, now, retentionDays);
     const orphans = await tx
       .delete(idPhotos)
       .where(
         and(
           lt(idPhotos.createdAt, new Date(now.getTime() - UNCLAIMED_PHOTO_HOURS * HOUR_MS)),
           sql`NOT EXISTS (SELECT 1 FROM ${orders} WHERE ${orders.idPhotoId} = ${idPhotos.id})`,
+          sql`NOT EXISTS (SELECT 1 FROM ${customerIdFiles} WHERE ${customerIdFiles.photoId} = ${idPhotos.id})`,
         ),
       )
       .returning({ id: idPhotos.id });

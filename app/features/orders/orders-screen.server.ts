@@ -18,6 +18,7 @@ import {
   type OrderScope,
   type OrdersPage,
   withDoorRecords,
+  withIdFiles,
 } from "./admin-orders.server.ts";
 import { incomingBySlot } from "./bulk-orders.server.ts";
 import { countPlacedOrders } from "./day-board.server.ts";
@@ -54,6 +55,7 @@ export async function loadOrdersScreen(
         ? { ...(await incomingBySlot(filters)), nextCursor: null }
         : await listOrders(scope, { cursor: before, filters });
     await withDoorRecords(await db(), page.orders);
+    await withIdFiles(await db(), page.orders);
     const histories: OrderHistories = can(session.role, "audit")
       ? await orderHistories(page.orders.map((order: AdminOrder) => order.id))
       : null;

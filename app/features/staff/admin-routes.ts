@@ -148,6 +148,12 @@ export const ADMIN_ROUTES = {
   "/admin/customers": { read: "customers" },
   "/admin/customers/:id": { read: "customers", actions: { note: "customers", erase: "customers" } },
   "/admin/customers/:id/export": { read: "customers", resource: true },
+  /** Verify a customer's ID on file with its expiry, or take it off file (record 058): audited. */
+  "/admin/orders/:id/id-on-file": {
+    read: "orders",
+    resource: true,
+    actions: { verify: "orders", revoke: "orders" },
+  },
   "/admin/audit": { read: "audit" },
   "/admin/audit/export": { read: "audit", resource: true },
   "/admin/staff": {

@@ -14,6 +14,7 @@ import { CODE_FIELD, CODE_STEP_FIELD, RESEND_FIELD } from "#app/features/checkou
 import { savedAddresses } from "#app/features/customers/account.server.ts";
 import { checkoutDeliveryDays, zoneCheckData } from "#app/features/delivery/delivery.server.ts";
 import { smsConfigured } from "#app/features/email/sms.server.ts";
+import { idOnFileOf } from "#app/features/media/id-on-file.server.ts";
 import { getPurchaseLimitSettings } from "#app/features/purchase-limits/purchase-limits.server.ts";
 import { checkoutRefusalAnswer } from "#app/routes/shared/checkout-response.server.ts";
 import { customerOf } from "#app/routes/shared/customer-session.server.ts";
@@ -85,6 +86,7 @@ async function checkoutPrefillOf(request: Request): Promise<CheckoutPrefill | nu
     city: address?.isDefault ? address.city : "",
     zipCode: address?.isDefault ? address.zipCode : "",
     state: address?.isDefault ? address.state : null,
+    idOnFileExpires: (await idOnFileOf(customer.customerId))?.expiresOn ?? null,
   };
 }
 
@@ -96,6 +98,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     clientAddress: context.get(requestInfoContext).clientAddress,
     cookieHeader,
     verifiedContacts: customer ? [customer.email.trim().toLowerCase()] : [],
+    customerId: customer?.customerId ?? null,
   });
   if (!result.ok) context.set(refusedPostContext, true);
   if (result.ok) {
@@ -117,7 +120,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   const kind = result.refusal.kind;
   const codeStep =
     kind === "code-sent" || kind === "code-refused" || kind === "too-many-codes"
-      ? { sent: kind === "code-sent" ? result.refusal.message : null, keptFields: result.keptFields ?? null }
+      ? {
+          sent: kind === "code-sent" ? result.refusal.message : null,
+          keptFields: result.keptFields ?? null,
+          // The ID on file stands in for the photo on the code's page too (record 058).
+          idOnFile: customer ? (await idOnFileOf(customer.customerId)) !== null : false,
+        }
       : null;
   return data(
     {
@@ -230,11 +238,11 @@ function CodePage({
   step,
   error,
 }: {
-  step: { sent: string | null; keptFields: Array<[string, string]> | null };
+  step: { sent: string | null; keptFields: Array<[string, string]> | null; idOnFile?: boolean };
   error: string | null;
 }) {
   const fields = step.keptFields ?? [];
-  const photoSentAhead = fields.some(([name]) => name === "idPhotoToken");
+  const photoSentAhead = step.idOnFile || fields.some(([name]) => name === "idPhotoToken");
   return (
     <div className="mx-auto w-full max-w-2xl px-4 pt-6 pb-28 sm:pt-10">
       <h1 className="font-display text-3xl font-semibold text-primary sm:text-4xl">Enter your code</h1>

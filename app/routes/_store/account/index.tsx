@@ -30,6 +30,8 @@ import {
   readCustomerToken,
 } from "#app/features/customers/customer-sessions.server.ts";
 import { listPasskeys } from "#app/features/customers/passkeys.server.ts";
+import { customerIdFile, forgetIdOnFile } from "#app/features/media/id-on-file.server.ts";
+import { idOnFileText } from "#app/features/media/id-on-file.ts";
 import { type OrderStatus, STATUS_LABELS } from "#app/features/orders/order-status.ts";
 import { customerForm, requireCustomer } from "#app/routes/shared/customer-session.server.ts";
 import { PRIVATE_NO_STORE } from "#app/utils/cache-headers.ts";
@@ -59,6 +61,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     listPasskeys(customer.customerId),
     countCustomerSessions(await db(), customer.customerId),
   ]);
+  const idFile = await customerIdFile(customer.customerId);
   return {
     customer: {
       email: customer.email,
@@ -72,6 +75,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     addresses,
     passkeys,
     sessions,
+    idFile,
   };
 }
 
@@ -136,6 +140,14 @@ export async function action({ request, context }: Route.ActionArgs) {
       for (const cookie of clearedCustomerSessionCookies()) headers.append("Set-Cookie", cookie);
       headers.append("Set-Cookie", await toastHeader({ path: "/", title: "You are signed out" }));
       return redirect("/", { headers });
+    }
+    case "forget-id": {
+      await forgetIdOnFile(customer.customerId, originOf(context));
+      return redirectWithToast(
+        "/account",
+        { title: "ID removed", description: "Your ID photo on file is deleted." },
+        { headers: PRIVATE_NO_STORE },
+      );
     }
     case "delete-account": {
       if (form.get("confirm") !== "on") {
@@ -408,6 +420,22 @@ export default function AccountPage({ loaderData, actionData }: Route.ComponentP
               Download my data
             </a>
           </div>
+          {loaderData.idFile ? (
+            <div>
+              <h3 className="font-semibold">Your ID on file</h3>
+              <p className="mt-1 text-sm text-muted-foreground">
+                {loaderData.idFile.expiresOn
+                  ? `${idOnFileText(loaderData.idFile.expiresOn)}. Your checkouts use it instead of a new photo.`
+                  : "We check it with your order, then your next checkouts use it instead of a new photo."}
+              </p>
+              <Form method="post" className="mt-3">
+                <input type="hidden" name="csrf" value={csrf} />
+                <Button type="submit" name="intent" value="forget-id" variant="outline" className="min-h-11">
+                  Remove my ID from file
+                </Button>
+              </Form>
+            </div>
+          ) : null}
           <div>
             <h3 className="font-semibold text-destructive">Delete my account</h3>
             <p className="mt-1 text-sm text-muted-foreground">

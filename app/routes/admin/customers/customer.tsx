@@ -14,6 +14,8 @@ import {
   saveStaffNote,
   staffCustomer,
 } from "#app/features/customers/staff-customers.server.ts";
+import { customerIdFile, idOnFileOf } from "#app/features/media/id-on-file.server.ts";
+import { idOnFileText } from "#app/features/media/id-on-file.ts";
 import { OPEN_STATUSES } from "#app/features/orders/order-status.ts";
 import { adminForm, requireAdmin } from "#app/features/staff/guard.server.ts";
 import { formatCents } from "#app/utils/money.ts";
@@ -28,7 +30,16 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   requireAdmin(context);
   const customer = await staffCustomer(params.id);
   if (!customer) throw data("Customer not found", { status: 404 });
-  return { customer };
+  const [kept, usable] = [await customerIdFile(params.id), await idOnFileOf(params.id)];
+  // The ID on file (record 058): none, waiting for staff to verify it, usable, or past its expiry.
+  const idFile = !kept
+    ? "ID on file: none"
+    : usable
+      ? idOnFileText(usable.expiresOn)
+      : kept.expiresOn
+        ? `ID on file: expired (${kept.expiresOn})`
+        : "ID on file: kept, waiting for staff to verify it on the order";
+  return { customer, idFile };
 }
 
 export async function action({ params, context }: Route.ActionArgs) {
@@ -130,7 +141,7 @@ export default function CustomerPage({ loaderData, actionData }: Route.Component
             <h2 className="font-display text-primary text-xl">Contact</h2>
             <p className="mt-2 break-all text-sm">{customer.email}</p>
             <p className="text-sm">{customer.phone ? formatPhone(customer.phone) : "No phone given"}</p>
-            <p className="mt-2 text-sm">ID on file: none</p>
+            <p className="mt-2 text-sm">{loaderData.idFile}</p>
           </Card>
           <Card className="p-4">
             <PostForm intent="note" className="space-y-2">
