@@ -56,6 +56,9 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   "cash.drop_confirmed": "Confirmed a driver's cash drop",
   "run.manifest_frozen": "Started a run (manifest)",
   "customer.deleted": "A customer deleted their account",
+  "customer.note-saved": "Saved a staff note on a customer",
+  "customer.exported": "Exported a customer's data on request",
+  "customer.erased": "Erased a customer's data on request",
 };
 
 export const AUDIT_FILTER_KEYS = ["actor", "action", "targetType", "targetId", "from", "to"] as const;
