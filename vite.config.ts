@@ -2,7 +2,9 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
-import { defineConfig } from "vite";
+import { defineConfig, type Plugin } from "vite";
+import { VitePWA } from "vite-plugin-pwa";
+import reactRouterConfig from "./react-router.config.ts";
 
 /**
  * The storefront's shared chunk, as an allow-list (record 056): the modules every storefront page
@@ -61,8 +63,79 @@ for (const file of storefrontShared) {
     throw new Error(`vite.config.ts: STOREFRONT_SHARED names ${file}, which does not exist`);
 }
 
+/**
+ * The driver app's files (record 050): the client build's files the `/driver` page loads (the
+ * entry, the root, the driver routes and what they import statically, with their styles), read
+ * from the client bundle. The driver's service worker precaches these and nothing else: the
+ * storefront's and the admin's own chunks are not on the phone's list.
+ */
+const DRIVER_ROUTES = path.join(APP, "routes", "driver") + path.sep;
+const ENTRY_CLIENT = /[\\/]entry\.client\.[jt]sx?$/;
+/** React Router's route manifest, written beside the bundle (not one of its chunks); every page loads it. */
+const ROUTE_MANIFEST = /^assets\/manifest-[0-9a-f]{8}\.js$/;
+const driverFiles = new Set<string>();
+
+function driverShellFiles(): Plugin {
+  return {
+    name: "capital-grown:driver-shell-files",
+    applyToEnvironment: (environment) => environment.name === "client",
+    generateBundle(_options, bundle) {
+      driverFiles.clear();
+      const visit = (fileName: string) => {
+        const chunk = bundle[fileName];
+        if (!chunk || driverFiles.has(fileName)) return;
+        driverFiles.add(fileName);
+        if (chunk.type !== "chunk") return;
+        for (const css of chunk.viteMetadata?.importedCss ?? []) driverFiles.add(css);
+        for (const imported of chunk.imports) visit(imported);
+      };
+      for (const chunk of Object.values(bundle)) {
+        if (chunk.type !== "chunk") continue;
+        const id = chunk.facadeModuleId?.split("?")[0] ?? "";
+        // Every route module is an entry of React Router's client build: only the client's own entry,
+        // the root and the driver's routes start the walk.
+        if (ENTRY_CLIENT.test(id) || id === path.join(APP, "root.tsx") || id.startsWith(DRIVER_ROUTES))
+          visit(chunk.fileName);
+      }
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [tailwindcss(), reactRouter()],
+  plugins: [
+    tailwindcss(),
+    reactRouter(),
+    driverShellFiles(),
+    // The client build only: the server build has no worker to make (it would make it twice).
+    ...VitePWA({
+      strategies: "injectManifest",
+      srcDir: "workers",
+      filename: "driver-sw.js",
+      outDir: path.join(reactRouterConfig.buildDirectory, "client"),
+      scope: "/driver",
+      // The run page registers the worker itself (driver-phone.tsx); the manifest stays the file in
+      // public/, linked by the run page only (record 050).
+      injectRegister: false,
+      manifest: false,
+      injectManifest: {
+        globPatterns: ["assets/**/*.{js,css}", "driver-icon-*.png", "favicon.svg", "driver.webmanifest"],
+        manifestTransforms: [
+          async (entries) => ({
+            manifest: entries.filter(
+              (entry) =>
+                !entry.url.startsWith("assets/") ||
+                driverFiles.has(entry.url) ||
+                ROUTE_MANIFEST.test(entry.url),
+            ),
+            warnings: [],
+          }),
+        ],
+      },
+    }).map((plugin) => ({
+      ...plugin,
+      applyToEnvironment: (environment: { name: string }) => environment.name === "client",
+    })),
+  ],
   build: { assetsInlineLimit: 0 },
   environments: {
     client: {

@@ -1,16 +1,14 @@
 /**
- * What the driver's phone keeps between opens (record 050), in IndexedDB: the last run the server
- * sent (with the session's CSRF token), the queued actions in the order taken, and the answers the
- * driver has still to read (changes the server refused). Browser only; a thin promise wrapper over
- * IndexedDB's requests.
+ * What the driver's phone keeps between opens (record 050), in IndexedDB through `idb`: the last
+ * run the server sent (with the session's CSRF token), the queued actions in the order taken, and
+ * the answers the driver has still to read (changes the server refused). Browser only.
  */
+import { type DBSchema, type IDBPDatabase, openDB } from "idb";
 import type { QueuedDriverAction } from "#app/features/orders/driver-actions.schema.ts";
 import type { DriverRun } from "#app/features/orders/driver-run.server.ts";
 
 const NAME = "capital-grown-driver";
 const VERSION = 1;
-const STATE = "state";
-const QUEUE = "queue";
 
 export type SavedRun = {
   run: DriverRun;
@@ -31,33 +29,21 @@ export type PhoneMeta = { lastSentAt: string | null; refusals: Refusal[] };
  */
 export type WaitingAction = QueuedDriverAction & { customerName: string; driver: string };
 
-function done<T>(request: IDBRequest<T>) {
-  return new Promise<T>((resolve, reject) => {
-    request.onsuccess = () => resolve(request.result);
-    request.onerror = () => reject(request.error);
-  });
+interface PhoneSchema extends DBSchema {
+  /** Two records under fixed keys: "run" (a SavedRun) and "meta" (the PhoneMeta). */
+  state: { key: "run" | "meta"; value: SavedRun | PhoneMeta };
+  queue: { key: string; value: WaitingAction };
 }
 
-function finished(transaction: IDBTransaction) {
-  return new Promise<void>((resolve, reject) => {
-    transaction.oncomplete = () => resolve();
-    transaction.onerror = () => reject(transaction.error);
-    transaction.onabort = () => reject(transaction.error);
-  });
-}
-
-let opened: Promise<IDBDatabase> | null = null;
+let opened: Promise<IDBPDatabase<PhoneSchema>> | null = null;
 
 function open() {
-  opened ??= new Promise<IDBDatabase>((resolve, reject) => {
-    const request = indexedDB.open(NAME, VERSION);
-    request.onupgradeneeded = () => {
-      const database = request.result;
-      if (!database.objectStoreNames.contains(STATE)) database.createObjectStore(STATE);
-      if (!database.objectStoreNames.contains(QUEUE)) database.createObjectStore(QUEUE, { keyPath: "key" });
-    };
-    request.onsuccess = () => resolve(request.result);
-    request.onerror = () => reject(request.error);
+  opened ??= openDB<PhoneSchema>(NAME, VERSION, {
+    upgrade(database) {
+      if (!database.objectStoreNames.contains("state")) database.createObjectStore("state");
+      if (!database.objectStoreNames.contains("queue"))
+        database.createObjectStore("queue", { keyPath: "key" });
+    },
   });
   return opened;
 }
@@ -68,11 +54,12 @@ export async function loadPhone(): Promise<{
   meta: PhoneMeta;
 }> {
   const database = await open();
-  const transaction = database.transaction([STATE, QUEUE], "readonly");
+  const transaction = database.transaction(["state", "queue"], "readonly");
   const [saved, meta, queue] = await Promise.all([
-    done(transaction.objectStore(STATE).get("run")) as Promise<SavedRun | undefined>,
-    done(transaction.objectStore(STATE).get("meta")) as Promise<PhoneMeta | undefined>,
-    done(transaction.objectStore(QUEUE).getAll()) as Promise<WaitingAction[]>,
+    transaction.objectStore("state").get("run") as Promise<SavedRun | undefined>,
+    transaction.objectStore("state").get("meta") as Promise<PhoneMeta | undefined>,
+    transaction.objectStore("queue").getAll(),
+    transaction.done,
   ]);
   return {
     saved: saved ?? null,
@@ -83,38 +70,33 @@ export async function loadPhone(): Promise<{
 
 export async function saveRun(saved: SavedRun) {
   const database = await open();
-  const transaction = database.transaction(STATE, "readwrite");
-  transaction.objectStore(STATE).put(saved, "run");
-  await finished(transaction);
+  await database.put("state", saved, "run");
 }
 
 export async function saveMeta(meta: PhoneMeta) {
   const database = await open();
-  const transaction = database.transaction(STATE, "readwrite");
-  transaction.objectStore(STATE).put(meta, "meta");
-  await finished(transaction);
+  await database.put("state", meta, "meta");
 }
 
 export async function addToQueue(action: WaitingAction) {
   const database = await open();
-  const transaction = database.transaction(QUEUE, "readwrite");
-  transaction.objectStore(QUEUE).put(action);
-  await finished(transaction);
+  await database.put("queue", action);
 }
 
 /** Drops the actions the server answered (applied or refused: either way, sent). */
 export async function removeFromQueue(keys: readonly string[]) {
   const database = await open();
-  const transaction = database.transaction(QUEUE, "readwrite");
-  for (const key of keys) transaction.objectStore(QUEUE).delete(key);
-  await finished(transaction);
+  const transaction = database.transaction("queue", "readwrite");
+  await Promise.all([...keys.map((key) => transaction.store.delete(key)), transaction.done]);
 }
 
 /** Sign-out: nothing of the run stays on the phone. */
 export async function clearPhone() {
   const database = await open();
-  const transaction = database.transaction([STATE, QUEUE], "readwrite");
-  transaction.objectStore(STATE).clear();
-  transaction.objectStore(QUEUE).clear();
-  await finished(transaction);
+  const transaction = database.transaction(["state", "queue"], "readwrite");
+  await Promise.all([
+    transaction.objectStore("state").clear(),
+    transaction.objectStore("queue").clear(),
+    transaction.done,
+  ]);
 }
