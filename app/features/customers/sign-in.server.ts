@@ -6,14 +6,21 @@
  * checked (one UPDATE), so parallel guesses get 5 in all. The right code makes the account at the
  * first sign-in, joins the guest orders placed with that address (only now, when it is verified),
  * and starts a session.
+ *
+ * When the shop sends texts, a phone (E.164) may ask for a code too, by text through the outbox's
+ * SMS channel, with the same tries, validity and budgets (the phone stands where the e-mail does).
+ * A phone only finds an account, never makes one (record 053): the account whose contact phone it
+ * is, and which has had an order to that phone delivered; otherwise the customer signs in with
+ * the e-mail address first.
  */
 import { createHash, randomInt, timingSafeEqual } from "node:crypto";
-import { and, eq, gt, isNull, lt, sql } from "drizzle-orm";
+import { and, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
 import { db, type Executor } from "#app/db/client.server.ts";
 import { customerSignInCodes, customers, emailOutbox, orders } from "#app/db/schema.ts";
 import { consumeBudget, refundBudget, resetBudget } from "#app/features/abuse/rate-limits.server.ts";
 import { storeEmailSettings, wakeEmailWorker } from "#app/features/email/email-outbox.server.ts";
 import { addressBudgetKey } from "#app/utils/client-address.server.ts";
+import { config } from "#app/utils/env.server.ts";
 import { CODE_VALID_MINUTES } from "./customer.schema.ts";
 import { createCustomerSession } from "./customer-sessions.server.ts";
 import { signInCodeEmail } from "./sign-in-code-email.server.tsx";
@@ -21,8 +28,11 @@ import { signInCodeEmail } from "./sign-in-code-email.server.tsx";
 export { CODE_VALID_MINUTES };
 export const MAX_CODE_TRIES = 5;
 
-/** Where a code goes: an e-mail address here; a phone joins when SMS is configured. */
-export type SignInContact = { kind: "email"; address: string };
+/** Where a code goes: an e-mail address, or a phone (E.164) when SMS is configured. */
+export type SignInContact = { kind: "email"; address: string } | { kind: "phone"; phone: string };
+
+/** The key a contact's open code and its budget are kept under: an e-mail never starts with '+'. */
+const contactKey = (contact: SignInContact) => (contact.kind === "email" ? contact.address : contact.phone);
 
 function codeHash(id: string, code: string) {
   return createHash("sha256").update(`${id}:${code}`).digest();
@@ -35,6 +45,19 @@ const emailKey = (email: string, ipAddress: string) => `${email} ${addressBudget
  * an SMS channel (a phone contact) goes here beside the e-mail.
  */
 export async function sendSignInCode(tx: Executor, contact: SignInContact, code: string, now: Date) {
+  if (contact.kind === "phone") {
+    await tx.insert(emailOutbox).values({
+      kind: "customer-sign-in-code",
+      channel: "sms",
+      toAddress: contact.phone,
+      subject: "",
+      textBody: `${config().STORE_NAME}: your sign-in code is ${code}. It works for ${CODE_VALID_MINUTES} minutes.`,
+      htmlBody: "",
+      createdAt: now,
+      nextAttemptAt: now,
+    });
+    return;
+  }
   const store = storeEmailSettings();
   const mail = await signInCodeEmail({ code, validMinutes: CODE_VALID_MINUTES }, store);
   await tx.insert(emailOutbox).values({
@@ -50,16 +73,25 @@ export async function sendSignInCode(tx: Executor, contact: SignInContact, code:
 
 export type CodeRequestResult = { ok: true } | { ok: false; retryAfterSeconds: number };
 
-/** Sends a new code to `email` (replacing an open one). The answer never says whether an account exists. */
-export async function requestSignInCode(input: {
-  email: string;
-  ipAddress: string;
-  now?: Date;
-}): Promise<CodeRequestResult> {
+/**
+ * Sends a new code to `email`, or to `phone` (E.164; the caller checks that SMS is configured),
+ * replacing an open one. The answer never says whether an account exists.
+ */
+export async function requestSignInCode(
+  input: ({ email: string; phone?: undefined } | { phone: string; email?: undefined }) & {
+    ipAddress: string;
+    now?: Date;
+  },
+): Promise<CodeRequestResult> {
   const now = input.now ?? new Date();
+  const contact: SignInContact =
+    input.phone !== undefined
+      ? { kind: "phone", phone: input.phone }
+      : { kind: "email", address: input.email };
+  const key = contactKey(contact);
   const byAddress = await consumeBudget("customerCodeAddress", input.ipAddress);
   if (!byAddress.ok) return { ok: false, retryAfterSeconds: byAddress.retryAfterSeconds };
-  const byEmail = await consumeBudget("customerCodeEmail", emailKey(input.email, input.ipAddress));
+  const byEmail = await consumeBudget("customerCodeEmail", emailKey(key, input.ipAddress));
   if (!byEmail.ok) return { ok: false, retryAfterSeconds: byEmail.retryAfterSeconds };
   const code = String(randomInt(0, 1_000_000)).padStart(6, "0");
   const database = await db();
@@ -68,7 +100,7 @@ export async function requestSignInCode(input: {
     const id = crypto.randomUUID();
     const values = {
       id,
-      email: input.email,
+      email: key,
       codeHash: codeHash(id, code).toString("hex"),
       attempts: 0,
       createdAt: now,
@@ -78,7 +110,7 @@ export async function requestSignInCode(input: {
       .insert(customerSignInCodes)
       .values(values)
       .onConflictDoUpdate({ target: customerSignInCodes.email, set: values });
-    await sendSignInCode(tx, { kind: "email", address: input.email }, code, now);
+    await sendSignInCode(tx, contact, code, now);
   });
   wakeEmailWorker();
   return { ok: true };
@@ -88,11 +120,17 @@ export type CodeCheckResult =
   | { ok: true; customerId: string; token: string; joinedOrders: number; created: boolean }
   | { ok: false; reason: "expired" }
   | { ok: false; reason: "wrong"; attemptsLeft: number }
-  | { ok: false; reason: "throttled"; retryAfterSeconds: number };
+  | { ok: false; reason: "throttled"; retryAfterSeconds: number }
+  /** A right code for a phone no account has as its verified phone: sign in with the e-mail first. */
+  | { ok: false; reason: "no-account" };
 
-/** Checks a code; the right one signs in (and makes the account at the first sign-in). */
+/**
+ * Checks a code; the right one signs in (and, for an e-mail address, makes the account at the
+ * first sign-in). Give `email` or `phone`, as the code was asked for.
+ */
 export async function checkSignInCode(input: {
-  email: string;
+  email?: string;
+  phone?: string;
   code: string;
   ipAddress: string;
   userAgent?: string;
@@ -100,6 +138,8 @@ export async function checkSignInCode(input: {
   now?: Date;
 }): Promise<CodeCheckResult> {
   const now = input.now ?? new Date();
+  const key = input.phone ?? input.email;
+  if (!key) return { ok: false, reason: "expired" };
   const byAddress = await consumeBudget("customerCodeAddress", input.ipAddress);
   if (!byAddress.ok)
     return { ok: false, reason: "throttled", retryAfterSeconds: byAddress.retryAfterSeconds };
@@ -110,7 +150,7 @@ export async function checkSignInCode(input: {
     .set({ attempts: sql`${customerSignInCodes.attempts} + 1` })
     .where(
       and(
-        eq(customerSignInCodes.email, input.email),
+        eq(customerSignInCodes.email, key),
         gt(customerSignInCodes.expiresAt, now),
         lt(customerSignInCodes.attempts, MAX_CODE_TRIES),
       ),
@@ -136,9 +176,25 @@ export async function checkSignInCode(input: {
       .returning({ id: customerSignInCodes.id });
     // A parallel request with the same right code signed in first: this one ends here.
     if (used.length === 0) return null;
+    if (input.phone !== undefined) {
+      const customerId = await accountOfPhone(tx, input.phone);
+      if (!customerId) return "no-account" as const;
+      const [account] = await tx
+        .select({ email: customers.email })
+        .from(customers)
+        .where(eq(customers.id, customerId));
+      const joinedOrders = await joinGuestOrders(tx, customerId, account?.email ?? "");
+      const token = await createCustomerSession(tx, customerId, {
+        previousToken: input.previousToken,
+        userAgent: input.userAgent,
+        now,
+      });
+      return { customerId, token, joinedOrders, created: false };
+    }
+    const email = input.email as string;
     const inserted = await tx
       .insert(customers)
-      .values({ email: input.email, emailVerifiedAt: now, createdAt: now, updatedAt: now })
+      .values({ email, emailVerifiedAt: now, createdAt: now, updatedAt: now })
       .onConflictDoNothing({ target: customers.email })
       .returning({ id: customers.id });
     let customerId = inserted[0]?.id;
@@ -146,10 +202,10 @@ export async function checkSignInCode(input: {
       const [existing] = await tx
         .select({ id: customers.id })
         .from(customers)
-        .where(eq(customers.email, input.email));
+        .where(eq(customers.email, email));
       customerId = existing?.id as string;
     }
-    const joinedOrders = await joinGuestOrders(tx, customerId, input.email);
+    const joinedOrders = await joinGuestOrders(tx, customerId, email);
     const token = await createCustomerSession(tx, customerId, {
       previousToken: input.previousToken,
       userAgent: input.userAgent,
@@ -159,7 +215,8 @@ export async function checkSignInCode(input: {
   });
   if (!outcome) return { ok: false, reason: "expired" };
   await refundBudget("customerCodeAddress", input.ipAddress);
-  await resetBudget("customerCodeEmail", emailKey(input.email, input.ipAddress));
+  await resetBudget("customerCodeEmail", emailKey(key, input.ipAddress));
+  if (outcome === "no-account") return { ok: false, reason: "no-account" };
   return { ok: true, ...outcome };
 }
 
@@ -175,4 +232,26 @@ export async function joinGuestOrders(executor: Executor, customerId: string, em
     .where(and(sql`lower(${orders.userEmail}) = ${email}`, isNull(orders.customerId)))
     .returning({ id: orders.id });
   return joined.length;
+}
+
+/**
+ * The account a proved phone signs in to (record 053): the one whose contact phone it is and which
+ * has had an order delivered to that phone (a phone typed under contact details alone proves
+ * nothing). None, or more than one: null, and the customer signs in with the e-mail address.
+ */
+export async function accountOfPhone(executor: Executor, phone: string) {
+  const rows = await executor
+    .select({ id: customers.id })
+    .from(customers)
+    .where(
+      and(
+        eq(customers.phone, phone),
+        sql`exists (select 1 from ${orders} where ${orders.phone} = ${phone} and ${orders.status} = 'delivered' and (${or(
+          eq(orders.customerId, customers.id),
+          sql`lower(${orders.userEmail}) = ${customers.email}`,
+        )}))`,
+      ),
+    )
+    .limit(2);
+  return rows.length === 1 ? (rows[0]?.id ?? null) : null;
 }

@@ -15,8 +15,10 @@ import {
   readCustomerToken,
 } from "#app/features/customers/customer-sessions.server.ts";
 import { checkSignInCode, requestSignInCode } from "#app/features/customers/sign-in.server.ts";
+import { smsConfigured } from "#app/features/email/sms.server.ts";
 import { customerOf } from "#app/routes/shared/customer-session.server.ts";
 import { PRIVATE_NO_STORE } from "#app/utils/cache-headers.ts";
+import { normalizePhone } from "#app/utils/phone.server.ts";
 import { requestInfoContext } from "#app/utils/request-context.ts";
 import { toastHeader } from "#app/utils/toast.server.ts";
 import type { Route } from "./+types/sign-in";
@@ -29,7 +31,13 @@ export { privateNoStoreHeaders as headers } from "#app/utils/cache-headers.ts";
 
 export async function loader({ request }: Route.LoaderArgs) {
   if (await customerOf(request)) throw redirect("/account", { headers: PRIVATE_NO_STORE });
-  return null;
+  return { phones: smsConfigured() };
+}
+
+/** A phone (E.164) when the shop sends texts and the value is not an e-mail address; else null. */
+function phoneTyped(value: string) {
+  if (!smsConfigured() || value.includes("@")) return null;
+  return normalizePhone(value);
 }
 
 type SignInAnswer = { step: "email" | "code"; email: string; error?: string; sent?: boolean };
@@ -43,6 +51,22 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { clientAddress } = context.get(requestInfoContext);
   const intent = form.get("intent");
   if (intent === "send") {
+    const phone = phoneTyped(String(form.get("email") ?? ""));
+    if (phone) {
+      const sent = await requestSignInCode({ phone, ipAddress: clientAddress });
+      if (!sent.ok) {
+        return answer(
+          {
+            step: "email",
+            email: phone,
+            error: `Too many codes asked for. Please try again in ${waitPhrase(sent.retryAfterSeconds)}.`,
+          },
+          429,
+          { ...PRIVATE_NO_STORE, "Retry-After": String(sent.retryAfterSeconds) },
+        );
+      }
+      return answer({ step: "code", email: phone, sent: true });
+    }
     const parsed = signInEmailSchema.safeParse({ email: form.get("email") ?? "" });
     if (!parsed.success) {
       return answer(
@@ -68,13 +92,17 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
     return answer({ step: "code", email: parsed.data.email, sent: true });
   }
-  const parsed = signInCodeSchema.safeParse({ email: form.get("email") ?? "", code: form.get("code") ?? "" });
+  const phone = phoneTyped(String(form.get("email") ?? ""));
+  const parsed = signInCodeSchema.safeParse({
+    email: phone ? "phone@sign-in.invalid" : (form.get("email") ?? ""),
+    code: form.get("code") ?? "",
+  });
   if (!parsed.success) {
     const email = String(form.get("email") ?? "").slice(0, 320);
     return answer({ step: "code", email, error: parsed.error.issues.at(-1)?.message }, 400);
   }
   const checked = await checkSignInCode({
-    email: parsed.data.email,
+    ...(phone ? { phone } : { email: parsed.data.email }),
     code: parsed.data.code,
     ipAddress: clientAddress,
     userAgent: request.headers.get("User-Agent") ?? "",
@@ -97,8 +125,18 @@ export async function action({ request, context }: Route.ActionArgs) {
     );
     return redirect("/account", { headers });
   }
-  const email = parsed.data.email;
+  const email = phone ?? parsed.data.email;
   switch (checked.reason) {
+    case "no-account":
+      return answer(
+        {
+          step: "email",
+          email: "",
+          error:
+            "No account has this phone as its verified phone yet. Sign in with your e-mail address first.",
+        },
+        400,
+      );
     case "wrong":
       return answer(
         {
@@ -126,7 +164,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 }
 
-export default function SignInPage({ actionData }: Route.ComponentProps) {
+export default function SignInPage({ actionData, loaderData }: Route.ComponentProps) {
+  const phones = loaderData?.phones ?? false;
   const navigation = useNavigation();
   const busy = navigation.state !== "idle";
   const step = actionData?.step ?? "email";
@@ -137,25 +176,30 @@ export default function SignInPage({ actionData }: Route.ComponentProps) {
         {step === "email" ? (
           <>
             <p className="mt-2 text-muted-foreground">
-              No password: we e-mail you a 6-digit code. Your orders, saved addresses and details are then in
-              one place.
+              No password: we {phones ? "e-mail or text" : "e-mail"} you a 6-digit code. Your orders, saved
+              addresses and details are then in one place.
             </p>
             <Form method="post" className="mt-6 space-y-4" noValidate>
               <input type="hidden" name="intent" value="send" />
-              <Field id="email" label="E-mail address" error={actionData?.error} errorId="email-error">
+              <Field
+                id="email"
+                label={phones ? "E-mail address or phone" : "E-mail address"}
+                error={actionData?.error}
+                errorId="email-error"
+              >
                 <Input
                   id="email"
                   name="email"
-                  type="email"
+                  type={phones ? "text" : "email"}
                   autoComplete="email"
-                  inputMode="email"
+                  inputMode={phones ? "text" : "email"}
                   required
                   defaultValue={actionData?.email ?? ""}
                   aria-describedby={actionData?.error ? "email-error" : undefined}
                 />
               </Field>
               <Button type="submit" size="lg" className="w-full" disabled={busy}>
-                E-mail me a code
+                {phones ? "Send me a code" : "E-mail me a code"}
               </Button>
             </Form>
             <PasskeySignIn />
