@@ -374,6 +374,36 @@ export type AccountDeletion = { ok: true; anonymisedOrders: number } | { ok: fal
 export const DELETED_CUSTOMER_NAME = "Deleted customer";
 
 /**
+ * Keeps `rows` for the books with the name, e-mail, phone, address and notes removed, and deletes
+ * their ID photos; the caller holds the rows locked and has checked none is open. Returns the
+ * deleted photos' ids.
+ */
+export async function anonymiseOrders(tx: Executor, rows: { id: string; idPhotoId: string | null }[]) {
+  const ids = rows.map((order) => order.id);
+  const photoIds = rows.flatMap((order) => (order.idPhotoId ? [order.idPhotoId] : []));
+  if (ids.length > 0) {
+    await tx
+      .update(orders)
+      .set({
+        customerId: null,
+        customerName: DELETED_CUSTOMER_NAME,
+        userEmail: "",
+        phone: "",
+        street: "",
+        city: "",
+        zipCode: "",
+        deliveryAddress: "",
+        notes: null,
+        idPhotoId: null,
+        updatedAt: new Date(),
+      })
+      .where(inArray(orders.id, ids));
+  }
+  if (photoIds.length > 0) await tx.delete(idPhotos).where(inArray(idPhotos.id, photoIds));
+  return photoIds;
+}
+
+/**
  * Deletes the account (record 053): its orders stay for the books with the name, e-mail, phone,
  * address and notes removed and their ID photos deleted; its sessions, passkeys and addresses go;
  * the e-mails sent to it leave the outbox. Refused while an order is still open (the driver needs
@@ -409,26 +439,7 @@ export async function deleteCustomerAccount(
       };
     }
     const ids = mine.map((order) => order.id);
-    const photoIds = mine.flatMap((order) => (order.idPhotoId ? [order.idPhotoId] : []));
-    if (ids.length > 0) {
-      await tx
-        .update(orders)
-        .set({
-          customerId: null,
-          customerName: DELETED_CUSTOMER_NAME,
-          userEmail: "",
-          phone: "",
-          street: "",
-          city: "",
-          zipCode: "",
-          deliveryAddress: "",
-          notes: null,
-          idPhotoId: null,
-          updatedAt: new Date(),
-        })
-        .where(inArray(orders.id, ids));
-    }
-    if (photoIds.length > 0) await tx.delete(idPhotos).where(inArray(idPhotos.id, photoIds));
+    const photoIds = await anonymiseOrders(tx, mine);
     // The ID on file goes with the account (record 058); its row goes by the customer's cascade.
     const [file] = await tx
       .select({ photoId: customerIdFiles.photoId })

@@ -8,7 +8,9 @@ import { insertOrderRow } from "#tests/support/order-rows.ts";
 import { DELETED_CUSTOMER_NAME } from "./account.server.ts";
 import {
   eraseCustomerForStaff,
+  eraseGuestForStaff,
   exportCustomerForStaff,
+  exportGuestForStaff,
   saveStaffNote,
   searchCustomers,
   staffCustomer,
@@ -58,6 +60,7 @@ describeEachDatabase("customers for staff", (database) => {
       orderId: order.id,
       photoId: photo?.id,
       guestEmail,
+      guestOrderId: guestOrder.id,
     };
   }
 
@@ -153,5 +156,76 @@ describeEachDatabase("customers for staff", (database) => {
       .from(auditEvents)
       .where(and(eq(auditEvents.targetId, id), eq(auditEvents.action, "customer.erased")));
     expect(events).toEqual([{ actorId: by.actor.userId, details: { orders: 1, idPhotos: 1 } }]);
+  });
+
+  it("exports a guest known only by their orders' e-mail, audited without the e-mail", async () => {
+    const { db } = database();
+    const by = await manager();
+    const { email, guestEmail, guestOrderId } = await accountAndGuest();
+    const exported = await exportGuestForStaff(guestEmail.toUpperCase(), by);
+    expect(exported?.guest.email).toBe(guestEmail);
+    expect(exported?.orders.map((order) => order.id)).toEqual([guestOrderId]);
+    expect(exported?.orders[0]).toMatchObject({ email: guestEmail, hasIdPhoto: false, items: [] });
+    // An e-mail with an account is exported from the account's page, and an unknown one is nothing.
+    expect(await exportGuestForStaff(email, by)).toBeNull();
+    expect(await exportGuestForStaff("nobody-ever@example.com", by)).toBeNull();
+    const events = await db
+      .select({
+        action: auditEvents.action,
+        targetType: auditEvents.targetType,
+        details: auditEvents.details,
+      })
+      .from(auditEvents)
+      .where(eq(auditEvents.actorId, by.actor.userId));
+    expect(events).toEqual([{ action: "customer.exported", targetType: "guest", details: { orders: 1 } }]);
+    expect(JSON.stringify(events)).not.toContain(guestEmail);
+  });
+
+  it("refuses to erase a guest while an order is open, then anonymises their orders and deletes the ID photos, audited", async () => {
+    const { db } = database();
+    const by = await manager();
+    const { email, guestEmail, guestOrderId } = await accountAndGuest();
+    const [photo] = await db
+      .insert(idPhotos)
+      .values({ contentType: "image/jpeg", bytes: new Uint8Array([4, 5, 6]) })
+      .returning({ id: idPhotos.id });
+    await db
+      .update(orders)
+      .set({ idPhotoId: photo?.id as string })
+      .where(eq(orders.id, guestOrderId));
+    expect(await eraseGuestForStaff(guestEmail, by)).toEqual({
+      ok: false,
+      error: expect.stringContaining("still open"),
+    });
+    expect(await eraseGuestForStaff(email, by)).toEqual({
+      ok: false,
+      error: expect.stringContaining("account"),
+    });
+    const [untouched] = await db.select().from(orders).where(eq(orders.id, guestOrderId));
+    expect(untouched?.userEmail).toBe(guestEmail);
+
+    await db.update(orders).set({ status: "delivered" }).where(eq(orders.id, guestOrderId));
+    expect(await eraseGuestForStaff(guestEmail, by)).toEqual({ ok: true, anonymisedOrders: 1 });
+    const [kept] = await db.select().from(orders).where(eq(orders.id, guestOrderId));
+    expect(kept).toMatchObject({
+      customerName: DELETED_CUSTOMER_NAME,
+      userEmail: "",
+      phone: "",
+      deliveryAddress: "",
+      idPhotoId: null,
+    });
+    expect(
+      await db
+        .select()
+        .from(idPhotos)
+        .where(eq(idPhotos.id, photo?.id as string)),
+    ).toEqual([]);
+    expect(await exportGuestForStaff(guestEmail, by)).toBeNull();
+    expect(await eraseGuestForStaff(guestEmail, by)).toEqual({ ok: false, error: expect.any(String) });
+    const events = await db
+      .select({ targetType: auditEvents.targetType, details: auditEvents.details })
+      .from(auditEvents)
+      .where(and(eq(auditEvents.actorId, by.actor.userId), eq(auditEvents.action, "customer.erased")));
+    expect(events).toEqual([{ targetType: "guest", details: { orders: 1, idPhotos: 1 } }]);
   });
 });

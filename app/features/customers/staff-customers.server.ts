@@ -4,12 +4,18 @@
  * the export and erasure a customer may ask staff for: the same JSON and the same deletion as the
  * customer's own (record 053), audited with the staff member as the actor.
  */
-import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, ne, or, sql } from "drizzle-orm";
 import { db } from "#app/db/client.server.ts";
-import { customers, type OrderStatus, orders } from "#app/db/schema.ts";
+import { customers, emailOutbox, type OrderStatus, orderItems, orders } from "#app/db/schema.ts";
 import { type AuditBy, recordAudit } from "#app/features/audit/audit.server.ts";
 import { orderSearchCondition } from "#app/features/orders/order-search.server.ts";
-import { type AccountDeletion, customerDataExport, deleteCustomerAccount } from "./account.server.ts";
+import { OPEN_STATUSES } from "#app/features/orders/order-status.ts";
+import {
+  type AccountDeletion,
+  anonymiseOrders,
+  customerDataExport,
+  deleteCustomerAccount,
+} from "./account.server.ts";
 import { STAFF_NOTE_MAX } from "./customer.schema.ts";
 
 /** Rows one search shows. */
@@ -182,4 +188,131 @@ export async function exportCustomerForStaff(id: string, by: AuditBy) {
 export async function eraseCustomerForStaff(id: string, by: AuditBy): Promise<AccountDeletion> {
   if (!/^[0-9a-f-]{36}$/i.test(id)) return { ok: false, error: "This account no longer exists." };
   return deleteCustomerAccount(id, by.origin, by.actor);
+}
+
+/**
+ * A guest's orders: placed with `email` (any case) and joined to no account. An e-mail with an
+ * account is that account's (its page exports and erases it), so a guest has none.
+ */
+function guestOrdersOf(email: string) {
+  return and(sql`lower(${orders.userEmail}) = ${email}`, isNull(orders.customerId));
+}
+
+async function hasAccount(email: string) {
+  const database = await db();
+  const [row] = await database
+    .select({ id: customers.id })
+    .from(customers)
+    .where(eq(customers.email, email))
+    .limit(1);
+  return row !== undefined;
+}
+
+/**
+ * 'Export data' for a guest known only by their orders' e-mail (record 057): the orders as the
+ * account's download shows them, audited as an export. Null when the e-mail has no guest orders
+ * or belongs to an account.
+ */
+export async function exportGuestForStaff(email: string, by: AuditBy) {
+  const address = email.trim().toLowerCase();
+  if (!address || (await hasAccount(address))) return null;
+  const database = await db();
+  const rows = await database
+    .select({
+      id: orders.id,
+      status: orders.status,
+      createdAt: orders.createdAt,
+      name: orders.customerName,
+      email: orders.userEmail,
+      phone: orders.phone,
+      deliveryAddress: orders.deliveryAddress,
+      deliveryDate: orders.deliveryDate,
+      deliveryTime: orders.deliveryTime,
+      totalAmountCents: orders.totalAmountCents,
+      notes: orders.notes,
+      cancelReason: orders.cancelReason,
+      hasIdPhoto: sql<boolean>`${orders.idPhotoId} IS NOT NULL`,
+    })
+    .from(orders)
+    .where(guestOrdersOf(address))
+    .orderBy(desc(orders.createdAt));
+  if (rows.length === 0) return null;
+  const items = await database
+    .select({
+      orderId: orderItems.orderId,
+      productName: orderItems.productName,
+      sizeLabel: orderItems.sizeLabel,
+      quantity: orderItems.quantity,
+      unitPriceCents: orderItems.unitPriceCents,
+    })
+    .from(orderItems)
+    .where(
+      inArray(
+        orderItems.orderId,
+        rows.map((row) => row.id),
+      ),
+    );
+  // The audit names no e-mail: the event outlives an erasure.
+  await recordAudit(database, by.actor, by.origin, {
+    action: "customer.exported",
+    targetType: "guest",
+    details: { orders: rows.length },
+  });
+  return {
+    exportedAt: new Date().toISOString(),
+    guest: { email: address },
+    orders: rows.map((row) => ({
+      ...row,
+      items: items.filter((item) => item.orderId === row.id).map(({ orderId: _orderId, ...item }) => item),
+    })),
+  };
+}
+
+/**
+ * Erases a guest's data on request (record 057), as an account's deletion does: the orders stay
+ * for the books anonymised, their ID photos deleted, the mails to the address leave the outbox.
+ * Refused while an order is open. One audit event, in the same transaction, naming no e-mail.
+ */
+export async function eraseGuestForStaff(email: string, by: AuditBy): Promise<AccountDeletion> {
+  const address = email.trim().toLowerCase();
+  const database = await db();
+  return database.transaction(async (tx) => {
+    const [account] = await tx
+      .select({ id: customers.id })
+      .from(customers)
+      .where(eq(customers.email, address))
+      .limit(1);
+    if (account) return { ok: false as const, error: "This e-mail has an account: erase it from its page." };
+    const mine = await tx
+      .select({ id: orders.id, status: orders.status, idPhotoId: orders.idPhotoId })
+      .from(orders)
+      .where(guestOrdersOf(address))
+      .for("update");
+    if (!address || mine.length === 0) {
+      return { ok: false as const, error: "No guest orders with this e-mail." };
+    }
+    if (mine.some((order) => (OPEN_STATUSES as readonly string[]).includes(order.status))) {
+      return {
+        ok: false as const,
+        error:
+          "An order of this customer is still open. Cancel it, or wait until it is delivered, then erase the data.",
+      };
+    }
+    const ids = mine.map((order) => order.id);
+    const photoIds = await anonymiseOrders(tx, mine);
+    await tx
+      .delete(emailOutbox)
+      .where(
+        and(
+          or(eq(emailOutbox.toAddress, address), inArray(emailOutbox.orderId, ids)),
+          ne(emailOutbox.status, "sending"),
+        ),
+      );
+    await recordAudit(tx, by.actor, by.origin, {
+      action: "customer.erased",
+      targetType: "guest",
+      details: { orders: ids.length, idPhotos: photoIds.length },
+    });
+    return { ok: true as const, anonymisedOrders: ids.length };
+  });
 }
