@@ -55,6 +55,7 @@ export default [
       route("logout", "routes/admin/logout.tsx"),
       route("staff", "routes/admin/staff.tsx"),
       route("customers", "routes/admin/customers/list.tsx"),
+      route("customers/guest-export", "routes/admin/customers/guest-export.ts"),
       route("customers/:id", "routes/admin/customers/customer.tsx"),
       route("customers/:id/export", "routes/admin/customers/export.ts"),
       route("account", "routes/admin/account.tsx"),

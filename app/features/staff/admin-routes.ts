@@ -145,7 +145,8 @@ export const ADMIN_ROUTES = {
   /** The customer's signature at the door (record 051): every opening audited. */
   "/admin/orders/:id/signature": { read: "orders", resource: true },
   /** Customers for staff (record 057): search, the note, export and erasure on request. */
-  "/admin/customers": { read: "customers" },
+  "/admin/customers": { read: "customers", actions: { "erase-guest": "customers" } },
+  "/admin/customers/guest-export": { read: "customers", resource: true },
   "/admin/customers/:id": { read: "customers", actions: { note: "customers", erase: "customers" } },
   "/admin/customers/:id/export": { read: "customers", resource: true },
   /** Verify a customer's ID on file with its expiry, or take it off file (record 058): audited. */

@@ -1,11 +1,15 @@
-import { Form, Link } from "react-router";
+import { useRef, useState } from "react";
+import { data, Form, Link, redirect, useSubmit } from "react-router";
+import { ConfirmDialog } from "#app/components/admin/confirm-dialog.tsx";
+import { PostForm } from "#app/components/admin/csrf.tsx";
 import { AdminPageHeader } from "#app/components/admin/page-header.tsx";
 import { Badge } from "#app/components/ui/badge.tsx";
-import { Button } from "#app/components/ui/button.tsx";
+import { Button, buttonVariants } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
 import { Input, Label } from "#app/components/ui/input.tsx";
-import { searchCustomers } from "#app/features/customers/staff-customers.server.ts";
-import { requireAdmin } from "#app/features/staff/guard.server.ts";
+import { auditBy } from "#app/features/audit/audit.server.ts";
+import { eraseGuestForStaff, searchCustomers } from "#app/features/customers/staff-customers.server.ts";
+import { adminForm, requireAdmin } from "#app/features/staff/guard.server.ts";
 import { formatPhone } from "#app/utils/phone.ts";
 import type { Route } from "./+types/list";
 
@@ -25,7 +29,18 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-export default function Customers({ loaderData }: Route.ComponentProps) {
+/** Erasing a guest's data on request (record 057): the account page's erasure, for a guest. */
+export async function action({ context }: Route.ActionArgs) {
+  const admin = requireAdmin(context);
+  const form = adminForm(context);
+  if (form.get("intent") !== "erase-guest") throw data("Unknown action", { status: 400 });
+  const email = String(form.get("email") ?? "").slice(0, 320);
+  const result = await eraseGuestForStaff(email, auditBy(admin, context));
+  if (result.ok) return redirect(`/admin/customers?erased=${result.anonymisedOrders}`);
+  return data({ message: result.error }, { status: 409 });
+}
+
+export default function Customers({ loaderData, actionData }: Route.ComponentProps) {
   const { q, results, erased } = loaderData;
   return (
     <>
@@ -37,6 +52,11 @@ export default function Customers({ loaderData }: Route.ComponentProps) {
         <p role="status" className="mb-4 rounded-md bg-secondary px-4 py-3 text-secondary-foreground text-sm">
           Customer data erased. {erased} order{erased === 1 ? "" : "s"} kept for the books without personal
           data.
+        </p>
+      ) : null}
+      {actionData ? (
+        <p role="alert" className="mb-4 rounded-md bg-destructive/10 px-4 py-3 text-destructive text-sm">
+          {actionData.message}
         </p>
       ) : null}
       <Form method="get" role="search" className="mb-6 flex flex-col gap-2 sm:flex-row sm:items-end">
@@ -82,7 +102,7 @@ export default function Customers({ loaderData }: Route.ComponentProps) {
                     Open customer
                   </Link>
                 ) : (
-                  <span className="flex gap-4">
+                  <span className="flex flex-wrap items-center gap-x-4 gap-y-2">
                     <Link
                       to={`/admin/orders?q=${encodeURIComponent(row.email)}`}
                       className="inline-flex min-h-11 items-center font-medium text-primary underline"
@@ -95,6 +115,14 @@ export default function Customers({ loaderData }: Route.ComponentProps) {
                     >
                       Past orders
                     </Link>
+                    <a
+                      href={`/admin/customers/guest-export?email=${encodeURIComponent(row.email)}`}
+                      className={buttonVariants({ variant: "outline" })}
+                      download
+                    >
+                      Export data
+                    </a>
+                    <EraseGuest email={row.email} who={row.name || row.email} />
                   </span>
                 )}
               </Card>
@@ -102,6 +130,41 @@ export default function Customers({ loaderData }: Route.ComponentProps) {
           ))}
         </ul>
       )}
+    </>
+  );
+}
+
+/** 'Erase data' for a guest asks first (with JavaScript); without it the form posts directly. */
+function EraseGuest({ email, who }: { email: string; who: string }) {
+  const [open, setOpen] = useState(false);
+  const form = useRef<HTMLFormElement>(null);
+  const submit = useSubmit();
+  return (
+    <>
+      <PostForm
+        ref={form}
+        intent="erase-guest"
+        fields={{ email }}
+        onSubmit={(event) => {
+          event.preventDefault();
+          setOpen(true);
+        }}
+      >
+        <Button type="submit" variant="outlineDestructive">
+          Erase data
+        </Button>
+      </PostForm>
+      <ConfirmDialog
+        open={open}
+        onOpenChange={setOpen}
+        title={`Erase ${who}'s data?`}
+        description="Their orders stay for the books with name, e-mail, phone, address and notes removed; ID photos are deleted. Refused while an order is open. This cannot be undone."
+        confirmLabel="Erase data"
+        onConfirm={() => {
+          setOpen(false);
+          if (form.current) submit(form.current);
+        }}
+      />
     </>
   );
 }
