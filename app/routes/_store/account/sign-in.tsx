@@ -19,6 +19,7 @@ import { smsConfigured } from "#app/features/email/sms.server.ts";
 import { customerOf } from "#app/routes/shared/customer-session.server.ts";
 import { PRIVATE_NO_STORE } from "#app/utils/cache-headers.ts";
 import { normalizePhone } from "#app/utils/phone.server.ts";
+import { formatPhone } from "#app/utils/phone.ts";
 import { requestInfoContext } from "#app/utils/request-context.ts";
 import { toastHeader } from "#app/utils/toast.server.ts";
 import type { Route } from "./+types/sign-in";
@@ -207,8 +208,11 @@ export default function SignInPage({ actionData, loaderData }: Route.ComponentPr
         ) : (
           <>
             <p className="mt-2 text-muted-foreground" role="status">
-              We sent a code to <strong className="text-foreground">{actionData?.email}</strong>. It works for{" "}
-              {CODE_VALID_MINUTES} minutes.
+              We sent a code to{" "}
+              <strong className="text-foreground">
+                {actionData?.email.startsWith("+") ? formatPhone(actionData.email) : actionData?.email}
+              </strong>
+              . It works for {CODE_VALID_MINUTES} minutes.
             </p>
             <Form method="post" className="mt-6 space-y-4" noValidate>
               <input type="hidden" name="intent" value="check" />
