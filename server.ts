@@ -21,7 +21,6 @@ import { isBenchBuild, registerBenchEndpoints } from "./app/server/bench.server.
 import { capConnections } from "./app/server/connection-cap.server.ts";
 import { createNonce, hashPolicy, noncePolicy } from "./app/server/content-security-policy.server.ts";
 import {
-  closeAfterEarlyAnswer,
   crossSiteGuard,
   finalErrorHandler,
   hostGuard,
@@ -94,8 +93,6 @@ const app = express();
 app.disable("x-powered-by");
 // X-Forwarded-For is read only from the proxies TRUST_PROXY names (P-30): by default nobody.
 app.set("trust proxy", settings.TRUST_PROXY);
-// An answer written before its request's body arrived ends the connection (http-guards.server.ts).
-app.use(closeAfterEarlyAnswer);
 // `GET http://host/path HTTP/1.1`: served as `/path` from here on (http-guards.server.ts).
 app.use(originFormTarget(settings.publicUrl));
 

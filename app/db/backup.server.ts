@@ -50,6 +50,7 @@ export const BACKUP_TABLES = [
   "delivery_proofs",
   "delivery_failures",
   "sms_opt_outs",
+  "customer_id_files",
 ] as const;
 
 /**

@@ -10,9 +10,6 @@
  * - the final error handler: a plain page with the request id, never a stack or a file path, 4xx
  *   for what is the client's fault (a malformed URL, say) and 500 for a real fault, which alone is
  *   logged as an error with its stack.
- * - an answer sent before the request's body was read to its end (a checkout refused on the fields
- *   before its photo) says `Connection: close`: the rest of the body is not read and the connection
- *   ends, so a client must not send its next request on it (it would meet a reset).
  * Expected refusals are logged at info/warn, one line without a stack (cheap to flood, cheap to log).
  */
 import type { ErrorRequestHandler, Request, RequestHandler } from "express";
@@ -243,21 +240,3 @@ const SECURITY_HEADERS = new Set([
   "content-security-policy",
   "strict-transport-security",
 ]);
-
-/** `Connection: close` on an answer written before the request's body has all arrived. */
-export const closeAfterEarlyAnswer: RequestHandler = (req, res, next) => {
-  // A request without a body (a GET) is not `complete` until the parser has returned, after a
-  // synchronous answer (/healthz, a cached page) has been written: it has nothing left to read.
-  if (!hasBody(req)) return next();
-  const writeHead = res.writeHead;
-  res.writeHead = function (this: typeof res, ...args: unknown[]) {
-    if (!req.complete) this.shouldKeepAlive = false;
-    return (writeHead as (...all: unknown[]) => typeof res).apply(this, args);
-  } as typeof res.writeHead;
-  next();
-};
-
-function hasBody(req: Request) {
-  const length = req.headers["content-length"];
-  return req.headers["transfer-encoding"] !== undefined || (length !== undefined && length !== "0");
-}
