@@ -317,7 +317,11 @@ export function formPoster(baseUrl: string, maxSockets: number) {
   const agent = new http.Agent({ keepAlive: true, maxSockets });
   const { hostname, port } = new URL(baseUrl);
   return {
-    post(pathname: string, form: URLSearchParams): Promise<{ status: number; text: string }> {
+    post(
+      pathname: string,
+      form: URLSearchParams,
+      headers: Record<string, string> = {},
+    ): Promise<{ status: number; text: string }> {
       const body = form.toString();
       return new Promise((resolve, reject) => {
         const request = http.request(
@@ -330,6 +334,7 @@ export function formPoster(baseUrl: string, maxSockets: number) {
             headers: {
               "content-type": "application/x-www-form-urlencoded;charset=UTF-8",
               "content-length": Buffer.byteLength(body),
+              ...headers,
             },
           },
           (response) => {

@@ -5,7 +5,8 @@
  *
  *   npm run bench                      all figures (about 10 minutes on 2 cores)
  *   npm run bench -- --only=cached,cold   some sections: cached, tracking, browser, cold, orders, fresh-pg, dashboard, today,
- *                                      import, orders-search, audit, fuzz, ops, refusals, memory, driver
+ *                                      import, orders-search, audit, fuzz, ops, refusals, memory, driver,
+ *                                      customer-checkout, account
  *   BENCH_SECONDS=5 BENCH_ROUNDS=3     seconds per load run, rounds per figure (defaults)
  *   BENCH_PG_URL=postgres://…          PostgreSQL for the PostgreSQL-only figures (default: DATABASE_URL,
  *                                      else postgres://postgres@127.0.0.1:5432/test when it answers)
@@ -18,6 +19,7 @@ import { enrolOverHttp } from "../../tests/e2e/support/admin-sign-in.ts";
 import { countOrders, discoverTarget, fuzzRawHttp, fuzzServer } from "../../tests/fuzz/hostile-requests.ts";
 import { adminCookie, firstLoad, launchChromium, priceChangeVisibility } from "./browser.ts";
 import { benchCheckoutRefusals } from "./checkout-refusals.ts";
+import { benchAccount, benchCustomerCheckout } from "./customer.ts";
 import { benchDriver } from "./driver.ts";
 import {
   ADMIN,
@@ -789,6 +791,24 @@ async function main() {
       const refusalData = await createDataSet({ count: 60, postgresUrl: mainPostgres });
       disposals.push(() => refusalData.dispose());
       for (const row of await benchCheckoutRefusals(refusalData)) record(row);
+    }
+    if (wants("customer-checkout")) {
+      // The embedded database, then PostgreSQL when one answers: a row each.
+      for (const postgresUrl of pgUrl ? [undefined, pgUrl] : [undefined]) {
+        say(
+          `Seeding 60 products on ${postgresUrl ? "PostgreSQL" : "PGlite"} for the customer checkout bench`,
+        );
+        const customerData = await createDataSet({ count: 60, postgresUrl });
+        disposals.push(() => customerData.dispose());
+        for (const row of await benchCustomerCheckout(customerData, { seconds: SECONDS, rounds: ROUNDS }))
+          record(row);
+      }
+      if (!pgUrl)
+        notes.push("Signed-in checkout on PostgreSQL skipped: no PostgreSQL answered (set BENCH_PG_URL).");
+    }
+    if (wants("account")) {
+      for (const postgresUrl of pgUrl ? [undefined, pgUrl] : [undefined])
+        for (const row of await benchAccount(postgresUrl, { seconds: SECONDS, rounds: ROUNDS })) record(row);
     }
     if (wants("dashboard")) await dashboardSection(mainPostgres);
     if (wants("import")) importSection(pgUrl);
