@@ -16,12 +16,11 @@ import {
   checkAge,
   FAILURE_REASON_LABELS,
 } from "#app/features/orders/delivery-proof.ts";
-import {
-  DELIVERY_FAILURE_REASONS,
-  type DeliveryFailureReason,
-  type DriverAction,
-} from "#app/features/orders/driver-actions.schema.ts";
+import type { DeliveryFailureReason, DriverAction } from "#app/features/orders/driver-actions.schema.ts";
 import { centsToDollarString, formatCents } from "#app/utils/money.ts";
+
+/** The reasons in the order the screen lists them (the labels' own order), without loading zod. */
+const FAILURE_REASONS = Object.keys(FAILURE_REASON_LABELS) as DeliveryFailureReason[];
 
 const BUTTON =
   "inline-flex min-h-12 items-center justify-center gap-2 rounded-lg px-4 py-2 text-lg font-semibold focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-ring disabled:opacity-50";
@@ -272,7 +271,7 @@ export function CouldNotDeliverForm({
       <Hidden csrf={csrf} intent="fail" orderId={stop.id} />
       <fieldset className="space-y-2">
         <legend className="font-bold text-xl">Why?</legend>
-        {DELIVERY_FAILURE_REASONS.map((code) => (
+        {FAILURE_REASONS.map((code) => (
           <label
             key={code}
             className="flex min-h-12 items-center gap-3 rounded-lg border-2 border-border px-3 text-lg has-checked:border-foreground"
