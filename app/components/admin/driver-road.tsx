@@ -1,27 +1,24 @@
 /**
  * The today board's drivers (record 052): per driver, the stops done, failed and left, the cash
  * expected back (or the hand-in's difference), 'Confirm drop' for a manager or owner, the run's
- * manifests and the last time their phone synced. A plain form: it works without JavaScript.
+ * manifests and the last time their phone synced (record 050), with the changes it still held; on
+ * today's board also the phones of the active drivers without a road. A plain form: it works
+ * without JavaScript.
  */
-import { useEffect } from "react";
 import { Link, useFetcher } from "react-router";
 import { Difference, sheetFigures, storeTimeText } from "#app/components/cash/cash-views.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
 import { boardHref } from "#app/features/orders/day-board.ts";
-import type { DriverRoad } from "#app/features/orders/driver-road.server.ts";
+import type { DriverPhone, DriverRoad } from "#app/features/orders/driver-road.server.ts";
 import { formatCents } from "#app/utils/money.ts";
-import { toast } from "#app/utils/toast-client.ts";
+import { storeDay } from "#app/utils/store-time.ts";
 import { CsrfInput } from "./csrf.tsx";
+import { type ToastResult, useResultToast } from "./use-result-toast.ts";
 
 function ConfirmDrop({ sheetId, name }: { sheetId: string; name: string }) {
-  const fetcher = useFetcher<{ ok: boolean; title: string; description: string }>();
-  const result = fetcher.data;
-  useEffect(() => {
-    if (!result) return;
-    if (result.ok) toast.success(result.title, { description: result.description });
-    else toast.error(result.title, { description: result.description });
-  }, [result]);
+  const fetcher = useFetcher<ToastResult>();
+  useResultToast(fetcher.data);
   return (
     <fetcher.Form method="post">
       <CsrfInput />
@@ -67,13 +64,26 @@ function Cash({ road, canConfirm }: { road: DriverRoad; canConfirm: boolean }) {
   );
 }
 
+/** '3:05 PM · 3 changes held' (with the store date when it was not today), '—' until it reports. */
+function phoneSyncText(phone: DriverPhone, now: Date) {
+  if (!phone.lastSyncedAt) return "—";
+  const at = new Date(phone.lastSyncedAt);
+  const when = storeDay(at) === storeDay(now) ? storeTimeText(at) : `${storeDay(at)} ${storeTimeText(at)}`;
+  const held = phone.waiting === 1 ? "1 change" : `${phone.waiting} changes`;
+  return phone.waiting > 0 ? `${when} · ${held} held` : when;
+}
+
 export function DriverRoads({
   roads,
+  offRoad,
   date,
+  now,
   canConfirm,
 }: {
   roads: DriverRoad[];
+  offRoad: DriverPhone[];
   date: string;
+  now: string;
   canConfirm: boolean;
 }) {
   return (
@@ -120,10 +130,7 @@ export function DriverRoads({
               </dl>
               <Cash road={road} canConfirm={canConfirm} />
               <p>
-                Last synced:{" "}
-                <span data-testid="last-synced">
-                  {road.lastSyncedAt ? storeTimeText(road.lastSyncedAt) : "—"}
-                </span>
+                Last synced: <span data-testid="last-synced">{phoneSyncText(road, new Date(now))}</span>
               </p>
               {road.manifests.length > 0 ? (
                 <ul className="flex flex-wrap gap-2">
@@ -145,6 +152,23 @@ export function DriverRoads({
           ))}
         </ul>
       )}
+      {offRoad.length > 0 ? (
+        <div className="text-sm">
+          <h3 className="font-semibold">Drivers without orders today</h3>
+          <ul className="mt-1 grid gap-1 sm:grid-cols-2">
+            {offRoad.map((phone) => (
+              <li
+                key={phone.driverId}
+                aria-label={`Driver ${phone.name}`}
+                className="[overflow-wrap:anywhere]"
+              >
+                <span className="font-medium">{phone.name}</span>: last synced{" "}
+                <span data-testid="last-synced">{phoneSyncText(phone, new Date(now))}</span>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
     </section>
   );
 }

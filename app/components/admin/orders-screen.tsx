@@ -34,6 +34,7 @@ import { FilterActions } from "./filter-actions.tsx";
 import { DeliveryDate, OrderCard } from "./order-card.tsx";
 import { AdminPageHeader } from "./page-header.tsx";
 import { usePolling } from "./use-polling.ts";
+import { type ToastResult, useResultToast } from "./use-result-toast.ts";
 
 export function RefreshButton() {
   const revalidator = useRevalidator();
@@ -87,8 +88,6 @@ export function Pager({
   );
 }
 
-type StatusActionData = { ok: boolean; title: string; description: string };
-
 /** The buttons each list shows: the first shop's three and 'Out for Delivery' on incoming; 'Reopen' on completed. */
 const LIST_ACTIONS: Record<OrderScope, OrderAction[]> = {
   incoming: ["confirm", "out-for-delivery", "deliver", "cancel"],
@@ -121,16 +120,10 @@ export function OrderActions({
   /** The moves this role may make (a driver: out for delivery, delivered, cancel); all by default. */
   only?: readonly OrderAction[];
 }) {
-  const fetcher = useFetcher<StatusActionData>();
+  const fetcher = useFetcher<ToastResult>();
   const [asking, setAsking] = useState<OrderAction | null>(null);
   const pendingIntent = fetcher.state !== "idle" ? fetcher.formData?.get("intent") : null;
-  // The answer arrives while the list reloads (a delivered order leaves it): toast at once.
-  const result = fetcher.data;
-  useEffect(() => {
-    if (!result) return;
-    if (result.ok) toast.success(result.title, { description: result.description });
-    else toast.error(result.title, { description: result.description });
-  }, [result]);
+  useResultToast(fetcher.data);
   useEffect(() => {
     if (fetcher.state === "submitting") setAsking(null);
   }, [fetcher.state]);
@@ -218,7 +211,7 @@ function ConfirmAction({
 }: {
   action: OrderAction;
   order: AdminOrder;
-  fetcher: ReturnType<typeof useFetcher<StatusActionData>>;
+  fetcher: ReturnType<typeof useFetcher<ToastResult>>;
   onOpenChange: (open: boolean) => void;
 }) {
   const question = QUESTIONS[action] ?? {

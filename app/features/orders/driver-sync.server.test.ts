@@ -316,18 +316,26 @@ describeEachDatabase("the phone's queued actions on the server", (database) => {
     expect(row?.waiting).toBe(0);
   });
 
-  it("shows on the today board when each driver's phone last synced", async () => {
+  it("shows in the today board's drivers panel when each driver's phone last synced, once a driver", async () => {
     const { db } = database();
     const manager = await insertStaff(db, "manager", "Mia");
     const synced = await insertStaff(db, "driver", "Sync Sam");
     await insertStaff(db, "driver", "Never Nia");
+    const onRoad = await insertStaff(db, "driver", "Road Rae");
+    await stop(onRoad.id);
     await recordPhoneSync(synced.id, 3, new Date("2026-11-27T20:05:00Z"));
+    await recordPhoneSync(onRoad.id, 1, new Date("2026-11-27T20:10:00Z"));
     const session = await signedIn(db, manager);
     const page = await app(pageRequest("/admin/today", session.cookie));
     expect(page.status).toBe(200);
     const html = (await page.text()).replace(/<!-- -->/g, "");
-    expect(html).toContain("Drivers&#x27; phones");
-    expect(html).toMatch(/Sync Sam<\/span>: synced (2026-11-27 )?3:05 PM · 3 changes held/);
-    expect(html).toContain("Never Nia</span>: no sync yet");
+    expect(html).toContain("Drivers without orders today");
+    expect(html).toMatch(
+      /Sync Sam<\/span>: last synced <span data-testid="last-synced">(2026-11-27 )?3:05 PM · 3 changes held</,
+    );
+    expect(html).toContain('Never Nia</span>: last synced <span data-testid="last-synced">—<');
+    expect(html).toMatch(/Last synced: <span data-testid="last-synced">(2026-11-27 )?3:10 PM · 1 change held</);
+    expect(html).not.toContain("Road Rae</span>: last synced");
+    expect(html).not.toContain("Drivers&#x27; phones");
   });
 });

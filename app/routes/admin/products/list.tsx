@@ -4,6 +4,7 @@ import { ConfirmDialog } from "#app/components/admin/confirm-dialog.tsx";
 import { useCsrfToken } from "#app/components/admin/csrf.tsx";
 import { AdminPageHeader, HeaderLink } from "#app/components/admin/page-header.tsx";
 import { type ProductListResult, ProductTable } from "#app/components/admin/product-table.tsx";
+import { useResultToast } from "#app/components/admin/use-result-toast.ts";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { Button, buttonVariants } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
@@ -365,21 +366,12 @@ export default function ProductList({ loaderData }: Route.ComponentProps) {
   );
 }
 
-/**
- * One product's actions posted to this list's action, with their confirmation dialog's state.
- * The answer arrives while the list reloads (the button may be gone after it): toast at once.
- */
+/** One product's actions posted to this list's action, with their confirmation dialog's state. */
 function useProductAction<Intent extends string>(productId: string) {
   const fetcher = useFetcher<ActionResult>();
   const csrf = useCsrfToken();
   const [confirming, setConfirming] = useState(false);
-  const result = fetcher.data;
-  useEffect(() => {
-    if (!result) return;
-    if (result.ok) toast.success(result.title, { description: result.description });
-    else toast.error(result.title, { description: result.description });
-    setConfirming(false);
-  }, [result]);
+  useResultToast(fetcher.data, () => setConfirming(false));
   const run = (intent: Intent) =>
     fetcher.submit({ csrf, intent, id: productId }, { method: "post", action: "/admin/products" });
   return { fetcher, run, confirming, setConfirming };

@@ -5,7 +5,6 @@ import { DriverRoads } from "#app/components/admin/driver-road.tsx";
 import { NewOrderAlert } from "#app/components/admin/new-order-alert.tsx";
 import { RefreshButton } from "#app/components/admin/orders-screen.tsx";
 import { AdminPageHeader } from "#app/components/admin/page-header.tsx";
-import { PhoneSyncs } from "#app/components/admin/phone-syncs.tsx";
 import { usePolling } from "#app/components/admin/use-polling.ts";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
@@ -16,9 +15,8 @@ import { confirmCashDrop } from "#app/features/orders/cash-sheet.server.ts";
 import { countPlacedOrders, getDayBoard } from "#app/features/orders/day-board.server.ts";
 import { boardHref, boardQuery, downstreamQuery, SLOT_PAGE_ORDERS } from "#app/features/orders/day-board.ts";
 import { listActiveDrivers } from "#app/features/orders/driver-assignment.server.ts";
-import { getDriverRoads } from "#app/features/orders/driver-road.server.ts";
+import { getDriversPanel } from "#app/features/orders/driver-road.server.ts";
 import { staffScopeOf } from "#app/features/orders/driver-scope.server.ts";
-import { lastPhoneSyncs } from "#app/features/orders/driver-sync.server.ts";
 import { todayBoardAction } from "#app/features/orders/order-action.server.ts";
 import { adminForm, requireAdmin, requirePermission } from "#app/features/staff/guard.server.ts";
 import { can } from "#app/features/staff/permissions.ts";
@@ -62,28 +60,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       planning ? await countPlacedOrders() : null,
     ];
     const drivers = planning ? await listActiveDrivers() : [];
-    const planned = planning ? await getDriverRoads(query.date) : [];
-    const syncs = query.isToday
-      ? await lastPhoneSyncs([
-          ...new Set(
-            [...drivers, ...planned.map((road) => ({ id: road.driverId }))].map((driver) => driver.id),
-          ),
-        ])
-      : new Map();
-    const roads = planned.map((road) => ({
-      ...road,
-      lastSyncedAt: syncs.get(road.driverId)?.syncedAt.toISOString() ?? null,
-    }));
-    const phones = query.isToday
-      ? drivers.map((driver) => ({
-          driverId: driver.id,
-          name: driver.name,
-          syncedAt: syncs.get(driver.id)?.syncedAt.toISOString() ?? null,
-          waiting: syncs.get(driver.id)?.waiting ?? 0,
-        }))
-      : [];
+    const { roads, offRoad } = planning
+      ? await getDriversPanel(query.date, { isToday: query.isToday, drivers })
+      : { roads: [], offRoad: [] };
     return {
       roads,
+      offRoad,
       canConfirm: can(admin.role, "cash"),
       ...query,
       ...days,
@@ -91,7 +73,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       placed,
       planning,
       drivers,
-      phones,
       includePending,
       now: now.toISOString(),
       error: null,
@@ -106,8 +87,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       planning,
       drivers: [],
       roads: [],
+      offRoad: [],
       canConfirm: false,
-      phones: [],
       includePending,
       now: now.toISOString(),
       error: "Failed to fetch orders",
@@ -195,9 +176,14 @@ export default function TodayBoard({ loaderData }: Route.ComponentProps) {
       )}
 
       {planning && !slot ? (
-        <DriverRoads roads={loaderData.roads} date={date} canConfirm={loaderData.canConfirm} />
+        <DriverRoads
+          roads={loaderData.roads}
+          offRoad={loaderData.offRoad}
+          date={date}
+          now={loaderData.now}
+          canConfirm={loaderData.canConfirm}
+        />
       ) : null}
-      <PhoneSyncs phones={loaderData.phones} now={loaderData.now} />
 
       {slot ? (
         <Link
