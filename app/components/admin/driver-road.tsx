@@ -155,13 +155,9 @@ export function DriverRoads({
       {offRoad.length > 0 ? (
         <div className="text-sm">
           <h3 className="font-semibold">Drivers without orders today</h3>
-          <ul className="mt-1 grid gap-1 sm:grid-cols-2">
+          <ul className="mt-1 grid gap-1 [overflow-wrap:anywhere] sm:grid-cols-2">
             {offRoad.map((phone) => (
-              <li
-                key={phone.driverId}
-                aria-label={`Driver ${phone.name}`}
-                className="[overflow-wrap:anywhere]"
-              >
+              <li key={phone.driverId}>
                 <span className="font-medium">{phone.name}</span>: last synced{" "}
                 <span data-testid="last-synced">{phoneSyncText(phone, new Date(now))}</span>
               </li>
