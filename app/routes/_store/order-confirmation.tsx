@@ -1,9 +1,9 @@
 import { OrderPaymentNote } from "#app/components/order-payment-note.tsx";
+import { OrderStatusMark } from "#app/components/order-status-mark.tsx";
 import { StoreLink } from "#app/components/store-link.tsx";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
-import { Icon } from "#app/components/ui/icon.tsx";
 import { storeFromMatches } from "#app/features/catalog/seo.ts";
 import { type OrderStatus, STATUS_LABELS } from "#app/features/orders/order-status.ts";
 import { getOrderOfRequest } from "#app/features/orders/orders.server.ts";
@@ -48,10 +48,7 @@ export default function OrderConfirmationPage({ loaderData }: Route.ComponentPro
   return (
     <div className="mx-auto w-full max-w-lg px-4 pt-10 pb-28 sm:pt-14">
       <Card className="p-6 text-center sm:p-8">
-        <Icon
-          name={order.status === "cancelled" ? "x" : "circle-check"}
-          className={`mx-auto size-14 ${order.status === "cancelled" ? "text-destructive" : "text-success"}`}
-        />
+        <OrderStatusMark status={order.status} />
         <h1 className="mt-4 font-display text-3xl font-semibold text-primary">
           {confirmationHeadline(order.status)}
         </h1>

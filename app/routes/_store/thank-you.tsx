@@ -1,5 +1,6 @@
 import { data, Form } from "react-router";
 import { OrderPaymentNote } from "#app/components/order-payment-note.tsx";
+import { OrderStatusMark } from "#app/components/order-status-mark.tsx";
 import { StoreLink } from "#app/components/store-link.tsx";
 import { Button, buttonVariants } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
@@ -109,10 +110,7 @@ export default function ThankYouPage({ loaderData }: Route.ComponentProps) {
   return (
     <div className="mx-auto w-full max-w-3xl px-4 pt-8 pb-28 sm:pt-12">
       <div className="text-center">
-        <Icon
-          name={order.status === "cancelled" ? "x" : "circle-check"}
-          className={`mx-auto size-14 ${order.status === "cancelled" ? "text-destructive" : "text-success"}`}
-        />
+        <OrderStatusMark status={order.status} />
         <h1 className="mt-4 font-display text-3xl font-semibold text-primary sm:text-4xl">
           {headline ?? `Thank you, ${firstName}!`}
         </h1>
