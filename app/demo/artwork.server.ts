@@ -46,39 +46,31 @@ type Context = {
 // ---------------------------------------------------------------------------------------------
 // Shared pieces
 
-function linear(
-  id: string,
-  stops: [number, string, number?][],
-  x1 = 0,
-  y1 = 0,
-  x2 = 0,
-  y2 = 1,
-  user = false,
-) {
-  const units = user ? ` gradientUnits="userSpaceOnUse"` : "";
-  return `<linearGradient id="${id}" x1="${x1}" y1="${y1}" x2="${x2}" y2="${y2}"${units}>${stops
+type Stop = [offset: number, color: string, opacity?: number];
+
+function stopsText(stops: Stop[]) {
+  return stops
     .map(
       ([offset, color, opacity]) =>
         `<stop offset="${offset}" stop-color="${color}"${opacity === undefined ? "" : ` stop-opacity="${opacity}"`}/>`,
     )
-    .join("")}</linearGradient>`;
+    .join("");
 }
 
-function radial(
-  id: string,
-  stops: [number, string, number?][],
-  cx = 0.5,
-  cy = 0.5,
-  r = 0.5,
-  fx = cx,
-  fy = cy,
-) {
-  return `<radialGradient id="${id}" cx="${cx}" cy="${cy}" r="${r}" fx="${fx}" fy="${fy}">${stops
-    .map(
-      ([offset, color, opacity]) =>
-        `<stop offset="${offset}" stop-color="${color}"${opacity === undefined ? "" : ` stop-opacity="${opacity}"`}/>`,
-    )
-    .join("")}</radialGradient>`;
+/** Where a linear gradient runs, from (x1, y1) to (x2, y2): fractions of the shape's box. */
+type Axis = readonly [x1: number, y1: number, x2: number, y2: number];
+const DOWN: Axis = [0, 0, 0, 1];
+const ACROSS: Axis = [0, 0, 1, 0];
+const DIAGONAL: Axis = [0, 0, 1, 1];
+
+/** `user`: the axis is in the drawing's own units (`userSpaceOnUse`), not the shape's box. */
+function linear(id: string, stops: Stop[], [x1, y1, x2, y2]: Axis = DOWN, user = false) {
+  const units = user ? ` gradientUnits="userSpaceOnUse"` : "";
+  return `<linearGradient id="${id}" x1="${x1}" y1="${y1}" x2="${x2}" y2="${y2}"${units}>${stopsText(stops)}</linearGradient>`;
+}
+
+function radial(id: string, stops: Stop[], cx = 0.5, cy = 0.5, r = 0.5, fx = cx, fy = cy) {
+  return `<radialGradient id="${id}" cx="${cx}" cy="${cy}" r="${r}" fx="${fx}" fy="${fy}">${stopsText(stops)}</radialGradient>`;
 }
 
 function scene(context: Context) {
@@ -90,10 +82,7 @@ function scene(context: Context) {
         [0, backdrop.top],
         [1, backdrop.bottom],
       ],
-      0.15,
-      0,
-      0.85,
-      1,
+      [0.15, 0, 0.85, 1],
     ),
     radial(`${id}glow`, [
       [0, backdrop.glow, backdrop.dark ? 0.55 : 0.9],
@@ -111,10 +100,7 @@ function scene(context: Context) {
         [0.5, backdrop.podiumTop],
         [1, backdrop.podiumSide],
       ],
-      0,
-      0,
-      1,
-      0,
+      ACROSS,
     ),
     radial(
       `${id}podiumTop`,
@@ -264,10 +250,7 @@ function flower(context: Context) {
           [0.5, hsl(tint, saturation, light + 8)],
           [1, hsl(tint, saturation + 4, light - 8)],
         ],
-        0.3,
-        0,
-        0.7,
-        1,
+        [0.3, 0, 0.7, 1],
       ),
     );
     return `url(#${id}calyx${shade})`;
@@ -398,10 +381,7 @@ function gummyBear(
       [0.55, hsl(hue, 85, 55)],
       [1, hsl(hue, 80, 36)],
     ],
-    -40,
-    -70,
-    40,
-    65,
+    [-40, -70, 40, 65],
     true,
   );
   const fill = `url(#${gradient})`;
@@ -455,10 +435,7 @@ function chocolate(context: Context, options: { mushroom?: boolean } = {}) {
         [0, hsl(hue, milk ? 45 : 40, milk ? 42 : 30)],
         [1, hsl(hue, milk ? 50 : 45, milk ? 26 : 16)],
       ],
-      0,
-      0,
-      1,
-      1,
+      DIAGONAL,
     ),
     linear(
       `${id}foil`,
@@ -467,10 +444,7 @@ function chocolate(context: Context, options: { mushroom?: boolean } = {}) {
         [0.5, accent.main],
         [1, hsl(accent.hue, 40, 30)],
       ],
-      0,
-      0,
-      1,
-      1,
+      DIAGONAL,
     ),
     linear(
       `${id}wrap`,
@@ -478,10 +452,7 @@ function chocolate(context: Context, options: { mushroom?: boolean } = {}) {
         [0, "#fbf7ef"],
         [1, "#d9cfbf"],
       ],
-      0,
-      0,
-      1,
-      1,
+      DIAGONAL,
     ),
   ].join("");
   const squares: string[] = [];
@@ -528,10 +499,7 @@ function can(context: Context) {
         [0.65, hsl(hue, 65, 52)],
         [1, hsl(hue, 60, 26)],
       ],
-      0,
-      0,
-      1,
-      0,
+      ACROSS,
     ),
     linear(
       `${id}lid`,
@@ -540,10 +508,7 @@ function can(context: Context) {
         [0.4, "#eef1f4"],
         [1, "#7b828a"],
       ],
-      0,
-      0,
-      1,
-      0,
+      ACROSS,
     ),
     linear(
       `${id}band`,
@@ -552,10 +517,7 @@ function can(context: Context) {
         [0.4, "#ffffff"],
         [1, "#cfc8ba"],
       ],
-      0,
-      0,
-      1,
-      0,
+      ACROSS,
     ),
   ].join("");
   const drops = Array.from(
@@ -650,10 +612,7 @@ function cone(context: Context, kind: "paper" | "blunt" | "kief", index: number)
       [0.45, colors[1] as string],
       [1, colors[2] as string],
     ],
-    0,
-    -26,
-    0,
-    26,
+    [0, -26, 0, 26],
     true,
   );
   const parts = [
@@ -739,10 +698,7 @@ function oilGradient(context: Context, id: string) {
       [0.5, hsl(hue, 92, 52)],
       [1, hsl(hue - 8, 90, 34)],
     ],
-    0,
-    0,
-    1,
-    0,
+    ACROSS,
   );
 }
 
@@ -759,10 +715,7 @@ function cartridge(context: Context) {
         [0.6, "#a9afb6"],
         [1, "#50565c"],
       ],
-      0,
-      0,
-      1,
-      0,
+      ACROSS,
     ),
     linear(
       `${id}glass`,
@@ -772,10 +725,7 @@ function cartridge(context: Context) {
         [0.75, "#ffffff", 0.04],
         [1, "#ffffff", 0.3],
       ],
-      0,
-      0,
-      1,
-      0,
+      ACROSS,
     ),
     linear(
       `${id}tip`,
@@ -790,10 +740,7 @@ function cartridge(context: Context) {
             [0.4, "#4a4a4a"],
             [1, "#0a0a0a"],
           ],
-      0,
-      0,
-      1,
-      0,
+      ACROSS,
     ),
   ].join("");
   const bubbles = Array.from(
@@ -832,10 +779,7 @@ function disposable(context: Context) {
         [0.55, hsl(hue, 25, 24)],
         [1, hsl(hue, 30, 10)],
       ],
-      0,
-      0,
-      1,
-      0,
+      ACROSS,
     ),
     linear(
       `${id}band`,
@@ -844,10 +788,7 @@ function disposable(context: Context) {
         [0.4, accent.light],
         [1, accent.main],
       ],
-      0,
-      0,
-      1,
-      0,
+      ACROSS,
     ),
   ].join("");
   const body = `<g transform="rotate(${n(range(random, 8, 16))} 256 260)">
@@ -884,10 +825,7 @@ function concentrates(context: Context) {
         [0.5, hsl(hue, 95, 48), 0.9],
         [1, hsl(hue - 10, 90, 30), 0.95],
       ],
-      0,
-      0,
-      1,
-      1,
+      DIAGONAL,
     );
     const shards = [
       "M150 300 L236 250 L280 296 L226 352 L160 344 Z",
@@ -910,10 +848,7 @@ ${shards.map((d) => `<path d="${d}" fill="url(#${id}shard)" stroke="${hsl(hue + 
         [0.8, "#ffffff", 0.05],
         [1, "#ffffff", 0.35],
       ],
-      0,
-      0,
-      1,
-      0,
+      ACROSS,
     ),
     linear(
       `${id}wax`,
@@ -922,10 +857,7 @@ ${shards.map((d) => `<path d="${d}" fill="url(#${id}shard)" stroke="${hsl(hue + 
         [0.5, hsl(hue, 85, 58)],
         [1, hsl(hue - 6, 80, 42)],
       ],
-      0,
-      0,
-      1,
-      0,
+      ACROSS,
     ),
     linear(
       `${id}lidSide`,
@@ -934,10 +866,7 @@ ${shards.map((d) => `<path d="${d}" fill="url(#${id}shard)" stroke="${hsl(hue + 
         [0.4, "#444"],
         [1, "#0a0a0a"],
       ],
-      0,
-      0,
-      1,
-      0,
+      ACROSS,
     ),
     linear(
       `${id}tool`,
@@ -945,10 +874,7 @@ ${shards.map((d) => `<path d="${d}" fill="url(#${id}shard)" stroke="${hsl(hue + 
         [0, "#f5f6f7"],
         [1, "#80868c"],
       ],
-      0,
-      0,
-      0,
-      1,
+      DOWN,
     ),
   ].join("");
   const crystals = diamonds
@@ -1017,10 +943,7 @@ function mushroom(
         [0.4, "#fbf6ec"],
         [1, "#c5b89f"],
       ],
-      0,
-      0,
-      1,
-      0,
+      ACROSS,
     ),
   ].join("");
   const stemTop = capWidth * 0.16;
