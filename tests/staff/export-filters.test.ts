@@ -58,7 +58,12 @@ describeEachDatabase("exports refuse filters the database cannot take", (databas
     }
     const fine = await get("/admin/orders/export?scope=incoming&from=2024-02-29&q=quintessa", "text/csv");
     expect(fine.status).toBe(200);
+    expect(fine.headers.get("content-disposition")).toBe(
+      `attachment; filename="orders-incoming-${storeDay(new Date())}.csv"`,
+    );
     expect(await fine.text()).toContain(MARKER);
+    const recorded = await get("/admin/audit/export?action=orders.exported", "text/csv");
+    expect(await recorded.text()).toContain("orders.exported");
   });
 
   it("the audit export answers 400 naming each bad filter, in plain text", async () => {
@@ -70,6 +75,9 @@ describeEachDatabase("exports refuse filters the database cannot take", (databas
     }
     const fine = await get("/admin/audit/export?from=2024-02-29&action=audit.exported", "text/csv");
     expect(fine.status).toBe(200);
+    expect(fine.headers.get("content-disposition")).toBe(
+      `attachment; filename="audit-${storeDay(new Date())}.csv"`,
+    );
     expect(await fine.text()).toContain("audit.exported");
   });
 
