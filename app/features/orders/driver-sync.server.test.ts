@@ -334,7 +334,9 @@ describeEachDatabase("the phone's queued actions on the server", (database) => {
       /Sync Sam<\/span>: last synced <span data-testid="last-synced">(2026-11-27 )?3:05 PM · 3 changes held</,
     );
     expect(html).toContain('Never Nia</span>: last synced <span data-testid="last-synced">—<');
-    expect(html).toMatch(/Last synced: <span data-testid="last-synced">(2026-11-27 )?3:10 PM · 1 change held</);
+    expect(html).toMatch(
+      /Last synced: <span data-testid="last-synced">(2026-11-27 )?3:10 PM · 1 change held</,
+    );
     expect(html).not.toContain("Road Rae</span>: last synced");
     expect(html).not.toContain("Drivers&#x27; phones");
   });
