@@ -147,15 +147,7 @@ function SizeRow({
         <td className="px-3 py-1.5">
           {first ? (
             <span className="flex justify-end gap-1">
-              {archived ? null : (
-                <Link
-                  to={`/admin/products/edit/${product.id}`}
-                  className={buttonVariants({ variant: "ghost", size: "icon" })}
-                  aria-label={`Edit ${product.name}`}
-                >
-                  <Icon name="pencil" />
-                </Link>
-              )}
+              {archived ? null : <EditProductLink product={product} compact />}
               {actions}
             </span>
           ) : null}
@@ -261,5 +253,21 @@ function StockChangeForm({
         </Button>
       </div>
     </fetcher.Form>
+  );
+}
+
+/** The product form's link: the table's is an icon, the card's says 'Edit'. */
+export function EditProductLink({ product, compact = false }: { product: AdminProduct; compact?: boolean }) {
+  return (
+    <Link
+      to={`/admin/products/edit/${product.id}`}
+      className={buttonVariants(
+        compact ? { variant: "ghost", size: "icon" } : { variant: "outline", className: "flex-1" },
+      )}
+      aria-label={`Edit ${product.name}`}
+    >
+      <Icon name="pencil" />
+      {compact ? null : " Edit"}
+    </Link>
   );
 }

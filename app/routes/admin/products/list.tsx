@@ -3,7 +3,11 @@ import { data, Link, type ShouldRevalidateFunctionArgs, useFetcher, useSearchPar
 import { ConfirmDialog } from "#app/components/admin/confirm-dialog.tsx";
 import { useCsrfToken } from "#app/components/admin/csrf.tsx";
 import { AdminPageHeader, HeaderLink } from "#app/components/admin/page-header.tsx";
-import { type ProductListResult, ProductTable } from "#app/components/admin/product-table.tsx";
+import {
+  EditProductLink,
+  type ProductListResult,
+  ProductTable,
+} from "#app/components/admin/product-table.tsx";
 import { useResultToast } from "#app/components/admin/use-result-toast.ts";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { Button, buttonVariants } from "#app/components/ui/button.tsx";
@@ -512,15 +516,7 @@ function AdminProductCard({ product, lowStock }: { product: AdminProduct; lowSto
           </ul>
         </div>
         <div className="mt-auto flex gap-2 pt-1">
-          {archived ? null : (
-            <Link
-              to={`/admin/products/edit/${product.id}`}
-              className={buttonVariants({ variant: "outline", className: "flex-1" })}
-              aria-label={`Edit ${product.name}`}
-            >
-              <Icon name="pencil" /> Edit
-            </Link>
-          )}
+          {archived ? null : <EditProductLink product={product} />}
           <ArchiveButton product={product} />
           {archived ? null : (
             <Button
