@@ -9,7 +9,7 @@ import { Card } from "#app/components/ui/card.tsx";
 import { Field, Input, NativeSelect } from "#app/components/ui/input.tsx";
 import { db } from "#app/db/client.server.ts";
 import { originOf } from "#app/features/audit/audit.server.ts";
-import { storeFromMatches } from "#app/features/catalog/seo.ts";
+import { privatePageMeta } from "#app/features/catalog/seo.ts";
 import {
   type AccountOrder,
   accountOrders,
@@ -44,10 +44,7 @@ import { toast } from "#app/utils/toast-client.ts";
 import type { Route } from "./+types/index";
 
 export function meta({ matches }: Route.MetaArgs) {
-  return [
-    { title: `Your account | ${storeFromMatches(matches).name}` },
-    { name: "robots", content: "noindex" },
-  ];
+  return privatePageMeta(matches, "Your account");
 }
 
 export { privateNoStoreHeaders as headers } from "#app/utils/cache-headers.ts";
@@ -224,10 +221,7 @@ export default function AccountPage({ loaderData, actionData }: Route.ComponentP
         </Form>
       </div>
 
-      <section aria-labelledby="orders-heading" className="mt-8">
-        <h2 id="orders-heading" className="font-display text-2xl font-semibold text-primary">
-          Your orders
-        </h2>
+      <AccountSection id="orders" title="Your orders" className="mt-8">
         {orders.length === 0 ? (
           <Card className="mt-4 p-6 text-center">
             <p>No orders yet.</p>
@@ -262,12 +256,9 @@ export default function AccountPage({ loaderData, actionData }: Route.ComponentP
             </StoreLink>
           ) : null}
         </div>
-      </section>
+      </AccountSection>
 
-      <section aria-labelledby="addresses-heading" className="mt-10">
-        <h2 id="addresses-heading" className="font-display text-2xl font-semibold text-primary">
-          Saved addresses
-        </h2>
+      <AccountSection id="addresses" title="Saved addresses">
         {addresses.length === 0 ? (
           <p className="mt-2 text-muted-foreground">
             No saved addresses yet. Checkout fills in your default one.
@@ -352,12 +343,9 @@ export default function AccountPage({ loaderData, actionData }: Route.ComponentP
             </div>
           </Form>
         </Card>
-      </section>
+      </AccountSection>
 
-      <section aria-labelledby="contact-heading" className="mt-10">
-        <h2 id="contact-heading" className="font-display text-2xl font-semibold text-primary">
-          Contact details
-        </h2>
+      <AccountSection id="contact" title="Contact details">
         <Card className="mt-4 p-4 sm:p-6">
           <Form
             key={`${customer.name}|${customer.phone}`}
@@ -380,12 +368,9 @@ export default function AccountPage({ loaderData, actionData }: Route.ComponentP
             </div>
           </Form>
         </Card>
-      </section>
+      </AccountSection>
 
-      <section aria-labelledby="passkeys-heading" className="mt-10">
-        <h2 id="passkeys-heading" className="font-display text-2xl font-semibold text-primary">
-          Passkeys
-        </h2>
+      <AccountSection id="passkeys" title="Passkeys">
         <p className="mt-2 text-muted-foreground">
           Sign in next time with your phone's or computer's screen lock instead of a code.
         </p>
@@ -400,12 +385,9 @@ export default function AccountPage({ loaderData, actionData }: Route.ComponentP
           </ul>
         ) : null}
         <AddPasskey csrf={csrf} />
-      </section>
+      </AccountSection>
 
-      <section aria-labelledby="privacy-heading" className="mt-10">
-        <h2 id="privacy-heading" className="font-display text-2xl font-semibold text-primary">
-          Privacy
-        </h2>
+      <AccountSection id="privacy" title="Privacy">
         <Card className="mt-4 space-y-6 p-4 sm:p-6">
           <div>
             <h3 className="font-semibold">Download my data</h3>
@@ -465,8 +447,30 @@ export default function AccountPage({ loaderData, actionData }: Route.ComponentP
             </Form>
           </div>
         </Card>
-      </section>
+      </AccountSection>
     </div>
+  );
+}
+
+/** A section of the account page, named by its heading. */
+function AccountSection({
+  id,
+  title,
+  className = "mt-10",
+  children,
+}: {
+  id: string;
+  title: string;
+  className?: string;
+  children: React.ReactNode;
+}) {
+  return (
+    <section aria-labelledby={`${id}-heading`} className={className}>
+      <h2 id={`${id}-heading`} className="font-display text-2xl font-semibold text-primary">
+        {title}
+      </h2>
+      {children}
+    </section>
   );
 }
 

@@ -1,7 +1,5 @@
-import { useRef, useState } from "react";
-import { data, Form, Link, redirect, useSubmit } from "react-router";
-import { ConfirmDialog } from "#app/components/admin/confirm-dialog.tsx";
-import { PostForm } from "#app/components/admin/csrf.tsx";
+import { data, Form, Link, redirect } from "react-router";
+import { ConfirmedAction } from "#app/components/admin/confirmed-action.tsx";
 import { AdminPageHeader } from "#app/components/admin/page-header.tsx";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { Button, buttonVariants } from "#app/components/ui/button.tsx";
@@ -122,7 +120,14 @@ export default function Customers({ loaderData, actionData }: Route.ComponentPro
                     >
                       Export data
                     </a>
-                    <EraseGuest email={row.email} who={row.name || row.email} />
+                    <ConfirmedAction
+                      intent="erase-guest"
+                      fields={{ email: row.email }}
+                      label="Erase data"
+                      title={`Erase ${row.name || row.email}'s data?`}
+                      description="Their orders stay for the books with name, e-mail, phone, address and notes removed; ID photos are deleted. Refused while an order is open. This cannot be undone."
+                      confirmLabel="Erase data"
+                    />
                   </span>
                 )}
               </Card>
@@ -130,41 +135,6 @@ export default function Customers({ loaderData, actionData }: Route.ComponentPro
           ))}
         </ul>
       )}
-    </>
-  );
-}
-
-/** 'Erase data' for a guest asks first (with JavaScript); without it the form posts directly. */
-function EraseGuest({ email, who }: { email: string; who: string }) {
-  const [open, setOpen] = useState(false);
-  const form = useRef<HTMLFormElement>(null);
-  const submit = useSubmit();
-  return (
-    <>
-      <PostForm
-        ref={form}
-        intent="erase-guest"
-        fields={{ email }}
-        onSubmit={(event) => {
-          event.preventDefault();
-          setOpen(true);
-        }}
-      >
-        <Button type="submit" variant="outlineDestructive">
-          Erase data
-        </Button>
-      </PostForm>
-      <ConfirmDialog
-        open={open}
-        onOpenChange={setOpen}
-        title={`Erase ${who}'s data?`}
-        description="Their orders stay for the books with name, e-mail, phone, address and notes removed; ID photos are deleted. Refused while an order is open. This cannot be undone."
-        confirmLabel="Erase data"
-        onConfirm={() => {
-          setOpen(false);
-          if (form.current) submit(form.current);
-        }}
-      />
     </>
   );
 }
