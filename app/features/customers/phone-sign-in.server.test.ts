@@ -9,6 +9,7 @@ import { eq } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { customers, emailOutbox, orders } from "#app/db/schema.ts";
 import { describeEachDatabase } from "#tests/db.ts";
+import { wrongCodeFor } from "#tests/support/customer-accounts.ts";
 import { loopbackTwilioForTests, sendOutbox } from "#tests/support/loopback-twilio-setup.server.ts";
 import { insertOrderRow } from "#tests/support/order-rows.ts";
 import { findCustomerSession } from "./customer-sessions.server.ts";
@@ -73,7 +74,7 @@ describeEachDatabase("signing in with a phone", (database) => {
       .where(eq(emailOutbox.toAddress, phone));
     expect(rows).toEqual([{ channel: "sms", status: "sent" }]);
 
-    const wrong = code === "000000" ? "000001" : "000000";
+    const wrong = wrongCodeFor(code);
     expect(await checkSignInCode({ phone, code: wrong, ipAddress })).toEqual({
       ok: false,
       reason: "wrong",
@@ -93,7 +94,7 @@ describeEachDatabase("signing in with a phone", (database) => {
     const ipAddress = nextAddress();
     await requestSignInCode({ phone, ipAddress });
     const { code } = await codeTextedTo(phone);
-    const wrong = code === "000000" ? "000001" : "000000";
+    const wrong = wrongCodeFor(code);
     const answers = await Promise.all(
       Array.from({ length: 7 }, () => checkSignInCode({ phone, code: wrong, ipAddress })),
     );
