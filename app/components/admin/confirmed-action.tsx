@@ -5,8 +5,9 @@ import { ConfirmDialog } from "./confirm-dialog.tsx";
 import { PostForm } from "./csrf.tsx";
 
 /**
- * A destructive post behind a button that asks first (with JavaScript); without it the form posts
- * directly. `children` stand under the button, inside the form.
+ * A destructive post behind a button that asks first (with JavaScript), the dialog's answer
+ * named as the button; without JavaScript the form posts directly. `children` stand under the
+ * button, inside the form.
  */
 export function ConfirmedAction({
   intent,
@@ -15,7 +16,6 @@ export function ConfirmedAction({
   who,
   title,
   description,
-  confirmLabel,
   children,
 }: {
   intent: string;
@@ -25,7 +25,6 @@ export function ConfirmedAction({
   who?: string;
   title: string;
   description: string;
-  confirmLabel: string;
   children?: React.ReactNode;
 }) {
   const [open, setOpen] = useState(false);
@@ -52,7 +51,7 @@ export function ConfirmedAction({
         onOpenChange={setOpen}
         title={title}
         description={description}
-        confirmLabel={confirmLabel}
+        confirmLabel={label}
         onConfirm={() => {
           setOpen(false);
           if (form.current) submit(form.current);

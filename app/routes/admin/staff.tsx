@@ -237,7 +237,6 @@ export default function Staff({ loaderData, actionData }: Route.ComponentProps) 
                     who={member.email}
                     title={`Reset two-factor sign-in of ${member.email}?`}
                     description="Their authenticator app and recovery codes stop working; they set up two-factor sign-in again at their next sign-in."
-                    confirmLabel="Reset 2FA"
                   />
                   <ConfirmedAction
                     intent="deactivate"
@@ -246,7 +245,6 @@ export default function Staff({ loaderData, actionData }: Route.ComponentProps) 
                     who={member.email}
                     title={`Deactivate ${member.email}?`}
                     description="They are signed out everywhere at once and can no longer sign in. You can invite them again later."
-                    confirmLabel="Deactivate"
                   />
                 </div>
               )}

@@ -202,8 +202,7 @@ export default function AccountPage({ loaderData, actionData }: Route.ComponentP
           <h1 className="font-display text-3xl font-semibold text-primary sm:text-4xl">Your account</h1>
           <p className="mt-1 text-muted-foreground">Signed in as {customer.email}</p>
         </div>
-        <Form method="post" className="flex flex-wrap gap-2">
-          <input type="hidden" name="csrf" value={csrf} />
+        <AccountForm csrf={csrf} className="flex flex-wrap gap-2">
           <Button type="submit" name="intent" value="sign-out" variant="outline" className="min-h-11">
             Sign out
           </Button>
@@ -218,7 +217,7 @@ export default function AccountPage({ loaderData, actionData }: Route.ComponentP
               Sign out on all {sessions} devices
             </Button>
           ) : null}
-        </Form>
+        </AccountForm>
       </div>
 
       <AccountSection id="orders" title="Your orders" className="mt-8">
@@ -278,8 +277,7 @@ export default function AccountPage({ loaderData, actionData }: Route.ComponentP
                       Default
                     </Badge>
                   ) : null}
-                  <Form method="post" className="mt-auto flex flex-wrap gap-2">
-                    <input type="hidden" name="csrf" value={csrf} />
+                  <AccountForm csrf={csrf} className="mt-auto flex flex-wrap gap-2">
                     <input type="hidden" name="addressId" value={address.id} />
                     {address.isDefault ? null : (
                       <Button
@@ -301,7 +299,7 @@ export default function AccountPage({ loaderData, actionData }: Route.ComponentP
                     >
                       Remove
                     </Button>
-                  </Form>
+                  </AccountForm>
                 </Card>
               </li>
             ))}
@@ -310,8 +308,12 @@ export default function AccountPage({ loaderData, actionData }: Route.ComponentP
         <Card className="mt-4 p-4 sm:p-6">
           <h3 className="font-semibold">Add an address</h3>
           {/* A saved address empties the form (it mounts again). */}
-          <Form key={addresses.length} method="post" className="mt-3 grid gap-4 sm:grid-cols-2" noValidate>
-            <input type="hidden" name="csrf" value={csrf} />
+          <AccountForm
+            csrf={csrf}
+            key={addresses.length}
+            className="mt-3 grid gap-4 sm:grid-cols-2"
+            noValidate
+          >
             <Field
               id="street"
               label="Street address"
@@ -341,19 +343,18 @@ export default function AccountPage({ loaderData, actionData }: Route.ComponentP
                 Save address
               </Button>
             </div>
-          </Form>
+          </AccountForm>
         </Card>
       </AccountSection>
 
       <AccountSection id="contact" title="Contact details">
         <Card className="mt-4 p-4 sm:p-6">
-          <Form
+          <AccountForm
+            csrf={csrf}
             key={`${customer.name}|${customer.phone}`}
-            method="post"
             className="grid gap-4 sm:grid-cols-2"
             noValidate
           >
-            <input type="hidden" name="csrf" value={csrf} />
             <Field id="name" label="Full name" error={errorOf("save-contact", "name")}>
               <Input id="name" name="name" autoComplete="name" defaultValue={customer.name} />
             </Field>
@@ -366,7 +367,7 @@ export default function AccountPage({ loaderData, actionData }: Route.ComponentP
                 Save details
               </Button>
             </div>
-          </Form>
+          </AccountForm>
         </Card>
       </AccountSection>
 
@@ -410,12 +411,11 @@ export default function AccountPage({ loaderData, actionData }: Route.ComponentP
                   ? `${idOnFileText(loaderData.idFile.expiresOn)}. Your checkouts use it instead of a new photo.`
                   : "We check it with your order, then your next checkouts use it instead of a new photo."}
               </p>
-              <Form method="post" className="mt-3">
-                <input type="hidden" name="csrf" value={csrf} />
+              <AccountForm csrf={csrf} className="mt-3">
                 <Button type="submit" name="intent" value="forget-id" variant="outline" className="min-h-11">
                   Remove my ID from file
                 </Button>
-              </Form>
+              </AccountForm>
             </div>
           ) : null}
           <div>
@@ -424,8 +424,7 @@ export default function AccountPage({ loaderData, actionData }: Route.ComponentP
               Your sign-in, addresses and passkeys are deleted, and your ID photos with them. Your orders stay
               in our books without your name, contact details or address.
             </p>
-            <Form method="post" className="mt-3 space-y-3">
-              <input type="hidden" name="csrf" value={csrf} />
+            <AccountForm csrf={csrf} className="mt-3 space-y-3">
               <label className="flex min-h-11 items-center gap-2">
                 <input type="checkbox" name="confirm" className="size-5 accent-destructive" />I want to delete
                 my account
@@ -444,11 +443,25 @@ export default function AccountPage({ loaderData, actionData }: Route.ComponentP
               >
                 Delete my account
               </Button>
-            </Form>
+            </AccountForm>
           </div>
         </Card>
       </AccountSection>
     </div>
+  );
+}
+
+/** A post of the account page, with the session's CSRF token. */
+function AccountForm({
+  csrf,
+  children,
+  ...props
+}: Omit<React.ComponentProps<typeof Form>, "method"> & { csrf: string }) {
+  return (
+    <Form method="post" {...props}>
+      <input type="hidden" name="csrf" value={csrf} />
+      {children}
+    </Form>
   );
 }
 

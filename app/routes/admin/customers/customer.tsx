@@ -1,6 +1,6 @@
 import { data, Link, redirect } from "react-router";
-import { ConfirmedAction } from "#app/components/admin/confirmed-action.tsx";
 import { PostForm } from "#app/components/admin/csrf.tsx";
+import { CustomerDataRequests } from "#app/components/admin/customer-data-requests.tsx";
 import { AdminPageHeader } from "#app/components/admin/page-header.tsx";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { Button, buttonVariants } from "#app/components/ui/button.tsx";
@@ -158,27 +158,18 @@ export default function CustomerPage({ loaderData, actionData }: Route.Component
           </Card>
           <Card className="space-y-3 p-4">
             <h2 className="font-display text-primary text-xl">Data on request</h2>
-            <a
-              href={`/admin/customers/${customer.id}/export`}
-              className={buttonVariants({ variant: "outline" })}
-              download
-            >
-              Export data
-            </a>
-            <ConfirmedAction
-              intent="erase"
-              fields={{ customerId: customer.id }}
-              label="Erase data"
-              title={`Erase ${customer.name || customer.email}'s data?`}
+            <CustomerDataRequests
+              exportHref={`/admin/customers/${customer.id}/export`}
+              erase={{ intent: "erase", fields: { customerId: customer.id } }}
+              who={customer.name || customer.email}
               description="The account, its addresses and passkeys go; orders stay for the books with name, e-mail, phone, address and notes removed; ID photos are deleted. This cannot be undone."
-              confirmLabel="Erase data"
             >
               {open.length > 0 ? (
                 <p className="mt-1 text-muted-foreground text-xs">
                   An order is still open: erasing is refused until it ends.
                 </p>
               ) : null}
-            </ConfirmedAction>
+            </CustomerDataRequests>
           </Card>
         </div>
       </div>

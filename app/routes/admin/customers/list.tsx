@@ -1,8 +1,8 @@
 import { data, Form, Link, redirect } from "react-router";
-import { ConfirmedAction } from "#app/components/admin/confirmed-action.tsx";
+import { CustomerDataRequests } from "#app/components/admin/customer-data-requests.tsx";
 import { AdminPageHeader } from "#app/components/admin/page-header.tsx";
 import { Badge } from "#app/components/ui/badge.tsx";
-import { Button, buttonVariants } from "#app/components/ui/button.tsx";
+import { Button } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
 import { Input, Label } from "#app/components/ui/input.tsx";
 import { auditBy } from "#app/features/audit/audit.server.ts";
@@ -113,20 +113,11 @@ export default function Customers({ loaderData, actionData }: Route.ComponentPro
                     >
                       Past orders
                     </Link>
-                    <a
-                      href={`/admin/customers/guest-export?email=${encodeURIComponent(row.email)}`}
-                      className={buttonVariants({ variant: "outline" })}
-                      download
-                    >
-                      Export data
-                    </a>
-                    <ConfirmedAction
-                      intent="erase-guest"
-                      fields={{ email: row.email }}
-                      label="Erase data"
-                      title={`Erase ${row.name || row.email}'s data?`}
+                    <CustomerDataRequests
+                      exportHref={`/admin/customers/guest-export?email=${encodeURIComponent(row.email)}`}
+                      erase={{ intent: "erase-guest", fields: { email: row.email } }}
+                      who={row.name || row.email}
                       description="Their orders stay for the books with name, e-mail, phone, address and notes removed; ID photos are deleted. Refused while an order is open. This cannot be undone."
-                      confirmLabel="Erase data"
                     />
                   </span>
                 )}
