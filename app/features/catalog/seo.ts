@@ -36,6 +36,11 @@ export function storePageMeta(
   return seoMeta({ store, title: page.title, description: page.description(store.name), path: page.path });
 }
 
+/** The meta of a page no search engine should list (checkout, an order, the account): title and noindex. */
+export function privatePageMeta(matches: Parameters<typeof storeFromMatches>[0], title: string) {
+  return [{ title: `${title} | ${storeFromMatches(matches).name}` }, { name: "robots", content: "noindex" }];
+}
+
 export function seoMeta({
   store,
   title,

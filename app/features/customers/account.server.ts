@@ -4,7 +4,7 @@
  * and the account's deletion (orders kept for the books with personal data removed, ID photos
  * deleted, audited).
  */
-import { and, desc, eq, inArray, lt, ne, or, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, lt, ne, or, type SQL, sql } from "drizzle-orm";
 import { db, type Executor } from "#app/db/client.server.ts";
 import {
   customerAddresses,
@@ -297,7 +297,7 @@ export async function customerDataExport(account: { customerId: string; email: s
   await joinGuestOrders(database, customerId, account.email);
   const [customer] = await database.select().from(customers).where(eq(customers.id, customerId));
   if (!customer) return null;
-  const [addresses, passkeys, sessions, orderRows] = await Promise.all([
+  const [addresses, passkeys, sessions, exported] = await Promise.all([
     savedAddresses(customerId, database),
     database
       .select({
@@ -315,40 +315,8 @@ export async function customerDataExport(account: { customerId: string; email: s
       })
       .from(customerSessions)
       .where(eq(customerSessions.customerId, customerId)),
-    database
-      .select({
-        id: orders.id,
-        status: orders.status,
-        createdAt: orders.createdAt,
-        name: orders.customerName,
-        email: orders.userEmail,
-        phone: orders.phone,
-        deliveryAddress: orders.deliveryAddress,
-        deliveryDate: orders.deliveryDate,
-        deliveryTime: orders.deliveryTime,
-        totalAmountCents: orders.totalAmountCents,
-        notes: orders.notes,
-        cancelReason: orders.cancelReason,
-        hasIdPhoto: sql<boolean>`${orders.idPhotoId} IS NOT NULL`,
-      })
-      .from(orders)
-      .where(eq(orders.customerId, customerId))
-      .orderBy(desc(orders.createdAt)),
+    exportedOrders(database, eq(orders.customerId, customerId)),
   ]);
-  const ids = orderRows.map((row) => row.id);
-  const items =
-    ids.length === 0
-      ? []
-      : await database
-          .select({
-            orderId: orderItems.orderId,
-            productName: orderItems.productName,
-            sizeLabel: orderItems.sizeLabel,
-            quantity: orderItems.quantity,
-            unitPriceCents: orderItems.unitPriceCents,
-          })
-          .from(orderItems)
-          .where(inArray(orderItems.orderId, ids));
   return {
     exportedAt: new Date().toISOString(),
     account: {
@@ -361,11 +329,52 @@ export async function customerDataExport(account: { customerId: string; email: s
     addresses: addresses.map(({ id: _id, ...address }) => address),
     passkeys,
     sessions,
-    orders: orderRows.map((row) => ({
-      ...row,
-      items: items.filter((item) => item.orderId === row.id).map(({ orderId: _orderId, ...item }) => item),
-    })),
+    orders: exported,
   };
+}
+
+/**
+ * Orders as the data download shows them, newest first, each with its items: the account's own,
+ * or a guest's exported by staff (record 057).
+ */
+export async function exportedOrders(executor: Executor, where: SQL | undefined) {
+  const rows = await executor
+    .select({
+      id: orders.id,
+      status: orders.status,
+      createdAt: orders.createdAt,
+      name: orders.customerName,
+      email: orders.userEmail,
+      phone: orders.phone,
+      deliveryAddress: orders.deliveryAddress,
+      deliveryDate: orders.deliveryDate,
+      deliveryTime: orders.deliveryTime,
+      totalAmountCents: orders.totalAmountCents,
+      notes: orders.notes,
+      cancelReason: orders.cancelReason,
+      hasIdPhoto: sql<boolean>`${orders.idPhotoId} IS NOT NULL`,
+    })
+    .from(orders)
+    .where(where)
+    .orderBy(desc(orders.createdAt));
+  const ids = rows.map((row) => row.id);
+  const items =
+    ids.length === 0
+      ? []
+      : await executor
+          .select({
+            orderId: orderItems.orderId,
+            productName: orderItems.productName,
+            sizeLabel: orderItems.sizeLabel,
+            quantity: orderItems.quantity,
+            unitPriceCents: orderItems.unitPriceCents,
+          })
+          .from(orderItems)
+          .where(inArray(orderItems.orderId, ids));
+  return rows.map((row) => ({
+    ...row,
+    items: items.filter((item) => item.orderId === row.id).map(({ orderId: _orderId, ...item }) => item),
+  }));
 }
 
 export type AccountDeletion = { ok: true; anonymisedOrders: number } | { ok: false; error: string };

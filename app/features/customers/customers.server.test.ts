@@ -9,7 +9,6 @@ import {
   customerSignInCodes,
   customers,
   emailOutbox,
-  idPhotos,
   orderItems,
   orders,
   productSizes,
@@ -21,11 +20,11 @@ import {
 import { config } from "#app/utils/env.server.ts";
 import { describeEachDatabase } from "#tests/db.ts";
 import { insertTestProduct } from "#tests/support/checkout-test-helpers.server.ts";
+import { expectOrderAnonymised, insertIdPhotoRow, wrongCodeFor } from "#tests/support/customer-accounts.ts";
 import { insertOrderRow } from "#tests/support/order-rows.ts";
 import {
   accountOrders,
   customerDataExport,
-  DELETED_CUSTOMER_NAME,
   deleteCustomerAccount,
   orderAgain,
   saveAddress,
@@ -73,8 +72,7 @@ describeEachDatabase("customer accounts", (database) => {
     const [stored] = await db.select().from(customerSignInCodes).where(eq(customerSignInCodes.email, email));
     expect(JSON.stringify(stored)).not.toContain(code);
 
-    const wrongCode = code === "000000" ? "000001" : "000000";
-    expect(await checkSignInCode({ email, code: wrongCode, ipAddress })).toEqual({
+    expect(await checkSignInCode({ email, code: wrongCodeFor(code), ipAddress })).toEqual({
       ok: false,
       reason: "wrong",
       attemptsLeft: MAX_CODE_TRIES - 1,
@@ -302,15 +300,12 @@ describeEachDatabase("customer accounts", (database) => {
     const { db } = database();
     const email = `delete-${randomUUID().slice(0, 8)}@example.com`;
     const signedIn = await signInAs(email);
-    const [photo] = await db
-      .insert(idPhotos)
-      .values({ contentType: "image/jpeg", bytes: new Uint8Array([1, 2, 3]) })
-      .returning({ id: idPhotos.id });
+    const photoId = await insertIdPhotoRow(db);
     const done = await insertOrderRow(db, {
       customerName: "Dee Lete",
       deliveryDate: "2026-11-20",
       status: "delivered",
-      idPhotoId: photo?.id ?? null,
+      idPhotoId: photoId,
     });
     const open = await insertOrderRow(db, {
       customerName: "Dee Lete",
@@ -338,24 +333,8 @@ describeEachDatabase("customer accounts", (database) => {
       ok: true,
       anonymisedOrders: 2,
     });
-    const [kept] = await db.select().from(orders).where(eq(orders.id, done.id));
-    expect(kept).toMatchObject({
-      customerName: DELETED_CUSTOMER_NAME,
-      userEmail: "",
-      phone: "",
-      street: "",
-      deliveryAddress: "",
-      idPhotoId: null,
-      customerId: null,
-      totalAmountCents: 4200,
-      status: "delivered",
-    });
-    expect(
-      await db
-        .select()
-        .from(idPhotos)
-        .where(eq(idPhotos.id, photo?.id as string)),
-    ).toEqual([]);
+    const kept = await expectOrderAnonymised(db, done.id, photoId);
+    expect(kept).toMatchObject({ totalAmountCents: 4200, status: "delivered" });
     expect(await db.select().from(customers).where(eq(customers.id, signedIn.customerId))).toEqual([]);
     expect(await findCustomerSession(db, signedIn.token)).toBeNull();
     expect(await db.select().from(emailOutbox).where(eq(emailOutbox.toAddress, email))).toEqual([]);

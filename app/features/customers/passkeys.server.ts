@@ -150,6 +150,17 @@ function readResponse<T extends { id: string }>(body: Record<string, unknown>): 
   }
 }
 
+/** What the library checks a ceremony's answer against: its challenge, the shop's origin and host. */
+function expectedAnswer(challenge: string) {
+  const rp = relyingParty();
+  return {
+    expectedChallenge: challenge,
+    expectedOrigin: rp.origin,
+    expectedRPID: rp.id,
+    requireUserVerification: false,
+  };
+}
+
 export type PasskeyResult<T> = ({ ok: true } & T) | { ok: false; error: string };
 
 /** Keeps a new passkey of a signed-in customer from `startRegistration`'s answer. */
@@ -162,17 +173,13 @@ export async function verifyRegistration(
   if (!challenge) return { ok: false, error: "The passkey request expired. Try again." };
   const response = readResponse<RegistrationResponseJSON>(body);
   if (!response) return { ok: false, error: "The passkey answer is incomplete." };
-  const rp = relyingParty();
   let credential: { id: string; publicKey: Uint8Array; counter: number; transports?: string[] };
   try {
     // Checks the ceremony type, the challenge, the origin, the relying party's hash, user presence
     // and that the key is of an offered algorithm.
     const verification = await verifyRegistrationResponse({
       response,
-      expectedChallenge: challenge,
-      expectedOrigin: rp.origin,
-      expectedRPID: rp.id,
-      requireUserVerification: false,
+      ...expectedAnswer(challenge),
       supportedAlgorithmIDs: [...ALGORITHMS],
     });
     if (!verification.verified) throw new Error("not verified");
@@ -250,17 +257,13 @@ export async function verifyAuthentication(input: {
     .from(customerPasskeys)
     .where(eq(customerPasskeys.id, response.id));
   if (!passkey) return refused;
-  const rp = relyingParty();
   let newCounter: number;
   try {
     // Checks the ceremony type, the challenge, the origin, the relying party's hash, user presence,
     // the signature, and a counter moving forward (both zero: an authenticator that keeps none).
     const verification = await verifyAuthenticationResponse({
       response,
-      expectedChallenge: challenge,
-      expectedOrigin: rp.origin,
-      expectedRPID: rp.id,
-      requireUserVerification: false,
+      ...expectedAnswer(challenge),
       credential: {
         id: passkey.id,
         publicKey: new Uint8Array(passkey.publicKey),

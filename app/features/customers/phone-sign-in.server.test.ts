@@ -6,12 +6,11 @@
  */
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { customers, emailOutbox, orders } from "#app/db/schema.ts";
-import { folderTransport, processEmailBatch } from "#app/features/email/email-outbox.server.ts";
-import { configuredTwilio, twilioTransport } from "#app/features/email/sms.server.ts";
 import { describeEachDatabase } from "#tests/db.ts";
-import { type LoopbackTwilio, startLoopbackTwilio } from "#tests/support/loopback-twilio.ts";
+import { wrongCodeFor } from "#tests/support/customer-accounts.ts";
+import { loopbackTwilioForTests, sendOutbox } from "#tests/support/loopback-twilio-setup.server.ts";
 import { insertOrderRow } from "#tests/support/order-rows.ts";
 import { findCustomerSession } from "./customer-sessions.server.ts";
 import { checkSignInCode, MAX_CODE_TRIES, requestSignInCode } from "./sign-in.server.ts";
@@ -19,37 +18,19 @@ import { checkSignInCode, MAX_CODE_TRIES, requestSignInCode } from "./sign-in.se
 const ACCOUNT_SID = `AC${"fedcba9876543210".repeat(2)}`;
 const AUTH_TOKEN = "loopback-auth-token-phone-sign-in";
 
-let twilio: LoopbackTwilio;
-beforeAll(async () => {
-  twilio = await startLoopbackTwilio(ACCOUNT_SID, AUTH_TOKEN);
-  process.env.TWILIO_ACCOUNT_SID = ACCOUNT_SID;
-  process.env.TWILIO_AUTH_TOKEN = AUTH_TOKEN;
-  process.env.TWILIO_FROM = "+12025550100";
-  process.env.TWILIO_API_URL = twilio.url;
-});
-afterAll(async () => {
-  await twilio.close();
-});
+const twilio = loopbackTwilioForTests(ACCOUNT_SID, AUTH_TOKEN);
 
 let count = 0;
 const nextAddress = () => `10.31.${Math.floor(++count / 200)}.${count % 200}`;
 const newPhone = () => `+1202555${String(2000 + ++count).padStart(4, "0")}`;
 
 describeEachDatabase("signing in with a phone", (database) => {
-  const sendAll = () => {
-    const settings = configuredTwilio();
-    if (!settings) throw new Error("Twilio settings missing");
-    return processEmailBatch({
-      transport: folderTransport("/tmp/cg-phone-sign-in-outbox"),
-      textTransport: twilioTransport(settings),
-      limit: 100,
-    });
-  };
+  const sendAll = () => sendOutbox("/tmp/cg-phone-sign-in-outbox");
 
   /** The code in the last text the loopback Twilio received for `phone`. */
   async function codeTextedTo(phone: string) {
     await sendAll();
-    const texts = twilio.received.filter((text) => text.to === phone);
+    const texts = twilio().received.filter((text) => text.to === phone);
     const code = /\b(\d{6})\b/.exec(texts.at(-1)?.body ?? "")?.[1];
     if (!code) throw new Error(`no code texted to ${phone}`);
     return { code, texts: texts.length };
@@ -81,9 +62,9 @@ describeEachDatabase("signing in with a phone", (database) => {
     expect(await requestSignInCode({ phone, ipAddress })).toEqual({ ok: true });
     const { code, texts } = await codeTextedTo(phone);
     await sendAll();
-    expect(twilio.received.filter((text) => text.to === phone)).toHaveLength(texts);
+    expect(twilio().received.filter((text) => text.to === phone)).toHaveLength(texts);
     expect(texts).toBe(1);
-    expect(twilio.received.filter((text) => text.to === phone)[0]?.body).toBe(
+    expect(twilio().received.filter((text) => text.to === phone)[0]?.body).toBe(
       `Capital Grown: your sign-in code is ${code}. It works for 10 minutes.`,
     );
     // Through the SMS channel, never an e-mail to the phone.
@@ -93,7 +74,7 @@ describeEachDatabase("signing in with a phone", (database) => {
       .where(eq(emailOutbox.toAddress, phone));
     expect(rows).toEqual([{ channel: "sms", status: "sent" }]);
 
-    const wrong = code === "000000" ? "000001" : "000000";
+    const wrong = wrongCodeFor(code);
     expect(await checkSignInCode({ phone, code: wrong, ipAddress })).toEqual({
       ok: false,
       reason: "wrong",
@@ -113,7 +94,7 @@ describeEachDatabase("signing in with a phone", (database) => {
     const ipAddress = nextAddress();
     await requestSignInCode({ phone, ipAddress });
     const { code } = await codeTextedTo(phone);
-    const wrong = code === "000000" ? "000001" : "000000";
+    const wrong = wrongCodeFor(code);
     const answers = await Promise.all(
       Array.from({ length: 7 }, () => checkSignInCode({ phone, code: wrong, ipAddress })),
     );

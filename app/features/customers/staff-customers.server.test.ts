@@ -1,11 +1,11 @@
 import { randomInt, randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { expect, it } from "vitest";
-import { auditEvents, customers, idPhotos, orders } from "#app/db/schema.ts";
+import { auditEvents, customers, orders } from "#app/db/schema.ts";
 import { describeEachDatabase } from "#tests/db.ts";
 import { insertStaff } from "#tests/staff/support.ts";
+import { expectOrderAnonymised, insertIdPhotoRow } from "#tests/support/customer-accounts.ts";
 import { insertOrderRow } from "#tests/support/order-rows.ts";
-import { DELETED_CUSTOMER_NAME } from "./account.server.ts";
 import {
   eraseCustomerForStaff,
   eraseGuestForStaff,
@@ -34,15 +34,12 @@ describeEachDatabase("customers for staff", (database) => {
       .insert(customers)
       .values({ email, name: `Ann Zq${tag}`, phone, emailVerifiedAt: new Date() })
       .returning({ id: customers.id });
-    const [photo] = await db
-      .insert(idPhotos)
-      .values({ contentType: "image/jpeg", bytes: new Uint8Array([1, 2, 3]) })
-      .returning({ id: idPhotos.id });
+    const photoId = await insertIdPhotoRow(db);
     const order = await insertOrderRow(db, {
       customerName: `Ann Zq${tag}`,
       deliveryDate: "2026-11-20",
       status,
-      idPhotoId: photo?.id ?? null,
+      idPhotoId: photoId,
     });
     await db.update(orders).set({ userEmail: email, phone }).where(eq(orders.id, order.id));
     const guestOrder = await insertOrderRow(db, {
@@ -58,7 +55,7 @@ describeEachDatabase("customers for staff", (database) => {
       phone,
       tag,
       orderId: order.id,
-      photoId: photo?.id,
+      photoId,
       guestEmail,
       guestOrderId: guestOrder.id,
     };
@@ -136,20 +133,7 @@ describeEachDatabase("customers for staff", (database) => {
 
     await db.update(orders).set({ status: "delivered" }).where(eq(orders.id, orderId));
     expect(await eraseCustomerForStaff(id, by)).toEqual({ ok: true, anonymisedOrders: 1 });
-    const [kept] = await db.select().from(orders).where(eq(orders.id, orderId));
-    expect(kept).toMatchObject({
-      customerName: DELETED_CUSTOMER_NAME,
-      userEmail: "",
-      phone: "",
-      idPhotoId: null,
-      customerId: null,
-    });
-    expect(
-      await db
-        .select()
-        .from(idPhotos)
-        .where(eq(idPhotos.id, photoId as string)),
-    ).toEqual([]);
+    await expectOrderAnonymised(db, orderId, photoId);
     expect(await staffCustomer(id)).toBeNull();
     const events = await db
       .select({ actorId: auditEvents.actorId, details: auditEvents.details })
@@ -185,14 +169,8 @@ describeEachDatabase("customers for staff", (database) => {
     const { db } = database();
     const by = await manager();
     const { email, guestEmail, guestOrderId } = await accountAndGuest();
-    const [photo] = await db
-      .insert(idPhotos)
-      .values({ contentType: "image/jpeg", bytes: new Uint8Array([4, 5, 6]) })
-      .returning({ id: idPhotos.id });
-    await db
-      .update(orders)
-      .set({ idPhotoId: photo?.id as string })
-      .where(eq(orders.id, guestOrderId));
+    const photoId = await insertIdPhotoRow(db, [4, 5, 6]);
+    await db.update(orders).set({ idPhotoId: photoId }).where(eq(orders.id, guestOrderId));
     expect(await eraseGuestForStaff(guestEmail, by)).toEqual({
       ok: false,
       error: expect.stringContaining("still open"),
@@ -206,20 +184,7 @@ describeEachDatabase("customers for staff", (database) => {
 
     await db.update(orders).set({ status: "delivered" }).where(eq(orders.id, guestOrderId));
     expect(await eraseGuestForStaff(guestEmail, by)).toEqual({ ok: true, anonymisedOrders: 1 });
-    const [kept] = await db.select().from(orders).where(eq(orders.id, guestOrderId));
-    expect(kept).toMatchObject({
-      customerName: DELETED_CUSTOMER_NAME,
-      userEmail: "",
-      phone: "",
-      deliveryAddress: "",
-      idPhotoId: null,
-    });
-    expect(
-      await db
-        .select()
-        .from(idPhotos)
-        .where(eq(idPhotos.id, photo?.id as string)),
-    ).toEqual([]);
+    await expectOrderAnonymised(db, guestOrderId, photoId);
     expect(await exportGuestForStaff(guestEmail, by)).toBeNull();
     expect(await eraseGuestForStaff(guestEmail, by)).toEqual({ ok: false, error: expect.any(String) });
     const events = await db

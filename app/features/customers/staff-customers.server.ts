@@ -5,8 +5,8 @@
  * customer's own (record 053), audited with the staff member as the actor.
  */
 import { and, desc, eq, inArray, isNull, ne, or, sql } from "drizzle-orm";
-import { db } from "#app/db/client.server.ts";
-import { customers, emailOutbox, type OrderStatus, orderItems, orders } from "#app/db/schema.ts";
+import { db, type Executor } from "#app/db/client.server.ts";
+import { customers, emailOutbox, type OrderStatus, orders } from "#app/db/schema.ts";
 import { type AuditBy, recordAudit } from "#app/features/audit/audit.server.ts";
 import { orderSearchCondition } from "#app/features/orders/order-search.server.ts";
 import { OPEN_STATUSES } from "#app/features/orders/order-status.ts";
@@ -15,6 +15,7 @@ import {
   anonymiseOrders,
   customerDataExport,
   deleteCustomerAccount,
+  exportedOrders,
 } from "./account.server.ts";
 import { STAFF_NOTE_MAX } from "./customer.schema.ts";
 
@@ -198,9 +199,8 @@ function guestOrdersOf(email: string) {
   return and(sql`lower(${orders.userEmail}) = ${email}`, isNull(orders.customerId));
 }
 
-async function hasAccount(email: string) {
-  const database = await db();
-  const [row] = await database
+async function hasAccount(executor: Executor, email: string) {
+  const [row] = await executor
     .select({ id: customers.id })
     .from(customers)
     .where(eq(customers.email, email))
@@ -215,57 +215,17 @@ async function hasAccount(email: string) {
  */
 export async function exportGuestForStaff(email: string, by: AuditBy) {
   const address = email.trim().toLowerCase();
-  if (!address || (await hasAccount(address))) return null;
   const database = await db();
-  const rows = await database
-    .select({
-      id: orders.id,
-      status: orders.status,
-      createdAt: orders.createdAt,
-      name: orders.customerName,
-      email: orders.userEmail,
-      phone: orders.phone,
-      deliveryAddress: orders.deliveryAddress,
-      deliveryDate: orders.deliveryDate,
-      deliveryTime: orders.deliveryTime,
-      totalAmountCents: orders.totalAmountCents,
-      notes: orders.notes,
-      cancelReason: orders.cancelReason,
-      hasIdPhoto: sql<boolean>`${orders.idPhotoId} IS NOT NULL`,
-    })
-    .from(orders)
-    .where(guestOrdersOf(address))
-    .orderBy(desc(orders.createdAt));
-  if (rows.length === 0) return null;
-  const items = await database
-    .select({
-      orderId: orderItems.orderId,
-      productName: orderItems.productName,
-      sizeLabel: orderItems.sizeLabel,
-      quantity: orderItems.quantity,
-      unitPriceCents: orderItems.unitPriceCents,
-    })
-    .from(orderItems)
-    .where(
-      inArray(
-        orderItems.orderId,
-        rows.map((row) => row.id),
-      ),
-    );
+  if (!address || (await hasAccount(database, address))) return null;
+  const exported = await exportedOrders(database, guestOrdersOf(address));
+  if (exported.length === 0) return null;
   // The audit names no e-mail: the event outlives an erasure.
   await recordAudit(database, by.actor, by.origin, {
     action: "customer.exported",
     targetType: "guest",
-    details: { orders: rows.length },
+    details: { orders: exported.length },
   });
-  return {
-    exportedAt: new Date().toISOString(),
-    guest: { email: address },
-    orders: rows.map((row) => ({
-      ...row,
-      items: items.filter((item) => item.orderId === row.id).map(({ orderId: _orderId, ...item }) => item),
-    })),
-  };
+  return { exportedAt: new Date().toISOString(), guest: { email: address }, orders: exported };
 }
 
 /**
@@ -277,12 +237,8 @@ export async function eraseGuestForStaff(email: string, by: AuditBy): Promise<Ac
   const address = email.trim().toLowerCase();
   const database = await db();
   return database.transaction(async (tx) => {
-    const [account] = await tx
-      .select({ id: customers.id })
-      .from(customers)
-      .where(eq(customers.email, address))
-      .limit(1);
-    if (account) return { ok: false as const, error: "This e-mail has an account: erase it from its page." };
+    if (await hasAccount(tx, address))
+      return { ok: false as const, error: "This e-mail has an account: erase it from its page." };
     const mine = await tx
       .select({ id: orders.id, status: orders.status, idPhotoId: orders.idPhotoId })
       .from(orders)

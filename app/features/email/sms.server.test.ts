@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { emailOutbox, smsOptOuts } from "#app/db/schema.ts";
 import { placeOrder } from "#app/features/checkout/place-order.server.ts";
 import { setOrderStatus } from "#app/features/orders/admin-orders.server.ts";
@@ -12,25 +12,17 @@ import {
   oneOf,
   placeOrderInput,
 } from "#tests/support/checkout-test-helpers.server.ts";
-import { type LoopbackTwilio, startLoopbackTwilio, twilioSignature } from "#tests/support/loopback-twilio.ts";
-import { folderTransport, processEmailBatch } from "./email-outbox.server.ts";
-import { configuredTwilio, twilioTransport } from "./sms.server.ts";
+import { twilioSignature } from "#tests/support/loopback-twilio.ts";
+import {
+  loopbackTwilioForTests,
+  sendOutbox,
+  TWILIO_FROM,
+} from "#tests/support/loopback-twilio-setup.server.ts";
 
 const ACCOUNT_SID = `AC${"0123456789abcdef".repeat(2)}`;
 const AUTH_TOKEN = "loopback-auth-token-0123456789";
 
-// The shop's own settings, as an operator sets them; the API address is the loopback stand-in's.
-let twilio: LoopbackTwilio;
-beforeAll(async () => {
-  twilio = await startLoopbackTwilio(ACCOUNT_SID, AUTH_TOKEN);
-  process.env.TWILIO_ACCOUNT_SID = ACCOUNT_SID;
-  process.env.TWILIO_AUTH_TOKEN = AUTH_TOKEN;
-  process.env.TWILIO_FROM = "+12025550100";
-  process.env.TWILIO_API_URL = twilio.url;
-});
-afterAll(async () => {
-  await twilio.close();
-});
+const twilio = loopbackTwilioForTests(ACCOUNT_SID, AUTH_TOKEN);
 
 let phoneCounter = 10;
 /** A number of its own for each test and database (the open-orders limit counts per phone). */
@@ -41,7 +33,7 @@ function newPhone() {
 
 /** Twilio's webhook call for a text `body` from `from`, signed with `token`. */
 function webhookCall(from: string, body: string, token = AUTH_TOKEN) {
-  const params = { AccountSid: ACCOUNT_SID, From: from, To: "+12025550100", Body: body, MessageSid: "SM1" };
+  const params = { AccountSid: ACCOUNT_SID, From: from, To: TWILIO_FROM, Body: body, MessageSid: "SM1" };
   const url = `${config().publicUrl}/api/sms/incoming`;
   return new Request(url, {
     method: "POST",
@@ -57,47 +49,61 @@ function webhookCall(from: string, body: string, token = AUTH_TOKEN) {
 const callWebhook = (request: Request) => incomingSms({ request } as any) as Promise<Response>;
 
 describeEachDatabase("SMS updates through the outbox", (database) => {
-  const transport = () => folderTransport("/tmp/cg-sms-test-outbox");
-  const textTransport = () => {
-    const settings = configuredTwilio();
-    if (!settings) throw new Error("Twilio settings missing");
-    return twilioTransport(settings);
-  };
-  const sendAll = () =>
-    processEmailBatch({ transport: transport(), textTransport: textTransport(), limit: 100 });
+  const sendAll = (now?: Date) => sendOutbox("/tmp/cg-sms-test-outbox", now);
+
+  /** An order to `phone` from a shopper who ticked 'Text me updates' (unless `smsOptIn` says not). */
+  async function placeOrderTo(phone: string, fields: { smsOptIn?: boolean; timeSlot?: string } = {}) {
+    const product = await insertTestProduct(database().db, { priceCents: 9000 });
+    const placed = await placeOrder(placeOrderInput(oneOf(product), { phone, smsOptIn: true, ...fields }), {
+      now: MONDAY_MORNING,
+    });
+    if (!placed.ok) throw new Error(`not placed: ${placed.reason}`);
+    return placed.order;
+  }
+
+  /** The order's rows of the outbox's SMS channel. */
+  const textRowsOf = (orderId: string) =>
+    database()
+      .db.select()
+      .from(emailOutbox)
+      .where(eq(emailOutbox.orderId, orderId))
+      .then((rows) => rows.filter((row) => row.channel === "sms"));
+
+  /** One pass of the outbox while the stand-in answers every text with `status`. */
+  async function sendAllWhileTwilioAnswers(status: number) {
+    twilio().failWith = status;
+    try {
+      await sendAll();
+    } finally {
+      twilio().failWith = null;
+    }
+  }
+
+  const textsTo = (phone: string) => twilio().received.filter((text) => text.to === phone);
 
   it("texts a shopper who opted in once, through Twilio's Messages API, and never twice", async () => {
-    const product = await insertTestProduct(database().db, { priceCents: 9000 });
     const phone = newPhone();
-    const placed = await placeOrder(
-      placeOrderInput(oneOf(product), {
-        phone,
-        smsOptIn: true,
-        timeSlot: "2:00 PM-4:00 PM",
-      }),
-      { now: MONDAY_MORNING },
-    );
-    if (!placed.ok) throw new Error(`not placed: ${placed.reason}`);
-    const before = twilio.received.length;
+    const order = await placeOrderTo(phone, { timeSlot: "2:00 PM-4:00 PM" });
+    const before = twilio().received.length;
     await sendAll();
     await sendAll();
-    const mine = twilio.received.slice(before).filter((text) => text.to === phone);
+    const mine = twilio()
+      .received.slice(before)
+      .filter((text) => text.to === phone);
     expect(mine).toHaveLength(1);
-    expect(mine[0]?.from).toBe("+12025550100");
+    expect(mine[0]?.from).toBe(TWILIO_FROM);
     // Sent by the twilio library's client (its User-Agent), pointed at the stand-in by TWILIO_API_URL.
     expect(mine[0]?.userAgent).toMatch(/^twilio-node\/6\./);
     expect(mine[0]?.body).toMatch(/^Capital Grown: we got order [0-9A-F]{8} for .*, 2–4 PM\. .*Reply STOP/);
-    const [row] = await database()
-      .db.select()
-      .from(emailOutbox)
-      .where(eq(emailOutbox.orderId, placed.order.id))
-      .then((rows) => rows.filter((candidate) => candidate.channel === "sms"));
+    const [row] = await textRowsOf(order.id);
     expect(row).toMatchObject({ status: "sent", sentVia: "twilio", toAddress: phone, attempts: 1 });
 
-    await setOrderStatus(placed.order.id, "confirmed");
-    await setOrderStatus(placed.order.id, "out_for_delivery");
+    await setOrderStatus(order.id, "confirmed");
+    await setOrderStatus(order.id, "out_for_delivery");
     await sendAll();
-    const after = twilio.received.slice(before).filter((text) => text.to === phone);
+    const after = twilio()
+      .received.slice(before)
+      .filter((text) => text.to === phone);
     // Confirmed goes by e-mail only; on the way comes as a text, in the spec's words.
     expect(after.map((text) => text.body)).toEqual([
       mine[0]?.body,
@@ -106,42 +112,28 @@ describeEachDatabase("SMS updates through the outbox", (database) => {
   });
 
   it("sends no text to a shopper who did not tick the box", async () => {
-    const product = await insertTestProduct(database().db, { priceCents: 9000 });
     const phone = newPhone();
-    const placed = await placeOrder(placeOrderInput(oneOf(product), { phone }), { now: MONDAY_MORNING });
-    if (!placed.ok) throw new Error(`not placed: ${placed.reason}`);
+    await placeOrderTo(phone, { smsOptIn: false });
     await sendAll();
-    expect(twilio.received.filter((text) => text.to === phone)).toEqual([]);
+    expect(textsTo(phone)).toEqual([]);
   });
 
   it("after a STOP through the signed webhook, the next text is not sent", async () => {
-    const product = await insertTestProduct(database().db, { priceCents: 9000 });
     const phone = newPhone();
-    const placed = await placeOrder(
-      placeOrderInput(oneOf(product), {
-        phone,
-        smsOptIn: true,
-      }),
-      { now: MONDAY_MORNING },
-    );
-    if (!placed.ok) throw new Error(`not placed: ${placed.reason}`);
+    const order = await placeOrderTo(phone);
     await sendAll();
-    expect(twilio.received.filter((text) => text.to === phone)).toHaveLength(1);
+    expect(textsTo(phone)).toHaveLength(1);
 
     const answer = await callWebhook(webhookCall(phone, " stop "));
     expect(answer.status).toBe(200);
     expect(answer.headers.get("content-type")).toContain("text/xml");
     expect(await answer.text()).toContain("you will get no more texts from us");
 
-    await setOrderStatus(placed.order.id, "cancelled", { cancelReason: "Out of stock" });
+    await setOrderStatus(order.id, "cancelled", { cancelReason: "Out of stock" });
     const result = await sendAll();
     expect(result.failed).toBeGreaterThanOrEqual(1);
-    expect(twilio.received.filter((text) => text.to === phone)).toHaveLength(1);
-    const texts = await database()
-      .db.select()
-      .from(emailOutbox)
-      .where(eq(emailOutbox.orderId, placed.order.id))
-      .then((rows) => rows.filter((row) => row.channel === "sms"));
+    expect(textsTo(phone)).toHaveLength(1);
+    const texts = await textRowsOf(order.id);
     expect(texts.find((row) => row.kind === "sms-order-cancelled")).toMatchObject({
       status: "failed",
       lastError: "The number replied STOP",
@@ -172,58 +164,21 @@ describeEachDatabase("SMS updates through the outbox", (database) => {
   });
 
   it("gives a text up at once when Twilio refuses the number (a 4xx other than 429)", async () => {
-    const product = await insertTestProduct(database().db, { priceCents: 9000 });
-    const phone = newPhone();
-    const placed = await placeOrder(placeOrderInput(oneOf(product), { phone, smsOptIn: true }), {
-      now: MONDAY_MORNING,
-    });
-    if (!placed.ok) throw new Error(`not placed: ${placed.reason}`);
-    twilio.failWith = 400;
-    try {
-      await sendAll();
-    } finally {
-      twilio.failWith = null;
-    }
-    const [given] = await database()
-      .db.select()
-      .from(emailOutbox)
-      .where(eq(emailOutbox.orderId, placed.order.id))
-      .then((rows) => rows.filter((row) => row.channel === "sms"));
+    const order = await placeOrderTo(newPhone());
+    await sendAllWhileTwilioAnswers(400);
+    const [given] = await textRowsOf(order.id);
     expect(given).toMatchObject({ status: "failed", attempts: 1 });
     expect(given?.lastError).toContain("Twilio answered 400 (20500)");
   });
 
   it("retries a text Twilio could not take now, like a mail", async () => {
-    const product = await insertTestProduct(database().db, { priceCents: 9000 });
     const phone = newPhone();
-    const placed = await placeOrder(
-      placeOrderInput(oneOf(product), {
-        phone,
-        smsOptIn: true,
-      }),
-      { now: MONDAY_MORNING },
-    );
-    if (!placed.ok) throw new Error(`not placed: ${placed.reason}`);
-    twilio.failWith = 503;
-    try {
-      await sendAll();
-    } finally {
-      twilio.failWith = null;
-    }
-    const [queued] = await database()
-      .db.select()
-      .from(emailOutbox)
-      .where(eq(emailOutbox.orderId, placed.order.id))
-      .then((rows) => rows.filter((row) => row.channel === "sms"));
+    const order = await placeOrderTo(phone);
+    await sendAllWhileTwilioAnswers(503);
+    const [queued] = await textRowsOf(order.id);
     expect(queued).toMatchObject({ status: "queued", attempts: 1 });
     expect(queued?.lastError).toContain("Twilio answered 503");
-    const later = new Date(Date.now() + 10 * 60_000);
-    await processEmailBatch({
-      now: later,
-      transport: transport(),
-      textTransport: textTransport(),
-      limit: 100,
-    });
-    expect(twilio.received.filter((text) => text.to === phone)).toHaveLength(1);
+    await sendAll(new Date(Date.now() + 10 * 60_000));
+    expect(textsTo(phone)).toHaveLength(1);
   });
 });

@@ -68,19 +68,22 @@ export async function keepIdOnFile(input: { customerId: string; orderId: string;
   });
 }
 
-/** The customer's ID on file when it may be used at `now`: verified by staff and not expired. */
+/** The customer's file when it may be used at `now`: verified by staff and not expired. */
+function usableFileOf(customerId: string, now: Date) {
+  return and(
+    eq(customerIdFiles.customerId, customerId),
+    isNotNull(customerIdFiles.verifiedAt),
+    sql`${customerIdFiles.expiresOn} >= ${storeDay(now)}::date`,
+  );
+}
+
+/** The customer's ID on file when it may be used at `now`. */
 export async function idOnFileOf(customerId: string, now = new Date(), executor?: Executor) {
   const database = executor ?? (await db());
   const [file] = await database
     .select({ expiresOn: customerIdFiles.expiresOn })
     .from(customerIdFiles)
-    .where(
-      and(
-        eq(customerIdFiles.customerId, customerId),
-        isNotNull(customerIdFiles.verifiedAt),
-        sql`${customerIdFiles.expiresOn} >= ${storeDay(now)}::date`,
-      ),
-    )
+    .where(usableFileOf(customerId, now))
     .limit(1);
   return file?.expiresOn ? ({ expiresOn: file.expiresOn } satisfies IdOnFile) : null;
 }
@@ -92,13 +95,7 @@ export async function photoFromFile(customerId: string, now = new Date()): Promi
     const [file] = await tx
       .select({ photoId: customerIdFiles.photoId })
       .from(customerIdFiles)
-      .where(
-        and(
-          eq(customerIdFiles.customerId, customerId),
-          isNotNull(customerIdFiles.verifiedAt),
-          sql`${customerIdFiles.expiresOn} >= ${storeDay(now)}::date`,
-        ),
-      )
+      .where(usableFileOf(customerId, now))
       .for("share");
     return file ? copyPhoto(tx, file.photoId) : null;
   });

@@ -5,7 +5,7 @@ import { CheckoutForm, type CheckoutPrefill } from "#app/components/checkout/che
 import { StoreLink } from "#app/components/store-link.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
-import { storeFromMatches } from "#app/features/catalog/seo.ts";
+import { privatePageMeta } from "#app/features/catalog/seo.ts";
 import { skipAfterPlacedOrder } from "#app/features/checkout/after-placed-order.ts";
 import { CHECKOUT_TOASTS } from "#app/features/checkout/checkout.schema.ts";
 import { submitCheckout } from "#app/features/checkout/checkout.server.ts";
@@ -26,7 +26,7 @@ import { redirectWithToast } from "#app/utils/toast.server.ts";
 import type { Route } from "./+types/checkout";
 
 export function meta({ matches }: Route.MetaArgs) {
-  return [{ title: `Checkout | ${storeFromMatches(matches).name}` }, { name: "robots", content: "noindex" }];
+  return privatePageMeta(matches, "Checkout");
 }
 
 export function headers(args: Route.HeadersArgs) {

@@ -1,20 +1,17 @@
+import { StatusBadge } from "#app/components/admin/status-badge.tsx";
 import { OrderPaymentNote } from "#app/components/order-payment-note.tsx";
 import { OrderStatusMark } from "#app/components/order-status-mark.tsx";
 import { StoreLink } from "#app/components/store-link.tsx";
-import { Badge } from "#app/components/ui/badge.tsx";
 import { buttonVariants } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
-import { storeFromMatches } from "#app/features/catalog/seo.ts";
-import { type OrderStatus, STATUS_LABELS } from "#app/features/orders/order-status.ts";
+import { privatePageMeta } from "#app/features/catalog/seo.ts";
+import type { OrderStatus } from "#app/features/orders/order-status.ts";
 import { getOrderOfRequest } from "#app/features/orders/orders.server.ts";
 import { formatCents } from "#app/utils/money.ts";
 import type { Route } from "./+types/order-confirmation";
 
 export function meta({ matches }: Route.MetaArgs) {
-  return [
-    { title: `Order confirmation | ${storeFromMatches(matches).name}` },
-    { name: "robots", content: "noindex" },
-  ];
+  return privatePageMeta(matches, "Order confirmation");
 }
 
 export { privateNoStoreHeaders as headers } from "#app/utils/cache-headers.ts";
@@ -58,17 +55,7 @@ export default function OrderConfirmationPage({ loaderData }: Route.ComponentPro
           </Row>
           <Row label="Total">{formatCents(order.totalAmountCents)}</Row>
           <Row label="Status">
-            <Badge
-              variant={
-                order.status === "out_for_delivery"
-                  ? "accent"
-                  : order.status === "returning"
-                    ? "warning"
-                    : order.status
-              }
-            >
-              {STATUS_LABELS[order.status] ?? order.status}
-            </Badge>
+            <StatusBadge status={order.status} />
           </Row>
           <Row label="Email">{order.customerEmail}</Row>
         </dl>

@@ -5,7 +5,7 @@ import { StoreLink } from "#app/components/store-link.tsx";
 import { Button, buttonVariants } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
 import { Icon } from "#app/components/ui/icon.tsx";
-import { storeFromMatches } from "#app/features/catalog/seo.ts";
+import { privatePageMeta } from "#app/features/catalog/seo.ts";
 import { cancelOrderByCustomer } from "#app/features/orders/admin-orders.server.ts";
 import { cashToPrepareText } from "#app/features/orders/customer-payment.ts";
 import { driverFirstNameFor } from "#app/features/orders/driver-assignment.server.ts";
@@ -20,7 +20,7 @@ import { redirectWithToast } from "#app/utils/toast.server.ts";
 import type { Route } from "./+types/thank-you";
 
 export function meta({ matches }: Route.MetaArgs) {
-  return [{ title: `Thank you | ${storeFromMatches(matches).name}` }, { name: "robots", content: "noindex" }];
+  return privatePageMeta(matches, "Thank you");
 }
 
 export { privateNoStoreHeaders as headers } from "#app/utils/cache-headers.ts";

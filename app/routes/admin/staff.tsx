@@ -3,9 +3,9 @@
  * sign-in and status; pending invitations; invite, resend, change a role, deactivate and reset a
  * second factor (the last two ask first). Works without JavaScript: the forms post directly.
  */
-import { useEffect, useRef, useState } from "react";
-import { data, useNavigation, useSubmit } from "react-router";
-import { ConfirmDialog } from "#app/components/admin/confirm-dialog.tsx";
+import { useEffect, useRef } from "react";
+import { data, useNavigation } from "react-router";
+import { ConfirmedAction } from "#app/components/admin/confirmed-action.tsx";
 import { PostForm } from "#app/components/admin/csrf.tsx";
 import { InvitationLink } from "#app/components/admin/invitation-link.tsx";
 import { AdminPageHeader } from "#app/components/admin/page-header.tsx";
@@ -232,21 +232,19 @@ export default function Staff({ loaderData, actionData }: Route.ComponentProps) 
                   </PostForm>
                   <ConfirmedAction
                     intent="reset-two-factor"
-                    userId={member.id}
+                    fields={{ userId: member.id }}
                     label="Reset 2FA"
                     who={member.email}
                     title={`Reset two-factor sign-in of ${member.email}?`}
                     description="Their authenticator app and recovery codes stop working; they set up two-factor sign-in again at their next sign-in."
-                    confirmLabel="Reset 2FA"
                   />
                   <ConfirmedAction
                     intent="deactivate"
-                    userId={member.id}
+                    fields={{ userId: member.id }}
                     label="Deactivate"
                     who={member.email}
                     title={`Deactivate ${member.email}?`}
                     description="They are signed out everywhere at once and can no longer sign in. You can invite them again later."
-                    confirmLabel="Deactivate"
                   />
                 </div>
               )}
@@ -296,49 +294,5 @@ function RoleSelect({ id, defaultValue }: { id: string; defaultValue: StaffRole 
         </option>
       ))}
     </NativeSelect>
-  );
-}
-
-/** A destructive button that asks first (with JavaScript); without it the form posts directly. */
-function ConfirmedAction(props: {
-  intent: string;
-  userId: string;
-  label: string;
-  /** Whose row it is: the button's accessible name says it. */
-  who: string;
-  title: string;
-  description: string;
-  confirmLabel: string;
-}) {
-  const [open, setOpen] = useState(false);
-  const form = useRef<HTMLFormElement>(null);
-  const submit = useSubmit();
-  return (
-    <>
-      <PostForm
-        ref={form}
-        intent={props.intent}
-        fields={{ userId: props.userId }}
-        onSubmit={(event) => {
-          event.preventDefault();
-          setOpen(true);
-        }}
-      >
-        <Button type="submit" variant="outlineDestructive" aria-label={`${props.label} ${props.who}`}>
-          {props.label}
-        </Button>
-      </PostForm>
-      <ConfirmDialog
-        open={open}
-        onOpenChange={setOpen}
-        title={props.title}
-        description={props.description}
-        confirmLabel={props.confirmLabel}
-        onConfirm={() => {
-          setOpen(false);
-          if (form.current) submit(form.current);
-        }}
-      />
-    </>
   );
 }

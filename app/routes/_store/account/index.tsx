@@ -9,7 +9,7 @@ import { Card } from "#app/components/ui/card.tsx";
 import { Field, Input, NativeSelect } from "#app/components/ui/input.tsx";
 import { db } from "#app/db/client.server.ts";
 import { originOf } from "#app/features/audit/audit.server.ts";
-import { storeFromMatches } from "#app/features/catalog/seo.ts";
+import { privatePageMeta } from "#app/features/catalog/seo.ts";
 import {
   type AccountOrder,
   accountOrders,
@@ -44,10 +44,7 @@ import { toast } from "#app/utils/toast-client.ts";
 import type { Route } from "./+types/index";
 
 export function meta({ matches }: Route.MetaArgs) {
-  return [
-    { title: `Your account | ${storeFromMatches(matches).name}` },
-    { name: "robots", content: "noindex" },
-  ];
+  return privatePageMeta(matches, "Your account");
 }
 
 export { privateNoStoreHeaders as headers } from "#app/utils/cache-headers.ts";
@@ -205,8 +202,7 @@ export default function AccountPage({ loaderData, actionData }: Route.ComponentP
           <h1 className="font-display text-3xl font-semibold text-primary sm:text-4xl">Your account</h1>
           <p className="mt-1 text-muted-foreground">Signed in as {customer.email}</p>
         </div>
-        <Form method="post" className="flex flex-wrap gap-2">
-          <input type="hidden" name="csrf" value={csrf} />
+        <AccountForm csrf={csrf} className="flex flex-wrap gap-2">
           <Button type="submit" name="intent" value="sign-out" variant="outline" className="min-h-11">
             Sign out
           </Button>
@@ -221,13 +217,10 @@ export default function AccountPage({ loaderData, actionData }: Route.ComponentP
               Sign out on all {sessions} devices
             </Button>
           ) : null}
-        </Form>
+        </AccountForm>
       </div>
 
-      <section aria-labelledby="orders-heading" className="mt-8">
-        <h2 id="orders-heading" className="font-display text-2xl font-semibold text-primary">
-          Your orders
-        </h2>
+      <AccountSection id="orders" title="Your orders" className="mt-8">
         {orders.length === 0 ? (
           <Card className="mt-4 p-6 text-center">
             <p>No orders yet.</p>
@@ -262,12 +255,9 @@ export default function AccountPage({ loaderData, actionData }: Route.ComponentP
             </StoreLink>
           ) : null}
         </div>
-      </section>
+      </AccountSection>
 
-      <section aria-labelledby="addresses-heading" className="mt-10">
-        <h2 id="addresses-heading" className="font-display text-2xl font-semibold text-primary">
-          Saved addresses
-        </h2>
+      <AccountSection id="addresses" title="Saved addresses">
         {addresses.length === 0 ? (
           <p className="mt-2 text-muted-foreground">
             No saved addresses yet. Checkout fills in your default one.
@@ -287,8 +277,7 @@ export default function AccountPage({ loaderData, actionData }: Route.ComponentP
                       Default
                     </Badge>
                   ) : null}
-                  <Form method="post" className="mt-auto flex flex-wrap gap-2">
-                    <input type="hidden" name="csrf" value={csrf} />
+                  <AccountForm csrf={csrf} className="mt-auto flex flex-wrap gap-2">
                     <input type="hidden" name="addressId" value={address.id} />
                     {address.isDefault ? null : (
                       <Button
@@ -310,7 +299,7 @@ export default function AccountPage({ loaderData, actionData }: Route.ComponentP
                     >
                       Remove
                     </Button>
-                  </Form>
+                  </AccountForm>
                 </Card>
               </li>
             ))}
@@ -319,8 +308,12 @@ export default function AccountPage({ loaderData, actionData }: Route.ComponentP
         <Card className="mt-4 p-4 sm:p-6">
           <h3 className="font-semibold">Add an address</h3>
           {/* A saved address empties the form (it mounts again). */}
-          <Form key={addresses.length} method="post" className="mt-3 grid gap-4 sm:grid-cols-2" noValidate>
-            <input type="hidden" name="csrf" value={csrf} />
+          <AccountForm
+            csrf={csrf}
+            key={addresses.length}
+            className="mt-3 grid gap-4 sm:grid-cols-2"
+            noValidate
+          >
             <Field
               id="street"
               label="Street address"
@@ -350,22 +343,18 @@ export default function AccountPage({ loaderData, actionData }: Route.ComponentP
                 Save address
               </Button>
             </div>
-          </Form>
+          </AccountForm>
         </Card>
-      </section>
+      </AccountSection>
 
-      <section aria-labelledby="contact-heading" className="mt-10">
-        <h2 id="contact-heading" className="font-display text-2xl font-semibold text-primary">
-          Contact details
-        </h2>
+      <AccountSection id="contact" title="Contact details">
         <Card className="mt-4 p-4 sm:p-6">
-          <Form
+          <AccountForm
+            csrf={csrf}
             key={`${customer.name}|${customer.phone}`}
-            method="post"
             className="grid gap-4 sm:grid-cols-2"
             noValidate
           >
-            <input type="hidden" name="csrf" value={csrf} />
             <Field id="name" label="Full name" error={errorOf("save-contact", "name")}>
               <Input id="name" name="name" autoComplete="name" defaultValue={customer.name} />
             </Field>
@@ -378,14 +367,11 @@ export default function AccountPage({ loaderData, actionData }: Route.ComponentP
                 Save details
               </Button>
             </div>
-          </Form>
+          </AccountForm>
         </Card>
-      </section>
+      </AccountSection>
 
-      <section aria-labelledby="passkeys-heading" className="mt-10">
-        <h2 id="passkeys-heading" className="font-display text-2xl font-semibold text-primary">
-          Passkeys
-        </h2>
+      <AccountSection id="passkeys" title="Passkeys">
         <p className="mt-2 text-muted-foreground">
           Sign in next time with your phone's or computer's screen lock instead of a code.
         </p>
@@ -400,12 +386,9 @@ export default function AccountPage({ loaderData, actionData }: Route.ComponentP
           </ul>
         ) : null}
         <AddPasskey csrf={csrf} />
-      </section>
+      </AccountSection>
 
-      <section aria-labelledby="privacy-heading" className="mt-10">
-        <h2 id="privacy-heading" className="font-display text-2xl font-semibold text-primary">
-          Privacy
-        </h2>
+      <AccountSection id="privacy" title="Privacy">
         <Card className="mt-4 space-y-6 p-4 sm:p-6">
           <div>
             <h3 className="font-semibold">Download my data</h3>
@@ -428,12 +411,11 @@ export default function AccountPage({ loaderData, actionData }: Route.ComponentP
                   ? `${idOnFileText(loaderData.idFile.expiresOn)}. Your checkouts use it instead of a new photo.`
                   : "We check it with your order, then your next checkouts use it instead of a new photo."}
               </p>
-              <Form method="post" className="mt-3">
-                <input type="hidden" name="csrf" value={csrf} />
+              <AccountForm csrf={csrf} className="mt-3">
                 <Button type="submit" name="intent" value="forget-id" variant="outline" className="min-h-11">
                   Remove my ID from file
                 </Button>
-              </Form>
+              </AccountForm>
             </div>
           ) : null}
           <div>
@@ -442,8 +424,7 @@ export default function AccountPage({ loaderData, actionData }: Route.ComponentP
               Your sign-in, addresses and passkeys are deleted, and your ID photos with them. Your orders stay
               in our books without your name, contact details or address.
             </p>
-            <Form method="post" className="mt-3 space-y-3">
-              <input type="hidden" name="csrf" value={csrf} />
+            <AccountForm csrf={csrf} className="mt-3 space-y-3">
               <label className="flex min-h-11 items-center gap-2">
                 <input type="checkbox" name="confirm" className="size-5 accent-destructive" />I want to delete
                 my account
@@ -462,11 +443,47 @@ export default function AccountPage({ loaderData, actionData }: Route.ComponentP
               >
                 Delete my account
               </Button>
-            </Form>
+            </AccountForm>
           </div>
         </Card>
-      </section>
+      </AccountSection>
     </div>
+  );
+}
+
+/** A post of the account page, with the session's CSRF token. */
+function AccountForm({
+  csrf,
+  children,
+  ...props
+}: Omit<React.ComponentProps<typeof Form>, "method"> & { csrf: string }) {
+  return (
+    <Form method="post" {...props}>
+      <input type="hidden" name="csrf" value={csrf} />
+      {children}
+    </Form>
+  );
+}
+
+/** A section of the account page, named by its heading. */
+function AccountSection({
+  id,
+  title,
+  className = "mt-10",
+  children,
+}: {
+  id: string;
+  title: string;
+  className?: string;
+  children: React.ReactNode;
+}) {
+  return (
+    <section aria-labelledby={`${id}-heading`} className={className}>
+      <h2 id={`${id}-heading`} className="font-display text-2xl font-semibold text-primary">
+        {title}
+      </h2>
+      {children}
+    </section>
   );
 }
 

@@ -4,7 +4,7 @@ import { Button } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
 import { Field, Input } from "#app/components/ui/input.tsx";
 import { waitPhrase } from "#app/features/abuse/rate-limits.server.ts";
-import { storeFromMatches } from "#app/features/catalog/seo.ts";
+import { privatePageMeta } from "#app/features/catalog/seo.ts";
 import {
   CODE_VALID_MINUTES,
   signInCodeSchema,
@@ -25,7 +25,7 @@ import { toastHeader } from "#app/utils/toast.server.ts";
 import type { Route } from "./+types/sign-in";
 
 export function meta({ matches }: Route.MetaArgs) {
-  return [{ title: `Sign in | ${storeFromMatches(matches).name}` }, { name: "robots", content: "noindex" }];
+  return privatePageMeta(matches, "Sign in");
 }
 
 export { privateNoStoreHeaders as headers } from "#app/utils/cache-headers.ts";

@@ -1,7 +1,6 @@
-import { useRef, useState } from "react";
-import { data, Link, redirect, useSubmit } from "react-router";
-import { ConfirmDialog } from "#app/components/admin/confirm-dialog.tsx";
+import { data, Link, redirect } from "react-router";
 import { PostForm } from "#app/components/admin/csrf.tsx";
+import { CustomerDataRequests } from "#app/components/admin/customer-data-requests.tsx";
 import { AdminPageHeader } from "#app/components/admin/page-header.tsx";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { Button, buttonVariants } from "#app/components/ui/button.tsx";
@@ -159,61 +158,21 @@ export default function CustomerPage({ loaderData, actionData }: Route.Component
           </Card>
           <Card className="space-y-3 p-4">
             <h2 className="font-display text-primary text-xl">Data on request</h2>
-            <a
-              href={`/admin/customers/${customer.id}/export`}
-              className={buttonVariants({ variant: "outline" })}
-              download
-            >
-              Export data
-            </a>
-            <EraseData
-              customerId={customer.id}
-              blocked={open.length > 0}
+            <CustomerDataRequests
+              exportHref={`/admin/customers/${customer.id}/export`}
+              erase={{ intent: "erase", fields: { customerId: customer.id } }}
               who={customer.name || customer.email}
-            />
+              description="The account, its addresses and passkeys go; orders stay for the books with name, e-mail, phone, address and notes removed; ID photos are deleted. This cannot be undone."
+            >
+              {open.length > 0 ? (
+                <p className="mt-1 text-muted-foreground text-xs">
+                  An order is still open: erasing is refused until it ends.
+                </p>
+              ) : null}
+            </CustomerDataRequests>
           </Card>
         </div>
       </div>
-    </>
-  );
-}
-
-/** 'Erase data' asks first (with JavaScript); without it the form posts directly. */
-function EraseData({ customerId, blocked, who }: { customerId: string; blocked: boolean; who: string }) {
-  const [open, setOpen] = useState(false);
-  const form = useRef<HTMLFormElement>(null);
-  const submit = useSubmit();
-  return (
-    <>
-      <PostForm
-        ref={form}
-        intent="erase"
-        fields={{ customerId }}
-        onSubmit={(event) => {
-          event.preventDefault();
-          setOpen(true);
-        }}
-      >
-        <Button type="submit" variant="outlineDestructive">
-          Erase data
-        </Button>
-        {blocked ? (
-          <p className="mt-1 text-muted-foreground text-xs">
-            An order is still open: erasing is refused until it ends.
-          </p>
-        ) : null}
-      </PostForm>
-      <ConfirmDialog
-        open={open}
-        onOpenChange={setOpen}
-        title={`Erase ${who}'s data?`}
-        description="The account, its addresses and passkeys go; orders stay for the books with name, e-mail, phone, address and notes removed; ID photos are deleted. This cannot be undone."
-        confirmLabel="Erase data"
-        onConfirm={() => {
-          setOpen(false);
-          if (form.current) submit(form.current);
-        }}
-      />
     </>
   );
 }

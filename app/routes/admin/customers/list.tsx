@@ -1,10 +1,8 @@
-import { useRef, useState } from "react";
-import { data, Form, Link, redirect, useSubmit } from "react-router";
-import { ConfirmDialog } from "#app/components/admin/confirm-dialog.tsx";
-import { PostForm } from "#app/components/admin/csrf.tsx";
+import { data, Form, Link, redirect } from "react-router";
+import { CustomerDataRequests } from "#app/components/admin/customer-data-requests.tsx";
 import { AdminPageHeader } from "#app/components/admin/page-header.tsx";
 import { Badge } from "#app/components/ui/badge.tsx";
-import { Button, buttonVariants } from "#app/components/ui/button.tsx";
+import { Button } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/card.tsx";
 import { Input, Label } from "#app/components/ui/input.tsx";
 import { auditBy } from "#app/features/audit/audit.server.ts";
@@ -115,14 +113,12 @@ export default function Customers({ loaderData, actionData }: Route.ComponentPro
                     >
                       Past orders
                     </Link>
-                    <a
-                      href={`/admin/customers/guest-export?email=${encodeURIComponent(row.email)}`}
-                      className={buttonVariants({ variant: "outline" })}
-                      download
-                    >
-                      Export data
-                    </a>
-                    <EraseGuest email={row.email} who={row.name || row.email} />
+                    <CustomerDataRequests
+                      exportHref={`/admin/customers/guest-export?email=${encodeURIComponent(row.email)}`}
+                      erase={{ intent: "erase-guest", fields: { email: row.email } }}
+                      who={row.name || row.email}
+                      description="Their orders stay for the books with name, e-mail, phone, address and notes removed; ID photos are deleted. Refused while an order is open. This cannot be undone."
+                    />
                   </span>
                 )}
               </Card>
@@ -130,41 +126,6 @@ export default function Customers({ loaderData, actionData }: Route.ComponentPro
           ))}
         </ul>
       )}
-    </>
-  );
-}
-
-/** 'Erase data' for a guest asks first (with JavaScript); without it the form posts directly. */
-function EraseGuest({ email, who }: { email: string; who: string }) {
-  const [open, setOpen] = useState(false);
-  const form = useRef<HTMLFormElement>(null);
-  const submit = useSubmit();
-  return (
-    <>
-      <PostForm
-        ref={form}
-        intent="erase-guest"
-        fields={{ email }}
-        onSubmit={(event) => {
-          event.preventDefault();
-          setOpen(true);
-        }}
-      >
-        <Button type="submit" variant="outlineDestructive">
-          Erase data
-        </Button>
-      </PostForm>
-      <ConfirmDialog
-        open={open}
-        onOpenChange={setOpen}
-        title={`Erase ${who}'s data?`}
-        description="Their orders stay for the books with name, e-mail, phone, address and notes removed; ID photos are deleted. Refused while an order is open. This cannot be undone."
-        confirmLabel="Erase data"
-        onConfirm={() => {
-          setOpen(false);
-          if (form.current) submit(form.current);
-        }}
-      />
     </>
   );
 }

@@ -1,6 +1,7 @@
 import { auditBy } from "#app/features/audit/audit.server.ts";
 import { viewDeliverySignature } from "#app/features/orders/delivery-proof.server.ts";
 import { NO_STORE, requireAdmin } from "#app/features/staff/guard.server.ts";
+import { privateNotFound } from "#app/routes/shared/private-responses.server.ts";
 import type { Route } from "./+types/signature";
 
 /**
@@ -10,12 +11,7 @@ import type { Route } from "./+types/signature";
 export async function loader({ params, context }: Route.LoaderArgs) {
   const admin = requireAdmin(context);
   const png = await viewDeliverySignature(params.id, auditBy(admin, context));
-  if (!png) {
-    return new Response("Not found", {
-      status: 404,
-      headers: { "Cache-Control": NO_STORE, "Content-Type": "text/plain; charset=utf-8" },
-    });
-  }
+  if (!png) return privateNotFound();
   return new Response(png as Uint8Array<ArrayBuffer>, {
     headers: {
       "Content-Type": "image/png",
