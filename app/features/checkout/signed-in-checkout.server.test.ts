@@ -10,27 +10,17 @@ import { customers, orders } from "#app/db/schema.ts";
 import { accountOrders } from "#app/features/customers/account.server.ts";
 import { joinGuestOrders } from "#app/features/customers/sign-in.server.ts";
 import { describeEachDatabase } from "#tests/db.ts";
-import {
-  checkoutRequest,
-  insertTestProduct,
-  MONDAY_MORNING,
-  newShopper,
-  orderFields,
-  testIdPhoto,
-} from "#tests/support/checkout-test-helpers.server.ts";
-import { submitCheckout } from "./checkout.server.ts";
+import { postCheckout } from "#tests/support/checkout-posts.server.ts";
+import { insertTestProduct } from "#tests/support/checkout-test-helpers.server.ts";
 
 describeEachDatabase("a signed-in customer's checkout", (database) => {
   async function placed(email: string, customerId: string | null) {
     const product = await insertTestProduct(database().db);
-    const fields = orderFields([{ productId: product.productId, sizeId: product.sizeId, quantity: 2 }], {
-      email,
-    });
-    const result = await submitCheckout(checkoutRequest(fields, await testIdPhoto()), {
-      clientAddress: newShopper().clientAddress,
-      now: MONDAY_MORNING,
-      customerId,
-    });
+    const result = await postCheckout(
+      [{ productId: product.productId, sizeId: product.sizeId, quantity: 2 }],
+      { email },
+      { customerId },
+    );
     if (!result.ok) throw new Error(`checkout refused: ${JSON.stringify(result)}`);
     const [order] = await database()
       .db.select({ id: orders.id, customerId: orders.customerId })
