@@ -9,11 +9,9 @@
 import { readFileSync } from "node:fs";
 import { expect, test } from "@playwright/test";
 import { eq } from "drizzle-orm";
-import { type DatabaseHandle, openDatabase } from "#app/db/client.server.ts";
 import { idPhotos, orderItems, orders } from "#app/db/schema.ts";
-import { type RunningApp, startApp } from "../support/app-server.ts";
-import { createThrowawayDatabase } from "../support/throwaway-database.ts";
 import { fillCheckout } from "./checkout-form.ts";
+import { startOwnShop } from "./own-shop.ts";
 import { signInAs } from "./support/admin-sign-in.ts";
 import { passAgeGate } from "./support/storefront.ts";
 
@@ -33,21 +31,13 @@ test.describe("a guest's data for staff", () => {
     browser,
   }) => {
     test.setTimeout(180_000);
-    const database = await createThrowawayDatabase(TEST_DATABASE_URL as string, "cg_guest_erase");
-    let app: RunningApp | undefined;
-    let helper: DatabaseHandle | undefined;
+    const own = await startOwnShop(TEST_DATABASE_URL as string, "cg_guest_erase", {
+      SEED_DEMO_COUNT: "12",
+      ADMIN_EMAIL: OWNER.email,
+      ADMIN_PASSWORD: OWNER.password,
+    });
     try {
-      app = await startApp({
-        buildDir: process.env.E2E_BUILD_DIR as string,
-        env: {
-          DATABASE_URL: database.url,
-          SEED_DEMO_COUNT: "12",
-          ADMIN_EMAIL: OWNER.email,
-          ADMIN_PASSWORD: OWNER.password,
-        },
-      });
-      helper = await openDatabase({ kind: "postgres", url: database.url, applicationName: "cg-test-helper" });
-      const db = helper.db;
+      const { app, db } = own;
 
       const shop = await browser.newContext();
       await passAgeGate(shop);
@@ -156,9 +146,7 @@ test.describe("a guest's data for staff", () => {
       }
       await office.close();
     } finally {
-      await helper?.close();
-      await app?.stop();
-      await database.drop();
+      await own.stop();
     }
   });
 });

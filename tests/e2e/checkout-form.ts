@@ -2,12 +2,16 @@
 import { expect, type Page } from "@playwright/test";
 import sharp from "sharp";
 
-/** Opens product pages from /shop until one is in stock at $20 or more. */
+/**
+ * Opens product pages from /shop until one is in stock at $20 or more, not named in `exclude`.
+ * `base`: the server's URL, or "" for the page's baseURL.
+ */
 export async function openAffordableProduct(page: Page, base: string, exclude: string[] = []) {
   await page.goto(`${base}/shop`);
   const hrefs = await page
     .locator('main a[href^="/product/"]')
     .evaluateAll((links) => [...new Set(links.map((link) => link.getAttribute("href") ?? ""))]);
+  expect(hrefs.length, "the shop lists products (demo catalogue)").toBeGreaterThan(0);
   for (const href of hrefs.slice(0, 12)) {
     await page.goto(`${base}${href}`);
     const name = (await page.getByRole("heading", { level: 1 }).innerText()).trim();
@@ -45,6 +49,13 @@ export async function fillCheckout(page: Page, base: string, shopper: Shopper, e
   await page.getByLabel("Street address").fill("1600 Test Ave NW");
   await page.getByLabel("City").fill("Washington");
   await page.getByLabel("ZIP code").fill("20001");
+  await sendIdPhotoAhead(page, png);
+  await page.getByRole("checkbox", { name: /21 years of age or older/ }).check();
+  return product.name;
+}
+
+/** Picks the ID photo on the checkout form and waits until it has been sent ahead (/api/id-photo). */
+export async function sendIdPhotoAhead(page: Page, png: Buffer) {
   const sentAhead = page.waitForResponse(
     (response) => response.url().endsWith("/api/id-photo") && response.status() === 200,
   );
@@ -52,6 +63,4 @@ export async function fillCheckout(page: Page, base: string, shopper: Shopper, e
     .getByLabel(/Upload front of ID/)
     .setInputFiles({ name: "id.png", mimeType: "image/png", buffer: png });
   await sentAhead;
-  await page.getByRole("checkbox", { name: /21 years of age or older/ }).check();
-  return product.name;
 }

@@ -7,12 +7,10 @@
  */
 import { expect, test } from "@playwright/test";
 import { and, eq } from "drizzle-orm";
-import { type DatabaseHandle, openDatabase } from "#app/db/client.server.ts";
 import { emailOutbox, orders, smsOptOuts } from "#app/db/schema.ts";
-import { type RunningApp, startApp } from "../support/app-server.ts";
-import { type LoopbackTwilio, startLoopbackTwilio, twilioSignature } from "../support/loopback-twilio.ts";
-import { createThrowawayDatabase } from "../support/throwaway-database.ts";
+import { startLoopbackTwilio, twilioSignature } from "../support/loopback-twilio.ts";
 import { fillCheckout } from "./checkout-form.ts";
+import { type OwnShop, startOwnShop } from "./own-shop.ts";
 import { signInAs } from "./support/admin-sign-in.ts";
 import { passAgeGate } from "./support/storefront.ts";
 
@@ -39,27 +37,19 @@ test.describe("texts and STOP", () => {
     browser,
   }) => {
     test.setTimeout(180_000);
-    const database = await createThrowawayDatabase(TEST_DATABASE_URL as string, "cg_sms_stop");
-    let twilio: LoopbackTwilio | undefined;
-    let app: RunningApp | undefined;
-    let helper: DatabaseHandle | undefined;
+    const twilio = await startLoopbackTwilio(ACCOUNT_SID, AUTH_TOKEN);
+    let own: OwnShop | undefined;
     try {
-      twilio = await startLoopbackTwilio(ACCOUNT_SID, AUTH_TOKEN);
-      app = await startApp({
-        buildDir: process.env.E2E_BUILD_DIR as string,
-        env: {
-          DATABASE_URL: database.url,
-          SEED_DEMO_COUNT: "12",
-          ADMIN_EMAIL: OWNER.email,
-          ADMIN_PASSWORD: OWNER.password,
-          TWILIO_ACCOUNT_SID: ACCOUNT_SID,
-          TWILIO_AUTH_TOKEN: AUTH_TOKEN,
-          TWILIO_FROM: SHOP_NUMBER,
-          TWILIO_API_URL: twilio.url,
-        },
+      own = await startOwnShop(TEST_DATABASE_URL as string, "cg_sms_stop", {
+        SEED_DEMO_COUNT: "12",
+        ADMIN_EMAIL: OWNER.email,
+        ADMIN_PASSWORD: OWNER.password,
+        TWILIO_ACCOUNT_SID: ACCOUNT_SID,
+        TWILIO_AUTH_TOKEN: AUTH_TOKEN,
+        TWILIO_FROM: SHOP_NUMBER,
+        TWILIO_API_URL: twilio.url,
       });
-      helper = await openDatabase({ kind: "postgres", url: database.url, applicationName: "cg-test-helper" });
-      const db = helper.db;
+      const { app, db } = own;
       const base = app.url;
       const received = twilio.received;
       const textsTo = () => received.filter((text) => text.to === PHONE);
@@ -160,10 +150,8 @@ test.describe("texts and STOP", () => {
       await office.close();
       await shop.close();
     } finally {
-      await helper?.close();
-      await app?.stop();
-      await twilio?.close();
-      await database.drop();
+      await own?.stop();
+      await twilio.close();
     }
   });
 });
