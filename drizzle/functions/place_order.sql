@@ -14,12 +14,12 @@ BEGIN
   INSERT INTO "orders" ("id", "public_token", "idempotency_key", "status", "status_changed_at",
     "user_email", "customer_name", "phone", "street", "city", "state", "zip_code", "delivery_address",
     "delivery_date", "delivery_time", "total_amount_cents", "notes", "id_photo_id", "product_id",
-    "quantity", "pay_with_cents", "sms_opt_in", "created_at", "updated_at")
+    "quantity", "pay_with_cents", "sms_opt_in", "customer_id", "created_at", "updated_at")
   SELECT o."id", o."public_token", o."idempotency_key", 'pending', o."created_at",
     o."user_email", o."customer_name", o."phone", o."street", o."city", o."state", o."zip_code",
     o."delivery_address", o."delivery_date", o."delivery_time", o."total_amount_cents", o."notes",
     o."id_photo_id", o."product_id", o."quantity", o."pay_with_cents", coalesce(o."sms_opt_in", false),
-    o."created_at", o."created_at"
+    o."customer_id", o."created_at", o."created_at"
   FROM jsonb_populate_record(NULL::"orders", "p_order") AS o
   ON CONFLICT ("idempotency_key") DO NOTHING
   RETURNING "orders"."id" INTO placed;

@@ -8,12 +8,10 @@ import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, type Page, test } from "@playwright/test";
 import { eq } from "drizzle-orm";
-import { type DatabaseHandle, openDatabase } from "#app/db/client.server.ts";
 import { adminUsers, auditEvents, customers, orders } from "#app/db/schema.ts";
 import { hashPassword } from "#app/features/staff/passwords.server.ts";
-import { type RunningApp, startApp } from "../support/app-server.ts";
 import { insertOrderRow } from "../support/order-rows.ts";
-import { createThrowawayDatabase } from "../support/throwaway-database.ts";
+import { startOwnShop } from "./own-shop.ts";
 import { signInAs } from "./support/admin-sign-in.ts";
 
 const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
@@ -39,21 +37,13 @@ test.describe("customers for staff", () => {
     browser,
   }) => {
     test.setTimeout(240_000);
-    const database = await createThrowawayDatabase(TEST_DATABASE_URL as string, "cg_admin_customers");
-    let app: RunningApp | undefined;
-    let helper: DatabaseHandle | undefined;
+    const own = await startOwnShop(TEST_DATABASE_URL as string, "cg_admin_customers", {
+      SEED_DEMO_COUNT: "2",
+      ADMIN_EMAIL: OWNER.email,
+      ADMIN_PASSWORD: OWNER.password,
+    });
     try {
-      app = await startApp({
-        buildDir: process.env.E2E_BUILD_DIR as string,
-        env: {
-          DATABASE_URL: database.url,
-          SEED_DEMO_COUNT: "2",
-          ADMIN_EMAIL: OWNER.email,
-          ADMIN_PASSWORD: OWNER.password,
-        },
-      });
-      helper = await openDatabase({ kind: "postgres", url: database.url, applicationName: "cg-test-helper" });
-      const db = helper.db;
+      const { app, db } = own;
       for (const [account, role] of [
         [MANAGER, "manager"],
         [DRIVER, "driver"],
@@ -171,9 +161,7 @@ test.describe("customers for staff", () => {
       expect(new Set(events.map((event) => event.actor))).toEqual(new Set([MANAGER.email]));
       await office.close();
     } finally {
-      await helper?.close();
-      await app?.stop();
-      await database.drop();
+      await own.stop();
     }
   });
 });

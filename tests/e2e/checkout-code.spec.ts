@@ -4,40 +4,20 @@
  * wrong code and places the order with the right one; the shopper who ticked 'Text me updates' gets
  * the order-received text once. Its own server: the setting would change every other story's checkout.
  */
-import { expect, type Page, test } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { eq } from "drizzle-orm";
-import sharp from "sharp";
 import { openDatabase } from "#app/db/client.server.ts";
 import { storeSettings } from "#app/db/schema.ts";
 import { type RunningApp, startApp } from "../support/app-server.ts";
 import { type LoopbackTwilio, startLoopbackTwilio } from "../support/loopback-twilio.ts";
 import { createThrowawayDatabase } from "../support/throwaway-database.ts";
+import { fillCheckout as fillForm } from "./checkout-form.ts";
 import { passAgeGate } from "./support/storefront.ts";
 
 const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
 const ACCOUNT_SID = `AC${"fedcba9876543210".repeat(2)}`;
 const AUTH_TOKEN = "e2e-loopback-auth-token-0123456789";
 const PHONE = "+12025550177";
-
-/** Opens product pages from /shop until one is in stock at $20 or more. */
-async function openAffordableProduct(page: Page, base: string, exclude: string[] = []) {
-  await page.goto(`${base}/shop`);
-  const hrefs = await page
-    .locator('main a[href^="/product/"]')
-    .evaluateAll((links) => [...new Set(links.map((link) => link.getAttribute("href") ?? ""))]);
-  for (const href of hrefs.slice(0, 12)) {
-    await page.goto(`${base}${href}`);
-    const name = (await page.getByRole("heading", { level: 1 }).innerText()).trim();
-    if (exclude.includes(name)) continue;
-    const addButton = page.getByRole("button", { name: "Add to Cart" });
-    if (!(await addButton.isVisible()) || (await addButton.isDisabled())) continue;
-    const text = await page.locator("main").innerText();
-    const match = /\$([\d,]+\.\d\d)/.exec(text.slice(text.indexOf(name) + name.length));
-    const cents = match ? Math.round(Number((match[1] ?? "0").replaceAll(",", "")) * 100) : 0;
-    if (cents >= 2000) return { name, cents };
-  }
-  throw new Error("No product at $20 or more is in stock");
-}
 
 test.describe("the code before an order", () => {
   test.skip(
@@ -90,35 +70,16 @@ test.describe("the code before an order", () => {
 
     const base = app.url;
     await passAgeGate(page.context());
-    const png = await sharp({ create: { width: 640, height: 400, channels: 3, background: "#7eb394" } })
-      .png()
-      .toBuffer();
-    /** A cart of $80 or more and the form filled in, up to the Place Order button. */
     // Each order another product: the first may have too few left for a second $80 order.
     const ordered: string[] = [];
+    const shopper = {
+      name: "Code Shopper",
+      email: "code-shopper@example.com",
+      phone: "(202) 555-0177",
+      textMe: true,
+    };
     const fillCheckout = async () => {
-      const product = await openAffordableProduct(page, base, ordered);
-      ordered.push(product.name);
-      await page.getByRole("spinbutton", { name: "Quantity" }).fill(String(Math.ceil(8000 / product.cents)));
-      await page.getByRole("button", { name: "Add to Cart" }).click();
-      await expect(page.getByText("Added to cart").first()).toBeVisible();
-      await page.goto(`${base}/checkout`);
-      await page.getByText("In-person delivery").first().click();
-      await page.getByLabel("Full name").fill("Code Shopper");
-      await page.getByLabel("Email").fill("code-shopper@example.com");
-      await page.getByLabel("Phone", { exact: true }).fill("(202) 555-0177");
-      await page.getByRole("checkbox", { name: "Text me updates about this order" }).check();
-      await page.getByLabel("Street address").fill("1600 Test Ave NW");
-      await page.getByLabel("City").fill("Washington");
-      await page.getByLabel("ZIP code").fill("20001");
-      const sentAhead = page.waitForResponse(
-        (response) => response.url().endsWith("/api/id-photo") && response.status() === 200,
-      );
-      await page
-        .getByLabel(/Upload front of ID/)
-        .setInputFiles({ name: "id.png", mimeType: "image/png", buffer: png });
-      await sentAhead;
-      await page.getByRole("checkbox", { name: /21 years of age or older/ }).check();
+      ordered.push(await fillForm(page, base, shopper, ordered));
     };
     await fillCheckout();
     await page.getByRole("button", { name: /Place Order/ }).click();

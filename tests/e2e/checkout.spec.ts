@@ -3,6 +3,7 @@ import { expect, type Page, test } from "@playwright/test";
 import sharp from "sharp";
 import { earlyAnswerStatus } from "../support/raw-http.ts";
 import { signIn } from "./admin-support.ts";
+import { openAffordableProduct } from "./checkout-form.ts";
 import { createProducts, uniqueName } from "./support/storefront.ts";
 
 /** A real photo-sized PNG, as a phone camera upload would be. */
@@ -17,26 +18,6 @@ async function confirmAge(page: Page) {
   await page.evaluate(() => window.localStorage.setItem("capital-grown-age-verified", "yes"));
 }
 
-/** Opens product pages from /shop until one is in stock at $20 or more, and returns it. */
-async function openAffordableProduct(page: Page) {
-  await page.goto("/shop");
-  const hrefs = await page
-    .locator('main a[href^="/product/"]')
-    .evaluateAll((links) => [...new Set(links.map((link) => link.getAttribute("href") ?? ""))]);
-  expect(hrefs.length, "the shop lists products (demo catalogue)").toBeGreaterThan(0);
-  for (const href of hrefs.slice(0, 12)) {
-    await page.goto(href);
-    const name = (await page.getByRole("heading", { level: 1 }).innerText()).trim();
-    const addButton = page.getByRole("button", { name: "Add to Cart" });
-    if (!(await addButton.isVisible()) || (await addButton.isDisabled())) continue;
-    const text = await page.locator("main").innerText();
-    const match = /\$([\d,]+\.\d\d)/.exec(text.slice(text.indexOf(name) + name.length));
-    const cents = match ? Math.round(Number((match[1] ?? "0").replaceAll(",", "")) * 100) : 0;
-    if (cents >= 2000) return { name, cents };
-  }
-  throw new Error("No product at $20 or more is in stock");
-}
-
 test("a shopper orders from a product page to the thank-you page, with an ID photo", async ({
   page,
   browser,
@@ -46,7 +27,7 @@ test("a shopper orders from a product page to the thank-you page, with an ID pho
   test.setTimeout(120_000);
   const shopper = `E2E Shopper ${Date.now().toString(36)}`;
   await confirmAge(page);
-  const product = await openAffordableProduct(page);
+  const product = await openAffordableProduct(page, "");
   const quantity = Math.ceil(8000 / product.cents);
   await page.getByRole("spinbutton", { name: "Quantity" }).fill(String(quantity));
   await page.getByRole("button", { name: "Add to Cart" }).click();

@@ -8,6 +8,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { expect, type Page, test } from "@playwright/test";
 import { signIn } from "./admin-support.ts";
+import { sendIdPhotoAhead } from "./checkout-form.ts";
 import { signInWithCode } from "./support/customer-sign-in.ts";
 import { createProducts, passAgeGate, sizeIdFromCart, uniqueName } from "./support/storefront.ts";
 
@@ -64,13 +65,7 @@ test("ID on file: kept when ticked, verified by staff, used instead of the uploa
 
   // 1. The first order: the upload, and the box ticked.
   await openCheckout();
-  const sentAhead = page.waitForResponse(
-    (response) => response.url().endsWith("/api/id-photo") && response.status() === 200,
-  );
-  await page
-    .getByLabel(/Upload front of ID/)
-    .setInputFiles({ name: "id.png", mimeType: "image/png", buffer: png });
-  await sentAhead;
+  await sendIdPhotoAhead(page, png);
   await page.getByRole("checkbox", { name: "Keep my ID on file for next time" }).check();
   await shoot(page, "checkout-keep-box");
   await placeOrder();

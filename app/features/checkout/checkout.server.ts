@@ -156,7 +156,10 @@ export type CheckoutDependencies = {
    * their orders need no code.
    */
   verifiedContacts?: readonly string[];
-  /** The signed-in customer (record 053): their ID on file stands in for the upload (record 058). */
+  /**
+   * The signed-in customer (record 053): the order is theirs from the start, and their ID on file
+   * stands in for the upload (record 058).
+   */
   customerId?: string | null;
   now?: Date;
   /** Where the re-encoded photo goes; the default stores it in `id_photos`. */
@@ -454,7 +457,7 @@ async function checkout(request: Request, dependencies: CheckoutDependencies): P
   };
 
   try {
-    const result = await commitOrder({ ...input, idPhotoId, budget }, prepared.quote, { now });
+    const result = await commitOrder({ ...input, idPhotoId, budget, customerId }, prepared.quote, { now });
     if (!result.ok) {
       await forget();
       return refusalToFailure(client, result);

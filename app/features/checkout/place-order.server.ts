@@ -48,6 +48,8 @@ export type PlaceOrderInput = Omit<CheckoutInput, "ageConfirmed" | "payWith" | "
   idPhotoId: string | null;
   /** The client address's hourly order budget, taken by the order's own statement (P-29). */
   budget?: OrderBudget;
+  /** The signed-in customer's account (record 053); absent or null: a guest's order. */
+  customerId?: string | null;
 };
 
 export type PlacedOrder = { id: string; publicToken: string; totalAmountCents: number };
@@ -410,6 +412,7 @@ async function placeOrderStatement(input: PlaceOrderInput, quote: OrderQuote, no
     id_photo_id: input.idPhotoId,
     pay_with_cents: input.payWith ?? null,
     sms_opt_in: texts,
+    customer_id: input.customerId ?? null,
     slot_capacity: quote.slotCapacity,
     product_id: first.productId,
     quantity: quote.lines.reduce((sum, line) => sum + line.quantity, 0),

@@ -178,24 +178,33 @@ describeEachDatabase("customer accounts", (database) => {
 
     const signedIn = await signInAs(email);
     expect(signedIn.joinedOrders).toBe(1);
-    const listed = await accountOrders({ customerId: signedIn.customerId, email });
+    const listed = await accountOrders({ customerId: signedIn.customerId });
     expect(listed.orders.map((order) => order.id)).toEqual([placed.id]);
     expect(listed.orders[0]?.timeline[0]?.status).toBe("pending");
 
-    // An order placed later with the verified address (signed in or not) joins when the account is read.
+    // A guest order placed later with the verified address joins at the next sign-in: reading the
+    // account writes nothing.
     const later = await insertOrderRow(db, {
       customerName: "Gale Guest",
       deliveryDate: "2026-11-21",
       idPhotoId: null,
     });
     await db.update(orders).set({ userEmail: email }).where(eq(orders.id, later.id));
-    const relisted = await accountOrders({ customerId: signedIn.customerId, email });
+    const reread = await accountOrders({ customerId: signedIn.customerId });
+    expect(reread.orders.map((order) => order.id)).toEqual([placed.id]);
+    const [unjoined] = await db
+      .select({ customerId: orders.customerId })
+      .from(orders)
+      .where(eq(orders.id, later.id));
+    expect(unjoined?.customerId).toBeNull();
+    expect((await signInAs(email)).joinedOrders).toBe(1);
+    const relisted = await accountOrders({ customerId: signedIn.customerId });
     expect(relisted.orders.map((order) => order.id).sort()).toEqual([placed.id, later.id].sort());
 
     // Someone else's orders never show.
     const otherEmail = `other-${randomUUID().slice(0, 8)}@example.com`;
     const other = await signInAs(otherEmail);
-    expect((await accountOrders({ customerId: other.customerId, email: otherEmail })).orders).toEqual([]);
+    expect((await accountOrders({ customerId: other.customerId })).orders).toEqual([]);
   });
 
   it("'Order again' adds what is still sold at today's prices and names what is not", async () => {
@@ -356,7 +365,8 @@ describeEachDatabase("customer accounts", (database) => {
 
   it("adds a passkey and signs in with it; refuses another origin, a replayed challenge and a counter going back", async () => {
     const { db } = database();
-    const signedIn = await signInAs(`passkey-${randomUUID().slice(0, 8)}@example.com`);
+    const email = `passkey-${randomUUID().slice(0, 8)}@example.com`;
+    const signedIn = await signInAs(email);
     const session = await findCustomerSession(db, signedIn.token);
     if (!session) throw new Error("no session");
     const authenticator = softwareAuthenticator();
@@ -384,6 +394,14 @@ describeEachDatabase("customer accounts", (database) => {
     expect(stored?.id).toBe(authenticator.id);
     expect(stored?.transports).toBe("internal");
 
+    // A guest order placed with the account's address meanwhile joins at the passkey's sign-in.
+    const guestOrder = await insertOrderRow(db, {
+      customerName: "Pat Passkey",
+      deliveryDate: "2026-11-22",
+      idPhotoId: null,
+    });
+    await db.update(orders).set({ userEmail: email }).where(eq(orders.id, guestOrder.id));
+
     const ipAddress = nextAddress();
     const signIn = async (assertion: (challenge: string) => Record<string, unknown>) => {
       const { token, options } = await authenticationOptions();
@@ -393,6 +411,9 @@ describeEachDatabase("customer accounts", (database) => {
     expect(first.ok).toBe(true);
     if (first.ok)
       expect((await findCustomerSession(db, first.sessionToken))?.customerId).toBe(session.customerId);
+    expect((await accountOrders({ customerId: session.customerId })).orders.map((order) => order.id)).toEqual(
+      [guestOrder.id],
+    );
     expect((await signIn((challenge) => authenticator.get(challenge, { counter: 1 }))).ok).toBe(false);
     expect(
       (

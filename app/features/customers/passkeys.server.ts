@@ -23,6 +23,7 @@ import { customerPasskeyChallenges, customerPasskeys, customers } from "#app/db/
 import { consumeBudget, refundBudget } from "#app/features/abuse/rate-limits.server.ts";
 import { config } from "#app/utils/env.server.ts";
 import { createCustomerSession, hashCustomerToken } from "./customer-sessions.server.ts";
+import { joinGuestOrders } from "./sign-in.server.ts";
 
 export const PASSKEY_COOKIE = "cg_customer_passkey";
 const CHALLENGE_MS = 5 * 60_000;
@@ -283,10 +284,11 @@ export async function verifyAuthentication(input: {
       .set({ counter: newCounter, lastUsedAt: now })
       .where(eq(customerPasskeys.id, passkey.id));
     const [customer] = await tx
-      .select({ id: customers.id })
+      .select({ id: customers.id, email: customers.email })
       .from(customers)
       .where(eq(customers.id, passkey.customerId));
     if (!customer) return null;
+    await joinGuestOrders(tx, customer.id, customer.email);
     return createCustomerSession(tx, customer.id, {
       previousToken: input.previousToken,
       userAgent: input.userAgent,

@@ -221,9 +221,10 @@ export async function checkSignInCode(input: {
 }
 
 /**
- * Orders placed with a verified e-mail address join its account (record 053): at the sign-in that
- * proves the address, and whenever the account's orders are read afterwards; never for an address
- * only typed at checkout or asked a code for.
+ * Orders placed with a verified e-mail address join its account (record 053): at every sign-in (the
+ * code proves the address; a passkey or the phone signs in to the account that proved it), and
+ * before the account's data is exported or deleted; never for an address only typed at checkout or
+ * asked a code for. Page reads join nothing.
  */
 export async function joinGuestOrders(executor: Executor, customerId: string, email: string) {
   const joined = await executor

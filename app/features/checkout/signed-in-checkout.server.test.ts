@@ -1,0 +1,53 @@
+/**
+ * A signed-in customer's checkout (record 053): the order is the account's from its own statement,
+ * so the account shows it without a join; a guest's order with the same e-mail waits for the
+ * customer's next sign-in.
+ */
+import { randomUUID } from "node:crypto";
+import { eq } from "drizzle-orm";
+import { expect, it } from "vitest";
+import { customers, orders } from "#app/db/schema.ts";
+import { accountOrders } from "#app/features/customers/account.server.ts";
+import { joinGuestOrders } from "#app/features/customers/sign-in.server.ts";
+import { describeEachDatabase } from "#tests/db.ts";
+import { postCheckout } from "#tests/support/checkout-posts.server.ts";
+import { insertTestProduct } from "#tests/support/checkout-test-helpers.server.ts";
+
+describeEachDatabase("a signed-in customer's checkout", (database) => {
+  async function placed(email: string, customerId: string | null) {
+    const product = await insertTestProduct(database().db);
+    const result = await postCheckout(
+      [{ productId: product.productId, sizeId: product.sizeId, quantity: 2 }],
+      { email },
+      { customerId },
+    );
+    if (!result.ok) throw new Error(`checkout refused: ${JSON.stringify(result)}`);
+    const [order] = await database()
+      .db.select({ id: orders.id, customerId: orders.customerId })
+      .from(orders)
+      .where(eq(orders.publicToken, result.token));
+    if (!order) throw new Error("no order");
+    return order;
+  }
+
+  it("sets the order's customer at once; a guest's order with the same e-mail joins at sign-in", async () => {
+    const email = `signed-in-${randomUUID().slice(0, 8)}@example.com`;
+    const [customer] = await database()
+      .db.insert(customers)
+      .values({ email, emailVerifiedAt: new Date() })
+      .returning({ id: customers.id });
+    const customerId = (customer as { id: string }).id;
+
+    const mine = await placed(email, customerId);
+    expect(mine.customerId).toBe(customerId);
+    expect((await accountOrders({ customerId })).orders.map((order) => order.id)).toEqual([mine.id]);
+
+    const asGuest = await placed(email.toUpperCase(), null);
+    expect(asGuest.customerId).toBeNull();
+    expect((await accountOrders({ customerId })).orders.map((order) => order.id)).toEqual([mine.id]);
+    expect(await joinGuestOrders(database().db, customerId, email)).toBe(1);
+    expect((await accountOrders({ customerId })).orders.map((order) => order.id).sort()).toEqual(
+      [mine.id, asGuest.id].sort(),
+    );
+  });
+});
