@@ -24,7 +24,6 @@ import {
   type DeliveryProof,
   deliveryProofSchema,
 } from "./driver-actions.schema.ts";
-import type { StaffScope } from "./driver-scope.server.ts";
 
 export type DriverActionResult =
   | { ok: true }
@@ -132,17 +131,18 @@ async function lockStop(tx: Transaction, driverId: string, orderId: string, day:
   return order;
 }
 
+/** Moves the stop on within the driver's scope of `day` (their run), only from `AT_THE_DOOR`. */
 async function moveStatus(
   tx: Transaction,
-  orderId: string,
+  stop: { orderId: string; driverId: string; by: AuditBy },
   status: OrderStatus,
-  options: { now: Date; scope: StaffScope; by: AuditBy; reason?: string },
+  options: { now: Date; day: string; reason?: string },
 ) {
-  const result = await changeOrderStatus(tx, orderId, status, {
+  const result = await changeOrderStatus(tx, stop.orderId, status, {
     now: options.now,
-    actorId: options.by.actor.userId,
-    audit: options.by,
-    scope: options.scope,
+    actorId: stop.by.actor.userId,
+    audit: stop.by,
+    scope: { kind: "driver", driverId: stop.driverId, date: options.day },
     cancelReason: options.reason,
     onlyFrom: AT_THE_DOOR,
   });
@@ -197,11 +197,7 @@ export async function recordDelivery(input: {
       phoneTime: input.phoneTime ?? null,
       createdAt: now,
     });
-    await moveStatus(tx, input.orderId, "delivered", {
-      now,
-      by: input.by,
-      scope: { kind: "driver", driverId: input.driverId, date: day },
-    });
+    await moveStatus(tx, input, "delivered", { now, day });
     await recordAuditBy(tx, input.by, {
       action: "order.delivery_proof",
       targetType: "order",
@@ -240,12 +236,7 @@ export async function recordFailedDelivery(input: {
       phoneTime: input.phoneTime ?? null,
       createdAt: now,
     });
-    await moveStatus(tx, input.orderId, "returning", {
-      now,
-      by: input.by,
-      scope: { kind: "driver", driverId: input.driverId, date: day },
-      reason: failureText(input.reason, note),
-    });
+    await moveStatus(tx, input, "returning", { now, day, reason: failureText(input.reason, note) });
     await recordAuditBy(tx, input.by, {
       action: "order.delivery_failed",
       targetType: "order",
