@@ -4,7 +4,7 @@ import { eq, sql } from "drizzle-orm";
 import sharp from "sharp";
 import { db, type Executor } from "#app/db/client.server.ts";
 import { rowsOf } from "#app/db/rows.ts";
-import { productSizes } from "#app/db/schema.ts";
+import { orders, productSizes } from "#app/db/schema.ts";
 import { insertProduct } from "#app/features/catalog/product-factory.server.ts";
 import type { PlaceOrderInput } from "#app/features/checkout/place-order.server.ts";
 import { availableSlots } from "#app/features/delivery/delivery-slots.ts";
@@ -141,6 +141,13 @@ export async function stockOf(db: Executor, sizeId: string) {
 /** A size's stock on hand in the database the suite installed (`describeEachDatabase`). */
 export async function stockLeft(sizeId: string) {
   return stockOf(await db(), sizeId);
+}
+
+/** The stored row of the order a checkout placed, found by the token its answer carries. */
+export async function placedOrderRow(token: string) {
+  const [row] = await (await db()).select().from(orders).where(eq(orders.publicToken, token));
+  if (!row) throw new Error(`no order with token ${token}`);
+  return row;
 }
 
 /** A checkout's items: one of the product's size. */

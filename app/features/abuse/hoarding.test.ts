@@ -13,6 +13,7 @@ import {
   insertTestProduct,
   MONDAY_MORNING,
   oneOf,
+  placedOrderRow,
   placeOrderInput,
   stockLeft as stockOf,
 } from "#tests/support/checkout-test-helpers.server.ts";
@@ -57,11 +58,8 @@ describeEachDatabase("anti-hoarding", (database) => {
     // No stock taken by the refused order.
     expect(await stockOf(product.sizeId)).toBe(98);
 
-    const [first] = await db
-      .select({ id: orders.id })
-      .from(orders)
-      .where(eq(orders.publicToken, placed[0] as string));
-    await setOrderStatus(first?.id as string, "delivered");
+    const first = await placedOrderRow(placed[0] as string);
+    await setOrderStatus(first.id, "delivered");
     const again = await postCheckout(items, { phone: phones[2] as string });
     expect(again.ok).toBe(true);
   });

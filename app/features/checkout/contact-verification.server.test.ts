@@ -18,6 +18,7 @@ import {
   newShopper,
   oneOf,
   orderFields,
+  placedOrderRow,
   testIdPhoto,
 } from "#tests/support/checkout-test-helpers.server.ts";
 import { submitCheckout } from "./checkout.server.ts";
@@ -167,8 +168,7 @@ describeEachDatabase("checkout: the code before an order", (database) => {
     const { clientAddress } = newShopper();
     const first = await post(known, { clientAddress });
     if (!first.ok) throw new Error("not placed");
-    const [order] = await database().db.select().from(orders).where(eq(orders.publicToken, first.token));
-    if (!order) throw new Error("no order");
+    const order = await placedOrderRow(first.token);
     await setOrderStatus(order.id, "confirmed");
     await setOrderStatus(order.id, "out_for_delivery");
     await setOrderStatus(order.id, "delivered");
