@@ -1,5 +1,6 @@
 /** Shared by the checkout, order, ID photo and e-mail tests: real rows, real requests, real images. */
 
+import { randomBytes } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import sharp from "sharp";
 import { db, type Executor } from "#app/db/client.server.ts";
@@ -127,6 +128,15 @@ export function placeOrderInput(
 /** The ID photo a test attaches to a checkout post: the small real PNG above. */
 export async function testIdPhoto() {
   return { bytes: await testPng(), name: "id.png", type: "image/png" };
+}
+
+/**
+ * A file that starts like a PNG but cannot be decoded: a refusal that names it unreadable shows the
+ * photo was read.
+ */
+export function undecodablePhoto() {
+  const signature = Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a);
+  return { bytes: Buffer.concat([signature, randomBytes(4096)]), name: "id.png", type: "image/png" };
 }
 
 /** A size's stock on hand. */

@@ -15,13 +15,8 @@ import {
   oneOf,
   placedOrderRow,
   testIdPhoto,
+  undecodablePhoto,
 } from "#tests/support/checkout-test-helpers.server.ts";
-
-/** A file that starts like a PNG but cannot be decoded: its refusal says the decode was tried. */
-function undecodablePhoto() {
-  const signature = Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a);
-  return { bytes: Buffer.concat([signature, randomBytes(4096)]), name: "id.png", type: "image/png" };
-}
 
 const UNREADABLE = "This file is not a readable image. Please upload a PNG, JPG or GIF photo of your ID.";
 
