@@ -7,6 +7,7 @@ import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { Database } from "#app/db/client.server.ts";
 import { adminUsers, orders, type StaffRole } from "#app/db/schema.ts";
+import type { AuditBy } from "#app/features/audit/audit.server.ts";
 import { processIdPhoto, storeIdPhoto } from "#app/features/media/id-photos.server.ts";
 import { createSession, SESSION_COOKIE } from "#app/features/staff/sessions.server.ts";
 import { testPng } from "#tests/support/checkout-test-helpers.server.ts";
@@ -32,6 +33,14 @@ export async function insertStaff(db: Database, role: StaffRole, firstName = "")
     })
     .returning({ id: adminUsers.id });
   return { id: (row as { id: string }).id, email, role };
+}
+
+/** `staff` as the audit log records who acted (no request: a domain function called directly). */
+export function auditByStaff(staff: Staff, ipAddress: string | null = null): AuditBy {
+  return {
+    actor: { userId: staff.id, email: staff.email, role: staff.role },
+    origin: { ipAddress, requestId: null },
+  };
 }
 
 /** A browser signed in as `staff`: a fresh session each time (a post to /admin/logout ends one). */

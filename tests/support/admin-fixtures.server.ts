@@ -2,6 +2,7 @@
  * Shared by the back-office tests (stock ledger, order lists, day board): products made through the
  * admin's own form path (`productFormSchema` → `createProduct`), and orders placed for them.
  */
+import { randomUUID } from "node:crypto";
 import { productFormSchema } from "#app/features/catalog/product.schema.ts";
 import { createProduct, getAdminProduct } from "#app/features/catalog/product-admin.server.ts";
 import { type PlaceOrderInput, placeOrder } from "#app/features/checkout/place-order.server.ts";
@@ -91,4 +92,28 @@ export async function placedTestOrder(...args: Parameters<typeof placeTestOrder>
   const result = await placeTestOrder(...args);
   if (!result.ok) throw new Error(`order refused: ${result.reason}`);
   return result.order;
+}
+
+let shoppers = 0;
+
+/**
+ * A flower of its own (3.5 g at $45, 20 in stock, `name` in its name) and `place(timeSlot)`: an
+ * order of 2 of it for `deliveryDate` by a shopper of its own, placed a second after the one before
+ * (from `now`).
+ */
+export async function productToOrder(name: string, deliveryDate: string, now = MONDAY_TEN_AM) {
+  const loaded = await createFormProduct(`${name} Kush ${randomUUID().slice(0, 6)}`, [
+    { size: "3.5g", price: 45, stock: 20, flowerEquivalent: "3.5" },
+  ]);
+  const sizeId = loaded.sizes[0]?.id as string;
+  const place = (timeSlot: string) => {
+    shoppers += 1;
+    return placedTestOrder([{ productId: loaded.id, sizeId, quantity: 2 }], {
+      now: new Date(now.getTime() + shoppers * 1000),
+      deliveryDate,
+      timeSlot,
+      name: `${name} Shopper ${shoppers}`,
+    });
+  };
+  return { sizeId, place };
 }

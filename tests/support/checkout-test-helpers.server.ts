@@ -1,10 +1,11 @@
 /** Shared by the checkout, order, ID photo and e-mail tests: real rows, real requests, real images. */
 
+import { randomBytes } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import sharp from "sharp";
 import { db, type Executor } from "#app/db/client.server.ts";
 import { rowsOf } from "#app/db/rows.ts";
-import { productSizes } from "#app/db/schema.ts";
+import { orders, productSizes } from "#app/db/schema.ts";
 import { insertProduct } from "#app/features/catalog/product-factory.server.ts";
 import type { PlaceOrderInput } from "#app/features/checkout/place-order.server.ts";
 import { availableSlots } from "#app/features/delivery/delivery-slots.ts";
@@ -129,6 +130,15 @@ export async function testIdPhoto() {
   return { bytes: await testPng(), name: "id.png", type: "image/png" };
 }
 
+/**
+ * A file that starts like a PNG but cannot be decoded: a refusal that names it unreadable shows the
+ * photo was read.
+ */
+export function undecodablePhoto() {
+  const signature = Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a);
+  return { bytes: Buffer.concat([signature, randomBytes(4096)]), name: "id.png", type: "image/png" };
+}
+
 /** A size's stock on hand. */
 export async function stockOf(db: Executor, sizeId: string) {
   const [row] = await db
@@ -141,6 +151,13 @@ export async function stockOf(db: Executor, sizeId: string) {
 /** A size's stock on hand in the database the suite installed (`describeEachDatabase`). */
 export async function stockLeft(sizeId: string) {
   return stockOf(await db(), sizeId);
+}
+
+/** The stored row of the order a checkout placed, found by the token its answer carries. */
+export async function placedOrderRow(token: string) {
+  const [row] = await (await db()).select().from(orders).where(eq(orders.publicToken, token));
+  if (!row) throw new Error(`no order with token ${token}`);
+  return row;
 }
 
 /** A checkout's items: one of the product's size. */

@@ -13,11 +13,27 @@ import {
   insertTestProduct,
   MONDAY_MORNING,
   oneOf,
+  placedOrderRow,
   placeOrderInput,
   stockLeft as stockOf,
 } from "#tests/support/checkout-test-helpers.server.ts";
 
+/** An order of `items` from `clientAddress`, its ID photo sent ahead. */
+async function orderFrom(items: Parameters<typeof postCheckout>[0], clientAddress: string) {
+  return postCheckout(items, { idPhotoToken: await sendPhotoAhead() }, { file: null, clientAddress });
+}
+
 describeEachDatabase("anti-hoarding", (database) => {
+  /** The hourly order budget's points for `key`, in the table every instance on the database shares. */
+  async function orderBudgetPoints(key: string) {
+    const { db } = database();
+    const [row] = await db
+      .select()
+      .from(rateLimits)
+      .where(eq(rateLimits.key, `cg-checkout:${key}`));
+    return row?.points;
+  }
+
   it("refuses a 3rd open order for one phone number, whatever the e-mail, and takes it once one is delivered", async () => {
     const { db } = database();
     const product = await insertTestProduct(db, { priceCents: 9000 });
@@ -42,11 +58,8 @@ describeEachDatabase("anti-hoarding", (database) => {
     // No stock taken by the refused order.
     expect(await stockOf(product.sizeId)).toBe(98);
 
-    const [first] = await db
-      .select({ id: orders.id })
-      .from(orders)
-      .where(eq(orders.publicToken, placed[0] as string));
-    await setOrderStatus(first?.id as string, "delivered");
+    const first = await placedOrderRow(placed[0] as string);
+    await setOrderStatus(first.id, "delivered");
     const again = await postCheckout(items, { phone: phones[2] as string });
     expect(again.ok).toBe(true);
   });
@@ -118,19 +131,11 @@ describeEachDatabase("anti-hoarding", (database) => {
     );
     expect(await stockOf(product.sizeId)).toBe(95);
     // Another address is not affected.
-    const elsewhere = await postCheckout(
-      items,
-      { idPhotoToken: await photoToken() },
-      { file: null, clientAddress: "198.51.100.24" },
-    );
+    const elsewhere = await orderFrom(items, "198.51.100.24");
     expect(elsewhere.ok).toBe(true);
     // Counted in the shared table, so every instance on this database sees the same budget; the
     // refused sixth spent nothing.
-    const rows = await db
-      .select()
-      .from(rateLimits)
-      .where(eq(rateLimits.key, `cg-checkout:${clientAddress}`));
-    expect(rows[0]?.points).toBe(5);
+    expect(await orderBudgetPoints(clientAddress)).toBe(5);
   });
 
   it("counts an IPv6 client by its /64: of 8 orders from 8 addresses in one /64, the 6th is refused", async () => {
@@ -139,40 +144,20 @@ describeEachDatabase("anti-hoarding", (database) => {
     const items = oneOf(product);
     const statuses: number[] = [];
     for (let i = 1; i <= 8; i++) {
-      const result = await postCheckout(
-        items,
-        { idPhotoToken: await sendPhotoAhead() },
-        { file: null, clientAddress: `2001:db8:77:64:${i}::${i}` },
-      );
+      const result = await orderFrom(items, `2001:db8:77:64:${i}::${i}`);
       statuses.push(result.ok ? 200 : result.status);
     }
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429, 429]);
     expect(await stockOf(product.sizeId)).toBe(95);
     // The next /64 has a budget of its own; an IPv4-mapped address is its IPv4 address.
-    const nextPrefix = await postCheckout(
-      items,
-      { idPhotoToken: await sendPhotoAhead() },
-      { file: null, clientAddress: "2001:db8:77:65::1" },
-    );
+    const nextPrefix = await orderFrom(items, "2001:db8:77:65::1");
     expect(nextPrefix.ok).toBe(true);
-    const rows = await db
-      .select()
-      .from(rateLimits)
-      .where(eq(rateLimits.key, "cg-checkout:2001:db8:77:64::/64"));
-    expect(rows[0]?.points).toBe(5);
+    expect(await orderBudgetPoints("2001:db8:77:64::/64")).toBe(5);
     for (let i = 0; i < 5; i++) {
-      const result = await postCheckout(
-        items,
-        { idPhotoToken: await sendPhotoAhead() },
-        { file: null, clientAddress: "198.51.100.66" },
-      );
+      const result = await orderFrom(items, "198.51.100.66");
       expect(result.ok).toBe(true);
     }
-    const mapped = await postCheckout(
-      items,
-      { idPhotoToken: await sendPhotoAhead() },
-      { file: null, clientAddress: "::ffff:198.51.100.66" },
-    );
+    const mapped = await orderFrom(items, "::ffff:198.51.100.66");
     expect(mapped).toMatchObject({ ok: false, status: 429 });
   });
 

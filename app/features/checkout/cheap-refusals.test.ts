@@ -4,20 +4,19 @@
  * (ID_UPLOADS_PER_HOUR, at its default of 20 here) whether or not an order comes of it.
  */
 import { randomBytes } from "node:crypto";
-import { eq } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { orders } from "#app/db/schema.ts";
 import { budgetUsed } from "#app/features/abuse/rate-limits.server.ts";
 import { config } from "#app/utils/env.server.ts";
 import { describeEachDatabase } from "#tests/db.ts";
 import { postCheckout } from "#tests/support/checkout-posts.server.ts";
-import { insertTestProduct, oneOf, testIdPhoto } from "#tests/support/checkout-test-helpers.server.ts";
-
-/** A file that starts like a PNG but cannot be decoded: its refusal says the decode was tried. */
-function undecodablePhoto() {
-  const signature = Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a);
-  return { bytes: Buffer.concat([signature, randomBytes(4096)]), name: "id.png", type: "image/png" };
-}
+import {
+  insertTestProduct,
+  oneOf,
+  placedOrderRow,
+  testIdPhoto,
+  undecodablePhoto,
+} from "#tests/support/checkout-test-helpers.server.ts";
 
 const UNREADABLE = "This file is not a readable image. Please upload a PNG, JPG or GIF photo of your ID.";
 
@@ -131,11 +130,7 @@ describeEachDatabase("checkout: cheap refusals first", (database) => {
     );
     expect(multiline.ok).toBe(true);
     if (!multiline.ok) return;
-    const [stored] = await db
-      .select({ notes: orders.notes })
-      .from(orders)
-      .where(eq(orders.publicToken, multiline.token));
-    expect(stored?.notes).toBe("Ring twice\r\n\tthen wait");
+    expect((await placedOrderRow(multiline.token)).notes).toBe("Ring twice\r\n\tthen wait");
     expect(await budgetUsed("idPhotoUpload", clientAddress)).toBe(1);
   });
 });

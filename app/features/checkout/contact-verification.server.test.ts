@@ -1,9 +1,3 @@
-/**
- * The code before an order (P-36): asked after the cheap refusals and before the photo is read,
- * 5 tries, a device that entered the right code trusted for 30 days, codes within the hourly
- * budgets. SMS is not configured here: the codes go by e-mail (P-37).
- */
-import { randomBytes } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { emailOutbox, orders } from "#app/db/schema.ts";
@@ -18,16 +12,12 @@ import {
   newShopper,
   oneOf,
   orderFields,
+  placedOrderRow,
   testIdPhoto,
+  undecodablePhoto,
 } from "#tests/support/checkout-test-helpers.server.ts";
 import { submitCheckout } from "./checkout.server.ts";
 import { rememberVerified, saveVerificationMode } from "./contact-verification.server.ts";
-
-/** A file that starts like a PNG but cannot be decoded: a refusal for it would say it was read. */
-function undecodablePhoto() {
-  const signature = Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a);
-  return { bytes: Buffer.concat([signature, randomBytes(4096)]), name: "id.png", type: "image/png" };
-}
 
 async function post(
   fields: Record<string, string>,
@@ -167,8 +157,7 @@ describeEachDatabase("checkout: the code before an order", (database) => {
     const { clientAddress } = newShopper();
     const first = await post(known, { clientAddress });
     if (!first.ok) throw new Error("not placed");
-    const [order] = await database().db.select().from(orders).where(eq(orders.publicToken, first.token));
-    if (!order) throw new Error("no order");
+    const order = await placedOrderRow(first.token);
     await setOrderStatus(order.id, "confirmed");
     await setOrderStatus(order.id, "out_for_delivery");
     await setOrderStatus(order.id, "delivered");

@@ -23,6 +23,7 @@ import {
   newShopper,
   oneOf,
   orderFields,
+  placedOrderRow,
   placeOrderInput,
   stockLeft as stockOf,
   testIdPhoto,
@@ -348,11 +349,7 @@ describeEachDatabase("placing orders", (database) => {
     const placed = await postCheckout(items, { idPhotoToken: upload.token }, { file: null });
     expect(placed).toMatchObject({ ok: true, replayed: false });
     if (!placed.ok) return;
-    const [row] = await db
-      .select({ idPhotoId: orders.idPhotoId })
-      .from(orders)
-      .where(eq(orders.publicToken, placed.token));
-    expect(row?.idPhotoId).toBe(upload.token);
+    expect((await placedOrderRow(placed.token)).idPhotoId).toBe(upload.token);
 
     for (const token of [crypto.randomUUID(), "not-a-token"]) {
       const unknown = await postCheckout(items, { idPhotoToken: token }, { file: null });

@@ -1,5 +1,4 @@
 import { randomBytes } from "node:crypto";
-import { eq } from "drizzle-orm";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { orders } from "#app/db/schema.ts";
@@ -10,6 +9,7 @@ import {
   insertTestProduct,
   oneOf,
   orderFields,
+  placedOrderRow,
   testPng,
 } from "#tests/support/checkout-test-helpers.server.ts";
 import { MAX_UPLOAD_BYTES } from "./id-image.ts";
@@ -280,12 +280,9 @@ describeEachDatabase("ID photo uploads at checkout", (database) => {
     );
     expect(result.ok).toBe(true);
     if (!result.ok) return;
-    const [order] = await db
-      .select({ idPhotoId: orders.idPhotoId })
-      .from(orders)
-      .where(eq(orders.publicToken, result.token));
-    expect(order?.idPhotoId).toBeTruthy();
-    const photo = await getIdPhoto(order?.idPhotoId as string);
+    const order = await placedOrderRow(result.token);
+    expect(order.idPhotoId).toBeTruthy();
+    const photo = await getIdPhoto(order.idPhotoId as string);
     expect(photo?.contentType).toBe("image/jpeg");
     expect(sniffImageType(photo?.bytes ?? new Uint8Array())).toBe("jpeg");
     expect(await getIdPhoto(crypto.randomUUID())).toBeNull();

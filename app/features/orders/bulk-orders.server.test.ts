@@ -3,8 +3,8 @@ import { and, eq, inArray } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { auditEvents, emailOutbox, orders, productSizes } from "#app/db/schema.ts";
 import { describeEachDatabase } from "#tests/db.ts";
-import { insertStaff } from "#tests/staff/support.ts";
-import { createFormProduct, placedTestOrder } from "#tests/support/admin-fixtures.server.ts";
+import { auditByStaff, insertStaff } from "#tests/staff/support.ts";
+import { productToOrder } from "#tests/support/admin-fixtures.server.ts";
 import { setOrderStatus } from "./admin-orders.server.ts";
 import { applyBulkAction, handleBulkPost, reviewBulkAction } from "./bulk-orders.server.ts";
 import { assignDriver } from "./driver-assignment.server.ts";
@@ -15,28 +15,10 @@ const NOW = new Date("2026-11-23T15:00:00Z");
 const TOMORROW = "2026-11-24";
 const SLOT = "2:00 PM-4:00 PM";
 
-let shoppers = 0;
-
 async function setUp(db: Parameters<typeof insertStaff>[0]) {
-  const loaded = await createFormProduct(`Bulk Kush ${randomUUID().slice(0, 6)}`, [
-    { size: "3.5g", price: 45, stock: 20, flowerEquivalent: "3.5" },
-  ]);
-  const sizeId = loaded.sizes[0]?.id as string;
-  const place = (timeSlot = SLOT) => {
-    shoppers += 1;
-    return placedTestOrder([{ productId: loaded.id, sizeId, quantity: 2 }], {
-      now: new Date(NOW.getTime() + shoppers * 1000),
-      deliveryDate: TOMORROW,
-      timeSlot,
-      name: `Bulk Shopper ${shoppers}`,
-    });
-  };
+  const { sizeId, place } = await productToOrder("Bulk", TOMORROW, NOW);
   const manager = await insertStaff(db, "manager");
-  const by = {
-    actor: { userId: manager.id, email: manager.email, role: manager.role },
-    origin: { ipAddress: "127.0.0.1", requestId: null },
-  };
-  return { sizeId, place, by, manager };
+  return { sizeId, place, by: auditByStaff(manager, "127.0.0.1"), manager };
 }
 
 function input(fields: Partial<BulkOrderInput> & Pick<BulkOrderInput, "intent">): BulkOrderInput {
@@ -47,9 +29,9 @@ describeEachDatabase("bulk order actions", (database) => {
   it("confirms a whole slot as one action per order: each its audit event and its e-mail", async () => {
     const { db } = database();
     const { place, by, manager } = await setUp(db);
-    const a = await place();
-    const b = await place();
-    const c = await place();
+    const a = await place(SLOT);
+    const b = await place(SLOT);
+    const c = await place(SLOT);
     const elsewhere = await place("4:00 PM-6:00 PM");
     await setOrderStatus(c.id, "confirmed");
 

@@ -6,9 +6,10 @@
 import { and, eq } from "drizzle-orm";
 import { beforeAll, expect, it } from "vitest";
 import { auditEvents, driverCashSheets, orderItems, orders, productSizes, products } from "#app/db/schema.ts";
+import { insertProduct } from "#app/features/catalog/product-factory.server.ts";
 import { storeDay } from "#app/utils/store-time.ts";
 import { describeEachDatabase } from "#tests/db.ts";
-import { insertStaff, pageRequest, postRequest, type Staff, signedIn } from "#tests/staff/support.ts";
+import { auditByStaff, insertStaff, pageRequest, postRequest, signedIn } from "#tests/staff/support.ts";
 import { testPng } from "#tests/support/checkout-test-helpers.server.ts";
 import { type InProcessApp, inProcessApp } from "#tests/support/in-process-app.ts";
 import { insertOrderRow } from "#tests/support/order-rows.ts";
@@ -25,13 +26,6 @@ import { startRun } from "./driver-run.server.ts";
 import { getRunManifest, listRunManifests } from "./run-manifest.server.ts";
 
 const TEN = "10:00 AM-12:00 PM";
-
-function byOf(staff: Staff) {
-  return {
-    actor: { userId: staff.id, email: staff.email, role: staff.role },
-    origin: { ipAddress: null, requestId: null },
-  };
-}
 
 describeEachDatabase("a driver's cash sheet and run manifest", (database) => {
   let app: InProcessApp;
@@ -67,9 +61,9 @@ describeEachDatabase("a driver's cash sheet and run manifest", (database) => {
     const second = await stop(driver.id, "Second", { totalAmountCents: 9125 });
     await stop(driver.id, "Still Open", { totalAmountCents: 5000 });
 
-    expect(await setCashFloat(driver.id, today(), 5000, byOf(driver))).toMatchObject({ ok: true });
+    expect(await setCashFloat(driver.id, today(), 5000, auditByStaff(driver))).toMatchObject({ ok: true });
     for (const id of [first, second])
-      await applyOrderAction(id, "deliver", { audit: byOf(driver), actorId: driver.id });
+      await applyOrderAction(id, "deliver", { audit: auditByStaff(driver), actorId: driver.id });
 
     const before = await getCashSheet(driver.id, today());
     expect(before?.live).toEqual({
@@ -83,10 +77,10 @@ describeEachDatabase("a driver's cash sheet and run manifest", (database) => {
 
     // A confirmation before the hand-in is refused.
     const sheetId = before?.sheetId as string;
-    expect(await confirmCashDrop(sheetId, byOf(manager))).toMatchObject({ ok: false });
+    expect(await confirmCashDrop(sheetId, auditByStaff(manager))).toMatchObject({ ok: false });
 
     // $5.00 short.
-    expect(await handInCash(driver.id, today(), 22275, byOf(driver))).toMatchObject({ ok: true });
+    expect(await handInCash(driver.id, today(), 22275, auditByStaff(driver))).toMatchObject({ ok: true });
     const handed = await getCashSheet(driver.id, today());
     expect(handed?.handedIn).toMatchObject({
       expectedCents: 22775,
@@ -94,11 +88,11 @@ describeEachDatabase("a driver's cash sheet and run manifest", (database) => {
       differenceCents: -500,
     });
     // Closed to the driver: no second hand-in, no new float.
-    expect(await handInCash(driver.id, today(), 22775, byOf(driver))).toMatchObject({ ok: false });
-    expect(await setCashFloat(driver.id, today(), 0, byOf(driver))).toMatchObject({ ok: false });
+    expect(await handInCash(driver.id, today(), 22775, auditByStaff(driver))).toMatchObject({ ok: false });
+    expect(await setCashFloat(driver.id, today(), 0, auditByStaff(driver))).toMatchObject({ ok: false });
 
-    expect(await confirmCashDrop(sheetId, byOf(manager))).toMatchObject({ ok: true });
-    expect(await confirmCashDrop(sheetId, byOf(manager))).toMatchObject({ ok: false });
+    expect(await confirmCashDrop(sheetId, auditByStaff(manager))).toMatchObject({ ok: true });
+    expect(await confirmCashDrop(sheetId, auditByStaff(manager))).toMatchObject({ ok: false });
     const [confirmed] = await listCashSheets(today(), { driverId: driver.id });
     expect(confirmed?.confirmed?.by).toBe("Mia");
 
@@ -196,18 +190,16 @@ describeEachDatabase("a driver's cash sheet and run manifest", (database) => {
   it("freezes the manifest when the run starts: later changes to the order or product leave it as it was", async () => {
     const { db } = database();
     const driver = await insertStaff(db, "driver", "Vic");
-    const [product] = await db
-      .insert(products)
-      .values({ name: "Manifest Kush", category: "Flower" })
-      .returning({ id: products.id });
-    const [size] = await db
-      .insert(productSizes)
-      .values({ productId: product?.id as string, size: "3.5g", priceCents: 4000, flowerEquivalentMg: 3500 })
-      .returning({ id: productSizes.id });
+    const product = await insertProduct(db, {
+      name: "Manifest Kush",
+      category: "Flower",
+      sizes: [{ size: "3.5g", priceCents: 4000, flowerEquivalentMg: 3500 }],
+    });
+    const size = product.sizes[0];
     const withWeight = await stop(driver.id, "Weighed Customer", { totalAmountCents: 8000 });
     await db.insert(orderItems).values({
       orderId: withWeight,
-      productId: product?.id as string,
+      productId: product.id,
       productSizeId: size?.id as string,
       productName: "Manifest Kush",
       sizeLabel: "3.5g",
@@ -225,7 +217,7 @@ describeEachDatabase("a driver's cash sheet and run manifest", (database) => {
       totalPriceCents: 4200,
     });
 
-    const result = await startRun(driver.id, [withWeight, unweighed], byOf(driver), {
+    const result = await startRun(driver.id, [withWeight, unweighed], auditByStaff(driver), {
       vehicle: " Blue Corolla ",
     });
     expect(result).toMatchObject({ started: 2, skipped: 0 });
@@ -255,10 +247,7 @@ describeEachDatabase("a driver's cash sheet and run manifest", (database) => {
       .update(productSizes)
       .set({ flowerEquivalentMg: 1 })
       .where(eq(productSizes.id, size?.id as string));
-    await db
-      .update(products)
-      .set({ name: "Renamed Kush" })
-      .where(eq(products.id, product?.id as string));
+    await db.update(products).set({ name: "Renamed Kush" }).where(eq(products.id, product.id));
     const again = await getRunManifest(result.manifestId as string);
     expect(again?.stops).toEqual(frozen);
     expect(again?.totalCents).toBe(12200);
@@ -291,7 +280,7 @@ describeEachDatabase("a driver's cash sheet and run manifest", (database) => {
     await stop(driver.id, "Waiting", { status: "confirmed" });
     const out = await stop(driver.id, "Out", { status: "confirmed" });
     await stop(driver.id, "Not Confirmed", { status: "pending" });
-    const { manifestId } = await startRun(driver.id, [out], byOf(driver));
+    const { manifestId } = await startRun(driver.id, [out], auditByStaff(driver));
     const road = (await getDriverRoads(today())).find((entry) => entry.driverId === driver.id);
     expect(road).toMatchObject({ name: "Road Runner", done: 1, failed: 1, left: 2, lastSyncedAt: null });
     expect(road?.cash?.live.expectedCents).toBe(5000);

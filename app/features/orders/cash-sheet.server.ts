@@ -5,7 +5,7 @@
  * drop. Every change writes its audit event in the same transaction.
  */
 import { and, asc, desc, eq, gte, inArray, isNotNull, lte, ne, sql } from "drizzle-orm";
-import { db, type Executor } from "#app/db/client.server.ts";
+import { db, type Executor, type Transaction } from "#app/db/client.server.ts";
 import { adminUsers, deliveryProofs, driverCashSheets, orders } from "#app/db/schema.ts";
 import { type AuditBy, recordAuditBy } from "#app/features/audit/audit.server.ts";
 import { csvLines, figure } from "#app/utils/csv.ts";
@@ -174,6 +174,28 @@ async function lockedSheet(tx: Executor, driverId: string, date: string) {
   return sheet as SheetRow;
 }
 
+/**
+ * A driver's change to their own sheet of the day, in one transaction under the sheet's lock: the
+ * amount must be whole cents up to MAX_CASH_CENTS and the sheet not handed in yet, else the
+ * matching refusal's words.
+ */
+async function changeOpenSheet(
+  driverId: string,
+  date: string,
+  cents: number,
+  refusals: { amount: string; handedIn: string },
+  change: (tx: Transaction, sheet: SheetRow) => Promise<CashResult>,
+): Promise<CashResult> {
+  if (!Number.isInteger(cents) || cents < 0 || cents > MAX_CASH_CENTS)
+    return { ok: false, message: refusals.amount };
+  const database = await db();
+  return database.transaction(async (tx) => {
+    const sheet = await lockedSheet(tx, driverId, date);
+    if (sheet.handedInAt) return { ok: false, message: refusals.handedIn };
+    return change(tx, sheet);
+  });
+}
+
 /** The float the driver takes out at the start of the shift; changeable until the hand-in. */
 export async function setCashFloat(
   driverId: string,
@@ -181,12 +203,11 @@ export async function setCashFloat(
   floatCents: number,
   by: AuditBy,
 ): Promise<CashResult> {
-  if (!Number.isInteger(floatCents) || floatCents < 0 || floatCents > MAX_CASH_CENTS)
-    return { ok: false, message: "Enter the float in dollars and cents" };
-  const database = await db();
-  return database.transaction(async (tx) => {
-    const sheet = await lockedSheet(tx, driverId, date);
-    if (sheet.handedInAt) return { ok: false, message: "The cash is handed in: the float cannot change now" };
+  const refusals = {
+    amount: "Enter the float in dollars and cents",
+    handedIn: "The cash is handed in: the float cannot change now",
+  };
+  return changeOpenSheet(driverId, date, floatCents, refusals, async (tx, sheet) => {
     await tx
       .update(driverCashSheets)
       .set({ floatCents, updatedAt: sql`now()` })
@@ -211,12 +232,11 @@ export async function handInCash(
   countedCents: number,
   by: AuditBy,
 ): Promise<CashResult> {
-  if (!Number.isInteger(countedCents) || countedCents < 0 || countedCents > MAX_CASH_CENTS)
-    return { ok: false, message: "Enter the counted cash in dollars and cents" };
-  const database = await db();
-  return database.transaction(async (tx) => {
-    const sheet = await lockedSheet(tx, driverId, date);
-    if (sheet.handedInAt) return { ok: false, message: "This shift's cash is already handed in" };
+  const refusals = {
+    amount: "Enter the counted cash in dollars and cents",
+    handedIn: "This shift's cash is already handed in",
+  };
+  return changeOpenSheet(driverId, date, countedCents, refusals, async (tx, sheet) => {
     const lines = (await deliveredLines(tx, date, [driverId])).get(driverId) ?? [];
     const figures = cashFigures(sheet.floatCents, lines);
     const differenceCents = cashDifferenceCents(figures.expectedCents, countedCents);

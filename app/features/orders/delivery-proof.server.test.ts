@@ -18,20 +18,13 @@ import {
 import { rotateIdPhotoKey } from "#app/features/media/id-photo-keys.server.ts";
 import { storeDay } from "#app/utils/store-time.ts";
 import { describeEachDatabase } from "#tests/db.ts";
-import { insertStaff, type Staff, statusOf } from "#tests/staff/support.ts";
+import { auditByStaff, insertStaff, statusOf } from "#tests/staff/support.ts";
 import { insertTestProduct, stockOf, testPng } from "#tests/support/checkout-test-helpers.server.ts";
 import { insertOrderRow } from "#tests/support/order-rows.ts";
 import { applyOrderAction, listOrders, withDoorRecords } from "./admin-orders.server.ts";
 import { deliverySignature, recordDelivery, recordFailedDelivery } from "./delivery-proof.server.ts";
 import { doorRecords } from "./door-records.server.ts";
 import type { DeliveryProof } from "./driver-actions.schema.ts";
-
-function byOf(staff: Staff) {
-  return {
-    actor: { userId: staff.id, email: staff.email, role: staff.role },
-    origin: { ipAddress: null, requestId: null },
-  };
-}
 
 describeEachDatabase("proof at the door", (database) => {
   let png: Uint8Array;
@@ -78,7 +71,7 @@ describeEachDatabase("proof at the door", (database) => {
       orderId,
       proof: proof(),
       phoneTime,
-      by: byOf(driver),
+      by: auditByStaff(driver),
     });
     expect(first).toEqual({ ok: true });
     expect(await statusOf(db, orderId)).toBe("delivered");
@@ -111,7 +104,7 @@ describeEachDatabase("proof at the door", (database) => {
       orderId,
       proof: proof(),
       phoneTime,
-      by: byOf(driver),
+      by: auditByStaff(driver),
     });
     expect(again).toMatchObject({ ok: false, conflict: "already-done" });
     expect(await auditOf(orderId, "order.delivery_proof")).toHaveLength(1);
@@ -127,7 +120,7 @@ describeEachDatabase("proof at the door", (database) => {
     const other = await insertStaff(db, "driver", "Omar");
     const cancelled = await stop(driver.id, "cancelled");
     const reassigned = await stop(other.id);
-    const by = byOf(driver);
+    const by = auditByStaff(driver);
 
     expect(
       await recordDelivery({ driverId: driver.id, orderId: cancelled, proof: proof(), by }),
@@ -161,7 +154,7 @@ describeEachDatabase("proof at the door", (database) => {
     const { db } = database();
     const driver = await insertStaff(db, "driver", "Dana");
     const orderId = await stop(driver.id);
-    const by = byOf(driver);
+    const by = auditByStaff(driver);
     const deliver = (fields: Partial<DeliveryProof>) =>
       recordDelivery({ driverId: driver.id, orderId, proof: proof(fields), by });
 
@@ -191,7 +184,9 @@ describeEachDatabase("proof at the door", (database) => {
     const { db } = database();
     const driver = await insertStaff(db, "driver", "Dana");
     const orderId = await stop(null, "confirmed");
-    expect(await recordDelivery({ driverId: driver.id, orderId, proof: proof(), by: byOf(driver) })).toEqual({
+    expect(
+      await recordDelivery({ driverId: driver.id, orderId, proof: proof(), by: auditByStaff(driver) }),
+    ).toEqual({
       ok: true,
     });
     const [row] = await db.select({ driverId: orders.driverId }).from(orders).where(eq(orders.id, orderId));
@@ -216,30 +211,16 @@ describeEachDatabase("proof at the door", (database) => {
       totalPriceCents: 4200,
     });
     const phoneTime = new Date(Date.now() - 120_000);
-    const by = byOf(driver);
+    const by = auditByStaff(driver);
+    const notHome = () =>
+      recordFailedDelivery({ driverId: driver.id, orderId, reason: "customer-not-home", phoneTime, by });
 
     expect(
       await recordFailedDelivery({ driverId: driver.id, orderId, reason: "other", note: "  ", by }),
     ).toMatchObject({ ok: false, conflict: "invalid" });
-    expect(
-      await recordFailedDelivery({
-        driverId: driver.id,
-        orderId,
-        reason: "customer-not-home",
-        phoneTime,
-        by,
-      }),
-    ).toEqual({ ok: true });
+    expect(await notHome()).toEqual({ ok: true });
     expect(await statusOf(db, orderId)).toBe("returning");
-    expect(
-      await recordFailedDelivery({
-        driverId: driver.id,
-        orderId,
-        reason: "customer-not-home",
-        phoneTime,
-        by,
-      }),
-    ).toMatchObject({ ok: false, conflict: "already-done" });
+    expect(await notHome()).toMatchObject({ ok: false, conflict: "already-done" });
     const failures = await db.select().from(deliveryFailures).where(eq(deliveryFailures.orderId, orderId));
     expect(failures).toHaveLength(1);
     expect(failures[0]?.phoneTime?.toISOString()).toBe(phoneTime.toISOString());
@@ -257,7 +238,7 @@ describeEachDatabase("proof at the door", (database) => {
 
     // Send out again: confirmed, on the run again; stock untouched.
     const sent = await applyOrderAction(orderId, "send-out-again", {
-      audit: byOf(manager),
+      audit: auditByStaff(manager),
       actorId: manager.id,
     });
     expect(sent).toEqual({ ok: true, changed: true });
@@ -265,12 +246,12 @@ describeEachDatabase("proof at the door", (database) => {
     expect(await stockOf(db, product.sizeId)).toBe(10);
 
     // Fails again; checked back in: cancelled, the two back in stock as a 'return' movement.
-    await applyOrderAction(orderId, "out-for-delivery", { audit: byOf(driver), actorId: driver.id });
+    await applyOrderAction(orderId, "out-for-delivery", { audit: auditByStaff(driver), actorId: driver.id });
     expect(
       await recordFailedDelivery({ driverId: driver.id, orderId, reason: "address-not-reachable", by }),
     ).toEqual({ ok: true });
     const checked = await applyOrderAction(orderId, "check-in", {
-      audit: byOf(manager),
+      audit: auditByStaff(manager),
       actorId: manager.id,
     });
     expect(checked).toEqual({ ok: true, changed: true });
@@ -283,7 +264,7 @@ describeEachDatabase("proof at the door", (database) => {
     const movements = await db.select().from(stockMovements).where(eq(stockMovements.orderId, orderId));
     expect(movements.map((m) => [m.reason, m.delta, m.actorId])).toEqual([["return", 2, manager.id]]);
     // Check back in only from returning: a second press changes nothing.
-    expect(await applyOrderAction(orderId, "check-in", { audit: byOf(manager) })).toEqual({
+    expect(await applyOrderAction(orderId, "check-in", { audit: auditByStaff(manager) })).toEqual({
       ok: true,
       changed: false,
     });
@@ -293,7 +274,9 @@ describeEachDatabase("proof at the door", (database) => {
     const { db } = database();
     const driver = await insertStaff(db, "driver", "Dana");
     const orderId = await stop(driver.id);
-    expect(await applyOrderAction(orderId, "deliver", { audit: byOf(driver), actorId: driver.id })).toEqual({
+    expect(
+      await applyOrderAction(orderId, "deliver", { audit: auditByStaff(driver), actorId: driver.id }),
+    ).toEqual({
       ok: true,
       changed: true,
     });
@@ -309,7 +292,9 @@ describeEachDatabase("proof at the door", (database) => {
     const { db } = database();
     const driver = await insertStaff(db, "driver", "Dana");
     const orderId = await stop(driver.id);
-    expect(await recordDelivery({ driverId: driver.id, orderId, proof: proof(), by: byOf(driver) })).toEqual({
+    expect(
+      await recordDelivery({ driverId: driver.id, orderId, proof: proof(), by: auditByStaff(driver) }),
+    ).toEqual({
       ok: true,
     });
     const old = idPhotoKeyring().current;

@@ -24,7 +24,6 @@ import {
   type DeliveryProof,
   deliveryProofSchema,
 } from "./driver-actions.schema.ts";
-import type { StaffScope } from "./driver-scope.server.ts";
 
 export type DriverActionResult =
   | { ok: true }
@@ -53,34 +52,73 @@ class Refused extends Error {
   }
 }
 
+/** What keeps a driver from acting on an order at the door; each caller words it for its screen. */
+export type StopProblem =
+  | "missing"
+  | "cancelled"
+  | "reassigned"
+  | "delivered"
+  | "returned"
+  | "not-confirmed"
+  | "not-today";
+
 /**
- * The order, locked, when this driver may act on it at the door: today's (of the store day the
- * driver acted on), theirs or nobody's, confirmed or out for delivery. An order of nobody becomes
- * theirs (one 'order.driver_assigned' event), as on the run.
+ * The order as the door needs it, and what keeps this driver from acting on it there (null when
+ * nothing does): it must be today's (the store day the driver acted on), theirs or nobody's,
+ * confirmed or out for delivery. `lock` reads it under the row's lock, inside a transaction.
  */
-async function lockStop(tx: Transaction, driverId: string, orderId: string, day: string, by: AuditBy) {
-  const [order] = await tx
+export async function checkStop(
+  executor: Executor,
+  stop: { driverId: string; orderId: string; day: string },
+  lock = false,
+) {
+  const query = executor
     .select({
       status: orders.status,
       driverId: orders.driverId,
       deliveryDate: orders.deliveryDate,
       totalAmountCents: orders.totalAmountCents,
+      cancelReason: orders.cancelReason,
     })
     .from(orders)
-    .where(eq(orders.id, orderId))
-    .for("update");
-  if (!order) throw new Refused(refuse("other", "This order no longer exists"));
-  if (order.status === "cancelled")
-    throw new Refused(refuse("cancelled", "The store cancelled this order: do not hand it over"));
-  if (order.driverId !== null && order.driverId !== driverId)
-    throw new Refused(refuse("reassigned", "The store gave this order to another driver"));
-  if (order.status === "delivered")
-    throw new Refused(refuse("already-done", "This order is already marked delivered"));
-  if (order.status === "returning")
-    throw new Refused(refuse("already-done", "This order is already marked could not deliver"));
-  if (!AT_THE_DOOR.includes(order.status))
-    throw new Refused(refuse("other", "This order is not confirmed yet: call the store"));
-  if (order.deliveryDate !== day) throw new Refused(refuse("other", "This order is not on today's run"));
+    .where(eq(orders.id, stop.orderId));
+  const [order] = await (lock ? query.for("update") : query);
+  if (!order) return { problem: "missing" as const, order };
+  const problem = stopProblem(order, stop.driverId, stop.day);
+  return problem ? { problem, order } : { problem: null, order };
+}
+
+function stopProblem(
+  order: { status: OrderStatus; driverId: string | null; deliveryDate: string },
+  driverId: string,
+  day: string,
+): StopProblem | null {
+  if (order.status === "cancelled") return "cancelled";
+  if (order.driverId !== null && order.driverId !== driverId) return "reassigned";
+  if (order.status === "delivered") return "delivered";
+  if (order.status === "returning") return "returned";
+  if (!AT_THE_DOOR.includes(order.status)) return "not-confirmed";
+  if (order.deliveryDate !== day) return "not-today";
+  return null;
+}
+
+const DOOR_REFUSALS: Record<StopProblem, Refusal> = {
+  missing: refuse("other", "This order no longer exists"),
+  cancelled: refuse("cancelled", "The store cancelled this order: do not hand it over"),
+  reassigned: refuse("reassigned", "The store gave this order to another driver"),
+  delivered: refuse("already-done", "This order is already marked delivered"),
+  returned: refuse("already-done", "This order is already marked could not deliver"),
+  "not-confirmed": refuse("other", "This order is not confirmed yet: call the store"),
+  "not-today": refuse("other", "This order is not on today's run"),
+};
+
+/**
+ * The order, locked, when this driver may act on it at the door (`checkStop`). An order of nobody
+ * becomes theirs (one 'order.driver_assigned' event), as on the run.
+ */
+async function lockStop(tx: Transaction, driverId: string, orderId: string, day: string, by: AuditBy) {
+  const { order, problem } = await checkStop(tx, { driverId, orderId, day }, true);
+  if (problem !== null) throw new Refused(DOOR_REFUSALS[problem]);
   if (order.driverId === null) {
     await tx.update(orders).set({ driverId }).where(eq(orders.id, orderId));
     await recordAuditBy(tx, by, {
@@ -93,17 +131,18 @@ async function lockStop(tx: Transaction, driverId: string, orderId: string, day:
   return order;
 }
 
+/** Moves the stop on within the driver's scope of `day` (their run), only from `AT_THE_DOOR`. */
 async function moveStatus(
   tx: Transaction,
-  orderId: string,
+  stop: { orderId: string; driverId: string; by: AuditBy },
   status: OrderStatus,
-  options: { now: Date; scope: StaffScope; by: AuditBy; reason?: string },
+  options: { now: Date; day: string; reason?: string },
 ) {
-  const result = await changeOrderStatus(tx, orderId, status, {
+  const result = await changeOrderStatus(tx, stop.orderId, status, {
     now: options.now,
-    actorId: options.by.actor.userId,
-    audit: options.by,
-    scope: options.scope,
+    actorId: stop.by.actor.userId,
+    audit: stop.by,
+    scope: { kind: "driver", driverId: stop.driverId, date: options.day },
     cancelReason: options.reason,
     onlyFrom: AT_THE_DOOR,
   });
@@ -158,11 +197,7 @@ export async function recordDelivery(input: {
       phoneTime: input.phoneTime ?? null,
       createdAt: now,
     });
-    await moveStatus(tx, input.orderId, "delivered", {
-      now,
-      by: input.by,
-      scope: { kind: "driver", driverId: input.driverId, date: day },
-    });
+    await moveStatus(tx, input, "delivered", { now, day });
     await recordAuditBy(tx, input.by, {
       action: "order.delivery_proof",
       targetType: "order",
@@ -201,12 +236,7 @@ export async function recordFailedDelivery(input: {
       phoneTime: input.phoneTime ?? null,
       createdAt: now,
     });
-    await moveStatus(tx, input.orderId, "returning", {
-      now,
-      by: input.by,
-      scope: { kind: "driver", driverId: input.driverId, date: day },
-      reason: failureText(input.reason, note),
-    });
+    await moveStatus(tx, input, "returning", { now, day, reason: failureText(input.reason, note) });
     await recordAuditBy(tx, input.by, {
       action: "order.delivery_failed",
       targetType: "order",

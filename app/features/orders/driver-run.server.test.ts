@@ -4,10 +4,10 @@ import { auditEvents, emailOutbox, orders } from "#app/db/schema.ts";
 import { nextDate, storeDay } from "#app/utils/store-time.ts";
 import { describeEachDatabase } from "#tests/db.ts";
 import {
+  auditByStaff,
   insertStaff,
   pageRequest,
   postRequest,
-  type Staff,
   signedIn,
   statusOf,
 } from "#tests/staff/support.ts";
@@ -20,13 +20,6 @@ import { collectedCents, directionsUrl, movedStops } from "./driver-run.ts";
 
 const TEN = "10:00 AM-12:00 PM";
 const TWO = "2:00 PM-4:00 PM";
-
-function byOf(staff: Staff) {
-  return {
-    actor: { userId: staff.id, email: staff.email, role: staff.role },
-    origin: { ipAddress: null, requestId: null },
-  };
-}
 
 describe("the run's pure rules", () => {
   it("moves a stop only within its slot", () => {
@@ -123,7 +116,7 @@ describeEachDatabase("a driver's run on the phone", (database) => {
     expect((await getDriverRun(driver.id)).open.map((s) => s.id)).toEqual([ten, twoFirst, twoSecond]);
 
     // Delivering a stop adds its total to the cash collected.
-    await applyOrderAction(ten, "deliver", { audit: byOf(driver), actorId: driver.id });
+    await applyOrderAction(ten, "deliver", { audit: auditByStaff(driver), actorId: driver.id });
     const after = await getDriverRun(driver.id);
     expect(after.collectedCents).toBe(2 * 4200);
     expect(after.open.map((s) => s.id)).toEqual([twoFirst, twoSecond]);
@@ -138,7 +131,7 @@ describeEachDatabase("a driver's run on the phone", (database) => {
     const theirs = await stop({ name: "Theirs", slot: TWO, driverId: other.id });
     const tomorrow = await stop({ name: "Later", slot: TEN, driverId: driver.id, date: nextDate(today()) });
 
-    const result = await startRun(driver.id, [mine, free, theirs, tomorrow], byOf(driver));
+    const result = await startRun(driver.id, [mine, free, theirs, tomorrow], auditByStaff(driver));
     expect(result).toMatchObject({ started: 2, skipped: 2 });
     expect(await statusOf(db, mine)).toBe("out_for_delivery");
     expect(await statusOf(db, free)).toBe("out_for_delivery");
@@ -159,7 +152,7 @@ describeEachDatabase("a driver's run on the phone", (database) => {
       .where(and(eq(auditEvents.targetId, free), eq(auditEvents.action, "order.driver_assigned")));
     expect(assigned).toHaveLength(1);
     // Started twice: nothing more happens, no second e-mail.
-    expect(await startRun(driver.id, [mine], byOf(driver))).toEqual({
+    expect(await startRun(driver.id, [mine], auditByStaff(driver))).toEqual({
       started: 0,
       skipped: 1,
       manifestId: null,

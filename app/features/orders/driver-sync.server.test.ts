@@ -12,10 +12,10 @@ import {
 import { storeDay } from "#app/utils/store-time.ts";
 import { describeEachDatabase } from "#tests/db.ts";
 import {
+  auditByStaff,
   insertStaff,
   pageRequest,
   postRequest,
-  type Staff,
   signedIn,
   statusOf,
 } from "#tests/staff/support.ts";
@@ -29,13 +29,6 @@ import { MAX_SYNC_BODY_BYTES, nextBatch, runWithPending, SYNC_BATCH, syncBannerT
 
 const TEN = "10:00 AM-12:00 PM";
 const SIGNATURE = `data:image/png;base64,${"iVBORw0KGgo".repeat(20)}`;
-
-function byOf(staff: Staff) {
-  return {
-    actor: { userId: staff.id, email: staff.email, role: staff.role },
-    origin: { ipAddress: null, requestId: null },
-  };
-}
 
 /** The phone's clock `seconds` ago, in its own offset (the store's day stays today). */
 function phoneAt(seconds: number) {
@@ -160,7 +153,7 @@ describeEachDatabase("the phone's queued actions on the server", (database) => {
       queued({ kind: "deliver", orderId: first, proof }, deliveredAt),
       queued({ kind: "fail", orderId: third, reason: "customer-not-home" }, failedAt),
     ];
-    const outcomes = await applyQueuedActions(driver.id, batch, byOf(driver));
+    const outcomes = await applyQueuedActions(driver.id, batch, auditByStaff(driver));
     expect(outcomes.map((o) => o.outcome)).toEqual(["applied", "applied", "applied", "applied"]);
     expect(await statusOf(db, first)).toBe("delivered");
     expect(await statusOf(db, second)).toBe("out_for_delivery");
@@ -180,7 +173,7 @@ describeEachDatabase("the phone's queued actions on the server", (database) => {
     const again = await applyQueuedActions(
       driver.id,
       [...batch, batch[2] as QueuedDriverAction],
-      byOf(driver),
+      auditByStaff(driver),
     );
     expect(again.slice(0, 4)).toEqual(outcomes);
     expect(again[4]).toEqual(outcomes[2]);
@@ -200,7 +193,11 @@ describeEachDatabase("the phone's queued actions on the server", (database) => {
 
     // Another account cannot read or replay this driver's key.
     const other = await insertStaff(db, "driver", "Omar");
-    const [stolen] = await applyQueuedActions(other.id, [batch[3] as QueuedDriverAction], byOf(other));
+    const [stolen] = await applyQueuedActions(
+      other.id,
+      [batch[3] as QueuedDriverAction],
+      auditByStaff(other),
+    );
     expect(stolen).toMatchObject({ outcome: "refused", conflict: "invalid" });
   });
 
@@ -210,8 +207,8 @@ describeEachDatabase("the phone's queued actions on the server", (database) => {
     const order = await stop(driver.id, "Two Tabs");
     const action = queued({ kind: "start-run", orderIds: [order] }, new Date().toISOString());
     const [one, two] = await Promise.all([
-      applyQueuedActions(driver.id, [action], byOf(driver)),
-      applyQueuedActions(driver.id, [action], byOf(driver)),
+      applyQueuedActions(driver.id, [action], auditByStaff(driver)),
+      applyQueuedActions(driver.id, [action], auditByStaff(driver)),
     ]);
     expect(one).toEqual(two);
     expect(one).toMatchObject([{ outcome: "applied" }]);
@@ -230,13 +227,13 @@ describeEachDatabase("the phone's queued actions on the server", (database) => {
     await applyQueuedActions(
       driver.id,
       [queued({ kind: "start-run", orderIds: [cancelled, reassigned, fine] }, new Date().toISOString())],
-      byOf(driver),
+      auditByStaff(driver),
     );
 
     // While the phone is offline, the store cancels one stop and gives another to Omar.
     const cancel = await applyOrderAction(cancelled, "cancel", {
       cancelReason: "Customer request",
-      audit: byOf(manager),
+      audit: auditByStaff(manager),
       actorId: manager.id,
     });
     expect(cancel.ok).toBe(true);
@@ -250,7 +247,7 @@ describeEachDatabase("the phone's queued actions on the server", (database) => {
         queued({ kind: "deliver", orderId: fine, proof }, new Date().toISOString()),
         queued({ kind: "fail", orderId: fine, reason: "other", note: "late" }, new Date().toISOString()),
       ],
-      byOf(driver),
+      auditByStaff(driver),
     );
     expect(outcomes[0]).toMatchObject({
       outcome: "refused",

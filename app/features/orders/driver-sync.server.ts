@@ -9,10 +9,10 @@
  */
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { db, type Executor } from "#app/db/client.server.ts";
-import { driverActionLog, driverPhoneSyncs, orders } from "#app/db/schema.ts";
+import { driverActionLog, driverPhoneSyncs } from "#app/db/schema.ts";
 import type { AuditBy } from "#app/features/audit/audit.server.ts";
 import { storeDay } from "#app/utils/store-time.ts";
-import { recordDelivery, recordFailedDelivery } from "./delivery-proof.server.ts";
+import { checkStop, recordDelivery, recordFailedDelivery } from "./delivery-proof.server.ts";
 import type { DriverAction, DriverActionOutcome, QueuedDriverAction } from "./driver-actions.schema.ts";
 import { moveStop, startRun } from "./driver-run.server.ts";
 
@@ -20,7 +20,7 @@ const PENDING_WAITS = 20;
 const PENDING_WAIT_MS = 250;
 
 type Conflict = Extract<DriverActionOutcome, { outcome: "refused" }>["conflict"];
-type Verdict = { ok: true; unassigned?: boolean } | { ok: false; conflict: Conflict; message: string };
+type Verdict = { ok: true } | { ok: false; conflict: Conflict; message: string };
 
 export const CONFLICT_MESSAGES = {
   cancelled: (reason: string | null) =>
@@ -36,28 +36,27 @@ export const CONFLICT_MESSAGES = {
   busy: "This change is still being applied. Your run shows it once it is done.",
 } as const;
 
-/** Whether the driver may still act on the order: today's, open, theirs or nobody's. */
-async function orderVerdict(executor: Executor, driverId: string, orderId: string, date: string) {
-  const [order] = await executor
-    .select({
-      status: orders.status,
-      driverId: orders.driverId,
-      deliveryDate: orders.deliveryDate,
-      cancelReason: orders.cancelReason,
-    })
-    .from(orders)
-    .where(eq(orders.id, orderId));
+/** Whether the driver may still act on the order (`checkStop`), in the words of a queued change. */
+async function orderVerdict(executor: Executor, stop: Parameters<typeof checkStop>[1]): Promise<Verdict> {
+  const { order, problem } = await checkStop(executor, stop);
   const refuse = (conflict: Conflict, message: string): Verdict => ({ ok: false, conflict, message });
-  if (!order) return refuse("invalid", CONFLICT_MESSAGES.missing);
-  if (order.status === "cancelled")
-    return refuse("cancelled", CONFLICT_MESSAGES.cancelled(order.cancelReason));
-  if (order.driverId !== null && order.driverId !== driverId)
-    return refuse("reassigned", CONFLICT_MESSAGES.reassigned);
-  if (order.status === "delivered") return refuse("already-done", CONFLICT_MESSAGES.delivered);
-  if (order.deliveryDate !== date) return refuse("invalid", CONFLICT_MESSAGES.notToday);
-  if (order.status !== "confirmed" && order.status !== "out_for_delivery")
-    return refuse("other", CONFLICT_MESSAGES.notOpen);
-  return { ok: true, unassigned: order.driverId === null } as Verdict;
+  switch (problem) {
+    case null:
+      return { ok: true };
+    case "missing":
+      return refuse("invalid", CONFLICT_MESSAGES.missing);
+    case "cancelled":
+      return refuse("cancelled", CONFLICT_MESSAGES.cancelled(order.cancelReason));
+    case "reassigned":
+      return refuse("reassigned", CONFLICT_MESSAGES.reassigned);
+    case "delivered":
+      return refuse("already-done", CONFLICT_MESSAGES.delivered);
+    case "not-today":
+      return refuse("invalid", CONFLICT_MESSAGES.notToday);
+    case "returned":
+    case "not-confirmed":
+      return refuse("other", CONFLICT_MESSAGES.notOpen);
+  }
 }
 
 async function dispatch(
@@ -68,10 +67,13 @@ async function dispatch(
   phoneTime: Date,
 ): Promise<Verdict> {
   const database = await db();
-  const date = storeDay(now);
+  const day = storeDay(now);
   if (action.kind === "start-run") {
     const verdicts = await Promise.all(
-      action.orderIds.map(async (id) => ({ id, verdict: await orderVerdict(database, driverId, id, date) })),
+      action.orderIds.map(async (id) => ({
+        id,
+        verdict: await orderVerdict(database, { driverId, orderId: id, day }),
+      })),
     );
     const startable = verdicts.filter((entry) => entry.verdict.ok).map((entry) => entry.id);
     const { started } =
@@ -82,7 +84,7 @@ async function dispatch(
       refusal ?? { ok: false, conflict: "already-done", message: "These stops are already out for delivery." }
     );
   }
-  const verdict = await orderVerdict(database, driverId, action.orderId, date);
+  const verdict = await orderVerdict(database, { driverId, orderId: action.orderId, day });
   if (!verdict.ok) return verdict;
   if (action.kind === "move") {
     const moved = await moveStop(driverId, action.orderId, action.direction, { now });

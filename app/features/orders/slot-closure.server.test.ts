@@ -1,12 +1,11 @@
-import { randomUUID } from "node:crypto";
 import { and, eq, inArray } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { auditEvents, emailOutbox, orders, productSizes } from "#app/db/schema.ts";
 import { listClosures } from "#app/features/delivery/delivery.server.ts";
 import { setOrderStatus } from "#app/features/orders/admin-orders.server.ts";
 import { describeEachDatabase } from "#tests/db.ts";
-import { insertStaff } from "#tests/staff/support.ts";
-import { createFormProduct, placedTestOrder } from "#tests/support/admin-fixtures.server.ts";
+import { auditByStaff, insertStaff } from "#tests/staff/support.ts";
+import { productToOrder } from "#tests/support/admin-fixtures.server.ts";
 import { slotBookingsDrift } from "#tests/support/checkout-test-helpers.server.ts";
 import { handleDeliveryPost } from "./delivery-admin.server.ts";
 
@@ -22,40 +21,24 @@ function closeForm(fields: Record<string, string>) {
   return form;
 }
 
-let shoppers = 0;
-
 describeEachDatabase("closing a slot that has open orders", (database) => {
   async function setUp() {
     const { db } = database();
-    const loaded = await createFormProduct(`Closure Kush ${randomUUID().slice(0, 6)}`, [
-      { size: "3.5g", price: 45, stock: 20, flowerEquivalent: "3.5" },
-    ]);
-    const sizeId = loaded.sizes[0]?.id as string;
-    const place = (timeSlot: string) => {
-      shoppers += 1;
-      return placedTestOrder([{ productId: loaded.id, sizeId, quantity: 2 }], {
-        now: new Date(NOW.getTime() + shoppers * 1000),
-        deliveryDate: TOMORROW,
-        timeSlot,
-        name: `Closure Shopper ${shoppers}`,
-      });
-    };
+    const { sizeId, place } = await productToOrder("Closure", TOMORROW, NOW);
     const owner = await insertStaff(db, "owner");
-    const audit = {
-      actor: { userId: owner.id, email: owner.email, role: owner.role },
-      origin: { ipAddress: null, requestId: null },
-    };
-    return { db, sizeId, place, audit };
+    const audit = auditByStaff(owner);
+    const close = (fields: Record<string, string>) => handleDeliveryPost(closeForm(fields), NOW, audit);
+    return { db, sizeId, place, close };
   }
 
   it("asks first, then moves the slot's orders to another time with an e-mail to each customer", async () => {
-    const { db, place, audit } = await setUp();
+    const { db, place, close } = await setUp();
     const slot = "2:00 PM-4:00 PM";
     const a = await place(slot);
     const b = await place(slot);
     await setOrderStatus(b.id, "confirmed");
 
-    const asked = await handleDeliveryPost(closeForm({ slot, reason: "Van in the garage" }), NOW, audit);
+    const asked = await close({ slot, reason: "Van in the garage" });
     expect(asked).toMatchObject({ ok: false, form: "closure", fieldErrors: {} });
     const closing = asked.ok ? null : asked.closing;
     expect(closing?.orders.map((order) => order.id).sort()).toEqual([a.id, b.id].sort());
@@ -64,16 +47,12 @@ describeEachDatabase("closing a slot that has open orders", (database) => {
     // Nothing is closed until staff answer.
     expect((await listClosures(TOMORROW)).filter((closure) => closure.slot === slot)).toEqual([]);
 
-    const moved = await handleDeliveryPost(
-      closeForm({
-        slot,
-        reason: "Van in the garage",
-        openOrders: "move",
-        moveTo: `${TOMORROW}|4:00 PM-6:00 PM`,
-      }),
-      NOW,
-      audit,
-    );
+    const moved = await close({
+      slot,
+      reason: "Van in the garage",
+      openOrders: "move",
+      moveTo: `${TOMORROW}|4:00 PM-6:00 PM`,
+    });
     expect(moved).toEqual({
       ok: true,
       message:
@@ -109,28 +88,29 @@ describeEachDatabase("closing a slot that has open orders", (database) => {
   });
 
   it("cancels the orders with the closure's reason, or keeps them, as staff choose", async () => {
-    const { db, place, audit, sizeId } = await setUp();
+    const { db, place, close, sizeId } = await setUp();
     const stock = async () =>
       (await db.select().from(productSizes).where(eq(productSizes.id, sizeId)))[0]?.inventoryCount;
     const c = await place("10:00 AM-12:00 PM");
     const kept = await place("12:00 PM-2:00 PM");
     expect(await stock()).toBe(16);
 
-    const refused = await handleDeliveryPost(
-      closeForm({ slot: "10:00 AM-12:00 PM", reason: "Staff training", openOrders: "move", moveTo: "" }),
-      NOW,
-      audit,
-    );
+    const refused = await close({
+      slot: "10:00 AM-12:00 PM",
+      reason: "Staff training",
+      openOrders: "move",
+      moveTo: "",
+    });
     expect(refused).toMatchObject({
       ok: false,
       fieldErrors: { moveTo: "Choose the delivery time they move to" },
     });
 
-    const cancelled = await handleDeliveryPost(
-      closeForm({ slot: "10:00 AM-12:00 PM", reason: "Staff training", openOrders: "cancel" }),
-      NOW,
-      audit,
-    );
+    const cancelled = await close({
+      slot: "10:00 AM-12:00 PM",
+      reason: "Staff training",
+      openOrders: "cancel",
+    });
     expect(cancelled).toEqual({
       ok: true,
       message: "Closed for deliveries. 1 order cancelled; each customer is e-mailed.",
@@ -147,11 +127,7 @@ describeEachDatabase("closing a slot that has open orders", (database) => {
       .where(and(eq(emailOutbox.kind, "order-cancelled"), eq(emailOutbox.orderId, c.id)));
     expect(mail?.text).toContain("because we are not delivering at that time: Staff training");
 
-    const keep = await handleDeliveryPost(
-      closeForm({ slot: "12:00 PM-2:00 PM", reason: "Short of drivers", openOrders: "keep" }),
-      NOW,
-      audit,
-    );
+    const keep = await close({ slot: "12:00 PM-2:00 PM", reason: "Short of drivers", openOrders: "keep" });
     expect(keep).toEqual({
       ok: true,
       message: "Closed for deliveries. 1 order kept: deliver them as booked.",

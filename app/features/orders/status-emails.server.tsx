@@ -99,6 +99,17 @@ function CustomerEmail({ view, heading, children }: Props & { heading: string; c
   );
 }
 
+/** The cash to have ready at the door, and the ID check, while the order is still to come. */
+function PaymentDueNotice({ view, idCheck }: Props & { idCheck: string }) {
+  return (
+    <Notice>
+      Payment is due at delivery. {view.cashToPrepare}
+      <br />
+      {`Have your ID ready: ${idCheck}`}
+    </Notice>
+  );
+}
+
 export function OrderConfirmedEmail({ view }: Props) {
   return (
     <CustomerEmail view={view} heading="Your order is confirmed">
@@ -106,11 +117,7 @@ export function OrderConfirmedEmail({ view }: Props) {
         Your order #{view.shortId} is confirmed for {view.delivery}. We will bring it to {view.address}.
       </Paragraph>
       <OrderLines view={view} caption={`Order #${view.shortId}`} totalLabel="Total (cash on delivery)" />
-      <Notice>
-        Payment is due at delivery. {view.cashToPrepare}
-        <br />
-        Have your ID ready: you must be 21 or older, and we check your ID in person.
-      </Notice>
+      <PaymentDueNotice view={view} idCheck="you must be 21 or older, and we check your ID in person." />
     </CustomerEmail>
   );
 }
@@ -121,11 +128,7 @@ export function OutForDeliveryEmail({ view }: Props) {
       <Paragraph>
         Your order #{view.shortId} is on its way to {view.address} ({view.delivery}).
       </Paragraph>
-      <Notice>
-        Payment is due at delivery. {view.cashToPrepare}
-        <br />
-        Have your ID ready: our driver checks that you are 21 or older.
-      </Notice>
+      <PaymentDueNotice view={view} idCheck="our driver checks that you are 21 or older." />
     </CustomerEmail>
   );
 }
