@@ -8,8 +8,7 @@
  * script to be drawn; without it the server answers that the customer must sign.
  */
 import { type FormEvent, useEffect, useRef, useState } from "react";
-import { Form } from "react-router";
-import SignaturePad from "signature_pad";
+import type SignaturePad from "signature_pad";
 import {
   cashCents,
   cashChange,
@@ -18,15 +17,11 @@ import {
 } from "#app/features/orders/delivery-proof.ts";
 import type { DeliveryFailureReason, DriverAction } from "#app/features/orders/driver-actions.schema.ts";
 import { centsToDollarString, formatCents } from "#app/utils/money.ts";
+import { DANGER, Hidden, OUTLINE, PRIMARY, RunForm } from "./run-form.tsx";
 
 /** The reasons in the order the screen lists them (the labels' own order), without loading zod. */
 const FAILURE_REASONS = Object.keys(FAILURE_REASON_LABELS) as DeliveryFailureReason[];
 
-const BUTTON =
-  "inline-flex min-h-12 items-center justify-center gap-2 rounded-lg px-4 py-2 text-lg font-semibold focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-ring disabled:opacity-50";
-const PRIMARY = `${BUTTON} bg-primary text-primary-foreground hover:bg-primary-hover`;
-const OUTLINE = `${BUTTON} border-2 border-foreground bg-card text-foreground hover:bg-muted`;
-const DANGER = `${BUTTON} border-2 border-destructive bg-card text-destructive hover:bg-muted`;
 const FIELD = "block min-h-12 w-full rounded-lg border-2 border-foreground bg-card px-3 text-xl";
 
 export type DoorStop = {
@@ -35,16 +30,6 @@ export type DoorStop = {
   totalAmountCents: number;
   payWithCents: number | null;
 };
-
-function Hidden({ csrf, intent, orderId }: { csrf: string; intent: string; orderId: string }) {
-  return (
-    <>
-      <input type="hidden" name="csrf" value={csrf} />
-      <input type="hidden" name="intent" value={intent} />
-      <input type="hidden" name="orderId" value={orderId} />
-    </>
-  );
-}
 
 /** A signature drawn with a finger (signature_pad on a canvas), sent as a PNG data URL. */
 function SignatureField({ label, onChange }: { label: string; onChange: (png: string) => void }) {
@@ -55,19 +40,32 @@ function SignatureField({ label, onChange }: { label: string; onChange: (png: st
   useEffect(() => {
     const element = canvas.current;
     if (!element) return;
-    // The drawing size is the shown size (one pixel per CSS pixel): a small PNG to send.
-    element.width = element.clientWidth;
-    element.height = element.clientHeight;
-    const signature = new SignaturePad(element, { penColor: "#111", minWidth: 1.5, maxWidth: 3.5 });
+    // The pad and its library load when the form opens: most stops' forms are never opened.
+    const details = element.closest("details");
+    let signature: SignaturePad | null = null;
+    let stopped = false;
     const ended = () => {
       setSigned(true);
-      onChange(signature.toDataURL("image/png"));
+      onChange(signature?.toDataURL("image/png") ?? "");
     };
-    signature.addEventListener("endStroke", ended);
-    pad.current = signature;
+    const start = async () => {
+      if (details && !details.open) return;
+      const { default: Pad } = await import("signature_pad");
+      if (stopped || signature) return;
+      // The drawing size is the shown size (one pixel per CSS pixel): a small PNG to send.
+      element.width = element.clientWidth;
+      element.height = element.clientHeight;
+      signature = new Pad(element, { penColor: "#111", minWidth: 1.5, maxWidth: 3.5 });
+      signature.addEventListener("endStroke", ended);
+      pad.current = signature;
+    };
+    details?.addEventListener("toggle", start);
+    void start();
     return () => {
-      signature.removeEventListener("endStroke", ended);
-      signature.off();
+      stopped = true;
+      details?.removeEventListener("toggle", start);
+      signature?.removeEventListener("endStroke", ended);
+      signature?.off();
       pad.current = null;
     };
   }, [onChange]);
@@ -171,9 +169,7 @@ export function DeliveredForm({
   }
 
   return (
-    <Form
-      reloadDocument
-      method="post"
+    <RunForm
       onSubmit={submit}
       aria-label={`Delivered: ${stop.customerName}`}
       className="space-y-5 rounded-lg border-2 border-primary p-3"
@@ -237,7 +233,7 @@ export function DeliveredForm({
       <button type="submit" className={`${PRIMARY} w-full`}>
         Delivered
       </button>
-    </Form>
+    </RunForm>
   );
 }
 
@@ -261,9 +257,7 @@ export function CouldNotDeliverForm({
   }
 
   return (
-    <Form
-      reloadDocument
-      method="post"
+    <RunForm
       onSubmit={submit}
       aria-label={`Could not deliver: ${stop.customerName}`}
       className="space-y-4 rounded-lg border-2 border-destructive p-3"
@@ -299,6 +293,6 @@ export function CouldNotDeliverForm({
       <button type="submit" className={`${DANGER} w-full`}>
         Could not deliver
       </button>
-    </Form>
+    </RunForm>
   );
 }
