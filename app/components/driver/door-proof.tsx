@@ -7,7 +7,7 @@
  * hands its action to script instead (the offline queue) and posts nothing. The signature needs
  * script to be drawn; without it the server answers that the customer must sign.
  */
-import { type FormEvent, useEffect, useRef, useState } from "react";
+import { type ComponentProps, type FormEvent, useEffect, useRef, useState } from "react";
 import type SignaturePad from "signature_pad";
 import {
   cashCents,
@@ -24,12 +24,25 @@ const FAILURE_REASONS = Object.keys(FAILURE_REASON_LABELS) as DeliveryFailureRea
 
 const FIELD = "block min-h-12 w-full rounded-lg border-2 border-foreground bg-card px-3 text-xl";
 
+/** A large input under its label. */
+function Field({ label, ...input }: { label: string } & ComponentProps<"input">) {
+  return (
+    <label className="block space-y-1 text-lg">
+      <span className="font-semibold">{label}</span>
+      <input {...input} className={FIELD} />
+    </label>
+  );
+}
+
 export type DoorStop = {
   id: string;
   customerName: string;
   totalAmountCents: number;
   payWithCents: number | null;
 };
+
+/** Given `onAction`, the form hands its action to script (the offline queue) instead of posting. */
+type DoorFormProps = { stop: DoorStop; csrf: string; onAction?: (action: DriverAction) => void };
 
 /** A signature drawn with a finger (signature_pad on a canvas), sent as a PNG data URL. */
 function SignatureField({ label, onChange }: { label: string; onChange: (png: string) => void }) {
@@ -127,15 +140,7 @@ function ChangeLine({ totalCents, cash }: { totalCents: number; cash: string }) 
 }
 
 /** 'Delivered': ID checked, cash received, signed; one screen. */
-export function DeliveredForm({
-  stop,
-  csrf,
-  onAction,
-}: {
-  stop: DoorStop;
-  csrf: string;
-  onAction?: (action: DriverAction) => void;
-}) {
+export function DeliveredForm({ stop, csrf, onAction }: DoorFormProps) {
   const [dateOfBirth, setDateOfBirth] = useState("");
   const [cash, setCash] = useState(centsToDollarString(stop.payWithCents ?? stop.totalAmountCents));
   const [signature, setSignature] = useState("");
@@ -189,17 +194,14 @@ export function DeliveredForm({
             The name on the ID is <strong>{stop.customerName}</strong>
           </span>
         </label>
-        <label className="block space-y-1 text-lg">
-          <span className="font-semibold">Date of birth on the ID</span>
-          <input
-            type="date"
-            name="dateOfBirth"
-            required
-            value={dateOfBirth}
-            onChange={(event) => setDateOfBirth(event.target.value)}
-            className={FIELD}
-          />
-        </label>
+        <Field
+          label="Date of birth on the ID"
+          type="date"
+          name="dateOfBirth"
+          required
+          value={dateOfBirth}
+          onChange={(event) => setDateOfBirth(event.target.value)}
+        />
         <AgeLine dateOfBirth={dateOfBirth} />
       </fieldset>
       <fieldset className="space-y-3">
@@ -207,18 +209,15 @@ export function DeliveredForm({
         <p className="text-lg">
           Total <strong className="text-2xl">{formatCents(stop.totalAmountCents)}</strong>
         </p>
-        <label className="block space-y-1 text-lg">
-          <span className="font-semibold">Cash received ($)</span>
-          <input
-            name="cashReceived"
-            inputMode="decimal"
-            autoComplete="off"
-            required
-            value={cash}
-            onChange={(event) => setCash(event.target.value)}
-            className={FIELD}
-          />
-        </label>
+        <Field
+          label="Cash received ($)"
+          name="cashReceived"
+          inputMode="decimal"
+          autoComplete="off"
+          required
+          value={cash}
+          onChange={(event) => setCash(event.target.value)}
+        />
         <ChangeLine totalCents={stop.totalAmountCents} cash={cash} />
       </fieldset>
       <SignatureField label="Customer's signature" onChange={setSignature} />
@@ -238,15 +237,7 @@ export function DeliveredForm({
 }
 
 /** 'Could not deliver': the reason, and what happened for Other. */
-export function CouldNotDeliverForm({
-  stop,
-  csrf,
-  onAction,
-}: {
-  stop: DoorStop;
-  csrf: string;
-  onAction?: (action: DriverAction) => void;
-}) {
+export function CouldNotDeliverForm({ stop, csrf, onAction }: DoorFormProps) {
   const [reason, setReason] = useState<DeliveryFailureReason | "">("");
 
   function submit(event: FormEvent<HTMLFormElement>) {
@@ -283,10 +274,12 @@ export function CouldNotDeliverForm({
           </label>
         ))}
       </fieldset>
-      <label className="block space-y-1 text-lg">
-        <span className="font-semibold">What happened?{reason === "other" ? "" : " (for Other)"}</span>
-        <input name="note" maxLength={500} required={reason === "other"} className={FIELD} />
-      </label>
+      <Field
+        label={`What happened?${reason === "other" ? "" : " (for Other)"}`}
+        name="note"
+        maxLength={500}
+        required={reason === "other"}
+      />
       <p className="text-lg">
         The order goes back to the store; staff check it back in or send it out again.
       </p>

@@ -138,30 +138,25 @@ function MoveButtons({
   first: boolean;
   last: boolean;
 }) {
+  const moves = [
+    { way: "up", text: "↑ Up", disabled: first },
+    { way: "down", text: "↓ Down", disabled: last },
+  ];
   return (
     <div className="flex gap-2">
-      <RunForm>
-        <Hidden csrf={csrf} intent="move-up" orderId={stop.id} />
-        <button
-          type="submit"
-          className={OUTLINE}
-          disabled={first}
-          aria-label={`Move ${stop.customerName} up`}
-        >
-          ↑ Up
-        </button>
-      </RunForm>
-      <RunForm>
-        <Hidden csrf={csrf} intent="move-down" orderId={stop.id} />
-        <button
-          type="submit"
-          className={OUTLINE}
-          disabled={last}
-          aria-label={`Move ${stop.customerName} down`}
-        >
-          ↓ Down
-        </button>
-      </RunForm>
+      {moves.map(({ way, text, disabled }) => (
+        <RunForm key={way}>
+          <Hidden csrf={csrf} intent={`move-${way}`} orderId={stop.id} />
+          <button
+            type="submit"
+            className={OUTLINE}
+            disabled={disabled}
+            aria-label={`Move ${stop.customerName} ${way}`}
+          >
+            {text}
+          </button>
+        </RunForm>
+      ))}
     </div>
   );
 }
