@@ -2,8 +2,9 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
-import { defineConfig, type Plugin } from "vite";
+import { build, defineConfig, type Plugin } from "vite";
 import { VitePWA } from "vite-plugin-pwa";
+import { DRIVER_ISLAND_FILE, type IslandAssets } from "./app/components/driver/island-assets.server.ts";
 import reactRouterConfig from "./react-router.config.ts";
 
 /**
@@ -64,38 +65,80 @@ for (const file of storefrontShared) {
 }
 
 /**
- * The driver app's files (record 050): the client build's files the `/driver` page loads (the
- * entry, the root, the driver routes and what they import statically, with their styles), read
- * from the client bundle. The driver's service worker precaches these and nothing else: the
- * storefront's and the admin's own chunks are not on the phone's list.
+ * The driver page's island (record 059): `/driver` hydrates only its own component tree, with React
+ * and without React Router's client. The island is bundled by a build of its own (its entry and the
+ * modules it imports, React included, and nothing of the router), started with the client build and
+ * added to its output; `DRIVER_ISLAND_FILE` tells the server which file to load.
+ */
+const ISLAND_ENTRY = path.join(APP, "components", "driver", "island.client.tsx");
+
+async function buildIsland() {
+  const result = await build({
+    configFile: false,
+    root: import.meta.dirname,
+    mode: "production",
+    logLevel: "warn",
+    publicDir: false,
+    build: {
+      write: false,
+      copyPublicDir: false,
+      assetsInlineLimit: 0,
+      modulePreload: { polyfill: false },
+      rolldownOptions: { input: { "driver-island": ISLAND_ENTRY } },
+    },
+  });
+  const outputs = Array.isArray(result) ? result : [result];
+  return outputs.flatMap((output) => ("output" in output ? output.output : []));
+}
+
+/**
+ * The driver app's files (record 050): the files the `/driver` page loads (the island's chunks, and
+ * the styles of the root and the driver routes), which the driver's service worker precaches, and
+ * nothing else: the storefront's and the admin's own chunks, and React Router's, are not on the
+ * phone's list.
  */
 const DRIVER_ROUTES = path.join(APP, "routes", "driver") + path.sep;
-const ENTRY_CLIENT = /[\\/]entry\.client\.[jt]sx?$/;
-/** React Router's route manifest, written beside the bundle (not one of its chunks); every page loads it. */
-const ROUTE_MANIFEST = /^assets\/manifest-[0-9a-f]{8}\.js$/;
 const driverFiles = new Set<string>();
 
-function driverShellFiles(): Plugin {
+function driverApp(): Plugin {
+  let island: ReturnType<typeof buildIsland> | undefined;
   return {
-    name: "capital-grown:driver-shell-files",
+    name: "capital-grown:driver-app",
+    apply: "build",
     applyToEnvironment: (environment) => environment.name === "client",
-    generateBundle(_options, bundle) {
+    buildStart() {
+      island = buildIsland();
+    },
+    async generateBundle(_options, bundle) {
       driverFiles.clear();
+      const files = (await island) ?? [];
+      const entry = files.find((file) => file.type === "chunk" && file.isEntry);
+      if (entry?.type !== "chunk") throw new Error("vite.config.ts: the driver island built no entry");
+      for (const file of files) {
+        this.emitFile({
+          type: "asset",
+          fileName: file.fileName,
+          source: file.type === "chunk" ? file.code : file.source,
+        });
+        driverFiles.add(file.fileName);
+      }
+      const assets: IslandAssets = {
+        entry: `/${entry.fileName}`,
+        preload: entry.imports.map((fileName) => `/${fileName}`),
+      };
+      this.emitFile({ type: "asset", fileName: DRIVER_ISLAND_FILE, source: JSON.stringify(assets) });
+      const seen = new Set<string>();
       const visit = (fileName: string) => {
         const chunk = bundle[fileName];
-        if (!chunk || driverFiles.has(fileName)) return;
-        driverFiles.add(fileName);
-        if (chunk.type !== "chunk") return;
+        if (chunk?.type !== "chunk" || seen.has(fileName)) return;
+        seen.add(fileName);
         for (const css of chunk.viteMetadata?.importedCss ?? []) driverFiles.add(css);
         for (const imported of chunk.imports) visit(imported);
       };
       for (const chunk of Object.values(bundle)) {
         if (chunk.type !== "chunk") continue;
         const id = chunk.facadeModuleId?.split("?")[0] ?? "";
-        // Every route module is an entry of React Router's client build: only the client's own entry,
-        // the root and the driver's routes start the walk.
-        if (ENTRY_CLIENT.test(id) || id === path.join(APP, "root.tsx") || id.startsWith(DRIVER_ROUTES))
-          visit(chunk.fileName);
+        if (id === path.join(APP, "root.tsx") || id.startsWith(DRIVER_ROUTES)) visit(chunk.fileName);
       }
     },
   };
@@ -105,7 +148,7 @@ export default defineConfig({
   plugins: [
     tailwindcss(),
     reactRouter(),
-    driverShellFiles(),
+    driverApp(),
     // The client build only: the server build has no worker to make (it would make it twice).
     ...VitePWA({
       strategies: "injectManifest",
@@ -122,10 +165,7 @@ export default defineConfig({
         manifestTransforms: [
           async (entries) => ({
             manifest: entries.filter(
-              (entry) =>
-                !entry.url.startsWith("assets/") ||
-                driverFiles.has(entry.url) ||
-                ROUTE_MANIFEST.test(entry.url),
+              (entry) => !entry.url.startsWith("assets/") || driverFiles.has(entry.url),
             ),
             warnings: [],
           }),

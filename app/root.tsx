@@ -1,6 +1,16 @@
 import { lazy, Suspense, useEffect } from "react";
-import { data, isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration } from "react-router";
+import {
+  data,
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useMatches,
+} from "react-router";
 import { chromeOfError } from "#app/components/admin/admin-chrome-data.ts";
+import type { IslandAssets } from "#app/components/driver/island-assets.server.ts";
 import { markDocumentHydrated } from "#app/components/listing/first-hydration.ts";
 import { Toaster } from "#app/components/toast/toaster.tsx";
 import { databaseOutageMiddleware } from "#app/db/database-unavailable.server.ts";
@@ -39,8 +49,18 @@ export const links: Route.LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
 
+/**
+ * The island's script when the page is one (a route's `handle.island`, its loader's `island`): such a
+ * page hydrates its island alone, without React Router's client (record 059).
+ */
+function useIsland() {
+  const match = useMatches().find((each) => (each.handle as { island?: string } | undefined)?.island);
+  return (match?.loaderData as { island?: IslandAssets | null } | undefined)?.island ?? null;
+}
+
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
+  const island = useIsland();
   return (
     <html lang="en">
       <head>
@@ -49,11 +69,20 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta name="theme-color" content="#143a2b" />
         <Meta />
         <Links />
+        {island?.preload.map((href) => (
+          <link key={href} rel="modulepreload" href={href} nonce={nonce} />
+        ))}
       </head>
       <body>
         {children}
-        <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        {island ? (
+          <script type="module" src={island.entry} nonce={nonce} />
+        ) : (
+          <>
+            <ScrollRestoration nonce={nonce} />
+            <Scripts nonce={nonce} />
+          </>
+        )}
       </body>
     </html>
   );

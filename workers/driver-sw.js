@@ -2,8 +2,9 @@
  * The driver app's service worker (record 050), built by vite-plugin-pwa (`injectManifest`) into
  * `build/client/driver-sw.js` and registered by the `/driver` page only, with the scope `/driver`:
  * the storefront and the admin have none. It keeps the page's shell on the phone:
- *   - the driver app's build files (the entry, the framework, the root and the /driver routes'
- *     chunks and styles) and its icons: precached at install from the list the build injects;
+ *   - the driver app's build files (the page's island and the signature pad's chunk, the root's and
+ *     the /driver routes' styles; record 059) and its icons: precached at install from the list the
+ *     build injects;
  *   - `/driver` itself: from the network, the last good copy when there is no signal;
  *   - any other build file or icon the page loads: from the phone once fetched;
  *   - the ID photos the driver opened: kept while their stop is open, dropped when the page says so.

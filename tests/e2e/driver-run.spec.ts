@@ -10,7 +10,7 @@
  */
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { expect, type Page, test } from "@playwright/test";
+import { expect, type Locator, type Page, test } from "@playwright/test";
 import { eq, inArray } from "drizzle-orm";
 import { twMerge } from "tailwind-merge";
 import { type DatabaseHandle, openDatabase } from "#app/db/client.server.ts";
@@ -50,6 +50,33 @@ async function noSidewaysScroll(page: Page) {
     (list) => twMerge(list).split(" ").length !== list.split(/\s+/).filter(Boolean).length,
   );
   expect(overridden).toEqual([]);
+}
+
+/**
+ * The run hydrates as an island (record 059): the island's script is the page's only script from
+ * the build, React Router's client (its context, entry, route manifest) is not on the page, and the
+ * island's effects ran without an error on the page.
+ */
+async function hydratedAsIsland(page: Page, errors: string[]) {
+  await expect(page.getByTestId("phone-sync")).toHaveAttribute("data-ready", "true");
+  const scripts = await page.evaluate(() =>
+    [...document.querySelectorAll("script[src]")].map(
+      (script) => new URL((script as HTMLScriptElement).src).pathname,
+    ),
+  );
+  expect(scripts).toEqual([expect.stringMatching(/^\/assets\/driver-island-[\w-]+\.js$/)]);
+  expect(await page.evaluate(() => "__reactRouterContext" in window)).toBe(false);
+  expect(errors).toEqual([]);
+}
+
+/** The page, and the element when given, end within the 390 px viewport: nothing cut off at its edges. */
+async function fitsThePhone(page: Page, element?: Locator) {
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  if (!element) return;
+  const box = await element.boundingBox();
+  expect(box?.x).toBeGreaterThanOrEqual(0);
+  expect((box?.x ?? 0) + (box?.width ?? 999)).toBeLessThanOrEqual(390);
+  expect(await element.evaluate((node) => node.scrollWidth <= node.clientWidth)).toBe(true);
 }
 
 test.describe("the driver's run on the phone", () => {
@@ -128,6 +155,14 @@ test.describe("the driver's run on the phone", () => {
 
       const context = await browser.newContext({ baseURL: app.url, viewport: { width: 390, height: 844 } });
       const page = await context.newPage();
+      const errors: string[] = [];
+      page.on("pageerror", (error) => errors.push(error.message));
+      page.on("console", (message) => {
+        // The reload re-sends the page's last post, refused with 409: the console reports that
+        // answer too, and it is no script's error.
+        if (message.type() !== "error" || message.text().startsWith("Failed to load resource")) return;
+        if (new URL(page.url()).pathname === "/driver") errors.push(message.text());
+      });
       await signInAs(page, DRIVER);
       // The admin navigation links the run for every role that may drive.
       // On a phone the admin's sections are in the Menu panel.
@@ -137,6 +172,7 @@ test.describe("the driver's run on the phone", () => {
       await expect(page.getByRole("heading", { name: "Today's run" })).toBeVisible();
       // No admin chrome on the phone screen.
       await expect(page.getByRole("navigation", { name: "Admin" })).toHaveCount(0);
+      await hydratedAsIsland(page, errors);
 
       const stops = page
         .getByRole("region", { name: /^Stops/ })
@@ -166,6 +202,7 @@ test.describe("the driver's run on the phone", () => {
       expect(await stopNames()).toEqual([LONG_NAME, "Cy Thirdplace", "Bo Secondslot"]);
       await page.reload();
       expect(await stopNames()).toEqual([LONG_NAME, "Cy Thirdplace", "Bo Secondslot"]);
+      await hydratedAsIsland(page, errors);
       await expect(page.getByRole("button", { name: `Move ${LONG_NAME} up` })).toBeDisabled();
 
       await page.getByRole("button", { name: "Start run" }).click();
@@ -183,6 +220,30 @@ test.describe("the driver's run on the phone", () => {
       await expect(page.getByTestId("collected")).toHaveText("$0.00");
       await noSidewaysScroll(page);
       await screenshot(page, "driver-run-started");
+
+      // The today board on a phone, with the run out: the long name wraps, and the board and its
+      // 'Mark Delivered' and 'Cancel' questions fit 390 px.
+      const office = await browser.newContext({ baseURL: app.url, viewport: { width: 390, height: 844 } });
+      const staff = await office.newPage();
+      await signInAs(staff, OWNER);
+      await staff.goto("/admin/today");
+      const card = staff.locator(`#board-order-${alicia}`);
+      await expect(card.getByRole("heading", { name: LONG_NAME })).toBeVisible();
+      await fitsThePhone(staff);
+      await screenshot(staff, "board-run-out");
+      for (const [ask, back] of [
+        ["Mark Delivered", "Go back"],
+        ["Cancel", "Keep order"],
+      ] as const) {
+        await card.getByRole("button", { name: ask, exact: true }).click();
+        const dialog = staff.getByRole("dialog");
+        await expect(dialog).toContainText(LONG_NAME);
+        await fitsThePhone(staff, dialog);
+        await screenshot(staff, `board-question-${ask === "Cancel" ? "cancel" : "delivered"}`);
+        await dialog.getByRole("button", { name: back }).click();
+        await expect(dialog).toHaveCount(0);
+      }
+      await office.close();
 
       // 'Delivered' and 'Could not deliver' unfold their screens (driver-proof.spec.ts delivers
       // through them): the collected total follows a delivery.

@@ -97,7 +97,7 @@ function AssignDriverForm({
     .join("-")
     .replace(/[^0-9A-Za-z-]+/g, "-")}`;
   return (
-    <fetcher.Form method="post" className="flex items-center gap-2 print:hidden">
+    <fetcher.Form method="post" className="flex flex-wrap items-center gap-2 print:hidden">
       <CsrfInput />
       {Object.entries(fields).map(([name, value]) => (
         <input key={name} type="hidden" name={name} value={value} />
@@ -231,7 +231,7 @@ export function BoardSlotSection({
           No orders in this slot
         </p>
       ) : (
-        <ul className="grid gap-3 lg:grid-cols-2">
+        <ul className="grid grid-cols-1 gap-3 lg:grid-cols-2">
           {slot.orders.map((order) => (
             <li key={order.id} id={`board-order-${order.id}`} className="scroll-mt-20">
               <BoardOrderCard order={order} role={role} now={now} />
@@ -262,8 +262,8 @@ export function BoardOrderCard({ order, role, now }: { order: BoardOrder; role: 
   return (
     <Card className="flex h-full flex-col">
       <div className="flex flex-wrap items-center justify-between gap-2 border-border border-b bg-muted/60 px-4 py-2">
-        <div className="flex min-w-0 items-center gap-2">
-          <h3 className="truncate font-semibold">{order.customerName}</h3>
+        <div className="flex min-w-0 flex-wrap items-center gap-2">
+          <h3 className="min-w-0 font-semibold [overflow-wrap:anywhere]">{order.customerName}</h3>
           <StatusBadge status={order.status} />
         </div>
         <span className="font-mono text-muted-foreground text-xs">#{order.id.slice(0, 8)}</span>

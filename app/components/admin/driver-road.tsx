@@ -106,7 +106,7 @@ export function DriverRoads({
           No driver has orders this day yet.
         </p>
       ) : (
-        <ul className="grid gap-3 md:grid-cols-2">
+        <ul className="grid grid-cols-1 gap-3 md:grid-cols-2">
           {roads.map((road) => (
             <li
               key={road.driverId}

@@ -1,13 +1,13 @@
 /**
  * The driver's cash sheet and run manifests on the phone (P-33, record 052): the float taken out,
  * what the delivered orders brought in, the change given, the cash expected back; then the counted
- * cash and 'Hand in cash'. Plain form posts to `/driver`, like the rest of the run.
+ * cash and 'Hand in cash'. Plain form posts to `/driver` (`RunForm`), like the rest of the run.
  */
-import { Form } from "react-router";
 import { Difference, sheetFigures, sheetState, storeTimeText } from "#app/components/cash/cash-views.tsx";
 import type { CashSheetView } from "#app/features/orders/cash-sheet.server.ts";
 import type { ManifestSummary } from "#app/features/orders/run-manifest.server.ts";
 import { formatCents } from "#app/utils/money.ts";
+import { Hidden, RunForm } from "./run-form.tsx";
 
 const BUTTON =
   "inline-flex min-h-12 w-full items-center justify-center rounded-lg px-4 py-2 font-semibold text-lg focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-ring";
@@ -50,9 +50,8 @@ export function CashPanel({ sheet, csrf }: { sheet: CashSheetView; csrf: string 
       </p>
       {open ? (
         <>
-          <Form reloadDocument method="post" className="space-y-2">
-            <input type="hidden" name="csrf" value={csrf} />
-            <input type="hidden" name="intent" value="cash-float" />
+          <RunForm className="space-y-2">
+            <Hidden csrf={csrf} intent="cash-float" />
             <label className="block space-y-1">
               <span className="font-semibold">Float taken at the start ($)</span>
               <input
@@ -65,10 +64,9 @@ export function CashPanel({ sheet, csrf }: { sheet: CashSheetView; csrf: string 
             <button type="submit" className={`${BUTTON} border-2 border-foreground bg-card`}>
               Save float
             </button>
-          </Form>
-          <Form reloadDocument method="post" className="space-y-2">
-            <input type="hidden" name="csrf" value={csrf} />
-            <input type="hidden" name="intent" value="cash-hand-in" />
+          </RunForm>
+          <RunForm className="space-y-2">
+            <Hidden csrf={csrf} intent="cash-hand-in" />
             <label className="block space-y-1">
               <span className="font-semibold">Cash counted ($)</span>
               <input name="counted" inputMode="decimal" required placeholder="0.00" className={INPUT} />
@@ -79,7 +77,7 @@ export function CashPanel({ sheet, csrf }: { sheet: CashSheetView; csrf: string 
             >
               Hand in cash
             </button>
-          </Form>
+          </RunForm>
         </>
       ) : null}
     </section>

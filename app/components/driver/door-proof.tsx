@@ -7,9 +7,8 @@
  * hands its action to script instead (the offline queue) and posts nothing. The signature needs
  * script to be drawn; without it the server answers that the customer must sign.
  */
-import { type FormEvent, useEffect, useRef, useState } from "react";
-import { Form } from "react-router";
-import SignaturePad from "signature_pad";
+import { type ComponentProps, type FormEvent, useEffect, useRef, useState } from "react";
+import type SignaturePad from "signature_pad";
 import {
   cashCents,
   cashChange,
@@ -18,16 +17,22 @@ import {
 } from "#app/features/orders/delivery-proof.ts";
 import type { DeliveryFailureReason, DriverAction } from "#app/features/orders/driver-actions.schema.ts";
 import { centsToDollarString, formatCents } from "#app/utils/money.ts";
+import { DANGER, Hidden, OUTLINE, PRIMARY, RunForm } from "./run-form.tsx";
 
 /** The reasons in the order the screen lists them (the labels' own order), without loading zod. */
 const FAILURE_REASONS = Object.keys(FAILURE_REASON_LABELS) as DeliveryFailureReason[];
 
-const BUTTON =
-  "inline-flex min-h-12 items-center justify-center gap-2 rounded-lg px-4 py-2 text-lg font-semibold focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-ring disabled:opacity-50";
-const PRIMARY = `${BUTTON} bg-primary text-primary-foreground hover:bg-primary-hover`;
-const OUTLINE = `${BUTTON} border-2 border-foreground bg-card text-foreground hover:bg-muted`;
-const DANGER = `${BUTTON} border-2 border-destructive bg-card text-destructive hover:bg-muted`;
 const FIELD = "block min-h-12 w-full rounded-lg border-2 border-foreground bg-card px-3 text-xl";
+
+/** A large input under its label. */
+function Field({ label, ...input }: { label: string } & ComponentProps<"input">) {
+  return (
+    <label className="block space-y-1 text-lg">
+      <span className="font-semibold">{label}</span>
+      <input {...input} className={FIELD} />
+    </label>
+  );
+}
 
 export type DoorStop = {
   id: string;
@@ -36,15 +41,8 @@ export type DoorStop = {
   payWithCents: number | null;
 };
 
-function Hidden({ csrf, intent, orderId }: { csrf: string; intent: string; orderId: string }) {
-  return (
-    <>
-      <input type="hidden" name="csrf" value={csrf} />
-      <input type="hidden" name="intent" value={intent} />
-      <input type="hidden" name="orderId" value={orderId} />
-    </>
-  );
-}
+/** Given `onAction`, the form hands its action to script (the offline queue) instead of posting. */
+type DoorFormProps = { stop: DoorStop; csrf: string; onAction?: (action: DriverAction) => void };
 
 /** A signature drawn with a finger (signature_pad on a canvas), sent as a PNG data URL. */
 function SignatureField({ label, onChange }: { label: string; onChange: (png: string) => void }) {
@@ -55,19 +53,32 @@ function SignatureField({ label, onChange }: { label: string; onChange: (png: st
   useEffect(() => {
     const element = canvas.current;
     if (!element) return;
-    // The drawing size is the shown size (one pixel per CSS pixel): a small PNG to send.
-    element.width = element.clientWidth;
-    element.height = element.clientHeight;
-    const signature = new SignaturePad(element, { penColor: "#111", minWidth: 1.5, maxWidth: 3.5 });
+    // The pad and its library load when the form opens: most stops' forms are never opened.
+    const details = element.closest("details");
+    let signature: SignaturePad | null = null;
+    let stopped = false;
     const ended = () => {
       setSigned(true);
-      onChange(signature.toDataURL("image/png"));
+      onChange(signature?.toDataURL("image/png") ?? "");
     };
-    signature.addEventListener("endStroke", ended);
-    pad.current = signature;
+    const start = async () => {
+      if (details && !details.open) return;
+      const { default: Pad } = await import("signature_pad");
+      if (stopped || signature) return;
+      // The drawing size is the shown size (one pixel per CSS pixel): a small PNG to send.
+      element.width = element.clientWidth;
+      element.height = element.clientHeight;
+      signature = new Pad(element, { penColor: "#111", minWidth: 1.5, maxWidth: 3.5 });
+      signature.addEventListener("endStroke", ended);
+      pad.current = signature;
+    };
+    details?.addEventListener("toggle", start);
+    void start();
     return () => {
-      signature.removeEventListener("endStroke", ended);
-      signature.off();
+      stopped = true;
+      details?.removeEventListener("toggle", start);
+      signature?.removeEventListener("endStroke", ended);
+      signature?.off();
       pad.current = null;
     };
   }, [onChange]);
@@ -129,15 +140,7 @@ function ChangeLine({ totalCents, cash }: { totalCents: number; cash: string }) 
 }
 
 /** 'Delivered': ID checked, cash received, signed; one screen. */
-export function DeliveredForm({
-  stop,
-  csrf,
-  onAction,
-}: {
-  stop: DoorStop;
-  csrf: string;
-  onAction?: (action: DriverAction) => void;
-}) {
+export function DeliveredForm({ stop, csrf, onAction }: DoorFormProps) {
   const [dateOfBirth, setDateOfBirth] = useState("");
   const [cash, setCash] = useState(centsToDollarString(stop.payWithCents ?? stop.totalAmountCents));
   const [signature, setSignature] = useState("");
@@ -171,9 +174,7 @@ export function DeliveredForm({
   }
 
   return (
-    <Form
-      reloadDocument
-      method="post"
+    <RunForm
       onSubmit={submit}
       aria-label={`Delivered: ${stop.customerName}`}
       className="space-y-5 rounded-lg border-2 border-primary p-3"
@@ -193,17 +194,14 @@ export function DeliveredForm({
             The name on the ID is <strong>{stop.customerName}</strong>
           </span>
         </label>
-        <label className="block space-y-1 text-lg">
-          <span className="font-semibold">Date of birth on the ID</span>
-          <input
-            type="date"
-            name="dateOfBirth"
-            required
-            value={dateOfBirth}
-            onChange={(event) => setDateOfBirth(event.target.value)}
-            className={FIELD}
-          />
-        </label>
+        <Field
+          label="Date of birth on the ID"
+          type="date"
+          name="dateOfBirth"
+          required
+          value={dateOfBirth}
+          onChange={(event) => setDateOfBirth(event.target.value)}
+        />
         <AgeLine dateOfBirth={dateOfBirth} />
       </fieldset>
       <fieldset className="space-y-3">
@@ -211,18 +209,15 @@ export function DeliveredForm({
         <p className="text-lg">
           Total <strong className="text-2xl">{formatCents(stop.totalAmountCents)}</strong>
         </p>
-        <label className="block space-y-1 text-lg">
-          <span className="font-semibold">Cash received ($)</span>
-          <input
-            name="cashReceived"
-            inputMode="decimal"
-            autoComplete="off"
-            required
-            value={cash}
-            onChange={(event) => setCash(event.target.value)}
-            className={FIELD}
-          />
-        </label>
+        <Field
+          label="Cash received ($)"
+          name="cashReceived"
+          inputMode="decimal"
+          autoComplete="off"
+          required
+          value={cash}
+          onChange={(event) => setCash(event.target.value)}
+        />
         <ChangeLine totalCents={stop.totalAmountCents} cash={cash} />
       </fieldset>
       <SignatureField label="Customer's signature" onChange={setSignature} />
@@ -237,20 +232,12 @@ export function DeliveredForm({
       <button type="submit" className={`${PRIMARY} w-full`}>
         Delivered
       </button>
-    </Form>
+    </RunForm>
   );
 }
 
 /** 'Could not deliver': the reason, and what happened for Other. */
-export function CouldNotDeliverForm({
-  stop,
-  csrf,
-  onAction,
-}: {
-  stop: DoorStop;
-  csrf: string;
-  onAction?: (action: DriverAction) => void;
-}) {
+export function CouldNotDeliverForm({ stop, csrf, onAction }: DoorFormProps) {
   const [reason, setReason] = useState<DeliveryFailureReason | "">("");
 
   function submit(event: FormEvent<HTMLFormElement>) {
@@ -261,9 +248,7 @@ export function CouldNotDeliverForm({
   }
 
   return (
-    <Form
-      reloadDocument
-      method="post"
+    <RunForm
       onSubmit={submit}
       aria-label={`Could not deliver: ${stop.customerName}`}
       className="space-y-4 rounded-lg border-2 border-destructive p-3"
@@ -289,16 +274,18 @@ export function CouldNotDeliverForm({
           </label>
         ))}
       </fieldset>
-      <label className="block space-y-1 text-lg">
-        <span className="font-semibold">What happened?{reason === "other" ? "" : " (for Other)"}</span>
-        <input name="note" maxLength={500} required={reason === "other"} className={FIELD} />
-      </label>
+      <Field
+        label={`What happened?${reason === "other" ? "" : " (for Other)"}`}
+        name="note"
+        maxLength={500}
+        required={reason === "other"}
+      />
       <p className="text-lg">
         The order goes back to the store; staff check it back in or send it out again.
       </p>
       <button type="submit" className={`${DANGER} w-full`}>
         Could not deliver
       </button>
-    </Form>
+    </RunForm>
   );
 }

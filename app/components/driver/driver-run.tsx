@@ -3,15 +3,15 @@
  * every long word allowed to break so no name or address widens the page. Plain forms that post to
  * `/driver`: it works without JavaScript.
  *
- * Every form is a document post (`reloadDocument`), never a client-side data request: the session
- * cookie's `Path=/driver` does not match `/driver.data` (a cookie path matches only whole path
- * segments), so a fetch of the route's data would arrive signed out.
+ * Every form is a document post (`RunForm`), never a client-side data request: the page has no
+ * React Router client (record 059), and the session cookie's `Path=/driver` would not match
+ * `/driver.data` anyway (a cookie path matches only whole path segments).
  */
 import { type ReactNode, useContext } from "react";
-import { Form } from "react-router";
 import { VehicleField } from "#app/components/driver/cash-panel.tsx";
 import { CouldNotDeliverForm, DeliveredForm } from "#app/components/driver/door-proof.tsx";
 import { DriverQueueContext } from "#app/components/driver/driver-queue-context.ts";
+import { DANGER, Hidden, OUTLINE, PRIMARY, RunForm } from "#app/components/driver/run-form.tsx";
 import { changeToBringText } from "#app/features/delivery/cash-change.ts";
 import { mapSearchUrl } from "#app/features/orders/day-order.ts";
 import type { DriverRun, RunStop } from "#app/features/orders/driver-run.server.ts";
@@ -20,24 +20,9 @@ import { STATUS_LABELS } from "#app/features/orders/order-status.ts";
 import { formatCents } from "#app/utils/money.ts";
 import { formatStoreDate } from "#app/utils/store-time.ts";
 
-const BUTTON =
-  "inline-flex min-h-12 items-center justify-center gap-2 rounded-lg px-4 py-2 text-lg font-semibold focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-ring disabled:opacity-50";
-const PRIMARY = `${BUTTON} bg-primary text-primary-foreground hover:bg-primary-hover`;
-const OUTLINE = `${BUTTON} border-2 border-foreground bg-card text-foreground hover:bg-muted`;
-const DANGER = `${BUTTON} border-2 border-destructive bg-card text-destructive hover:bg-muted`;
 const LINK = "font-semibold text-primary underline underline-offset-4 [overflow-wrap:anywhere]";
 
 export type ActionMessage = { ok: boolean; title?: string; description: string };
-
-function Hidden({ csrf, intent, orderId }: { csrf: string; intent: string; orderId?: string }) {
-  return (
-    <>
-      <input type="hidden" name="csrf" value={csrf} />
-      <input type="hidden" name="intent" value={intent} />
-      {orderId ? <input type="hidden" name="orderId" value={orderId} /> : null}
-    </>
-  );
-}
 
 function Items({ stop }: { stop: RunStop }) {
   if (stop.items.length === 0) return null;
@@ -153,30 +138,25 @@ function MoveButtons({
   first: boolean;
   last: boolean;
 }) {
+  const moves = [
+    { way: "up", text: "↑ Up", disabled: first },
+    { way: "down", text: "↓ Down", disabled: last },
+  ];
   return (
     <div className="flex gap-2">
-      <Form reloadDocument method="post">
-        <Hidden csrf={csrf} intent="move-up" orderId={stop.id} />
-        <button
-          type="submit"
-          className={OUTLINE}
-          disabled={first}
-          aria-label={`Move ${stop.customerName} up`}
-        >
-          ↑ Up
-        </button>
-      </Form>
-      <Form reloadDocument method="post">
-        <Hidden csrf={csrf} intent="move-down" orderId={stop.id} />
-        <button
-          type="submit"
-          className={OUTLINE}
-          disabled={last}
-          aria-label={`Move ${stop.customerName} down`}
-        >
-          ↓ Down
-        </button>
-      </Form>
+      {moves.map(({ way, text, disabled }) => (
+        <RunForm key={way}>
+          <Hidden csrf={csrf} intent={`move-${way}`} orderId={stop.id} />
+          <button
+            type="submit"
+            className={OUTLINE}
+            disabled={disabled}
+            aria-label={`Move ${stop.customerName} ${way}`}
+          >
+            {text}
+          </button>
+        </RunForm>
+      ))}
     </div>
   );
 }
@@ -280,12 +260,12 @@ export function DriverRunScreen({
       <header className="space-y-3">
         <div className="flex flex-wrap items-center justify-between gap-2">
           <h1 className="font-bold text-3xl">Today's run</h1>
-          <Form reloadDocument method="post" action="/admin/logout">
+          <form method="post" action="/admin/logout">
             <input type="hidden" name="csrf" value={csrf} />
             <button type="submit" className={OUTLINE}>
               Sign Out
             </button>
-          </Form>
+          </form>
         </div>
         <p className="[overflow-wrap:anywhere]">
           {formatStoreDate(run.date)} · {name}
@@ -318,13 +298,13 @@ export function DriverRunScreen({
             </a>
           ) : null}
           {startable ? (
-            <Form reloadDocument method="post" id="start-run">
+            <RunForm id="start-run">
               <Hidden csrf={csrf} intent="start-run" />
               <VehicleField />
               <button type="submit" className={`${OUTLINE} w-full`}>
                 Start run
               </button>
-            </Form>
+            </RunForm>
           ) : null}
         </div>
       </header>

@@ -1,7 +1,7 @@
 import { data } from "react-router";
-import { CashPanel, ManifestLinks } from "#app/components/driver/cash-panel.tsx";
-import { DriverPhone } from "#app/components/driver/driver-phone.tsx";
+import { DriverIslandContainer } from "#app/components/driver/driver-island.tsx";
 import type { ActionMessage } from "#app/components/driver/driver-run.tsx";
+import { driverIslandAssets } from "#app/components/driver/island-assets.server.ts";
 import { auditBy } from "#app/features/audit/audit.server.ts";
 import { getCashSheet, handInCash, setCashFloat } from "#app/features/orders/cash-sheet.server.ts";
 import { CASH_AMOUNT_MESSAGE, cashAmountCents } from "#app/features/orders/cash-sheet.ts";
@@ -27,6 +27,9 @@ import type { Route } from "./+types/run";
 /** The admin guard (session, CSRF, the route table's permission) before the loader and action. */
 export const middleware: Route.MiddlewareFunction[] = [adminGuard];
 
+/** The root loads only the island's script here, in the production build (record 059). */
+export const handle = { island: "driver" };
+
 export function meta() {
   return [{ title: "Today's run" }, { name: "robots", content: "noindex, nofollow" }];
 }
@@ -42,6 +45,7 @@ export function headers() {
 
 export async function loader({ context }: Route.LoaderArgs) {
   const admin = requireAdmin(context);
+  const island = driverIslandAssets();
   try {
     const run = await getDriverRun(admin.userId);
     return {
@@ -51,6 +55,7 @@ export async function loader({ context }: Route.LoaderArgs) {
       csrf: admin.csrfToken,
       name: admin.email,
       loadedAt: new Date().toISOString(),
+      island,
       error: null,
     };
   } catch (error) {
@@ -62,6 +67,7 @@ export async function loader({ context }: Route.LoaderArgs) {
       csrf: admin.csrfToken,
       name: admin.email,
       loadedAt: new Date().toISOString(),
+      island,
       error: "Failed to fetch your run",
     };
   }
@@ -128,15 +134,14 @@ export default function DriverRun({ loaderData, actionData }: Route.ComponentPro
   }
   const message = actionData && "description" in actionData ? (actionData as ActionMessage) : null;
   return (
-    <DriverPhone
+    <DriverIslandContainer
       run={loaderData.run}
+      cash={loaderData.cash}
+      manifests={loaderData.manifests}
       csrf={loaderData.csrf}
       name={loaderData.name}
       loadedAt={loaderData.loadedAt}
       message={message}
-    >
-      {loaderData.cash ? <CashPanel sheet={loaderData.cash} csrf={loaderData.csrf} /> : null}
-      <ManifestLinks manifests={loaderData.manifests} />
-    </DriverPhone>
+    />
   );
 }
