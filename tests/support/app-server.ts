@@ -7,7 +7,7 @@ import path from "node:path";
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const NODE = path.join(ROOT, "node_modules/.bin/node");
 /** Node's flags for the server, as `npm start`, `npm run serve` and the Dockerfile pass them (record 040). */
-export const SERVER_NODE_FLAGS = ["--max-semi-space-size=16"];
+export const SERVER_NODE_FLAGS = ["--max-semi-space-size=16", "--expose-gc"];
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -103,12 +103,20 @@ export async function startApp(options: {
   };
   let output = "";
   const outputFd = options.outputFile ? openSync(options.outputFile, "a") : undefined;
-  const child = spawn(NODE, [...SERVER_NODE_FLAGS, path.join(ROOT, "server.ts")], {
-    cwd: ROOT,
-    env: env as NodeJS.ProcessEnv,
-    detached: true,
-    stdio: outputFd === undefined ? ["ignore", "pipe", "pipe"] : ["ignore", outputFd, outputFd],
-  });
+  const child = spawn(
+    NODE,
+    [
+      ...SERVER_NODE_FLAGS,
+      ...(process.env.PROBE_NODE_FLAGS?.split(" ").filter(Boolean) ?? []),
+      path.join(ROOT, "server.ts"),
+    ],
+    {
+      cwd: ROOT,
+      env: env as NodeJS.ProcessEnv,
+      detached: true,
+      stdio: outputFd === undefined ? ["ignore", "pipe", "pipe"] : ["ignore", outputFd, outputFd],
+    },
+  );
   if (outputFd !== undefined) closeSync(outputFd);
   if (child.pid) options.onSpawn?.(child.pid);
   child.stdout?.on("data", (chunk) => {

@@ -1,0 +1,89 @@
+/**
+ * Gives V8's heap back to the system once the server rests after a busy spell (record 040).
+ *
+ * Under load V8 grows its heap and, after a full collection, keeps the freed pages for reuse. It
+ * returns them only once its own heuristic finds the process idle, which after a load can take
+ * minutes. So when no request has started or been in flight for `idleMs` and V8's heap has grown
+ * by `growthBytes` since the last time, the server asks for the collection V8 runs before it would
+ * give up for want of memory (`gc({ flavor: "last-resort" })`, only with Node's `--expose-gc`): it
+ * compacts the heap and frees the pages it holds. It runs only while nothing is being served.
+ */
+import type { ServerResponse } from "node:http";
+import v8 from "node:v8";
+
+type LastResortGc = (options: {
+  type: "major";
+  execution: "async";
+  flavor: "last-resort";
+}) => Promise<void> | undefined;
+
+export type IdleMemoryOptions = {
+  /** How long nothing must have been served before the heap is given back. */
+  idleMs?: number;
+  /** How much V8's committed heap must have grown since the last time for it to be worth it. */
+  growthBytes?: number;
+  /** V8's collection; by default the one `--expose-gc` puts on the global object. */
+  gc?: LastResortGc;
+  /** V8's committed heap in bytes. */
+  heapBytes?: () => number;
+  now?: () => number;
+};
+
+export type IdleMemory = {
+  /** Counts a request from its start until its response is done or its connection closes. */
+  onRequest(res: ServerResponse): void;
+  /** Checks once (the timer does this every `idleMs / 2`); resolves true when the heap was given back. */
+  check(): Promise<boolean>;
+  stop(): void;
+};
+
+const committedHeap = () => v8.getHeapStatistics().total_heap_size;
+
+/** Undefined when Node runs without `--expose-gc` (nothing to call). */
+export function releaseMemoryWhenIdle(options: IdleMemoryOptions = {}): IdleMemory | undefined {
+  const gc = options.gc ?? (globalThis as { gc?: LastResortGc }).gc;
+  if (typeof gc !== "function") return undefined;
+  const idleMs = options.idleMs ?? 2_000;
+  const growthBytes = options.growthBytes ?? 16 * 1024 * 1024;
+  const heapBytes = options.heapBytes ?? committedHeap;
+  const now = options.now ?? Date.now;
+  let inFlight = 0;
+  let lastActivity = now();
+  let baseline = heapBytes();
+  let releasing = false;
+
+  async function check() {
+    if (releasing || inFlight > 0 || now() - lastActivity < idleMs) return false;
+    if (heapBytes() - baseline < growthBytes) return false;
+    releasing = true;
+    try {
+      await gc?.({ type: "major", execution: "async", flavor: "last-resort" });
+    } finally {
+      releasing = false;
+      baseline = heapBytes();
+    }
+    return true;
+  }
+
+  const timer = setInterval(() => void check(), Math.max(1, Math.floor(idleMs / 2)));
+  timer.unref();
+  return {
+    onRequest(res) {
+      inFlight++;
+      lastActivity = now();
+      let done = false;
+      const finish = () => {
+        if (done) return;
+        done = true;
+        inFlight--;
+        lastActivity = now();
+      };
+      res.once("finish", finish);
+      res.once("close", finish);
+    },
+    check,
+    stop() {
+      clearInterval(timer);
+    },
+  };
+}
