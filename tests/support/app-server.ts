@@ -103,20 +103,12 @@ export async function startApp(options: {
   };
   let output = "";
   const outputFd = options.outputFile ? openSync(options.outputFile, "a") : undefined;
-  const child = spawn(
-    NODE,
-    [
-      ...SERVER_NODE_FLAGS,
-      ...(process.env.PROBE_NODE_FLAGS?.split(" ").filter(Boolean) ?? []),
-      path.join(ROOT, "server.ts"),
-    ],
-    {
-      cwd: ROOT,
-      env: env as NodeJS.ProcessEnv,
-      detached: true,
-      stdio: outputFd === undefined ? ["ignore", "pipe", "pipe"] : ["ignore", outputFd, outputFd],
-    },
-  );
+  const child = spawn(NODE, [...SERVER_NODE_FLAGS, path.join(ROOT, "server.ts")], {
+    cwd: ROOT,
+    env: env as NodeJS.ProcessEnv,
+    detached: true,
+    stdio: outputFd === undefined ? ["ignore", "pipe", "pipe"] : ["ignore", outputFd, outputFd],
+  });
   if (outputFd !== undefined) closeSync(outputFd);
   if (child.pid) options.onSpawn?.(child.pid);
   child.stdout?.on("data", (chunk) => {
