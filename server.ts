@@ -346,8 +346,10 @@ const server = app.listen(settings.PORT, settings.HOST, () => {
 // At most MAX_CONNECTIONS client connections, the longest-idle closed first when near it, so the
 // database, files and logs always have file descriptors (app/server/connection-cap.server.ts).
 capConnections(server, settings.MAX_CONNECTIONS);
-// V8's heap back to the system once the server rests after a busy spell (record 040).
-const idleMemory = releaseMemoryWhenIdle();
+// V8's heap back to the system once the server rests after a busy spell (record 040). Not on the
+// embedded database: that collection also drops PGlite's compiled WebAssembly, and compiling it
+// again (PostgreSQL's parser on the optimizing compiler) costs far more memory than it gives back.
+const idleMemory = settings.DATABASE_URL ? releaseMemoryWhenIdle() : undefined;
 if (idleMemory) server.on("request", (_req, res) => idleMemory.onRequest(res));
 server.on("error", (error: NodeJS.ErrnoException) => {
   fail(

@@ -7,6 +7,8 @@
  * by `growthBytes` since the last time, the server asks for the collection V8 runs before it would
  * give up for want of memory (`gc({ flavor: "last-resort" })`, only with Node's `--expose-gc`): it
  * compacts the heap and frees the pages it holds. It runs only while nothing is being served.
+ * server.ts uses it on PostgreSQL only: the same collection drops the compiled code of PGlite's
+ * WebAssembly, which the embedded database then compiles again.
  */
 import type { ServerResponse } from "node:http";
 import v8 from "node:v8";
