@@ -40,6 +40,5 @@ HEALTHCHECK --interval=15s --timeout=3s --start-period=60s --retries=3 \
 # The server itself, not `npm start`: that one rebuilds when it thinks the sources changed, and the
 # runtime stage has neither the build tools nor a writable /app. SIGTERM reaches node directly.
 # --max-semi-space-size=16: V8's young generation stays at 32 MB instead of growing to 128 MB under
-# load and keeping it; --expose-gc: on PostgreSQL the server gives V8's heap back once it rests
-# (record 040), as with npm start.
-CMD ["node", "--max-semi-space-size=16", "--expose-gc", "server.ts"]
+# load and keeping it (record 040), as with npm start.
+CMD ["node", "--max-semi-space-size=16", "server.ts"]

@@ -7,7 +7,7 @@ import path from "node:path";
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const NODE = path.join(ROOT, "node_modules/.bin/node");
 /** Node's flags for the server, as `npm start`, `npm run serve` and the Dockerfile pass them (record 040). */
-export const SERVER_NODE_FLAGS = ["--max-semi-space-size=16", "--expose-gc"];
+export const SERVER_NODE_FLAGS = ["--max-semi-space-size=16"];
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

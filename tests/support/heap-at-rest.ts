@@ -1,5 +1,5 @@
 /**
- * Child of tests/support/server-flags.test.ts: a burst of allocation as a load makes it (short-lived
+ * Child of tests/support/server-flags.test.ts, run with the server's Node flags: a burst of allocation as a load makes it (short-lived
  * objects, a few megabytes of them kept at a time), then a rest of `REST_MS` with the server's idle
  * release of V8's heap running (app/server/idle-memory.server.ts). Prints V8's committed heap at
  * the end of the burst and after the rest, in MB, as JSON.

@@ -29,7 +29,7 @@ describe("the server's Node flags", () => {
     expect(JSON.parse(cmd ?? "[]")).toEqual(["node", ...SERVER_NODE_FLAGS, "server.ts"]);
   });
 
-  // What the flags are for (record 040): the server can give V8's heap back once it rests.
+  // Run with the server's flags, its idle release gives V8's heap back (record 040).
   it("let the server give V8's heap back once it rests", () => {
     const run = spawnSync(
       NODE,
