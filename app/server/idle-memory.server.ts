@@ -65,7 +65,7 @@ export function v8Gc(): LastResortGc | undefined {
 export function releaseMemoryWhenIdle(options: IdleMemoryOptions = {}): IdleMemory | undefined {
   const gc = options.gc ?? v8Gc();
   if (typeof gc !== "function") return undefined;
-  const idleMs = options.idleMs ?? 2_000;
+  const idleMs = options.idleMs ?? 1_000;
   const growthBytes = options.growthBytes ?? 16 * 1024 * 1024;
   const heapBytes = options.heapBytes ?? committedHeap;
   const now = options.now ?? Date.now;
