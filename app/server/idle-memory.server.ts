@@ -3,8 +3,8 @@
  *
  * Under load V8 grows its heap and, after a full collection, keeps the freed pages for reuse. It
  * returns them only once its own heuristic finds the process idle, which after a load can take
- * minutes. So when no request has started or been in flight for `idleMs` and V8's heap has grown
- * by `growthBytes` since the last time, the server asks for the collection V8 runs before it would
+ * minutes. So when no request has started or been in flight for `idleMs` and the process's RSS
+ * has grown by `growthBytes` since the last time (or it never ran), the server asks for the collection V8 runs before it would
  * give up for want of memory (`gc({ flavor: "last-resort" })`): it compacts the heap and frees the
  * pages it holds. It runs only while nothing is being served.
  * server.ts uses it on PostgreSQL only: the same collection drops the compiled code of PGlite's
@@ -23,12 +23,12 @@ type LastResortGc = (options: {
 export type IdleMemoryOptions = {
   /** How long nothing must have been served before the heap is given back. */
   idleMs?: number;
-  /** How much V8's committed heap must have grown since the last time for it to be worth it. */
+  /** How much the process's RSS must have grown since the last time for it to be worth it. */
   growthBytes?: number;
   /** V8's collection; by default V8's own `gc` (see `v8Gc`). */
   gc?: LastResortGc;
-  /** V8's committed heap in bytes. */
-  heapBytes?: () => number;
+  /** The process's RSS in bytes. */
+  rssBytes?: () => number;
   now?: () => number;
 };
 
@@ -39,8 +39,6 @@ export type IdleMemory = {
   check(): Promise<boolean>;
   stop(): void;
 };
-
-const committedHeap = () => v8.getHeapStatistics().total_heap_size;
 
 /**
  * V8's `gc` function without `--expose-gc` on the command line (which, measured, changed the
@@ -67,22 +65,23 @@ export function releaseMemoryWhenIdle(options: IdleMemoryOptions = {}): IdleMemo
   if (typeof gc !== "function") return undefined;
   const idleMs = options.idleMs ?? 1_000;
   const growthBytes = options.growthBytes ?? 16 * 1024 * 1024;
-  const heapBytes = options.heapBytes ?? committedHeap;
+  const rssBytes = options.rssBytes ?? process.memoryUsage.rss;
   const now = options.now ?? Date.now;
   let inFlight = 0;
   let lastActivity = now();
-  let baseline = heapBytes();
+  // The first quiet spell after the start releases what the start itself left.
+  let baseline = 0;
   let releasing = false;
 
   async function check() {
     if (releasing || inFlight > 0 || now() - lastActivity < idleMs) return false;
-    if (heapBytes() - baseline < growthBytes) return false;
+    if (rssBytes() - baseline < growthBytes) return false;
     releasing = true;
     try {
       await gc?.({ type: "major", execution: "async", flavor: "last-resort" });
     } finally {
       releasing = false;
-      baseline = heapBytes();
+      baseline = rssBytes();
     }
     return true;
   }
