@@ -27,6 +27,7 @@ import {
   methodGuard,
   originFormTarget,
 } from "./app/server/http-guards.server.ts";
+import { releaseMemoryWhenIdle } from "./app/server/idle-memory.server.ts";
 import { metricsAccess } from "./app/server/ops-endpoints.server.ts";
 import { PageCache } from "./app/server/page-cache.server.ts";
 import { precompressedAssets } from "./app/server/page-cache-assets.server.ts";
@@ -345,6 +346,11 @@ const server = app.listen(settings.PORT, settings.HOST, () => {
 // At most MAX_CONNECTIONS client connections, the longest-idle closed first when near it, so the
 // database, files and logs always have file descriptors (app/server/connection-cap.server.ts).
 capConnections(server, settings.MAX_CONNECTIONS);
+// V8's heap back to the system once the server rests after a busy spell (record 040). Not on the
+// embedded database: that collection also drops PGlite's compiled WebAssembly, and compiling it
+// again (PostgreSQL's parser on the optimizing compiler) costs far more memory than it gives back.
+const idleMemory = settings.DATABASE_URL ? releaseMemoryWhenIdle() : undefined;
+if (idleMemory) server.on("request", (_req, res) => idleMemory.onRequest(res));
 server.on("error", (error: NodeJS.ErrnoException) => {
   fail(
     error.code === "EADDRINUSE"

@@ -1,9 +1,11 @@
+import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { SERVER_NODE_FLAGS } from "./app-server.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
+const NODE = path.join(ROOT, "node_modules/.bin/node");
 
 /**
  * The server's memory figures (record 040) hold for the flags it runs with: every way of starting
@@ -25,5 +27,24 @@ describe("the server's Node flags", () => {
   it("the Dockerfile's CMD passes them", () => {
     const cmd = /^CMD\s+(\[.*\])$/m.exec(readFileSync(path.join(ROOT, "Dockerfile"), "utf8"))?.[1];
     expect(JSON.parse(cmd ?? "[]")).toEqual(["node", ...SERVER_NODE_FLAGS, "server.ts"]);
+  });
+
+  // Run with the server's flags, its idle release gives V8's heap back (record 040).
+  it("let the server give V8's heap back once it rests", () => {
+    const run = spawnSync(
+      NODE,
+      [...SERVER_NODE_FLAGS, path.join(ROOT, "tests/support/heap-at-rest.ts"), "3000"],
+      {
+        encoding: "utf8",
+        env: { ...process.env, MALLOC_ARENA_MAX: "2", MALLOC_MMAP_THRESHOLD_: "1048576" },
+        timeout: 50_000,
+      },
+    );
+    if (run.status !== 0) throw new Error(`the child failed (${run.status}): ${run.stderr}`);
+    const heap = JSON.parse(run.stdout.trim().split("\n").at(-1) as string) as {
+      burstHeapMb: number;
+      restHeapMb: number;
+    };
+    expect(heap.restHeapMb, `V8's heap after the burst: ${heap.burstHeapMb} MB`).toBeLessThanOrEqual(24);
   });
 });
