@@ -73,6 +73,26 @@ describe("releaseMemoryWhenIdle", () => {
     expect(gc).toHaveBeenCalledTimes(1);
   });
 
+  it("releases once per quiet spell: memory that grows with nobody served is left to V8", async () => {
+    const { clock, heap, gc, idle } = setUp();
+    stops.push(idle.stop);
+    clock.now = 5_000;
+    expect(await idle.check()).toBe(true);
+    // A backup at night: no request, and the process grows well past the threshold.
+    heap.bytes = 200 * MB;
+    clock.now = 60_000;
+    expect(await idle.check()).toBe(false);
+    expect(gc).toHaveBeenCalledTimes(1);
+    // A visitor, then quiet again: the next spell releases.
+    const res = response();
+    idle.onRequest(res);
+    (res as unknown as EventEmitter).emit("finish");
+    heap.bytes = 200 * MB;
+    clock.now = 62_000;
+    expect(await idle.check()).toBe(true);
+    expect(gc).toHaveBeenCalledTimes(2);
+  });
+
   it("counts a request whose connection closed before its response finished as done", async () => {
     const { clock, heap, gc, idle } = setUp();
     stops.push(idle.stop);

@@ -4,9 +4,12 @@
  * Under load V8 grows its heap and, after a full collection, keeps the freed pages for reuse. It
  * returns them only once its own heuristic finds the process idle, which after a load can take
  * minutes. So when no request has started or been in flight for `idleMs` and the process's RSS
- * has grown by `growthBytes` since the last time (or it never ran), the server asks for the collection V8 runs before it would
- * give up for want of memory (`gc({ flavor: "last-resort" })`): it compacts the heap and frees the
- * pages it holds. It runs only while nothing is being served.
+ * has grown by `growthBytes` since the last time (or it never ran), the server asks for the
+ * collection V8 runs before it would give up for want of memory (`gc({ flavor: "last-resort" })`):
+ * it compacts the heap and frees the pages it holds. It runs only while nothing is being served,
+ * and once per quiet spell: after a release, a request must have been served before the next one,
+ * so work without visitors (the nightly backup, the mail worker) never sets off a string of full
+ * collections while its own memory grows.
  * server.ts uses it on PostgreSQL only: the same collection drops the compiled code of PGlite's
  * WebAssembly, which the embedded database then compiles again.
  */
@@ -72,11 +75,13 @@ export function releaseMemoryWhenIdle(options: IdleMemoryOptions = {}): IdleMemo
   // The first quiet spell after the start releases what the start itself left.
   let baseline = 0;
   let releasing = false;
+  let servedSinceRelease = true;
 
   async function check() {
-    if (releasing || inFlight > 0 || now() - lastActivity < idleMs) return false;
+    if (releasing || !servedSinceRelease || inFlight > 0 || now() - lastActivity < idleMs) return false;
     if (rssBytes() - baseline < growthBytes) return false;
     releasing = true;
+    servedSinceRelease = false;
     try {
       await gc?.({ type: "major", execution: "async", flavor: "last-resort" });
     } finally {
@@ -91,6 +96,7 @@ export function releaseMemoryWhenIdle(options: IdleMemoryOptions = {}): IdleMemo
   return {
     onRequest(res) {
       inFlight++;
+      servedSinceRelease = true;
       lastActivity = now();
       let done = false;
       const finish = () => {
