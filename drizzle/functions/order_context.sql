@@ -1,8 +1,10 @@
 CREATE OR REPLACE FUNCTION "order_context"("p_idempotency_key" text, "p_size_ids" uuid[], "p_photo" uuid,
   "p_limits_key" text, "p_budget_key" text, "p_budget_now_ms" bigint, "p_zip" text,
-  "p_settings_key" text, "p_date" date, "p_slot" text, "p_email" text, "p_phone" text)
+  "p_settings_key" text, "p_date" date, "p_slot" text, "p_email" text, "p_phone" text,
+  "p_session_hash" text DEFAULT NULL)
 RETURNS TABLE ("replay" json, "sizes" json, "photo" boolean, "limits" text, "budget" json, "zones" json,
-  "settings" jsonb, "closure" text, "booked" integer, "open_email" integer, "open_phone" integer)
+  "settings" jsonb, "closure" text, "booked" integer, "open_email" integer, "open_phone" integer,
+  "session" json)
 LANGUAGE plpgsql STABLE AS $$
 BEGIN
   RETURN QUERY SELECT
@@ -32,6 +34,11 @@ BEGIN
       AND o."status" IN ('pending', 'confirmed', 'out_for_delivery')),
     (SELECT count(*)::integer FROM "orders" o
       WHERE regexp_replace(o."phone", '\D', '', 'g') = regexp_replace("p_phone", '\D', '', 'g')
-      AND o."status" IN ('pending', 'confirmed', 'out_for_delivery'));
+      AND o."status" IN ('pending', 'confirmed', 'out_for_delivery')),
+    (SELECT json_build_object('customerId', cs."customer_id", 'csrfToken', cs."csrf_token",
+        'lastSeenAt', cs."last_seen_at", 'expiresAt', cs."expires_at", 'email', c."email", 'name', c."name",
+        'phone', c."phone")
+      FROM "customer_sessions" cs JOIN "customers" c ON c."id" = cs."customer_id"
+      WHERE cs."token_hash" = "p_session_hash");
 END
 $$;

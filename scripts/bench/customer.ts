@@ -21,12 +21,14 @@ import { orderableAtMinimum } from "#tests/support/shop-orders.ts";
 import {
   type BenchServer,
   bodyBytes,
+  cpuSeconds,
   createDataSet,
   type DataSet,
   formPoster,
   type LoadResult,
   load,
   median,
+  postgresCpuSeconds,
   say,
   sleep,
   startServer,
@@ -43,8 +45,13 @@ type SizeRow = {
 
 const CONCURRENCY = 8;
 const CUSTOMER_EMAIL = "bench-customer@example.com";
-/** Enough accounts for ~400 signed-in orders/s over the rounds at two open orders each. */
-const SIGNED_IN_CUSTOMERS = 4000;
+/**
+ * Enough accounts for ~400 signed-in orders/s over the warm-up and the rounds at two open orders
+ * each (MAX_OPEN_ORDERS): an account at its limit would be refused and count as a failed post.
+ */
+function signedInAccounts(options: { seconds: number; rounds: number }) {
+  return Math.max(4000, Math.ceil((400 * (options.seconds * options.rounds + 2)) / 2));
+}
 
 function fmt(value: number, digits = 2) {
   return Number.isFinite(value) ? value.toFixed(digits) : "n/a";
@@ -147,9 +154,19 @@ async function signIn(server: BenchServer, email: string) {
   return cookie;
 }
 
-async function forSeconds(seconds: number, worker: () => Promise<boolean>) {
+/**
+ * `worker` in CONCURRENCY loops for `seconds`: orders placed per second, and the CPU each placed
+ * order cost the server process and, on PostgreSQL, the database's processes.
+ */
+async function forSeconds(
+  seconds: number,
+  worker: () => Promise<boolean>,
+  cpu: { serverPid: number; postgres: boolean },
+) {
   const deadline = performance.now() + seconds * 1000;
   const started = performance.now();
+  const serverBefore = cpuSeconds(cpu.serverPid);
+  const postgresBefore = cpu.postgres ? postgresCpuSeconds() : 0;
   let ok = 0;
   let failed = 0;
   await Promise.all(
@@ -160,7 +177,15 @@ async function forSeconds(seconds: number, worker: () => Promise<boolean>) {
       }
     }),
   );
-  return { ok, failed, rate: ok / ((performance.now() - started) / 1000) };
+  const serverMs = ((cpuSeconds(cpu.serverPid) - serverBefore) * 1000) / Math.max(ok, 1);
+  const postgresMs = cpu.postgres ? ((postgresCpuSeconds() - postgresBefore) * 1000) / Math.max(ok, 1) : 0;
+  return {
+    ok,
+    failed,
+    rate: ok / ((performance.now() - started) / 1000),
+    cpuMsPerOrder: serverMs + postgresMs,
+    serverMsPerOrder: serverMs,
+  };
 }
 
 /** A signed-in customer's checkout post ÷ a guest's, one data set (PGlite or PostgreSQL). */
@@ -179,7 +204,7 @@ export async function benchCustomerCheckout(
     orderableAtMinimum(size.sale_price_cents ?? size.price_cents, size.flower_equivalent_mg),
   );
   if (sizes.length === 0) throw new Error("no sizes to order");
-  const sessions = await customerSessions(data, SIGNED_IN_CUSTOMERS);
+  const sessions = await customerSessions(data, signedInAccounts(options));
   const server = await startServer(data);
   const poster = formPoster(server.url, CONCURRENCY);
   try {
@@ -256,18 +281,23 @@ export async function benchCustomerCheckout(
 
     say(`… signed-in checkout vs guest checkout (${engine})`);
     await fillTokens(400);
-    const warm = await forSeconds(1, () => postOrder(true));
-    await forSeconds(1, () => postOrder(false));
+    const cpu = { serverPid: server.pid, postgres: engine === "PostgreSQL" };
+    const warm = await forSeconds(1, () => postOrder(true), cpu);
+    await forSeconds(1, () => postOrder(false), cpu);
     let fastest = Math.max(warm.rate, 50);
     const timed = async (signedIn: boolean) => {
       await fillTokens(Math.ceil(fastest * options.seconds * 2));
-      const run = await forSeconds(options.seconds, () => postOrder(signedIn));
+      const run = await forSeconds(options.seconds, () => postOrder(signedIn), cpu);
       fastest = Math.max(fastest, run.rate);
       return run;
     };
     const ratios: number[] = [];
     const customer: number[] = [];
     const guest: number[] = [];
+    const cpuRatios: number[] = [];
+    const serverRatios: number[] = [];
+    const customerCpu: number[] = [];
+    const guestCpu: number[] = [];
     let refused = 0;
     for (let round = 0; round < options.rounds; round++) {
       let c: Awaited<ReturnType<typeof forSeconds>>;
@@ -283,6 +313,10 @@ export async function benchCustomerCheckout(
       guest.push(g.rate);
       refused += c.failed + g.failed;
       ratios.push(c.rate / g.rate);
+      customerCpu.push(c.cpuMsPerOrder);
+      guestCpu.push(g.cpuMsPerOrder);
+      cpuRatios.push(c.cpuMsPerOrder / g.cpuMsPerOrder);
+      serverRatios.push(c.serverMsPerOrder / g.serverMsPerOrder);
     }
     poster.close();
     await server.stop();
@@ -297,7 +331,7 @@ export async function benchCustomerCheckout(
         target: "≥ 0.9",
         value: fmt(ratio, 3),
         pass: ratio >= 0.9,
-        context: `"no more than a guest's" within the noise of alternating rounds: signed in ${fmt(median(customer), 1)} vs guest ${fmt(median(guest), 1)} orders/s at ${CONCURRENCY} concurrent (ID photo sent ahead; ${SIGNED_IN_CUSTOMERS} accounts in turn, sessions made by the customers module), rounds ${ratios.map((x) => fmt(x, 3)).join("/")}; ${refused} refused${refused ? ` (first: ${firstRefusal})` : ""}; ${joined?.n ?? "?"} orders placed signed in, ${joined?.theirs ?? "?"} of them with their account from the order's own statement (record 053)`,
+        context: `"no more than a guest's" within the noise of alternating rounds: signed in ${fmt(median(customer), 1)} vs guest ${fmt(median(guest), 1)} orders/s at ${CONCURRENCY} concurrent (ID photo sent ahead; ${sessions.length} accounts in turn, sessions made by the customers module), rounds ${ratios.map((x) => fmt(x, 3)).join("/")}; CPU per order (${engine === "PostgreSQL" ? "server and PostgreSQL processes" : "server"}) signed in ${fmt(median(customerCpu))} vs guest ${fmt(median(guestCpu))} ms, ratio ${fmt(median(cpuRatios), 3)} (rounds ${cpuRatios.map((x) => fmt(x, 3)).join("/")}; the server process alone ${serverRatios.map((x) => fmt(x, 3)).join("/")}); ${refused} refused${refused ? ` (first: ${firstRefusal})` : ""}; ${joined?.n ?? "?"} orders placed signed in, ${joined?.theirs ?? "?"} of them with their account from the order's own statement (record 053)`,
       },
     ];
   } finally {

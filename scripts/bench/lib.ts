@@ -5,7 +5,7 @@
  */
 import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import http from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -161,6 +161,26 @@ export function cpuSeconds(pid: number): number {
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   // Fields 14 and 15 of the file (utime, stime); the slice starts at field 3.
   return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+}
+
+/**
+ * User + system CPU seconds of every PostgreSQL process on this machine (its backends, writer and
+ * WAL writer), from /proc: the database's share of a load when it runs beside the server. Other
+ * users of the same PostgreSQL count too, so compare it between runs of one bench only.
+ */
+export function postgresCpuSeconds(): number {
+  let total = 0;
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
+      if (!stat.includes("(postgres)")) continue;
+      total += cpuSeconds(Number(name));
+    } catch {
+      // The process ended between the listing and the read.
+    }
+  }
+  return total;
 }
 
 export type LoadResult = {

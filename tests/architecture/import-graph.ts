@@ -46,6 +46,7 @@ export const FEATURE_IMPORTS: Record<string, readonly string[]> = {
     "audit",
     "cart",
     "catalog",
+    "customers",
     "delivery",
     "email",
     "media",

@@ -25,7 +25,7 @@ type TestFile = { bytes: Uint8Array; name: string; type: string };
 export async function postCheckout(
   items: { productId: string; sizeId: string; quantity: number }[],
   overrides: Record<string, string> = {},
-  options: { file?: TestFile | null; clientAddress?: string; now?: Date; customerId?: string | null } = {},
+  options: { file?: TestFile | null; clientAddress?: string; now?: Date; customerToken?: string | null } = {},
 ) {
   const file = options.file === undefined ? await testIdPhoto() : options.file;
   return submitAsShopper(checkoutRequest(orderFields(items, overrides), file), options);
@@ -33,17 +33,17 @@ export async function postCheckout(
 
 /**
  * A checkout post as it is, by a shopper of its own client address (unless given) on Monday morning;
- * `customerId`: signed in to that account.
+ * `customerToken`: the customer cookie's token of a signed-in customer.
  */
 export async function submitAsShopper(
   request: Request,
-  options: { clientAddress?: string; now?: Date; customerId?: string | null } = {},
+  options: { clientAddress?: string; now?: Date; customerToken?: string | null } = {},
 ) {
   return answered(
     await submitCheckout(request, {
       clientAddress: options.clientAddress ?? newShopper().clientAddress,
       now: options.now ?? MONDAY_MORNING,
-      customerId: options.customerId,
+      customerToken: options.customerToken,
     }),
   );
 }

@@ -4,6 +4,7 @@
  * here the same way, whether it came from the page, a plain HTML form or a crafted request.
  */
 
+import { db } from "#app/db/client.server.ts";
 import {
   isDatabaseUnavailable,
   noteDatabaseUnavailable,
@@ -15,6 +16,13 @@ import {
   orderBudgetOf,
   waitPhrase,
 } from "#app/features/abuse/rate-limits.server.ts";
+import {
+  type CustomerSession,
+  findCustomerSession,
+  hashCustomerToken,
+  type StoredCustomerSession,
+  settleCustomerSession,
+} from "#app/features/customers/customer-sessions.server.ts";
 import { ID_IMAGE_MESSAGES } from "#app/features/media/id-image.ts";
 import {
   idOnFileOf,
@@ -152,19 +160,40 @@ export type CheckoutDependencies = {
   /** The request's Cookie header: the contacts verified on this device (P-36). */
   cookieHeader?: string | null;
   /**
-   * Contacts already verified apart from this device, e.g. a signed-in customer's phone and e-mail:
-   * their orders need no code.
+   * The customer cookie's token (record 053), absent for a guest. A signed-in customer's order is
+   * theirs from the start, their ID on file stands in for the upload (record 058), and the e-mail
+   * address they signed in with needs no code. The session is read with the order's context, in
+   * the same statement, unless something needs it before.
    */
-  verifiedContacts?: readonly string[];
-  /**
-   * The signed-in customer (record 053): the order is theirs from the start, and their ID on file
-   * stands in for the upload (record 058).
-   */
-  customerId?: string | null;
+  customerToken?: string | null;
   now?: Date;
   /** Where the re-encoded photo goes; the default stores it in `id_photos`. */
   storePhoto?: (photo: ProcessedIdPhoto) => Promise<string>;
 };
+
+type SignedInCustomer = ReturnType<typeof signedInCustomer>;
+
+/**
+ * The signed-in customer behind the cookie's token, read once: with the order's context
+ * (`readWith`, no round trip of its own), or on its own when something needs it first.
+ */
+function signedInCustomer(token: string | null, now: Date) {
+  const tokenHash = token ? hashCustomerToken(token) : null;
+  let read: Promise<CustomerSession | null> | undefined;
+  return {
+    tokenHash,
+    readWith(stored: StoredCustomerSession | null) {
+      if (tokenHash)
+        read ??= db().then((database) => settleCustomerSession(database, tokenHash, stored, now));
+    },
+    session(): Promise<CustomerSession | null> {
+      read ??= token
+        ? db().then((database) => findCustomerSession(database, token, now))
+        : Promise.resolve(null);
+      return read;
+    },
+  };
+}
 
 function failure(
   client: CheckoutClient,
@@ -311,6 +340,7 @@ export async function submitCheckout(
 
 async function checkout(request: Request, dependencies: CheckoutDependencies): Promise<CheckoutResult> {
   const now = dependencies.now ?? new Date();
+  const signedIn = signedInCustomer(dependencies.customerToken ?? null, now);
   const budget = orderBudgetOf(dependencies.clientAddress);
   // A multipart post with the photo in it (no JavaScript): the fields sent before the photo are
   // checked and the order prepared as soon as the photo's part begins. A refusal (or an order
@@ -320,7 +350,12 @@ async function checkout(request: Request, dependencies: CheckoutDependencies): P
     const values = checkoutValues(fields);
     const parsed = serverCheckoutSchema.safeParse(values);
     if (!parsed.success || parsed.data.items.length === 0) return undefined;
-    const prepared = await prepareOrder(parsed.data, { now, photoToken: null, budget }).catch(() => null);
+    const prepared = await prepareOrder(parsed.data, {
+      now,
+      photoToken: null,
+      budget,
+      sessionTokenHash: signedIn.tokenHash,
+    }).catch(() => null);
     if (!prepared) return undefined;
     const client: CheckoutClient = fields.get("_client") === "js" ? "js" : "html";
     if (prepared.ok && prepared.replay) {
@@ -351,12 +386,12 @@ async function checkout(request: Request, dependencies: CheckoutDependencies): P
   const fieldErrors: FieldErrors = parsed.success ? {} : fieldErrorsOf(parsed.error);
   // With JavaScript the photo went ahead (P-8) and the post names it; without, it is here.
   const photoToken = idFront ? null : idPhotoTokenOf(form);
-  const customerId = dependencies.customerId ?? null;
   // No photo with the post: a signed-in customer's verified, unexpired ID on file stands in (record 058).
   let fromFile = false;
-  if (!idFront && !photoToken && customerId) {
+  if (!idFront && !photoToken) {
     try {
-      fromFile = (await idOnFileOf(customerId, now)) !== null;
+      const customer = await signedIn.session();
+      if (customer) fromFile = (await idOnFileOf(customer.customerId, now)) !== null;
     } catch (error) {
       return orderFailed(client, error);
     }
@@ -383,7 +418,7 @@ async function checkout(request: Request, dependencies: CheckoutDependencies): P
     prepared =
       idFront && early?.values === JSON.stringify(checkoutValues(form))
         ? early.prepared
-        : await prepareOrder(input, { now, photoToken, budget });
+        : await prepareOrder(input, { now, photoToken, budget, sessionTokenHash: signedIn.tokenHash });
   } catch (error) {
     return orderFailed(client, error);
   }
@@ -391,12 +426,13 @@ async function checkout(request: Request, dependencies: CheckoutDependencies): P
     return { ok: true, client, token: prepared.replay.publicToken, replayed: true };
   }
   if (!prepared.ok) return refusalToFailure(client, prepared);
+  signedIn.readWith(prepared.customerSession);
 
   // The code (P-36) after every cheap refusal and before the photo is read: a post without the
   // right code costs no decode.
   let verifiedContact: string | undefined;
   try {
-    const gate = await codeGate(form, input, client, dependencies, now);
+    const gate = await codeGate(form, input, client, dependencies, signedIn, now);
     if (gate && "ok" in gate) return gate;
     verifiedContact = gate?.verified;
   } catch (error) {
@@ -432,10 +468,11 @@ async function checkout(request: Request, dependencies: CheckoutDependencies): P
         retryAfterSeconds: RETRY_AFTER_SECONDS,
       };
     }
-  } else if (fromFile && customerId) {
+  } else if (fromFile) {
     // The order's own copy of the photo on file: viewed, audited and deleted with the order.
     try {
-      idPhotoId = await photoFromFile(customerId, now);
+      const customer = await signedIn.session();
+      idPhotoId = customer ? await photoFromFile(customer.customerId, now) : null;
     } catch (error) {
       return orderFailed(client, error);
     }
@@ -457,6 +494,7 @@ async function checkout(request: Request, dependencies: CheckoutDependencies): P
   };
 
   try {
+    const customerId = (await signedIn.session())?.customerId ?? null;
     const result = await commitOrder({ ...input, idPhotoId, budget, customerId }, prepared.quote, { now });
     if (!result.ok) {
       await forget();
@@ -492,11 +530,14 @@ async function codeGate(
   input: { phone: string; email: string },
   client: CheckoutClient,
   dependencies: CheckoutDependencies,
+  signedIn: SignedInCustomer,
   now: Date,
 ): Promise<CheckoutFailure | { verified: string } | null> {
   if (!(await codeRequired(await readVerificationMode(), input.phone))) return null;
   const who = contactOf(input);
-  if (dependencies.verifiedContacts?.includes(who.contact)) return null;
+  // A signed-in customer's e-mail address was verified by signing in (record 053).
+  const customer = await signedIn.session();
+  if (customer && customer.email.trim().toLowerCase() === who.contact) return null;
   if (await verifiedOnDevice(dependencies.cookieHeader ?? null, who.contact, now)) return null;
   // Without JavaScript the code step is a page of its own: it posts the shopper's fields again.
   const withKept = (result: CheckoutFailure): CheckoutFailure =>

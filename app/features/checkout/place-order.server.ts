@@ -17,6 +17,7 @@ import { SQL_REFUSALS } from "#app/db/sql-refusals.ts";
 import type { OrderBudget } from "#app/features/abuse/rate-limits.server.ts";
 import { isBelowMinimumOrder, minimumOrderCents } from "#app/features/cart/cart.ts";
 import { unitPriceCents } from "#app/features/catalog/catalog.ts";
+import type { StoredCustomerSession } from "#app/features/customers/customer-sessions.server.ts";
 import { payWithTooLowMessage } from "#app/features/delivery/cash-change.ts";
 import { DELIVERY_SETTINGS_KEY } from "#app/features/delivery/delivery.server.ts";
 import { zipRefusalMessage, zoneForZip } from "#app/features/delivery/delivery-area.ts";
@@ -132,6 +133,8 @@ export type PreparedOrder =
       quote: OrderQuote;
       /** The photo sent ahead that `options.photoToken` names, or null when there is none (any more). */
       sentPhotoId: string | null;
+      /** The customer session `options.sessionTokenHash` names, as stored (its time-outs not applied). */
+      customerSession: StoredCustomerSession | null;
     }
   | PlaceOrderRefusal;
 
@@ -166,6 +169,7 @@ async function readOrderContext(
   budget: { key: string; nowMs: number } | null,
   delivery: { zip: string; date: string | null; slot: string },
   contact: { email: string; phone: string },
+  sessionTokenHash: string | null,
 ) {
   const [row] = rowsOf<{
     replay: unknown;
@@ -179,11 +183,12 @@ async function readOrderContext(
     booked: number | string | null;
     open_email: number | string | null;
     open_phone: number | string | null;
+    session: unknown;
   }>(
     await database.execute(sql`SELECT * FROM order_context(${idempotencyKey}, string_to_array(${sizeIds.join(",")}, ',')::uuid[],
       ${photoToken}::uuid, ${PURCHASE_LIMITS_KEY}, ${budget?.key ?? null}, ${budget?.nowMs ?? 0}::bigint,
       ${delivery.zip}, ${DELIVERY_SETTINGS_KEY}, ${delivery.date}::date, ${delivery.slot},
-      ${contact.email}, ${contact.phone})`),
+      ${contact.email}, ${contact.phone}, ${sessionTokenHash})`),
   );
   return {
     photo: row?.photo === true,
@@ -199,7 +204,20 @@ async function readOrderContext(
     closure: row?.closure ?? null,
     booked: Number(row?.booked ?? 0),
     openOrders: { email: Number(row?.open_email ?? 0), phone: Number(row?.open_phone ?? 0) },
+    customerSession: storedSessionOf(parsedJson<SessionJson>(row?.session)),
   };
+}
+
+/** A customer session as order_context's JSON has it: its times as text. */
+type SessionJson = Omit<StoredCustomerSession, "lastSeenAt" | "expiresAt"> & {
+  lastSeenAt: string;
+  expiresAt: string;
+};
+
+function storedSessionOf(json: SessionJson | null): StoredCustomerSession | null {
+  return json
+    ? { ...json, lastSeenAt: new Date(json.lastSeenAt), expiresAt: new Date(json.expiresAt) }
+    : null;
 }
 
 /**
@@ -223,7 +241,13 @@ function secondsUntil(epochMs: number, nowMs: number) {
  */
 export async function prepareOrder(
   input: OrderRequest,
-  options: { now?: Date; photoToken?: string | null; budget?: OrderBudget } = {},
+  options: {
+    now?: Date;
+    photoToken?: string | null;
+    budget?: OrderBudget;
+    /** A customer cookie's token hash: its session is read with the rest (one round trip for a signed-in order). */
+    sessionTokenHash?: string | null;
+  } = {},
 ): Promise<PreparedOrder> {
   const now = options.now ?? new Date();
   const photoToken = options.photoToken ?? null;
@@ -242,6 +266,7 @@ export async function prepareOrder(
     options.budget ? { key: options.budget.key, nowMs } : null,
     { zip: input.zipCode.slice(0, 5), date: slotDate, slot: input.timeSlot },
     { email: input.email, phone: input.phone },
+    options.sessionTokenHash ?? null,
   );
   if (context.replay) return { ok: true, replay: context.replay };
   // Used up already: refused before any photo work; place_order decides for parallel posts.
@@ -335,6 +360,7 @@ export async function prepareOrder(
     replay: null,
     quote: { lines: priced, totalCents, slotCapacity: capacity },
     sentPhotoId: context.photo ? photoToken : null,
+    customerSession: context.customerSession,
   };
 }
 

@@ -102,6 +102,17 @@ export async function createCustomerSession(
   return token;
 }
 
+/** A stored session as read with its customer, before its time-outs are applied. */
+export type StoredCustomerSession = {
+  customerId: string;
+  csrfToken: string;
+  lastSeenAt: Date;
+  expiresAt: Date;
+  email: string;
+  name: string;
+  phone: string;
+};
+
 /** The signed-in customer behind a cookie token, or null (unknown, idle too long, expired). */
 export async function findCustomerSession(
   executor: Executor,
@@ -124,6 +135,19 @@ export async function findCustomerSession(
     .innerJoin(customers, eq(customers.id, customerSessions.customerId))
     .where(eq(customerSessions.tokenHash, tokenHash))
     .limit(1);
+  return settleCustomerSession(executor, tokenHash, row ?? null, now);
+}
+
+/**
+ * A session read by another statement (the checkout reads it with the order's context), with the
+ * time-outs applied: an expired or idle one is deleted and null, a live one seen again is touched.
+ */
+export async function settleCustomerSession(
+  executor: Executor,
+  tokenHash: string,
+  row: StoredCustomerSession | null,
+  now = new Date(),
+): Promise<CustomerSession | null> {
   if (!row) return null;
   const idleFor = now.getTime() - row.lastSeenAt.getTime();
   if (row.expiresAt.getTime() <= now.getTime() || idleFor > CUSTOMER_IDLE_MS) {

@@ -9,6 +9,7 @@ import { expect, it } from "vitest";
 import { auditEvents, customerIdFiles, customers, idPhotos, orders } from "#app/db/schema.ts";
 import { submitCheckout } from "#app/features/checkout/checkout.server.ts";
 import { deleteCustomerAccount } from "#app/features/customers/account.server.ts";
+import { createCustomerSession } from "#app/features/customers/customer-sessions.server.ts";
 import { deleteExpiredIdPhotos } from "#app/features/orders/id-retention.server.ts";
 import { describeEachDatabase } from "#tests/db.ts";
 import { insertStaff } from "#tests/staff/support.ts";
@@ -61,9 +62,12 @@ describeEachDatabase("ID on file", (database) => {
       [{ productId: product.productId, sizeId: product.sizeId, quantity: 2 }],
       options.keep ? { keepIdOnFile: "on" } : {},
     );
+    const now = options.now ?? MONDAY_MORNING;
+    // Signed in as the route sees it: the customer cookie's token of a real session.
+    const customerToken = customerId ? await createCustomerSession(database().db, customerId, { now }) : null;
     const result = await submitCheckout(
       checkoutRequest(fields, options.photo === false ? null : await testIdPhoto()),
-      { clientAddress: newShopper().clientAddress, now: options.now ?? MONDAY_MORNING, customerId },
+      { clientAddress: newShopper().clientAddress, now, customerToken },
     );
     if (!result.ok) return { placed: null, result: answered(result) };
     const [order] = await database()

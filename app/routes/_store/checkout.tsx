@@ -12,6 +12,7 @@ import { submitCheckout } from "#app/features/checkout/checkout.server.ts";
 import { rememberVerified } from "#app/features/checkout/contact-verification.server.ts";
 import { CODE_FIELD, CODE_STEP_FIELD, RESEND_FIELD } from "#app/features/checkout/contact-verification.ts";
 import { savedAddresses } from "#app/features/customers/account.server.ts";
+import { readCustomerToken } from "#app/features/customers/customer-sessions.server.ts";
 import { checkoutDeliveryDays, zoneCheckData } from "#app/features/delivery/delivery.server.ts";
 import { smsConfigured } from "#app/features/email/sms.server.ts";
 import { idOnFileOf } from "#app/features/media/id-on-file.server.ts";
@@ -90,15 +91,16 @@ async function checkoutPrefillOf(request: Request): Promise<CheckoutPrefill | nu
   };
 }
 
+async function hasIdOnFile(customer: { customerId: string } | null) {
+  return customer ? (await idOnFileOf(customer.customerId)) !== null : false;
+}
+
 export async function action({ request, context }: Route.ActionArgs) {
   const cookieHeader = request.headers.get("Cookie");
-  // A signed-in customer's e-mail address was verified by signing in (record 053): no code for it.
-  const customer = await customerOf(request);
   const result = await submitCheckout(request, {
     clientAddress: context.get(requestInfoContext).clientAddress,
     cookieHeader,
-    verifiedContacts: customer ? [customer.email.trim().toLowerCase()] : [],
-    customerId: customer?.customerId ?? null,
+    customerToken: readCustomerToken(request),
   });
   if (!result.ok) context.set(refusedPostContext, true);
   if (result.ok) {
@@ -124,7 +126,7 @@ export async function action({ request, context }: Route.ActionArgs) {
           sent: kind === "code-sent" ? result.refusal.message : null,
           keptFields: result.keptFields ?? null,
           // The ID on file stands in for the photo on the code's page too (record 058).
-          idOnFile: customer ? (await idOnFileOf(customer.customerId)) !== null : false,
+          idOnFile: await hasIdOnFile(await customerOf(request)),
         }
       : null;
   return data(
