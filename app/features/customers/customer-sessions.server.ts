@@ -103,14 +103,9 @@ export async function createCustomerSession(
 }
 
 /** A stored session as read with its customer, before its time-outs are applied. */
-export type StoredCustomerSession = {
-  customerId: string;
-  csrfToken: string;
+export type StoredCustomerSession = Omit<CustomerSession, "tokenHash"> & {
   lastSeenAt: Date;
   expiresAt: Date;
-  email: string;
-  name: string;
-  phone: string;
 };
 
 /** The signed-in customer behind a cookie token, or null (unknown, idle too long, expired). */
@@ -160,14 +155,8 @@ export async function settleCustomerSession(
       .set({ lastSeenAt: now })
       .where(eq(customerSessions.tokenHash, tokenHash));
   }
-  return {
-    customerId: row.customerId,
-    email: row.email,
-    name: row.name,
-    phone: row.phone,
-    csrfToken: row.csrfToken,
-    tokenHash,
-  };
+  const { lastSeenAt: _seen, expiresAt: _expires, ...session } = row;
+  return { ...session, tokenHash };
 }
 
 export async function deleteCustomerSession(executor: Executor, token: string | undefined) {
