@@ -803,7 +803,8 @@ async function main() {
         // Five rounds at least: two guests' rounds against each other (an A/A run) already differ by
         // up to 15 % on this machine, so the median of three is too easily one bad round.
         const rounds = Math.max(ROUNDS, 5);
-        for (const row of await benchCustomerCheckout(customerData, { seconds: SECONDS, rounds })) record(row);
+        for (const row of await benchCustomerCheckout(customerData, { seconds: SECONDS, rounds }))
+          record(row);
       }
       if (!pgUrl)
         notes.push("Signed-in checkout on PostgreSQL skipped: no PostgreSQL answered (set BENCH_PG_URL).");
