@@ -30,7 +30,7 @@ COPY --from=build /app/build ./build
 # The only folder the shop writes (embedded database, keys when not given, mail folder, backups).
 RUN mkdir -p /data && chown node:node /data && chmod 700 /data
 # MALLOC_ARENA_MAX and MALLOC_MMAP_THRESHOLD_: memory goes back after a burst of ID photos (record 015), as with npm start.
-ENV DATA_DIR=/data HOST=0.0.0.0 PORT=3000 MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=1048576
+ENV DATA_DIR=/data HOST=0.0.0.0 PORT=3000 MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=65536
 VOLUME /data
 USER node
 EXPOSE 3000

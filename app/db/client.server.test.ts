@@ -26,6 +26,22 @@ describeEachDatabase("database schema", (database) => {
     ]);
   });
 
+  it("stores bytea parameters byte for byte and reads them back as Uint8Array (every byte value, empty, 2 MB)", async () => {
+    const { db } = database();
+    const everyByte = Uint8Array.from({ length: 256 }, (_, value) => value);
+    const large = new Uint8Array(randomBytes(2 * 1024 * 1024));
+    // A view into a larger buffer: only the view's bytes may be sent.
+    const view = new Uint8Array(randomBytes(64)).subarray(8, 40);
+    for (const bytes of [everyByte, new Uint8Array(0), large, view]) {
+      const { rows } = (await db.execute(
+        sql`SELECT ${bytes}::bytea AS bytes, octet_length(${bytes}::bytea) AS length`,
+      )) as unknown as { rows: { bytes: Uint8Array; length: number }[] };
+      expect(rows[0]?.length).toBe(bytes.byteLength);
+      expect(rows[0]?.bytes).toBeInstanceOf(Uint8Array);
+      expect(Buffer.from(rows[0]?.bytes as Uint8Array).equals(Buffer.from(bytes))).toBe(true);
+    }
+  });
+
   it("refuses a negative price, a negative stock and an unknown order status", async () => {
     const { db } = database();
     const [product] = await db

@@ -12,6 +12,7 @@ import { config } from "../utils/env.server.ts";
 import { errorMessage, log } from "../utils/logger.server.ts";
 import { makeDataDirPrivate } from "../utils/private-data-dir.server.ts";
 import { acquireDataDirLock } from "./data-dir-lock.server.ts";
+import { PGLITE_BYTEA_CODEC } from "./pglite-bytea.server.ts";
 import { PGLITE_SETTINGS, shippedClusterMismatch, unpackEmptyCluster } from "./pglite-cluster.server.ts";
 import { pgliteWasmModule } from "./pglite-wasm.server.ts";
 import * as schema from "./schema.ts";
@@ -289,6 +290,7 @@ async function openPglite(options: Extract<OpenOptions, { kind: "pglite" }>) {
       dataDir,
       loadDataDir: options.loadDataDir,
       pgliteWasmModule: pgliteWasmModule(),
+      ...PGLITE_BYTEA_CODEC,
       initDbStartParams: PGLITE_SETTINGS.flatMap((setting) => ["--set", setting]),
       startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS.flatMap((setting) => ["-c", setting])],
     });

@@ -80,7 +80,7 @@ describe("the shipped empty cluster", () => {
   it("opens a new data folder, migrates it and runs the shop's statements within 512 MB of peak RSS", () => {
     const run = spawnSync(NODE, [PEAK, newDataDir()], {
       encoding: "utf8",
-      env: { ...process.env, MALLOC_ARENA_MAX: "2", MALLOC_MMAP_THRESHOLD_: "1048576" },
+      env: { ...process.env, MALLOC_ARENA_MAX: "2", MALLOC_MMAP_THRESHOLD_: "65536" },
       timeout: 180_000,
     });
     if (run.status !== 0) throw new Error(`the child failed (${run.status}): ${run.stderr}`);

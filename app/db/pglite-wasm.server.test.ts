@@ -18,7 +18,7 @@ const wasmFile = path.join(
 function peakOfOpening(dataDir: string) {
   const run = spawnSync(NODE, [PEAK, dataDir], {
     encoding: "utf8",
-    env: { ...process.env, MALLOC_ARENA_MAX: "2", MALLOC_MMAP_THRESHOLD_: "1048576" },
+    env: { ...process.env, MALLOC_ARENA_MAX: "2", MALLOC_MMAP_THRESHOLD_: "65536" },
     timeout: 180_000,
   });
   if (run.status !== 0) throw new Error(`the child failed (${run.status}): ${run.stderr}`);

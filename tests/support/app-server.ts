@@ -88,10 +88,10 @@ export async function startApp(options: {
     DATA_DIR: dataDir,
     PUBLIC_URL: `http://${options.publicHost ?? "127.0.0.1"}:${port}`,
     LOG_LEVEL: "warn",
-    // As `npm start` runs the server (record 015): two malloc arenas, and every block of 1 MB or
-    // more mapped on its own, so memory goes back after a burst.
+    // As `npm start` runs the server (record 015): two malloc arenas, and every block of 64 KB or
+    // more (a socket read's buffer) mapped on its own, so memory goes back after a burst.
     MALLOC_ARENA_MAX: "2",
-    MALLOC_MMAP_THRESHOLD_: "1048576",
+    MALLOC_MMAP_THRESHOLD_: "65536",
     // No daily backup (and its restore check) from every short-lived test server: the backup
     // stories ask for theirs (npm run db:backup) or set BACKUP_TIME.
     BACKUP_TIME: "off",

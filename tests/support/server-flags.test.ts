@@ -36,7 +36,7 @@ describe("the server's Node flags", () => {
       [...SERVER_NODE_FLAGS, path.join(ROOT, "tests/support/heap-at-rest.ts"), "3000"],
       {
         encoding: "utf8",
-        env: { ...process.env, MALLOC_ARENA_MAX: "2", MALLOC_MMAP_THRESHOLD_: "1048576" },
+        env: { ...process.env, MALLOC_ARENA_MAX: "2", MALLOC_MMAP_THRESHOLD_: "65536" },
         timeout: 50_000,
       },
     );

@@ -12,7 +12,7 @@ import { idPhotos } from "#app/db/schema.ts";
 import { idPhotoKeyring } from "#app/features/keyring/id-photo-crypto.server.ts";
 import { ID_IMAGE_MESSAGES, MAX_UPLOAD_BYTES } from "./id-image.ts";
 import { insertEncryptedIdPhoto, openIdPhoto } from "./id-photo-keys.server.ts";
-import sharp from "./sharp.server.ts";
+import sharp, { lowerImageThreadPriority } from "./sharp.server.ts";
 import { UploadRefused } from "./upload-refused.ts";
 import { createWorkQueue, QueueBusy } from "./work-queue.server.ts";
 
@@ -98,6 +98,7 @@ async function reencode(input: Uint8Array): Promise<ProcessedIdPhoto> {
     // runs on the checkout request (record 008 has the figures).
     .jpeg({ quality: 85 })
     .toBuffer({ resolveWithObject: true });
+  lowerImageThreadPriority();
   return { contentType: "image/jpeg", bytes: new Uint8Array(data), width: info.width, height: info.height };
 }
 

@@ -10,7 +10,7 @@ import type { Metadata, OutputInfo } from "sharp";
 import type { Executor } from "#app/db/client.server.ts";
 import { mediaFiles } from "#app/db/schema.ts";
 import { mediaFileName, mediaUrl, PRODUCT_IMAGE_WIDTHS, type ProductImageWidth } from "./image-urls.ts";
-import sharp from "./sharp.server.ts";
+import sharp, { lowerImageThreadPriority } from "./sharp.server.ts";
 
 /** Refuse decompression bombs: no product photo needs more than 40 megapixels. */
 export const MAX_INPUT_PIXELS = 40_000_000;
@@ -91,7 +91,7 @@ export async function renderImageVariants(
   }
   const { data, info } = square;
   const raw = { raw: { width: info.width, height: info.height, channels: info.channels } };
-  return Promise.all(
+  const variants = await Promise.all(
     PRODUCT_IMAGE_WIDTHS.map(async (width) => ({
       width,
       bytes: await sharp(data, raw)
@@ -100,6 +100,8 @@ export async function renderImageVariants(
         .toBuffer(),
     })),
   );
+  lowerImageThreadPriority();
+  return variants;
 }
 
 async function storeVariants(executor: Executor, variants: Variant[]): Promise<StoredImage> {
