@@ -8,6 +8,7 @@ import {
   MultipartParseError,
   parseFormData,
 } from "@remix-run/form-data-parser";
+import { getMultipartBoundary, parseMultipart } from "@remix-run/multipart-parser";
 import { ID_IMAGE_MESSAGES, MAX_UPLOAD_BYTES } from "#app/features/media/id-image.ts";
 import { UploadRefused } from "#app/features/media/upload-refused.ts";
 import { MAX_CHECKOUT_BODY_BYTES } from "./limits.ts";
@@ -37,36 +38,35 @@ export class AnsweredBeforePhoto extends Error {
  */
 export type BeforePhoto = (fields: FormData) => Promise<unknown>;
 
+/** The photo and at most one other file; more is not a form the checkout sends. */
+const MAX_FILES = 2;
+
+const PARSER_LIMITS = {
+  maxFileSize: MAX_UPLOAD_BYTES,
+  maxParts: 100,
+  maxTotalSize: MAX_CHECKOUT_BODY_BYTES,
+  maxHeaderSize: 8 * 1024,
+};
+
 /**
  * Reads a checkout post (multipart or urlencoded) without ever holding more than the limit:
  * a declared length over it is refused before reading, and a streamed body is cut off as soon
- * as the photo passes MAX_UPLOAD_BYTES.
+ * as the photo passes MAX_UPLOAD_BYTES. The photo is a view of the body's one buffer, not a copy.
  */
 export async function parseCheckoutForm(
   request: Request,
   options: { beforePhoto?: BeforePhoto } = {},
-): Promise<{ form: FormData; idFront: File | null }> {
+): Promise<{ form: FormData; idFront: Uint8Array | null }> {
   const declared = Number(request.headers.get("Content-Length") ?? "");
   if (Number.isFinite(declared) && declared > MAX_CHECKOUT_BODY_BYTES) {
     throw new UploadRefused("too-large", ID_IMAGE_MESSAGES.tooLarge);
   }
-  let idFront: File | null = null;
   try {
-    const form = await parseFormData(
-      await withBodyInOneBuffer(request, options.beforePhoto),
-      {
-        maxFiles: 2,
-        maxFileSize: MAX_UPLOAD_BYTES,
-        maxParts: 100,
-        maxTotalSize: MAX_CHECKOUT_BODY_BYTES,
-        maxHeaderSize: 8 * 1024,
-      },
-      async (file) => {
-        if (file.fieldName === ID_PHOTO_FIELD && file.size > 0 && !idFront) idFront = file;
-        return null;
-      },
-    );
-    return { form, idFront };
+    const body = await readBodyInOneBuffer(request, options.beforePhoto);
+    const boundary = multipartBoundaryOf(request.headers.get("Content-Type"));
+    if (body && boundary) return multipartForm(body, boundary);
+    const form = await parseFormData(withBody(request, body), { ...PARSER_LIMITS, maxFiles: 0 });
+    return { form, idFront: null };
   } catch (error) {
     if (error instanceof MaxFileSizeExceededError || error instanceof MaxTotalSizeExceededError) {
       throw new UploadRefused("too-large", ID_IMAGE_MESSAGES.tooLarge);
@@ -84,6 +84,35 @@ export async function parseCheckoutForm(
   }
 }
 
+function multipartBoundaryOf(contentType: string | null): string | null {
+  if (!/^multipart\/form-data\s*;/i.test(contentType ?? "")) return null;
+  return getMultipartBoundary(contentType as string);
+}
+
+/**
+ * The text fields as a form, and the first non-empty file in the photo's field as its bytes. The
+ * parser hands each part's content as views of the body it is given, so a photo in one piece is
+ * neither copied nor turned into a File (two copies of up to 10 MB each).
+ */
+function multipartForm(body: Uint8Array, boundary: string): { form: FormData; idFront: Uint8Array | null } {
+  const form = new FormData();
+  let idFront: Uint8Array | null = null;
+  let files = 0;
+  for (const part of parseMultipart(body, { boundary, ...PARSER_LIMITS })) {
+    const name = part.name;
+    if (!name) continue;
+    if (!part.isFile) {
+      form.append(name, part.text);
+      continue;
+    }
+    if (++files > MAX_FILES) throw new MaxFilesExceededError(MAX_FILES);
+    if (name === ID_PHOTO_FIELD && part.size > 0 && !idFront) {
+      idFront = part.content.length === 1 ? (part.content[0] as Uint8Array) : part.bytes;
+    }
+  }
+  return { form, idFront };
+}
+
 /** Room for the fields a browser sends before the photo (two of the stream's 64 KB chunks). */
 const HEAD_BYTES = 128 * 1024;
 
@@ -91,15 +120,15 @@ const HEAD_BYTES = 128 * 1024;
 const VIEW_BYTES = 1024 * 1024;
 
 /**
- * The request again, its body read into one buffer first. The stream's chunks (64 KB each) would
+ * The request's body read into one buffer (null without a body). The stream's chunks (64 KB each) would
  * otherwise all stay alive as the parser's parts until the request ends: 24 parallel 8 MB uploads
  * are then 3,000 small allocations interleaved on the allocator's main heap, which it cannot hand
  * back to the system afterwards (memory back within 100 MB of idle after a burst, record 040).
  * Each chunk is copied and dropped as it arrives; a body over MAX_CHECKOUT_BODY_BYTES is refused
  * as soon as it passes the limit.
  */
-async function withBodyInOneBuffer(request: Request, beforePhoto?: BeforePhoto): Promise<Request> {
-  if (!request.body) return request;
+async function readBodyInOneBuffer(request: Request, beforePhoto?: BeforePhoto): Promise<Uint8Array | null> {
+  if (!request.body) return null;
   const photoStart = beforePhoto ? photoPartFinder(request.headers.get("Content-Type")) : null;
   let photoLooked = false;
   const declared = Number(request.headers.get("Content-Length") ?? "");
@@ -139,7 +168,12 @@ async function withBodyInOneBuffer(request: Request, beforePhoto?: BeforePhoto):
       }
     }
   }
-  const body = buffer.subarray(0, length);
+  return buffer.subarray(0, length);
+}
+
+/** The request again with the body already read (null: none). */
+function withBody(request: Request, body: Uint8Array | null): Request {
+  if (!body) return request;
   // Views of the one buffer, not a copy (a Uint8Array body would be copied whole).
   const views = new ReadableStream<Uint8Array>({
     start(controller) {

@@ -371,7 +371,7 @@ async function checkout(request: Request, dependencies: CheckoutDependencies): P
     return undefined;
   };
   let form: FormData;
-  let idFront: File | null;
+  let idFront: Uint8Array | null;
   try {
     ({ form, idFront } = await parseCheckoutForm(request, { beforePhoto }));
   } catch (error) {
@@ -444,7 +444,7 @@ async function checkout(request: Request, dependencies: CheckoutDependencies): P
   if (idFront) {
     let photo: ProcessedIdPhoto;
     try {
-      const bytes = new Uint8Array(await idFront.arrayBuffer());
+      const bytes = idFront;
       checkIdPhotoBytes(bytes);
       // Every decode counts against the address's ID photo budget, as an upload sent ahead does,
       // whether or not the order is then placed.

@@ -17,7 +17,7 @@ export async function uploadIdPhoto(request: Request): Promise<IdPhotoUpload> {
   try {
     const { idFront } = await parseCheckoutForm(request);
     if (!idFront) return { ok: false, problem: "invalid", message: ID_IMAGE_MESSAGES.required };
-    const photo = await processIdPhoto(new Uint8Array(await idFront.arrayBuffer()));
+    const photo = await processIdPhoto(idFront);
     return { ok: true, token: await storeIdPhoto(photo) };
   } catch (error) {
     if (error instanceof UploadRefused) {
