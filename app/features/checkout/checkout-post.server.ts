@@ -84,6 +84,7 @@ export async function parseCheckoutForm(
   }
 }
 
+/** The boundary of a multipart form post, or null for any other body: one reading for every look at the body. */
 function multipartBoundaryOf(contentType: string | null): string | null {
   if (!/^multipart\/form-data\s*;/i.test(contentType ?? "")) return null;
   return getMultipartBoundary(contentType as string);
@@ -198,8 +199,7 @@ function withBody(request: Request, body: Uint8Array | null): Request {
  * with a file name counts: a form sent with no file chosen has an empty one.
  */
 function photoPartFinder(contentType: string | null) {
-  const boundary = /^multipart\/form-data;.*\bboundary=(?:"([^"]+)"|([^\s;]+))/i.exec(contentType ?? "");
-  const name = boundary?.[1] ?? boundary?.[2];
+  const name = multipartBoundaryOf(contentType);
   if (!name) return null;
   const header = Buffer.from(`; name="${ID_PHOTO_FIELD}"; filename="`);
   const delimiter = Buffer.from(`--${name}`);
@@ -215,8 +215,7 @@ function photoPartFinder(contentType: string | null) {
 /** The text parts before the photo, as a form of their own (the multipart closed after them). */
 async function fieldsBefore(request: Request, head: Uint8Array): Promise<FormData> {
   const contentType = request.headers.get("Content-Type") ?? "";
-  const name = /\bboundary=(?:"([^"]+)"|([^\s;]+))/i.exec(contentType);
-  const closing = Buffer.from(`--${name?.[1] ?? name?.[2]}--\r\n`);
+  const closing = Buffer.from(`--${multipartBoundaryOf(contentType)}--\r\n`);
   try {
     return await parseFormData(
       new Request(request.url, {

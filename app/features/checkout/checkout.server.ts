@@ -444,13 +444,12 @@ async function checkout(request: Request, dependencies: CheckoutDependencies): P
   if (idFront) {
     let photo: ProcessedIdPhoto;
     try {
-      const bytes = idFront;
-      checkIdPhotoBytes(bytes);
+      checkIdPhotoBytes(idFront);
       // Every decode counts against the address's ID photo budget, as an upload sent ahead does,
       // whether or not the order is then placed.
       const photoBudget = await consumeBudget("idPhotoUpload", dependencies.clientAddress);
       if (!photoBudget.ok) return tooManyPhotos(client, photoBudget.retryAfterSeconds);
-      photo = await processIdPhoto(bytes);
+      photo = await processIdPhoto(idFront);
     } catch (error) {
       if (error instanceof UploadRefused) return photoFailure(client, error);
       throw error;
