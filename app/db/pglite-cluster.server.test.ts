@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "no
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { SERVER_MALLOC_ENV } from "#tests/support/app-server.ts";
 import { tempFolders } from "#tests/support/temp-folders.ts";
 import { seedDemoCatalogue } from "../demo/seed.server.ts";
 import { type DatabaseHandle, migrationsFolder, openDatabase } from "./client.server.ts";
@@ -80,7 +81,7 @@ describe("the shipped empty cluster", () => {
   it("opens a new data folder, migrates it and runs the shop's statements within 512 MB of peak RSS", () => {
     const run = spawnSync(NODE, [PEAK, newDataDir()], {
       encoding: "utf8",
-      env: { ...process.env, MALLOC_ARENA_MAX: "2", MALLOC_MMAP_THRESHOLD_: "65536" },
+      env: { ...process.env, ...SERVER_MALLOC_ENV },
       timeout: 180_000,
     });
     if (run.status !== 0) throw new Error(`the child failed (${run.status}): ${run.stderr}`);

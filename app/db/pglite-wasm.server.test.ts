@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { SERVER_MALLOC_ENV } from "#tests/support/app-server.ts";
 import { tempFolders } from "#tests/support/temp-folders.ts";
 import { compileWithoutParserTierUp } from "./pglite-wasm.server.ts";
 
@@ -18,7 +19,7 @@ const wasmFile = path.join(
 function peakOfOpening(dataDir: string) {
   const run = spawnSync(NODE, [PEAK, dataDir], {
     encoding: "utf8",
-    env: { ...process.env, MALLOC_ARENA_MAX: "2", MALLOC_MMAP_THRESHOLD_: "65536" },
+    env: { ...process.env, ...SERVER_MALLOC_ENV },
     timeout: 180_000,
   });
   if (run.status !== 0) throw new Error(`the child failed (${run.status}): ${run.stderr}`);

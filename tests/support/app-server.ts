@@ -8,6 +8,12 @@ const ROOT = path.resolve(import.meta.dirname, "../..");
 const NODE = path.join(ROOT, "node_modules/.bin/node");
 /** Node's flags for the server, as `npm start`, `npm run serve` and the Dockerfile pass them (record 040). */
 export const SERVER_NODE_FLAGS = ["--max-semi-space-size=16"];
+/**
+ * glibc's allocator as `npm start`, `npm run serve` and the Dockerfile set it (record 015): two
+ * malloc arenas, and every block of 64 KB or more (a socket read's buffer) mapped on its own, so
+ * memory goes back after a burst. Read at process start: only a child process can be given it.
+ */
+export const SERVER_MALLOC_ENV = { MALLOC_ARENA_MAX: "2", MALLOC_MMAP_THRESHOLD_: "65536" };
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -88,10 +94,7 @@ export async function startApp(options: {
     DATA_DIR: dataDir,
     PUBLIC_URL: `http://${options.publicHost ?? "127.0.0.1"}:${port}`,
     LOG_LEVEL: "warn",
-    // As `npm start` runs the server (record 015): two malloc arenas, and every block of 64 KB or
-    // more (a socket read's buffer) mapped on its own, so memory goes back after a burst.
-    MALLOC_ARENA_MAX: "2",
-    MALLOC_MMAP_THRESHOLD_: "65536",
+    ...SERVER_MALLOC_ENV,
     // No daily backup (and its restore check) from every short-lived test server: the backup
     // stories ask for theirs (npm run db:backup) or set BACKUP_TIME.
     BACKUP_TIME: "off",

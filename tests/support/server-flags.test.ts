@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { SERVER_NODE_FLAGS } from "./app-server.ts";
+import { SERVER_MALLOC_ENV, SERVER_NODE_FLAGS } from "./app-server.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const NODE = path.join(ROOT, "node_modules/.bin/node");
@@ -29,6 +29,22 @@ describe("the server's Node flags", () => {
     expect(JSON.parse(cmd ?? "[]")).toEqual(["node", ...SERVER_NODE_FLAGS, "server.ts"]);
   });
 
+  it.each(["start", "serve"])("npm run %s sets the allocator's environment", (name) => {
+    const assignments = /^exec env((?:\s+\w+=\S+)+)\s+node\b/
+      .exec(scripts[name] ?? "")?.[1]
+      ?.trim()
+      .split(/\s+/);
+    expect(Object.fromEntries((assignments ?? []).map((pair) => pair.split("=")))).toEqual(SERVER_MALLOC_ENV);
+  });
+
+  it("the Dockerfile's ENV sets the allocator's environment", () => {
+    const lines = readFileSync(path.join(ROOT, "Dockerfile"), "utf8").matchAll(/^ENV\s+(.*)$/gm);
+    const set = Object.fromEntries(
+      [...lines].flatMap((line) => (line[1] ?? "").trim().split(/\s+/)).map((pair) => pair.split("=")),
+    );
+    for (const [name, value] of Object.entries(SERVER_MALLOC_ENV)) expect(set[name], name).toBe(value);
+  });
+
   // Run with the server's flags, its idle release gives V8's heap back (record 040).
   it("let the server give V8's heap back once it rests", () => {
     const run = spawnSync(
@@ -36,7 +52,7 @@ describe("the server's Node flags", () => {
       [...SERVER_NODE_FLAGS, path.join(ROOT, "tests/support/heap-at-rest.ts"), "3000"],
       {
         encoding: "utf8",
-        env: { ...process.env, MALLOC_ARENA_MAX: "2", MALLOC_MMAP_THRESHOLD_: "65536" },
+        env: { ...process.env, ...SERVER_MALLOC_ENV },
         timeout: 50_000,
       },
     );
